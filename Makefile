@@ -1,0 +1,32 @@
+# Two commands: `make demo` runs the main job on the bundled sample, `make test` runs the suite.
+# Both create the virtual environment they need (.venv) from Python 3.10+ and pip.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+ADAPTERS := $(wildcard adapters/*/pyproject.toml)
+
+.PHONY: demo test lint typecheck bench clean
+
+$(STAMP): pyproject.toml $(ADAPTERS)
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "spansplit needs Python 3.10 or newer; set PYTHON=python3.x")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]" $(foreach a,$(ADAPTERS),-e $(dir $(a)))
+	@touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/python examples/demo.py
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+	$(BIN)/ruff check src adapters tests examples benchmarks
+	$(BIN)/mypy src
+
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -r benchmarks/requirements.txt
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

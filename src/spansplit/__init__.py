@@ -1,0 +1,47 @@
+"""spansplit: text splitting for RAG where every chunk is an exact span of its source.
+
+``chunk.text == source[chunk.start:chunk.end]`` holds for every chunk of every splitter;
+offsets are code points, lines are 1-based CommonMark lines, and budgets are measured
+with the real length function (tiktoken included) and never exceeded.
+"""
+
+from __future__ import annotations
+
+from .chunk import Chunk, Page, convert_offsets, page
+from .errors import (
+    ChunkTooLargeError,
+    InputTypeError,
+    InvalidInputError,
+    InvalidParameterError,
+    ParameterTypeError,
+    SpansplitError,
+    TokenizerUnavailableError,
+)
+from .lines import LineIndex, count_lines
+from .sizing import LengthFunction, resolve_length
+from .splitters.paragraphs import paragraphs_json, split_paragraphs
+from .validate import check_text
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Chunk",
+    "ChunkTooLargeError",
+    "InputTypeError",
+    "InvalidInputError",
+    "InvalidParameterError",
+    "LengthFunction",
+    "LineIndex",
+    "Page",
+    "ParameterTypeError",
+    "SpansplitError",
+    "TokenizerUnavailableError",
+    "__version__",
+    "check_text",
+    "convert_offsets",
+    "count_lines",
+    "page",
+    "paragraphs_json",
+    "resolve_length",
+    "split_paragraphs",
+]

@@ -1,0 +1,1 @@
+"""Boundary finders: one module per structure, each yielding candidate spans."""

@@ -1,0 +1,95 @@
+"""The span model: a chunk is a piece of its source that knows exactly where it came from."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Generic, Literal, TypeVar
+
+from .validate import check_int
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """One chunk: ``text == source[start:end]`` always holds.
+
+    ``start``/``end`` are code point offsets (Python ``str`` indices, end exclusive);
+    ``start_line``/``end_line`` are 1-based CommonMark lines of ``start`` and ``end - 1``;
+    ``size`` is the chunk's size in the splitter's length unit; ``kind`` says what structure
+    made it; ``source`` is the position of its text when a list of texts was split;
+    ``oversized`` marks the one documented exception to budgets (a paging block made of a
+    single line longer than the target).
+    """
+
+    text: str
+    start: int
+    end: int
+    index: int
+    start_line: int
+    end_line: int
+    size: int
+    kind: str = "text"
+    source: int = 0
+    oversized: bool = False
+
+    @property
+    def number(self) -> int:
+        """1-based position of the chunk, as paging UIs count."""
+        return self.index + 1
+
+    @property
+    def line_count(self) -> int:
+        """Number of lines the chunk touches."""
+        return self.end_line - self.start_line + 1
+
+    def to_dict(self) -> dict[str, Any]:
+        """The chunk as a JSON-ready dict (its fields, in declaration order)."""
+        return asdict(self)
+
+
+Unit = Literal["utf8", "utf16"]
+
+
+def _unit_length(piece: str, unit: Unit) -> int:
+    if unit == "utf8":
+        return len(piece.encode("utf-8", "surrogatepass"))
+    return len(piece.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def convert_offsets(
+    text: str, chunks: Sequence[Chunk], unit: Unit = "utf8"
+) -> list[tuple[int, int]]:
+    """``(start, end)`` of every chunk in UTF-8 bytes or UTF-16 code units, in chunk order.
+
+    One linear pass over ``text`` whatever the number of chunks: the distinct offsets are
+    sorted once and the text between consecutive offsets is measured once.
+    """
+    if unit not in ("utf8", "utf16"):
+        raise ValueError(f"unit={unit!r}: must be 'utf8' or 'utf16'")
+    positions = sorted({p for c in chunks for p in (c.start, c.end)})
+    converted: dict[int, int] = {}
+    previous, total = 0, 0
+    for pos in positions:
+        total += _unit_length(text[previous:pos], unit)
+        converted[pos] = total
+        previous = pos
+    return [(converted[c.start], converted[c.end]) for c in chunks]
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[T]):
+    """One page of items and the offset of the next page (``None`` on the last page)."""
+
+    items: list[T]
+    next_offset: int | None
+
+
+def page(items: Sequence[T], offset: int, limit: int) -> Page[T]:
+    """Items ``[offset, offset + limit)`` and the next offset, as seed 000's paging example."""
+    check_int("offset", offset, 0)
+    check_int("limit", limit, 1)
+    end = offset + limit
+    return Page(list(items[offset:end]), end if end < len(items) else None)

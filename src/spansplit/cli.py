@@ -1,0 +1,162 @@
+"""The ``spansplit`` command line: one subcommand per splitter, listed in ``COMMANDS``.
+
+Adding a splitter to the CLI is one entry in ``COMMANDS``: its name, help, the options it
+adds and a function from (text, options) to chunks or to one JSON document.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, BinaryIO
+
+from .chunk import Chunk
+from .errors import SpansplitError
+
+Result = list[Chunk] | dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: ``run`` returns chunks (printed as JSON Lines) or one JSON document."""
+
+    name: str
+    help: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[str, argparse.Namespace], Result]
+
+
+def _no_options(parser: argparse.ArgumentParser) -> None:
+    """A subcommand with no options beyond the input file."""
+
+
+def _run_paragraphs(text: str, options: argparse.Namespace) -> Result:
+    from .splitters.paragraphs import paragraphs_json
+
+    return paragraphs_json(text)
+
+
+def _configure_blocks(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--target", type=int, required=True, help="target block size")
+    _add_length_option(parser)
+
+
+def _run_blocks(text: str, options: argparse.Namespace) -> Result:
+    from .splitters.blocks import split_blocks
+
+    return split_blocks(text, options.target, length=options.length)
+
+
+def _add_length_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--length",
+        default=None,
+        help="unit of sizes: chars (default), utf8, utf16, or a tiktoken encoding or model "
+        "name such as cl100k_base or gpt-4o",
+    )
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "paragraphs",
+        "paragraphs with spans and line numbers, as seed 002's JSON",
+        _no_options,
+        _run_paragraphs,
+    ),
+    Command(
+        "blocks",
+        "structure-aware paging blocks that tile the input (seed 000), as JSON Lines",
+        _configure_blocks,
+        _run_blocks,
+    ),
+)
+
+
+def chunk_record(chunk: Chunk) -> dict[str, Any]:
+    """The JSON Lines record of one chunk."""
+    return {
+        "index": chunk.index,
+        "start": chunk.start,
+        "end": chunk.end,
+        "start_line": chunk.start_line,
+        "end_line": chunk.end_line,
+        "size": chunk.size,
+        "kind": chunk.kind,
+        "text": chunk.text,
+    }
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with one subparser per entry of ``COMMANDS``."""
+    parser = argparse.ArgumentParser(
+        prog="spansplit",
+        description="Split text into chunks that are exact spans of their source.",
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in COMMANDS:
+        sub = subparsers.add_parser(command.name, help=command.help, description=command.help)
+        sub.add_argument("file", metavar="FILE", help="UTF-8 text file, or - for standard input")
+        command.configure(sub)
+        sub.set_defaults(handler=command)
+    return parser
+
+
+class InputError(Exception):
+    """The input file cannot be read as UTF-8 text."""
+
+
+def read_text(path: str, stdin: BinaryIO | None = None) -> str:
+    """The UTF-8 text of ``path`` (``-`` is standard input); a BOM is kept as text."""
+    name = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            data = (stdin or sys.stdin.buffer).read()
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read()
+    except OSError as error:
+        raise InputError(f"{name}: {error.strerror or error}") from error
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(
+            f"{name}: not valid UTF-8 at byte offset {error.start} ({error.reason})"
+        ) from error
+
+
+def _write(out: Any, result: Result) -> None:
+    if isinstance(result, dict):
+        out.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+        return
+    for chunk in result:
+        out.write(json.dumps(chunk_record(chunk), ensure_ascii=False) + "\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 1 bad input, 2 bad usage)."""
+    parser = build_parser()
+    options = parser.parse_args(argv)
+    command: Command = options.handler
+    try:
+        text = read_text(options.file)
+        result = command.run(text, options)
+    except (InputError, SpansplitError) as error:
+        print(f"spansplit {command.name}: error: {error}", file=sys.stderr)
+        return 1
+    out = open(sys.stdout.fileno(), "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    try:
+        _write(out, result)
+    except BrokenPipeError:
+        return 0
+    finally:
+        with contextlib.suppress(BrokenPipeError):
+            out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

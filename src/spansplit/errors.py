@@ -1,0 +1,57 @@
+"""The exceptions spansplit raises: each names the parameter, value or offset at fault.
+
+Every class derives from :class:`SpansplitError` and from the built-in exception a
+caller would expect (``ValueError`` or ``TypeError``), so ``except ValueError`` works.
+"""
+
+from __future__ import annotations
+
+
+class SpansplitError(Exception):
+    """Base class of every error raised on purpose by spansplit."""
+
+
+class InputTypeError(SpansplitError, TypeError):
+    """The text to split is not a ``str`` (for ``bytes``: decode it first)."""
+
+
+class InvalidInputError(SpansplitError, ValueError):
+    """The text is a ``str`` but not plain text (a lone surrogate, a NUL byte).
+
+    ``offset`` is the code point offset of the first offending character.
+    """
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.offset = offset
+
+
+class ParameterTypeError(SpansplitError, TypeError):
+    """A parameter has the wrong type; the message names the parameter and the value."""
+
+
+class InvalidParameterError(SpansplitError, ValueError):
+    """A parameter has a value no splitter can honour (``overlap >= max_chars`` ...)."""
+
+    def __init__(self, name: str, value: object, reason: str) -> None:
+        super().__init__(f"{name}={value!r}: {reason}")
+        self.name = name
+        self.value = value
+
+
+class ChunkTooLargeError(SpansplitError, ValueError):
+    """One grapheme cluster is larger than the budget, so no split can meet it."""
+
+    def __init__(self, offset: int, size: int, budget: int, unit: str) -> None:
+        super().__init__(
+            f"the grapheme cluster at offset {offset} measures {size} {unit}, "
+            f"more than the budget of {budget} {unit}; raise the budget or use another "
+            "length function"
+        )
+        self.offset = offset
+        self.size = size
+        self.budget = budget
+
+
+class TokenizerUnavailableError(SpansplitError, ValueError):
+    """A tokenizer was asked for by name but cannot be loaded here (no file, no network)."""

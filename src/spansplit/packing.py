@@ -1,0 +1,364 @@
+"""Packing: pieces in, chunks out, never over budget — the one place that enforces budgets.
+
+Two steps, each blind to which structure produced the pieces:
+
+* :func:`fit` makes every piece fit: a piece over the budget is split with the next finer
+  boundary level, and after the last level it is hard-cut at grapheme-cluster boundaries.
+* :func:`merge` packs consecutive pieces greedily up to the budget, adds overlap made of
+  whole trailing pieces (or of a finer level inside the last piece), trims whitespace and
+  measures every chunk with the real length function, shrinking any chunk that a
+  non-additive length (a tokenizer) finds over the budget.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from .boundaries.graphemes import cluster_ends, first_cluster_end
+from .errors import ChunkTooLargeError
+from .sizing.base import LengthFunction, Span
+
+Level = Callable[[str, int, int], list[Span]]
+"""A boundary level: the sub-spans of ``text[start:end]`` at a finer structure, in order."""
+
+
+@dataclass(slots=True)
+class Pieces:
+    """Pieces of one text that each fit the budget, ready for :func:`merge`.
+
+    ``sizes[i]`` is the size of piece ``i`` alone. For a non-additive length, ``joined[i]``
+    is the size of the text from the end of piece ``i - 1`` to the end of piece ``i`` (the
+    gap and the piece), measured once; for an additive length it is derived in ``merge``.
+    ``breaks`` holds the indices of pieces that must start a new chunk.
+    """
+
+    spans: list[Span] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
+    joined: list[int] = field(default_factory=list)
+    breaks: set[int] = field(default_factory=set)
+
+
+def fit(
+    text: str,
+    spans: Sequence[Span],
+    budget: int,
+    length: LengthFunction,
+    levels: Sequence[Level] = (),
+    *,
+    breaks: Sequence[int] = (),
+    isolate: bool = False,
+) -> Pieces:
+    """Measure ``spans`` and split each one over ``budget`` until every piece fits.
+
+    ``levels`` are tried in order on a piece that is too big (a level that finds no
+    boundary inside it is skipped); after the last level the piece is hard-cut at
+    grapheme-cluster boundaries. ``breaks`` are indices into ``spans`` of pieces that must
+    start a chunk. With ``isolate``, the pieces of a split piece never share a chunk with
+    its neighbours (LangChain's recursive behaviour).
+    """
+    out = Pieces()
+    wanted = set(breaks)
+    _place(text, list(spans), 0, budget, length, levels, out, wanted, isolate, 0)
+    return out
+
+
+def _place(
+    text: str,
+    spans: list[Span],
+    level: int,
+    budget: int,
+    length: LengthFunction,
+    levels: Sequence[Level],
+    out: Pieces,
+    wanted: set[int],
+    isolate: bool,
+    offset: int,
+) -> None:
+    """Append ``spans`` (indices ``offset + k`` for ``wanted`` breaks) to ``out``, fitted."""
+    if not spans:
+        return
+    additive = length.additive
+    if additive:
+        sizes = length.count_spans(text, spans)
+    else:
+        lead = out.spans[-1][1] if out.spans else spans[0][0]
+        leads = [lead] + [end for _, end in spans[:-1]]
+        sizes = length.count_spans(text, [(a, end) for a, (_, end) in zip(leads, spans)])
+    for k, (span, size) in enumerate(zip(spans, sizes)):
+        must_break = level == 0 and (offset + k) in wanted
+        if size <= budget:
+            _append(out, span, size, additive, must_break)
+            continue
+        first = len(out.spans)
+        parts: list[Span] | None = None
+        next_level = level
+        while next_level < len(levels):
+            candidate = levels[next_level](text, span[0], span[1])
+            next_level += 1
+            if len(candidate) > 1 or (candidate and candidate[0] != span):
+                parts = candidate
+                break
+        if parts is None:
+            for start, end, piece_size in hard_cut(text, span[0], span[1], budget, length):
+                _append(out, (start, end), piece_size, additive, False)
+        else:
+            _place(text, parts, next_level, budget, length, levels, out, set(), isolate, 0)
+        if must_break or isolate:
+            out.breaks.add(first)
+        if isolate and k + 1 < len(spans):
+            out.breaks.add(len(out.spans))
+
+
+def _append(out: Pieces, span: Span, size: int, additive: bool, must_break: bool) -> None:
+    if must_break:
+        out.breaks.add(len(out.spans))
+    out.spans.append(span)
+    out.sizes.append(size)
+    if not additive:
+        out.joined.append(size)
+
+
+def hard_cut(
+    text: str, start: int, end: int, budget: int, length: LengthFunction
+) -> list[tuple[int, int, int]]:
+    """Cut ``text[start:end]`` into ``(start, end, size)`` pieces of at most ``budget``.
+
+    Cuts fall only on grapheme-cluster boundaries; each piece is as long as the length
+    function allows (found from the length function's hint, else by galloping and binary
+    search, always measured). A single cluster over the budget raises
+    :class:`ChunkTooLargeError` naming its offset and both sizes.
+    """
+    pieces: list[tuple[int, int, int]] = []
+    pos = start
+    while pos < end:
+        cut, size = _longest_fitting_prefix(text, pos, end, budget, length)
+        if cut == pos:
+            cluster = first_cluster_end(text, pos, end)
+            raise ChunkTooLargeError(pos, length.count(text[pos:cluster]), budget, length.unit)
+        pieces.append((pos, cut, size))
+        pos = cut
+    return pieces
+
+
+def _longest_fitting_prefix(
+    text: str, pos: int, end: int, budget: int, length: LengthFunction
+) -> tuple[int, int]:
+    """The furthest cluster boundary ``b`` in ``(pos, end]`` with ``text[pos:b]`` in budget.
+
+    Returns ``(b, size)``, or ``(pos, 0)`` when not even the first cluster fits. Only text
+    near the answer is measured: the window grows from the hint (or from 256 code points)
+    until its end no longer fits, then a binary search runs over its cluster boundaries.
+    """
+    count = length.count
+    hint = length.prefix_hint(text, pos, end, budget)
+    window = 256 if hint is None else hint + 64
+    while True:
+        window_end = min(end, pos + max(window, 1))
+        bounds = cluster_ends(text, pos, window_end)
+        if window_end < end:
+            bounds.pop()  # the window may end inside a cluster
+        if not bounds:
+            window *= 4
+            continue
+        if window_end < end and count(text[pos : bounds[-1]]) <= budget:
+            window *= 4
+            continue
+        break
+    best, best_size = pos, 0
+    low, high = 0, len(bounds) - 1
+    if hint is not None:
+        # Probe the hint first: most searches then end within a few steps.
+        probe = bisect_right(bounds, pos + hint) - 1
+        if probe >= 0:
+            size = count(text[pos : bounds[probe]])
+            if size <= budget:
+                best, best_size, low = bounds[probe], size, probe + 1
+            else:
+                high = probe - 1
+    while low <= high:
+        mid = (low + high) // 2
+        size = count(text[pos : bounds[mid]])
+        if size <= budget:
+            best, best_size, low = bounds[mid], size, mid + 1
+        else:
+            high = mid - 1
+    return best, best_size
+
+
+def merge(
+    text: str,
+    pieces: Pieces,
+    budget: int,
+    length: LengthFunction,
+    *,
+    overlap: int = 0,
+    overlap_level: Level | None = None,
+    trim: bool = True,
+) -> list[tuple[int, int, int]]:
+    """Pack ``pieces`` into ``(start, end, size)`` chunks of at most ``budget``.
+
+    A chunk covers the text from its first piece's start to its last piece's end, gaps
+    included. With ``overlap``, a chunk starts with the longest run of trailing pieces of
+    the previous chunk that measures at most ``overlap`` and leaves room for one new piece;
+    where no whole piece fits, ``overlap_level`` (e.g. words) offers finer starts inside
+    the previous chunk's last piece. Every chunk holds at least one new piece.
+    """
+    packer = _Packer(text, pieces, budget, length, overlap, overlap_level, trim)
+    return packer.run()
+
+
+@dataclass(slots=True)
+class _Plan:
+    first: int  # index of the first new piece
+    last: int  # index of the last piece
+    overlap_start: int | None  # text offset where the overlap begins, if any
+    estimate: int
+
+
+class _Packer:
+    """Greedy packing with overlap; sizes are estimates until the final measurement."""
+
+    def __init__(
+        self,
+        text: str,
+        pieces: Pieces,
+        budget: int,
+        length: LengthFunction,
+        overlap: int,
+        overlap_level: Level | None,
+        trim: bool,
+    ) -> None:
+        self.text = text
+        self.spans = pieces.spans
+        self.sizes = pieces.sizes
+        self.breaks = pieces.breaks
+        self.budget = budget
+        self.length = length
+        self.overlap = overlap
+        self.overlap_level = overlap_level
+        self.trim = trim
+        if length.additive:
+            gaps = [(self.spans[i - 1][1], self.spans[i][0]) for i in range(1, len(self.spans))]
+            gap_sizes = length.count_spans(text, gaps) if gaps else []
+            self.joined = [pieces.sizes[0]] if pieces.spans else []
+            self.joined += [g + s for g, s in zip(gap_sizes, pieces.sizes[1:])]
+        else:
+            self.joined = list(pieces.joined)
+
+    def run(self) -> list[tuple[int, int, int]]:
+        chunks: list[tuple[int, int, int]] = []
+        n = len(self.spans)
+        first, overlap_start, overlap_size = 0, None, 0
+        while first < n:
+            plans = self._plan_all(first, overlap_start, overlap_size)
+            bounds = [self._bounds(p) for p in plans]
+            real = self.length.count_spans(self.text, bounds)
+            accepted = 0
+            for (start, end), size in zip(bounds, real):
+                if size > self.budget:
+                    break
+                if end > start:
+                    chunks.append((start, end, size))
+                accepted += 1
+            if accepted == len(plans):
+                break
+            # A non-additive length found plans[accepted] over budget: shrink it for real.
+            plan = self._shrink(plans[accepted])
+            start, end = self._bounds(plan)
+            if end > start:
+                chunks.append((start, end, self.length.count(self.text[start:end])))
+            first, overlap_start, overlap_size = self._next(plan)
+        return chunks
+
+    def _plan_all(self, first: int, overlap_start: int | None, overlap_size: int) -> list[_Plan]:
+        plans: list[_Plan] = []
+        n = len(self.spans)
+        while first < n:
+            plan = self._greedy(first, overlap_start, overlap_size)
+            plans.append(plan)
+            first, overlap_start, overlap_size = self._next(plan)
+        return plans
+
+    def _greedy(self, first: int, overlap_start: int | None, overlap_size: int) -> _Plan:
+        joined, budget, breaks = self.joined, self.budget, self.breaks
+        estimate = self.sizes[first] if overlap_start is None else overlap_size + joined[first]
+        last = first
+        n = len(self.spans)
+        while last + 1 < n and (last + 1) not in breaks:
+            grown = estimate + joined[last + 1]
+            if grown > budget:
+                break
+            estimate, last = grown, last + 1
+        return _Plan(first, last, overlap_start, estimate)
+
+    def _next(self, plan: _Plan) -> tuple[int, int | None, int]:
+        """Where the chunk after ``plan`` starts: its first new piece and its overlap."""
+        following = plan.last + 1
+        if self.overlap == 0 or following >= len(self.spans):
+            return following, None, 0
+        room = min(self.overlap, self.budget - self.joined[following])
+        if room <= 0:
+            return following, None, 0
+        # Whole trailing pieces first, as many as fit; the next piece must fit too.
+        sizes, joined = self.sizes, self.joined
+        best: tuple[int, int] | None = None
+        run = 0
+        for k in range(plan.last, plan.first - 1, -1):
+            size = run + sizes[k]
+            if size > room:
+                break
+            best = (self.spans[k][0], size)
+            run += joined[k]
+        if best is None and self.overlap_level is not None:
+            best = self._finer_overlap(plan.last, room)
+        if best is None:
+            return following, None, 0
+        return following, best[0], best[1]
+
+    def _finer_overlap(self, piece: int, room: int) -> tuple[int, int] | None:
+        start, end = self.spans[piece]
+        assert self.overlap_level is not None
+        parts = self.overlap_level(self.text, start, end)
+        count = self.length.count
+        for part_start, _ in parts[1:]:
+            size = count(self.text[part_start:end])
+            if size <= room:
+                return part_start, size
+        return None
+
+    def _bounds(self, plan: _Plan) -> Span:
+        start = plan.overlap_start if plan.overlap_start is not None else self.spans[plan.first][0]
+        end = self.spans[plan.last][1]
+        if self.trim:
+            segment = self.text[start:end]
+            stripped = segment.lstrip()
+            start += len(segment) - len(stripped)
+            end = start + len(stripped.rstrip())
+        return start, end
+
+    def _shrink(self, plan: _Plan) -> _Plan:
+        """Drop trailing pieces, then the overlap, until the chunk measures within budget."""
+        count, budget = self.length.count, self.budget
+        while True:
+            start, end = self._bounds(plan)
+            if count(self.text[start:end]) <= budget:
+                return plan
+            if plan.last > plan.first:
+                plan = _Plan(plan.first, plan.last - 1, plan.overlap_start, 0)
+            elif plan.overlap_start is not None:
+                plan = _Plan(plan.first, plan.last, None, 0)
+            else:
+                return self._recut(plan)
+
+    def _recut(self, plan: _Plan) -> _Plan:
+        """A single piece that measured within budget alone does not after trimming."""
+        start, end = self._bounds(plan)
+        cuts = hard_cut(self.text, start, end, self.budget, self.length)
+        index = plan.first
+        self.spans[index : index + 1] = [(s, e) for s, e, _ in cuts]
+        self.sizes[index : index + 1] = [size for _, _, size in cuts]
+        self.joined[index : index + 1] = [size for _, _, size in cuts]
+        self.breaks = {b if b <= index else b + len(cuts) - 1 for b in self.breaks}
+        return _Plan(index, index, None, cuts[0][2])

@@ -1,0 +1,82 @@
+"""The sizing layer: every way spansplit measures text, behind one protocol.
+
+:func:`resolve_length` turns what a caller passes as ``length=`` into a
+:class:`LengthFunction`: ``None``/``"chars"`` (code points, the default), ``"utf8"``,
+``"utf16"``, a tiktoken encoding or model name (``"cl100k_base"``, ``"gpt-4o"``), a
+``tiktoken.Encoding``, a Hugging Face tokenizer (anything with ``.encode``), a
+:class:`LengthFunction`, or any callable ``str -> int``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import ParameterTypeError
+from .base import (
+    CODE_POINTS,
+    UTF8_BYTES,
+    UTF16_UNITS,
+    CallableLength,
+    CodePoints,
+    LengthFunction,
+    Utf8Bytes,
+    Utf16Units,
+)
+
+LengthSpec = str | LengthFunction | Callable[[str], int] | Any | None
+"""Anything :func:`resolve_length` accepts."""
+
+_BY_NAME: dict[str, LengthFunction] = {
+    "chars": CODE_POINTS,
+    "codepoints": CODE_POINTS,
+    "code_points": CODE_POINTS,
+    "utf8": UTF8_BYTES,
+    "utf-8": UTF8_BYTES,
+    "bytes": UTF8_BYTES,
+    "utf16": UTF16_UNITS,
+    "utf-16": UTF16_UNITS,
+}
+
+
+def resolve_length(length: LengthSpec = None) -> LengthFunction:
+    """The :class:`LengthFunction` for ``length`` (see the module docstring for the forms)."""
+    if length is None:
+        return CODE_POINTS
+    if isinstance(length, LengthFunction):
+        return length
+    if isinstance(length, str):
+        known = _BY_NAME.get(length.lower())
+        if known is not None:
+            return known
+        from .tiktoken import tiktoken_length
+
+        return tiktoken_length(length)
+    if hasattr(length, "encode_ordinary"):
+        from .tiktoken import TiktokenLength
+
+        return TiktokenLength(length)
+    if hasattr(length, "encode"):
+        from .hf import TokenizerLength
+
+        return TokenizerLength(length)
+    if callable(length):
+        return CallableLength(length)
+    raise ParameterTypeError(
+        f"length must be None, a name such as 'chars', 'utf8', 'utf16' or 'cl100k_base', "
+        f"a tokenizer, or a callable str -> int; got {type(length).__name__}: {length!r}"
+    )
+
+
+__all__ = [
+    "CODE_POINTS",
+    "UTF8_BYTES",
+    "UTF16_UNITS",
+    "CallableLength",
+    "CodePoints",
+    "LengthFunction",
+    "LengthSpec",
+    "Utf8Bytes",
+    "Utf16Units",
+    "resolve_length",
+]

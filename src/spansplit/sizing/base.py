@@ -1,0 +1,121 @@
+"""Length functions: how big a piece of text is, in one unit (code points, bytes, tokens ...).
+
+Every splitter takes one :class:`LengthFunction`; the packing layer is the only caller. A
+length function knows nothing of where boundaries are. Fast paths (batch measuring,
+token offsets) live here, behind the narrow interface below.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+
+from ..errors import ParameterTypeError
+
+Span = tuple[int, int]
+
+
+class LengthFunction(ABC):
+    """Measures text in one unit.
+
+    ``additive`` is true when ``count(a + b) == count(a) + count(b)`` for all texts, which
+    lets the packer add sizes instead of measuring again (code points, UTF-8, UTF-16);
+    tokenizers are not additive, so the packer verifies every chunk with :meth:`count`.
+    """
+
+    name: str = "custom"
+    unit: str = "units"
+    additive: bool = False
+
+    @abstractmethod
+    def count(self, text: str) -> int:
+        """Size of ``text`` in this function's unit."""
+
+    def __call__(self, text: str) -> int:
+        return self.count(text)
+
+    def count_spans(self, text: str, spans: Sequence[Span]) -> list[int]:
+        """Sizes of ``text[start:end]`` for each span; override to batch or to avoid slicing."""
+        count = self.count
+        return [count(text[start:end]) for start, end in spans]
+
+    def prefix_hint(self, text: str, start: int, end: int, budget: int) -> int | None:
+        """A code point count ``k`` where ``text[start:start + k]`` is about ``budget`` units.
+
+        Only a hint for the hard cut, which snaps it to a grapheme boundary and measures
+        it with :meth:`count`; it must look at O(k) text, not all of ``text[start:end]``.
+        ``None`` means "no fast way": the hard cut gallops and binary-searches instead.
+        """
+        return None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+class CodePoints(LengthFunction):
+    """Python ``len``: Unicode code points, the unit of spansplit's offsets."""
+
+    name = "chars"
+    unit = "code points"
+    additive = True
+
+    def count(self, text: str) -> int:
+        return len(text)
+
+    def count_spans(self, text: str, spans: Sequence[Span]) -> list[int]:
+        return [end - start for start, end in spans]
+
+    def prefix_hint(self, text: str, start: int, end: int, budget: int) -> int | None:
+        return min(budget, end - start)
+
+
+class Utf8Bytes(LengthFunction):
+    """UTF-8 bytes, as storage limits and most non-Python runtimes count."""
+
+    name = "utf8"
+    unit = "UTF-8 bytes"
+    additive = True
+
+    def count(self, text: str) -> int:
+        return len(text.encode("utf-8"))
+
+    def prefix_hint(self, text: str, start: int, end: int, budget: int) -> int | None:
+        head = text[start : min(end, start + budget)].encode("utf-8")
+        return len(head[:budget].decode("utf-8", "ignore"))
+
+
+class Utf16Units(LengthFunction):
+    """UTF-16 code units, as JavaScript's ``string.length`` counts (seed 000 is TypeScript)."""
+
+    name = "utf16"
+    unit = "UTF-16 code units"
+    additive = True
+
+    def count(self, text: str) -> int:
+        return len(text.encode("utf-16-le")) // 2
+
+    def prefix_hint(self, text: str, start: int, end: int, budget: int) -> int | None:
+        head = text[start : min(end, start + budget)].encode("utf-16-le")
+        return len(head[: 2 * budget].decode("utf-16-le", "ignore"))
+
+
+class CallableLength(LengthFunction):
+    """Any callable ``str -> int``, e.g. a word counter; assumed not additive."""
+
+    def __init__(self, function: Callable[[str], int], name: str | None = None) -> None:
+        self.function = function
+        self.name = name or str(getattr(function, "__name__", "custom"))
+
+    def count(self, text: str) -> int:
+        size = self.function(text)
+        if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+            raise ParameterTypeError(
+                f"length function {self.name!r} must return a non-negative int, "
+                f"got {size!r} for a text of {len(text)} code points"
+            )
+        return size
+
+
+CODE_POINTS = CodePoints()
+UTF8_BYTES = Utf8Bytes()
+UTF16_UNITS = Utf16Units()

@@ -1,0 +1,1 @@
+"""Splitters: small configured objects composing boundaries, sizing and packing."""

@@ -1,0 +1,82 @@
+"""What every splitter shares: input checks, line numbers and the making of ``Chunk``s.
+
+A splitter is a small configured object; subclasses only find ``(start, end, size)``
+spans of one validated text, and this base turns them into chunks.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Container, Iterable, Sequence
+
+from ..chunk import Chunk
+from ..lines import LineIndex
+from ..validate import check_text
+
+SizedSpan = tuple[int, int, int]
+"""``(start, end, size)`` of one chunk in its text."""
+
+
+def make_chunks(
+    text: str,
+    spans: Iterable[SizedSpan],
+    kind: str | Sequence[str] = "text",
+    *,
+    source: int = 0,
+    first_index: int = 0,
+    oversized: Container[int] = (),
+) -> list[Chunk]:
+    """Chunks for ``spans`` of ``text``, numbered from ``first_index``, with line numbers.
+
+    ``kind`` is one kind for all chunks or one per span; ``oversized`` holds the positions
+    (in ``spans``) of chunks allowed over their target by contract (seed 000 blocks).
+    """
+    lines = LineIndex(text)
+    chunks = []
+    for position, (start, end, size) in enumerate(spans):
+        first, last = lines.span_lines(start, end)
+        chunk_kind = kind if isinstance(kind, str) else kind[position]
+        chunks.append(
+            Chunk(
+                text[start:end],
+                start,
+                end,
+                first_index + position,
+                first,
+                last,
+                size,
+                chunk_kind,
+                source,
+                position in oversized,
+            )
+        )
+    return chunks
+
+
+class Splitter(ABC):
+    """A configured splitter: :meth:`split` returns the chunks of one text, in order."""
+
+    kind: str = "text"
+
+    @abstractmethod
+    def spans(self, text: str) -> list[SizedSpan]:
+        """``(start, end, size)`` of each chunk of ``text``, already validated."""
+
+    def split(self, text: str) -> list[Chunk]:
+        """The chunks of ``text``; ``chunk.text == text[chunk.start:chunk.end]`` for each."""
+        check_text(text)
+        return make_chunks(text, self.spans(text), self.kind)
+
+    def split_texts(self, texts: Sequence[str]) -> list[Chunk]:
+        """Chunks of several texts in one list; ``chunk.source`` is the text's position."""
+        chunks: list[Chunk] = []
+        for source, text in enumerate(texts):
+            check_text(text, f"texts[{source}]")
+            chunks += make_chunks(
+                text, self.spans(text), self.kind, source=source, first_index=len(chunks)
+            )
+        return chunks
+
+    def split_text(self, text: str) -> list[str]:
+        """Only the chunk texts, for callers that need plain strings."""
+        return [chunk.text for chunk in self.split(text)]

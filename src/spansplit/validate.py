@@ -1,0 +1,66 @@
+"""Checks on caller input shared by every splitter: the text itself and numeric parameters."""
+
+from __future__ import annotations
+
+import re
+
+from .errors import InputTypeError, InvalidInputError, InvalidParameterError, ParameterTypeError
+
+_NUL_OR_SURROGATE = re.compile("[\x00\ud800-\udfff]")
+
+
+def check_text(text: object, name: str = "text") -> str:
+    """Return ``text`` if it is plain text, else raise a typed error naming the fault.
+
+    Plain text is a ``str`` with no lone surrogate (it could not be encoded as UTF-8)
+    and no NUL character (the mark of binary data, which belongs to other readers).
+    """
+    if not isinstance(text, str):
+        if isinstance(text, (bytes, bytearray, memoryview)):
+            raise InputTypeError(
+                f"{name} must be str, got {type(text).__name__}: decode it first, "
+                f"e.g. {name}.decode('utf-8')"
+            )
+        raise InputTypeError(f"{name} must be str, got {type(text).__name__}")
+    if text.isascii():
+        bad = _NUL_OR_SURROGATE.search(text) if "\x00" in text else None
+    else:
+        try:
+            text.encode("utf-8")
+            bad = _NUL_OR_SURROGATE.search(text) if "\x00" in text else None
+        except UnicodeEncodeError:
+            bad = _NUL_OR_SURROGATE.search(text)
+    if bad is not None:
+        offset = bad.start()
+        char = bad.group()
+        if char == "\x00":
+            raise InvalidInputError(
+                f"{name} contains a NUL character at offset {offset}: plain text only "
+                "(binary data must be converted to text first)",
+                offset,
+            )
+        raise InvalidInputError(
+            f"{name} contains a lone surrogate U+{ord(char):04X} at offset {offset}: "
+            "not valid Unicode text",
+            offset,
+        )
+    return text
+
+
+def check_int(name: str, value: object, minimum: int) -> int:
+    """Return ``value`` if it is an ``int`` (not a ``bool``) of at least ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ParameterTypeError(f"{name} must be int, got {type(value).__name__}: {value!r}")
+    if value < minimum:
+        raise InvalidParameterError(name, value, f"must be at least {minimum}")
+    return value
+
+
+def check_overlap(overlap: object, budget: int, overlap_name: str, budget_name: str) -> int:
+    """Return ``overlap`` if it is an int in ``[0, budget)``; overlap must leave room to advance."""
+    value = check_int(overlap_name, overlap, 0)
+    if value >= budget:
+        raise InvalidParameterError(
+            overlap_name, value, f"must be smaller than {budget_name}={budget}"
+        )
+    return value
