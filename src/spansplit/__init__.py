@@ -7,6 +7,7 @@ with the real length function (tiktoken included) and never exceeded.
 
 from __future__ import annotations
 
+from .boundaries.separators import PRESETS, SeparatorPreset
 from .chunk import Chunk, Page, convert_offsets, page
 from .errors import (
     ChunkTooLargeError,
@@ -19,12 +20,15 @@ from .errors import (
 )
 from .lines import LineIndex, count_lines
 from .sizing import LengthFunction, resolve_length
+from .splitters.base import Splitter
 from .splitters.paragraphs import paragraphs_json, split_paragraphs
+from .splitters.recursive import RecursiveSplitter, content_view, split_recursive
 from .validate import check_text
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "PRESETS",
     "Chunk",
     "ChunkTooLargeError",
     "InputTypeError",
@@ -34,14 +38,19 @@ __all__ = [
     "LineIndex",
     "Page",
     "ParameterTypeError",
+    "RecursiveSplitter",
+    "SeparatorPreset",
     "SpansplitError",
+    "Splitter",
     "TokenizerUnavailableError",
     "__version__",
     "check_text",
+    "content_view",
     "convert_offsets",
     "count_lines",
     "page",
     "paragraphs_json",
     "resolve_length",
     "split_paragraphs",
+    "split_recursive",
 ]

@@ -12,9 +12,10 @@ Two steps, each blind to which structure produced the pieces:
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from .boundaries.graphemes import cluster_ends, first_cluster_end
 from .errors import ChunkTooLargeError
@@ -60,7 +61,7 @@ def fit(
     """
     out = Pieces()
     wanted = set(breaks)
-    _place(text, list(spans), 0, budget, length, levels, out, wanted, isolate, 0)
+    _place(text, list(spans), 0, budget, length, levels, out, wanted, isolate)
     return out
 
 
@@ -74,9 +75,8 @@ def _place(
     out: Pieces,
     wanted: set[int],
     isolate: bool,
-    offset: int,
 ) -> None:
-    """Append ``spans`` (indices ``offset + k`` for ``wanted`` breaks) to ``out``, fitted."""
+    """Append ``spans`` to ``out``, splitting those over budget; ``wanted`` are break indices."""
     if not spans:
         return
     additive = length.additive
@@ -86,38 +86,51 @@ def _place(
         lead = out.spans[-1][1] if out.spans else spans[0][0]
         leads = [lead] + [end for _, end in spans[:-1]]
         sizes = length.count_spans(text, [(a, end) for a, (_, end) in zip(leads, spans)])
-    for k, (span, size) in enumerate(zip(spans, sizes)):
-        must_break = level == 0 and (offset + k) in wanted
-        if size <= budget:
-            _append(out, span, size, additive, must_break)
-            continue
+    too_big = [k for k, size in enumerate(sizes) if size > budget]
+    breaks = sorted(wanted)
+    done = 0
+    for k in [*too_big, len(spans)]:
+        # Pieces done..k-1 fit: append them in bulk.
+        shift = len(out.spans) - done
+        window = breaks[bisect_left(breaks, done) : bisect_left(breaks, k)]
+        out.breaks.update(i + shift for i in window)
+        out.spans += spans[done:k]
+        out.sizes += sizes[done:k]
+        if not additive:
+            out.joined += sizes[done:k]
+        if k == len(spans):
+            break
+        done = k + 1
         first = len(out.spans)
-        parts: list[Span] | None = None
-        next_level = level
-        while next_level < len(levels):
-            candidate = levels[next_level](text, span[0], span[1])
-            next_level += 1
-            if len(candidate) > 1 or (candidate and candidate[0] != span):
-                parts = candidate
-                break
-        if parts is None:
-            for start, end, piece_size in hard_cut(text, span[0], span[1], budget, length):
-                _append(out, (start, end), piece_size, additive, False)
-        else:
-            _place(text, parts, next_level, budget, length, levels, out, set(), isolate, 0)
-        if must_break or isolate:
+        _refine(text, spans[k], level, budget, length, levels, out, isolate)
+        if k in wanted or isolate:
             out.breaks.add(first)
-        if isolate and k + 1 < len(spans):
+        if isolate and done < len(spans):
             out.breaks.add(len(out.spans))
 
 
-def _append(out: Pieces, span: Span, size: int, additive: bool, must_break: bool) -> None:
-    if must_break:
-        out.breaks.add(len(out.spans))
-    out.spans.append(span)
-    out.sizes.append(size)
-    if not additive:
-        out.joined.append(size)
+def _refine(
+    text: str,
+    span: Span,
+    level: int,
+    budget: int,
+    length: LengthFunction,
+    levels: Sequence[Level],
+    out: Pieces,
+    isolate: bool,
+) -> None:
+    """Split one piece that is over budget with the next level that finds a boundary in it."""
+    while level < len(levels):
+        parts = levels[level](text, span[0], span[1])
+        level += 1
+        if len(parts) > 1 or (parts and parts[0] != span):
+            _place(text, parts, level, budget, length, levels, out, set(), isolate)
+            return
+    for start, end, size in hard_cut(text, span[0], span[1], budget, length):
+        out.spans.append((start, end))
+        out.sizes.append(size)
+        if not length.additive:
+            out.joined.append(size)
 
 
 def hard_cut(
@@ -214,11 +227,16 @@ class _Plan:
     first: int  # index of the first new piece
     last: int  # index of the last piece
     overlap_start: int | None  # text offset where the overlap begins, if any
-    estimate: int
+    overlap_size: int  # estimated size of the overlap
 
 
 class _Packer:
-    """Greedy packing with overlap; sizes are estimates until the final measurement."""
+    """Greedy packing with overlap; sizes are estimates until the final measurement.
+
+    ``prefix[k]`` is the sum of ``joined[:k]``, so the estimated size of pieces
+    ``i..j`` is ``sizes[i] + prefix[j + 1] - prefix[i + 1]`` and the greedy end of a chunk
+    is one binary search.
+    """
 
     def __init__(
         self,
@@ -233,77 +251,73 @@ class _Packer:
         self.text = text
         self.spans = pieces.spans
         self.sizes = pieces.sizes
-        self.breaks = pieces.breaks
         self.budget = budget
         self.length = length
         self.overlap = overlap
         self.overlap_level = overlap_level
         self.trim = trim
-        if length.additive:
-            gaps = [(self.spans[i - 1][1], self.spans[i][0]) for i in range(1, len(self.spans))]
-            gap_sizes = length.count_spans(text, gaps) if gaps else []
-            self.joined = [pieces.sizes[0]] if pieces.spans else []
-            self.joined += [g + s for g, s in zip(gap_sizes, pieces.sizes[1:])]
+        if length.additive and self.spans:
+            spans = self.spans
+            reach = [(spans[0][0], spans[0][1])]
+            reach += [(spans[i - 1][1], spans[i][1]) for i in range(1, len(spans))]
+            self.joined = length.count_spans(text, reach)
         else:
             self.joined = list(pieces.joined)
+        self._index(pieces.breaks)
+
+    def _index(self, breaks: set[int]) -> None:
+        self.breaks = sorted(breaks)
+        self.prefix = [0, *accumulate(self.joined)]
 
     def run(self) -> list[tuple[int, int, int]]:
         chunks: list[tuple[int, int, int]] = []
         n = len(self.spans)
-        first, overlap_start, overlap_size = 0, None, 0
-        while first < n:
-            plans = self._plan_all(first, overlap_start, overlap_size)
+        plan: _Plan | None = self._greedy(0, None, 0) if n else None
+        while plan is not None:
+            plans = [plan]
+            while (plan := self._after(plan)) is not None:
+                plans.append(plan)
             bounds = [self._bounds(p) for p in plans]
             real = self.length.count_spans(self.text, bounds)
-            accepted = 0
-            for (start, end), size in zip(bounds, real):
+            for index, ((start, end), size) in enumerate(zip(bounds, real)):
                 if size > self.budget:
+                    # A non-additive length found this plan over budget: shrink it for real.
+                    fixed = self._shrink(plans[index])
+                    start, end = self._bounds(fixed)
+                    size = self.length.count(self.text[start:end])
+                    if end > start:
+                        chunks.append((start, end, size))
+                    plan = self._after(fixed)
                     break
                 if end > start:
                     chunks.append((start, end, size))
-                accepted += 1
-            if accepted == len(plans):
-                break
-            # A non-additive length found plans[accepted] over budget: shrink it for real.
-            plan = self._shrink(plans[accepted])
-            start, end = self._bounds(plan)
-            if end > start:
-                chunks.append((start, end, self.length.count(self.text[start:end])))
-            first, overlap_start, overlap_size = self._next(plan)
         return chunks
 
-    def _plan_all(self, first: int, overlap_start: int | None, overlap_size: int) -> list[_Plan]:
-        plans: list[_Plan] = []
-        n = len(self.spans)
-        while first < n:
-            plan = self._greedy(first, overlap_start, overlap_size)
-            plans.append(plan)
-            first, overlap_start, overlap_size = self._next(plan)
-        return plans
-
     def _greedy(self, first: int, overlap_start: int | None, overlap_size: int) -> _Plan:
-        joined, budget, breaks = self.joined, self.budget, self.breaks
-        estimate = self.sizes[first] if overlap_start is None else overlap_size + joined[first]
-        last = first
-        n = len(self.spans)
-        while last + 1 < n and (last + 1) not in breaks:
-            grown = estimate + joined[last + 1]
-            if grown > budget:
-                break
-            estimate, last = grown, last + 1
-        return _Plan(first, last, overlap_start, estimate)
+        """The longest plan from piece ``first`` (after the overlap) within the budget."""
+        prefix = self.prefix
+        head = self.sizes[first] if overlap_start is None else overlap_size + self.joined[first]
+        last = bisect_right(prefix, self.budget - head + prefix[first + 1], first + 1) - 2
+        following_break = bisect_right(self.breaks, first)
+        if following_break < len(self.breaks):
+            last = min(last, self.breaks[following_break] - 1)
+        return _Plan(first, max(last, first), overlap_start, overlap_size)
 
-    def _next(self, plan: _Plan) -> tuple[int, int | None, int]:
-        """Where the chunk after ``plan`` starts: its first new piece and its overlap."""
+    def _after(self, plan: _Plan) -> _Plan | None:
+        """The plan of the chunk after ``plan``, with its overlap; ``None`` at the end."""
         following = plan.last + 1
-        if self.overlap == 0 or following >= len(self.spans):
-            return following, None, 0
+        if following >= len(self.spans):
+            return None
+        if self.overlap == 0:
+            return self._greedy(following, None, 0)
         room = min(self.overlap, self.budget - self.joined[following])
-        if room <= 0:
-            return following, None, 0
-        # Whole trailing pieces first, as many as fit; the next piece must fit too.
+        start, size = self._overlap(plan, room) if room > 0 else (None, 0)
+        return self._greedy(following, start, size)
+
+    def _overlap(self, plan: _Plan, room: int) -> tuple[int | None, int]:
+        """Start and size of the longest trailing context of ``plan`` that fits ``room``."""
         sizes, joined = self.sizes, self.joined
-        best: tuple[int, int] | None = None
+        best: tuple[int | None, int] = (None, 0)
         run = 0
         for k in range(plan.last, plan.first - 1, -1):
             size = run + sizes[k]
@@ -311,22 +325,23 @@ class _Packer:
                 break
             best = (self.spans[k][0], size)
             run += joined[k]
-        if best is None and self.overlap_level is not None:
-            best = self._finer_overlap(plan.last, room)
-        if best is None:
-            return following, None, 0
-        return following, best[0], best[1]
+        if best[0] is None and self.overlap_level is not None:
+            return self._finer_overlap(*self.spans[plan.last], room)
+        return best
 
-    def _finer_overlap(self, piece: int, room: int) -> tuple[int, int] | None:
-        start, end = self.spans[piece]
+    def _finer_overlap(self, start: int, end: int, room: int) -> tuple[int | None, int]:
+        """Overlap from a finer level inside the last piece, descending while none fits."""
         assert self.overlap_level is not None
-        parts = self.overlap_level(self.text, start, end)
         count = self.length.count
-        for part_start, _ in parts[1:]:
-            size = count(self.text[part_start:end])
-            if size <= room:
-                return part_start, size
-        return None
+        while True:
+            parts = self.overlap_level(self.text, start, end)
+            if len(parts) < 2:
+                return None, 0
+            for part_start, _ in parts[1:]:
+                size = count(self.text[part_start:end])
+                if size <= room:
+                    return part_start, size
+            start = parts[-1][0]
 
     def _bounds(self, plan: _Plan) -> Span:
         start = plan.overlap_start if plan.overlap_start is not None else self.spans[plan.first][0]
@@ -346,7 +361,7 @@ class _Packer:
             if count(self.text[start:end]) <= budget:
                 return plan
             if plan.last > plan.first:
-                plan = _Plan(plan.first, plan.last - 1, plan.overlap_start, 0)
+                plan = _Plan(plan.first, plan.last - 1, plan.overlap_start, plan.overlap_size)
             elif plan.overlap_start is not None:
                 plan = _Plan(plan.first, plan.last, None, 0)
             else:
@@ -360,5 +375,5 @@ class _Packer:
         self.spans[index : index + 1] = [(s, e) for s, e, _ in cuts]
         self.sizes[index : index + 1] = [size for _, _, size in cuts]
         self.joined[index : index + 1] = [size for _, _, size in cuts]
-        self.breaks = {b if b <= index else b + len(cuts) - 1 for b in self.breaks}
-        return _Plan(index, index, None, cuts[0][2])
+        self._index({b if b <= index else b + len(cuts) - 1 for b in self.breaks})
+        return _Plan(index, index, None, 0)
