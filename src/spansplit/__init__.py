@@ -21,7 +21,7 @@ from .errors import (
 from .lines import LineIndex, count_lines
 from .sizing import LengthFunction, resolve_length
 from .splitters.base import Splitter
-from .splitters.paragraphs import paragraphs_json, split_paragraphs
+from .splitters.paragraphs import ParagraphSplitter, paragraphs_json, split_paragraphs
 from .splitters.recursive import RecursiveSplitter, content_view, split_recursive
 from .validate import check_text
 
@@ -37,6 +37,7 @@ __all__ = [
     "LengthFunction",
     "LineIndex",
     "Page",
+    "ParagraphSplitter",
     "ParameterTypeError",
     "RecursiveSplitter",
     "SeparatorPreset",

@@ -6,8 +6,17 @@ from typing import Any
 
 from ..boundaries.paragraphs import paragraph_spans
 from ..chunk import Chunk
-from ..lines import LineIndex, count_lines
-from ..validate import check_text
+from ..lines import count_lines
+from .base import SizedSpan, Splitter
+
+
+class ParagraphSplitter(Splitter):
+    """Paragraphs as seed 002 defines them; ``size`` is the length in code points."""
+
+    kind = "paragraph"
+
+    def spans(self, text: str) -> list[SizedSpan]:
+        return [(start, end, end - start) for start, end in paragraph_spans(text)]
 
 
 def split_paragraphs(text: str) -> list[Chunk]:
@@ -15,15 +24,7 @@ def split_paragraphs(text: str) -> list[Chunk]:
 
     Each chunk's ``size`` is its length in code points and its ``kind`` is ``"paragraph"``.
     """
-    check_text(text)
-    lines = LineIndex(text)
-    chunks = []
-    for index, (start, end) in enumerate(paragraph_spans(text)):
-        first, last = lines.span_lines(start, end)
-        chunks.append(
-            Chunk(text[start:end], start, end, index, first, last, end - start, "paragraph")
-        )
-    return chunks
+    return ParagraphSplitter().split(text)
 
 
 def paragraphs_json(text: str) -> dict[str, Any]:
