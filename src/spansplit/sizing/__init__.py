@@ -55,7 +55,7 @@ def resolve_length(length: LengthSpec = None) -> LengthFunction:
     if hasattr(length, "encode_ordinary"):
         from .tiktoken import TiktokenLength
 
-        return TiktokenLength(length)
+        return TiktokenLength(length)  # type: ignore[arg-type]  # duck-typed Encoding
     if hasattr(length, "encode"):
         from .hf import TokenizerLength
 

@@ -1,0 +1,83 @@
+"""Token counts with a Hugging Face tokenizer, or with anything that has ``.encode(text)``.
+
+A ``tokenizers.Tokenizer`` counts without the special tokens its post-processor would add
+(``add_special_tokens=False``: a chunk's budget is for its own text) and measures batches
+with ``encode_batch_fast`` (parallel in Rust). Any other object whose ``encode(text)``
+returns a list of ids, or an object with ``.ids``, works too — a ``transformers``
+tokenizer, for one: ``add_special_tokens=False`` is passed where the method accepts it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import ParameterTypeError
+from .base import LengthFunction, Span
+
+try:
+    from tokenizers import Tokenizer
+except ImportError:  # only needed to recognise a tokenizers.Tokenizer, to batch its calls
+    HAVE_TOKENIZERS = False
+else:
+    HAVE_TOKENIZERS = True
+
+
+class TokenizerLength(LengthFunction):
+    """Tokens of a Hugging Face tokenizer (or of any object with ``.encode(text)``)."""
+
+    additive = False
+
+    def __init__(self, tokenizer: Any, name: str | None = None) -> None:
+        if not callable(getattr(tokenizer, "encode", None)):
+            raise ParameterTypeError(
+                f"tokenizer must have an encode(text) method, got {type(tokenizer).__name__}"
+            )
+        self.tokenizer = tokenizer
+        self.name = name or _tokenizer_name(tokenizer)
+        self.unit = f"{self.name} tokens"
+        self._fast = HAVE_TOKENIZERS and isinstance(tokenizer, Tokenizer)
+        self._keyword = True  # whether encode accepts add_special_tokens
+
+    def count(self, text: str) -> int:
+        return self._size(self._encode(text))
+
+    def count_spans(self, text: str, spans: Sequence[Span]) -> list[int]:
+        if not self._fast or len(spans) < 2:
+            return [self.count(text[start:end]) for start, end in spans]
+        pieces = [text[start:end] for start, end in spans]
+        encode_batch = getattr(self.tokenizer, "encode_batch_fast", self.tokenizer.encode_batch)
+        return [len(encoding.ids) for encoding in encode_batch(pieces, add_special_tokens=False)]
+
+    def _encode(self, text: str) -> Any:
+        if self._keyword:
+            try:
+                return self.tokenizer.encode(text, add_special_tokens=False)
+            except TypeError as error:
+                if "add_special_tokens" not in str(error):
+                    raise
+                self._keyword = False
+        return self.tokenizer.encode(text)
+
+    def _size(self, encoded: Any) -> int:
+        ids = getattr(encoded, "ids", encoded)
+        if not isinstance(ids, (str, bytes)):
+            try:
+                return len(ids)
+            except TypeError:
+                pass
+        raise ParameterTypeError(
+            f"tokenizer {self.name!r}: encode(text) must return a list of ids or an object "
+            f"with .ids, got {type(encoded).__name__}: {encoded!r:.80}"
+        )
+
+
+def _tokenizer_name(tokenizer: Any) -> str:
+    """A readable name: the model path (transformers), else the model type (tokenizers)."""
+    path = getattr(tokenizer, "name_or_path", None)
+    if isinstance(path, str) and path:
+        return path
+    model = getattr(tokenizer, "model", None)
+    if model is not None:
+        return f"{type(model).__name__.lower()} tokenizer"
+    return type(tokenizer).__name__

