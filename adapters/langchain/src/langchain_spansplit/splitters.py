@@ -1,0 +1,173 @@
+"""Conventionally named LangChain splitters, one per spansplit splitter.
+
+Each class only translates LangChain's parameter names (``chunk_size``, ``chunk_overlap``,
+``length_function``) to the core splitter's and hands it to :class:`SpanTextSplitter`.
+``length_function`` takes anything ``spansplit.resolve_length`` accepts: a callable
+``str -> int`` (``len`` means code points), ``"utf8"``, a tiktoken encoding or model name,
+a tiktoken ``Encoding`` or a Hugging Face tokenizer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import Any
+
+from typing_extensions import Self
+
+import spansplit
+from spansplit import InvalidParameterError, ParagraphSplitter, RecursiveSplitter
+from spansplit.boundaries.separators import KeepSeparator
+from spansplit.sizing import LengthSpec
+from spansplit.splitters.blocks import BlockSplitter
+from spansplit.splitters.sentences import SentenceChunker
+from spansplit.splitters.token_paragraphs import TokenParagraphSplitter
+
+from .base import DEFAULT_ENCODING, SpanTextSplitter, check_no_overlap, length_spec
+
+_LANGUAGE_PRESETS = {"js": "javascript", "ts": "typescript"}
+
+
+class SpanRecursiveTextSplitter(SpanTextSplitter):
+    """``RecursiveCharacterTextSplitter``'s scheme with exact spans and hard budgets.
+
+    Same parameters and defaults as LangChain's class; ``keep_separator=True`` means
+    ``"start"`` as in LangChain. Unlike it, no chunk ever exceeds ``chunk_size`` under
+    ``length_function`` and ``chunk_overlap`` must be smaller than ``chunk_size``.
+    """
+
+    def __init__(
+        self,
+        chunk_size: int = 4000,
+        chunk_overlap: int = 200,
+        separators: Sequence[str] | None = None,
+        keep_separator: KeepSeparator = True,
+        is_separator_regex: bool = False,
+        length_function: LengthSpec = len,
+        strip_whitespace: bool = True,
+        add_start_index: bool = True,
+    ) -> None:
+        options: dict[str, Any] = {}
+        if separators is not None:
+            options["separators"] = separators
+        super().__init__(
+            RecursiveSplitter(
+                chunk_size,
+                chunk_overlap,
+                keep_separator="start" if keep_separator is True else keep_separator,
+                length=length_spec(length_function),
+                strip_whitespace=strip_whitespace,
+                separators_are_regex=is_separator_regex,
+                **options,
+            ),
+            add_start_index=add_start_index,
+        )
+
+    @classmethod
+    def from_preset(cls, preset: str, **kwargs: Any) -> Self:
+        """A splitter with the separators of ``spansplit.PRESETS[preset]`` (e.g.
+        ``"markdown"``, ``"python"``); ``kwargs`` as for the class."""
+        if preset not in spansplit.PRESETS:
+            raise InvalidParameterError(
+                "preset", preset, f"must be one of {sorted(spansplit.PRESETS)}"
+            )
+        chosen = spansplit.PRESETS[preset]
+        keep = chosen.keep_separator  # the core's True is "end"; here True means "start"
+        kwargs.setdefault("keep_separator", "end" if keep is True else keep)
+        return cls(separators=chosen.separators, is_separator_regex=chosen.regex, **kwargs)
+
+    @classmethod
+    def from_language(cls, language: Any, **kwargs: Any) -> Self:
+        """LangChain's ``from_language``: a ``Language`` member (or its value) whose
+        separators spansplit has as a preset."""
+        name = str(getattr(language, "value", language))
+        preset = _LANGUAGE_PRESETS.get(name, name)
+        if preset not in spansplit.PRESETS:
+            raise InvalidParameterError(
+                "language",
+                language,
+                f"no spansplit preset for it; presets are {sorted(spansplit.PRESETS)}, "
+                "or pass separators=[...] yourself",
+            )
+        return cls.from_preset(preset, **kwargs)
+
+
+class SpanSentenceTextSplitter(SpanTextSplitter):
+    """Whole sentences packed up to ``chunk_size``, overlapping by up to ``chunk_overlap``
+    (spansplit's ``SentenceChunker``: UAX #29 sentences with CJK punctuation; a sentence
+    longer than ``chunk_size`` is split at words). ``abbreviations``: words whose period
+    does not end a sentence (the core's list by default)."""
+
+    def __init__(
+        self,
+        chunk_size: int = 500,
+        chunk_overlap: int = 0,
+        length_function: LengthSpec = len,
+        add_start_index: bool = True,
+        abbreviations: Collection[str] | None = None,
+    ) -> None:
+        options: dict[str, Any] = {}
+        if abbreviations is not None:
+            options["abbreviations"] = abbreviations
+        super().__init__(
+            SentenceChunker(
+                max_chars=chunk_size,
+                overlap=chunk_overlap,
+                length=length_spec(length_function),
+                **options,
+            ),
+            add_start_index=add_start_index,
+        )
+
+
+class SpanTokenParagraphTextSplitter(SpanTextSplitter):
+    """Paragraphs packed up to ``chunk_size`` tokens, an over-long paragraph split at
+    sentences, then words (spansplit's ``TokenParagraphSplitter``). Counts ``cl100k_base``
+    tokens unless ``length_function`` says otherwise; ``chunk_overlap`` repeats trailing
+    words of the previous chunk."""
+
+    def __init__(
+        self,
+        chunk_size: int,
+        chunk_overlap: int = 0,
+        length_function: LengthSpec = DEFAULT_ENCODING,
+        add_start_index: bool = True,
+    ) -> None:
+        super().__init__(
+            TokenParagraphSplitter(
+                chunk_size, length=length_spec(length_function), overlap=chunk_overlap
+            ),
+            add_start_index=add_start_index,
+        )
+
+
+class SpanBlockTextSplitter(SpanTextSplitter):
+    """Structure-aware blocks (headings, rules, blank lines) of about ``chunk_size``
+    (spansplit's ``BlockSplitter``); the blocks tile the text. A single line longer than
+    ``chunk_size`` is its own block, the one documented exception to the budget."""
+
+    def __init__(
+        self,
+        chunk_size: int,
+        chunk_overlap: int = 0,
+        length_function: LengthSpec = len,
+        add_start_index: bool = True,
+    ) -> None:
+        check_no_overlap(chunk_overlap, type(self).__name__)
+        super().__init__(
+            BlockSplitter(chunk_size, length=length_spec(length_function)),
+            add_start_index=add_start_index,
+        )
+
+
+class SpanParagraphTextSplitter(SpanTextSplitter):
+    """One Document per paragraph (maximal run of non-blank lines); no size budget."""
+
+    def __init__(self, add_start_index: bool = True, **kwargs: Any) -> None:
+        if kwargs:
+            raise InvalidParameterError(
+                sorted(kwargs)[0],
+                kwargs[sorted(kwargs)[0]],
+                "paragraphs have no size budget; for sized chunks use "
+                "SpanTokenParagraphTextSplitter or SpanRecursiveTextSplitter",
+            )
+        super().__init__(ParagraphSplitter(), add_start_index=add_start_index)

