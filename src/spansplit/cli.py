@@ -17,7 +17,12 @@ from typing import Any, BinaryIO
 from .chunk import Chunk
 from .errors import SpansplitError
 
-Result = list[Chunk] | dict[str, Any]
+
+class JsonList(list[Any]):
+    """A list printed as one JSON document (a seed's output shape), not as JSON Lines."""
+
+
+Result = list[Chunk] | dict[str, Any] | JsonList
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,68 @@ def _run_blocks(text: str, options: argparse.Namespace) -> Result:
     return split_blocks(text, options.target, length=options.length)
 
 
+def _configure_recursive(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--size", type=int, required=True, help="chunk_size: the budget per chunk")
+    parser.add_argument("--overlap", type=int, default=0, help="chunk_overlap (default 0)")
+    choice = parser.add_mutually_exclusive_group()
+    choice.add_argument(
+        "--separators",
+        type=_json_separators,
+        default=None,
+        help='separators coarsest first, as a JSON array, e.g. \'["\\n\\n", "\\n", " ", ""]\'',
+    )
+    choice.add_argument(
+        "--preset",
+        default=None,
+        help="a separator preset: markdown, python, javascript, typescript, html, latex, "
+        "cjk or plain",
+    )
+    parser.add_argument(
+        "--regex", action="store_true", help="the --separators are regular expressions"
+    )
+    parser.add_argument(
+        "--keep-separator",
+        choices=("false", "true", "start", "end"),
+        default=None,
+        help="where separators go: dropped (false, the default), with the piece before them "
+        "(true or end) or with the piece after them (start)",
+    )
+    parser.add_argument(
+        "--seed004",
+        action="store_true",
+        help='print seed 004\'s JSON, [{"content": ..., "size": ...}], instead of JSON Lines',
+    )
+    _add_length_option(parser)
+
+
+def _json_separators(value: str) -> list[str]:
+    """The --separators value: a JSON array of strings (JSON spells \\n, \\t, \\u3002 ...)."""
+    try:
+        separators = json.loads(value)
+    except json.JSONDecodeError as error:
+        raise argparse.ArgumentTypeError(f"not a JSON array of strings: {error}") from error
+    if not isinstance(separators, list) or not all(isinstance(s, str) for s in separators):
+        raise argparse.ArgumentTypeError(f"not a JSON array of strings: {value}")
+    return separators
+
+
+def _run_recursive(text: str, options: argparse.Namespace) -> Result:
+    from .splitters.recursive import RecursiveSplitter, content_view
+
+    settings: dict[str, Any] = {"chunk_overlap": options.overlap, "length": options.length}
+    if options.keep_separator is not None:
+        keep = {"false": False, "true": True}.get(options.keep_separator, options.keep_separator)
+        settings["keep_separator"] = keep
+    if options.preset is not None:
+        splitter = RecursiveSplitter.from_preset(options.preset, options.size, **settings)
+    else:
+        if options.separators is not None:
+            settings["separators"] = options.separators
+        splitter = RecursiveSplitter(options.size, separators_are_regex=options.regex, **settings)
+    chunks = splitter.split(text)
+    return JsonList(content_view(chunks)) if options.seed004 else chunks
+
+
 def _add_length_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--length",
@@ -72,6 +139,12 @@ COMMANDS: tuple[Command, ...] = (
         "structure-aware paging blocks that tile the input (seed 000), as JSON Lines",
         _configure_blocks,
         _run_blocks,
+    ),
+    Command(
+        "recursive",
+        "recursive separator splitting (seed 004), as JSON Lines or seed 004's JSON",
+        _configure_recursive,
+        _run_recursive,
     ),
 )
 
@@ -129,7 +202,7 @@ def read_text(path: str, stdin: BinaryIO | None = None) -> str:
 
 
 def _write(out: Any, result: Result) -> None:
-    if isinstance(result, dict):
+    if isinstance(result, (dict, JsonList)):
         out.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
         return
     for chunk in result:

@@ -216,10 +216,47 @@ def merge(
     included. With ``overlap``, a chunk starts with the longest run of trailing pieces of
     the previous chunk that measures at most ``overlap`` and leaves room for one new piece;
     where no whole piece fits, ``overlap_level`` (e.g. words) offers finer starts inside
-    the previous chunk's last piece. Every chunk holds at least one new piece.
+    the previous chunk's last piece. Every chunk holds at least one new piece and starts
+    after the previous chunk starts; with ``trim``, pieces of whitespace alone are dropped.
     """
+    if trim:
+        pieces = _without_blank(text, pieces, length)
     packer = _Packer(text, pieces, budget, length, overlap, overlap_level, trim)
     return packer.run()
+
+
+def _without_blank(text: str, pieces: Pieces, length: LengthFunction) -> Pieces:
+    """``pieces`` without those made only of whitespace, which trimming would erase.
+
+    A blank piece starting a chunk would leave that chunk nothing but its overlap (the
+    text before it), so it is dropped; the text it covers stays inside any chunk that
+    spans it. A break on a dropped piece moves to the next kept piece.
+    """
+    spans = pieces.spans
+    kept = [
+        i
+        for i, (start, end) in enumerate(spans)
+        if not (text[start].isspace() and text[end - 1].isspace() and text[start:end].isspace())
+    ]
+    if len(kept) == len(spans):
+        return pieces
+    out = Pieces(
+        [spans[i] for i in kept],
+        [pieces.sizes[i] for i in kept],
+        breaks={bisect_left(kept, b) for b in pieces.breaks} - {len(kept)},
+    )
+    if not length.additive:
+        # The size from the previous kept piece's end must include the dropped pieces.
+        previous = -1
+        for i in kept:
+            if previous < 0:
+                out.joined.append(pieces.sizes[i])
+            elif i == previous + 1:
+                out.joined.append(pieces.joined[i])
+            else:
+                out.joined.append(length.count(text[spans[previous][1] : spans[i][1]]))
+            previous = i
+    return out
 
 
 @dataclass(slots=True)
@@ -315,33 +352,98 @@ class _Packer:
         return self._greedy(following, start, size)
 
     def _overlap(self, plan: _Plan, room: int) -> tuple[int | None, int]:
-        """Start and size of the longest trailing context of ``plan`` that fits ``room``."""
+        """Start and size of the longest trailing context of ``plan`` that fits ``room``.
+
+        The context starts after the first character of ``plan``'s chunk: a chunk wholly
+        repeated by the next one would add nothing.
+        """
         sizes, joined = self.sizes, self.joined
-        best: tuple[int | None, int] = (None, 0)
+        floor = self._content_start(plan)
+        starts: list[int] = []  # candidate starts, shortest context first
+        estimates: list[int] = []
         run = 0
         for k in range(plan.last, plan.first - 1, -1):
             size = run + sizes[k]
-            if size > room:
+            if size > room or self.spans[k][0] <= floor:
                 break
-            best = (self.spans[k][0], size)
+            starts.append(self.spans[k][0])
+            estimates.append(size)
             run += joined[k]
-        if best[0] is None and self.overlap_level is not None:
-            return self._finer_overlap(*self.spans[plan.last], room)
+        if starts and self.length.additive:
+            return starts[-1], estimates[-1]
+        if starts:
+            found = self._measured_overlap(starts, self.spans[plan.last][1], room)
+            if found[0] is not None:
+                return found
+        if self.overlap_level is not None:
+            return self._finer_overlap(*self.spans[plan.last], room, floor)
+        return None, 0
+
+    def _measured_overlap(self, starts: list[int], end: int, room: int) -> tuple[int | None, int]:
+        """The longest context ``text[starts[i]:end]`` that really measures within ``room``.
+
+        Summed sizes of a non-additive length may underestimate the joined text; the
+        longest candidate usually fits, else a binary search finds the longest that does.
+        """
+        count, text = self.length.count, self.text
+        best: tuple[int | None, int] = (None, 0)
+        low, high = 0, len(starts) - 1
+        size = count(text[starts[high] : end])
+        if size <= room:
+            return starts[high], size
+        high -= 1
+        while low <= high:
+            mid = (low + high) // 2
+            size = count(text[starts[mid] : end])
+            if size <= room:
+                best, low = (starts[mid], size), mid + 1
+            else:
+                high = mid - 1
         return best
 
-    def _finer_overlap(self, start: int, end: int, room: int) -> tuple[int | None, int]:
-        """Overlap from a finer level inside the last piece, descending while none fits."""
+    def _content_start(self, plan: _Plan) -> int:
+        """Where ``plan``'s chunk starts once trimmed (a few characters looked at)."""
+        text = self.text
+        start = plan.overlap_start if plan.overlap_start is not None else self.spans[plan.first][0]
+        if self.trim:
+            end = self.spans[plan.last][1]
+            while start < end and text[start].isspace():
+                start += 1
+        return start
+
+    def _finer_overlap(self, start: int, end: int, room: int, floor: int) -> tuple[int | None, int]:
+        """Overlap from a finer level inside the last piece, descending while none fits.
+
+        Candidates are the suffixes of ``text[start:end]`` that begin at a part and hold
+        more than whitespace (trimming would erase the rest); the longest that fits wins.
+        When none fits, the last part with content is split further.
+        """
         assert self.overlap_level is not None
-        count = self.length.count
+        text, count = self.text, self.length.count
+        segment = text[start:end]
+        tail = end - (len(segment) - len(segment.rstrip()))  # text[tail:end] is blank
+        region_end = end
         while True:
-            parts = self.overlap_level(self.text, start, end)
+            parts = self.overlap_level(text, start, region_end)
             if len(parts) < 2:
                 return None, 0
-            for part_start, _ in parts[1:]:
-                size = count(self.text[part_start:end])
+            starts = [s for s, _ in parts[1:] if floor < s < tail]
+            # Suffix sizes fall as the start moves right: find the first that fits.
+            low, high = 0, len(starts) - 1
+            found: tuple[int | None, int] = (None, 0)
+            while low <= high:
+                mid = (low + high) // 2
+                size = count(text[starts[mid] : end])
                 if size <= room:
-                    return part_start, size
-            start = parts[-1][0]
+                    found, high = (starts[mid], size), mid - 1
+                else:
+                    low = mid + 1
+            if found[0] is not None:
+                return found
+            content = [part for part in parts if part[0] < tail]
+            if not content:
+                return None, 0
+            start, region_end = content[-1]
 
     def _bounds(self, plan: _Plan) -> Span:
         start = plan.overlap_start if plan.overlap_start is not None else self.spans[plan.first][0]

@@ -100,7 +100,7 @@ PRESETS["typescript"] = PRESETS["javascript"]
 def check_keep_separator(keep_separator: object) -> KeepSeparator:
     """Return ``keep_separator`` if it is ``False``, ``True``, ``"start"`` or ``"end"``."""
     if isinstance(keep_separator, bool) or keep_separator in ("start", "end"):
-        return keep_separator  # type: ignore[return-value]
+        return keep_separator
     raise InvalidParameterError(
         "keep_separator", keep_separator, "must be False, True, 'start' or 'end'"
     )

@@ -26,7 +26,7 @@ from ..chunk import Chunk
 from ..errors import InvalidParameterError
 from ..packing import Level, fit, merge
 from ..sizing import LengthSpec, resolve_length
-from ..validate import check_int, check_overlap
+from ..validate import check_int, check_overlap, check_text
 from .base import SizedSpan, Splitter
 
 DEFAULT_SEPARATORS: tuple[str, ...] = ("\n\n", "\n", " ", "")
@@ -54,12 +54,13 @@ class RecursiveSplitter(Splitter):
     ) -> None:
         self.chunk_size = check_int("chunk_size", chunk_size, 1)
         self.chunk_overlap = check_overlap(chunk_overlap, chunk_size, "chunk_overlap", "chunk_size")
-        self.separators = tuple(separators)
         self.keep_separator = check_keep_separator(keep_separator)
         self.length = resolve_length(length)
         self.strip_whitespace = bool(strip_whitespace)
         self.separators_are_regex = bool(separators_are_regex)
-        self._patterns = compile_separators(self.separators, self.separators_are_regex)
+        # Checked before the tuple is made: tuple("\n\n") would be two separators.
+        self._patterns = compile_separators(separators, self.separators_are_regex)
+        self.separators = tuple(separators)
         self._levels: list[Level] = [self._level(i) for i in range(len(self._patterns))]
 
     @classmethod
@@ -118,6 +119,8 @@ class RecursiveSplitter(Splitter):
         """Seed 004's input: one text or a list of texts (``chunk.source`` says which)."""
         if isinstance(content, str):
             return self.split(content)
+        if isinstance(content, (bytes, bytearray, memoryview)) or not isinstance(content, Sequence):
+            check_text(content, "content")  # raises the typed error that names the type
         return self.split_texts(content)
 
 

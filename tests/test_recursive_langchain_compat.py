@@ -1,0 +1,257 @@
+"""Our recursive splitter next to LangChain's ``RecursiveCharacterTextSplitter`` (issue 4, item 5).
+
+Both split with the default separators ``["\\n\\n", "\\n", " ", ""]``, code point
+lengths and ``chunk_overlap=0``, on every English book (4 files) and every Markdown
+document (234 files) of the corpus, at 500 and 2,000 characters, with
+``keep_separator`` False and True. The chunk lists are aligned with ``difflib`` and each
+differing region is put in exactly one class:
+
+``not_a_span`` (keep_separator=False only)
+    LangChain rejoins the pieces of a split with *one* separator, so a run of separators
+    in the source (three blank lines between chapters, two spaces after a full stop)
+    collapses: its chunk is not text of the source, and it is measured on the collapsed
+    text, so it covers more source than ``chunk_size`` and later cuts shift. Ours are
+    spans, measured as they stand.
+
+``separator_side`` (keep_separator=True only)
+    LangChain's ``True`` means ``"start"`` (the separator goes to the next piece); seed
+    004 says ``True`` means ``"end"``. The separators are whitespace and trimmed away,
+    but they count against the budget on different sides of a cut, so a few cuts move.
+    Each such region disappears when LangChain is given ``keep_separator="end"``.
+
+``stripped_whitespace``
+    LangChain counts whitespace-only pieces (e.g. a line's indentation) that its final
+    strip then removes, and stops a chunk early; ours drops such pieces before packing
+    and fits one more piece into the same budget (our first chunk of the region starts
+    with LangChain's).
+
+``lc_over_limit``
+    A LangChain chunk longer than ``chunk_size``. None here: with ``""`` among the
+    separators LangChain cuts everything down. Without it, it passes long pieces
+    through (:func:`test_langchain_passes_pieces_over_the_limit_without_the_empty_separator`);
+    ours hard-cuts at grapheme clusters and never exceeds the budget.
+
+Any other difference fails the test. Measured with langchain-text-splitters 1.1.3:
+
+============  =====  =====  =========  ==========  =====  ===================================
+corpus        size   keep   LangChain  ours        equal  differing regions by class
+============  =====  =====  =========  ==========  =====  ===================================
+English       500    False  7,318      7,318       7,293  19 not_a_span
+English       500    True   7,340      7,335       7,328  6 separator_side
+English       2,000  False  1,712      1,712       1,685  20 not_a_span
+English       2,000  True   1,712      1,712       1,704  4 separator_side
+Markdown      500    False  6,396      6,396       6,393  2 not_a_span
+Markdown      500    True   6,424      6,422       6,405  9 separator_side, 1 stripped_whitespace
+Markdown      2,000  False  1,398      1,398       1,397  1 not_a_span
+Markdown      2,000  True   1,399      1,400       1,388  3 separator_side
+============  =====  =====  =========  ==========  =====  ===================================
+
+So 98.4 % to 99.95 % of the chunks are identical, and every difference is one of the four
+documented reasons, each a case where ours keeps a promise LangChain does not (exact
+spans, the seed's ``keep_separator``, the budget spent on returned text).
+
+Overlap (langchain#8142) is compared separately, with LangChain's default
+``keep_separator=True`` on both sides: LangChain repeats text between consecutive chunks
+only when its merge overflowed, ours whenever a trailing piece (or, failing that, a finer
+one: a line, a word, a grapheme cluster) fits. Consecutive pairs that share text:
+
+============  ==============  ======================  ======================
+corpus        size / overlap  LangChain               ours
+============  ==============  ======================  ======================
+English       500 / 100       5,351 of 7,987 (67 %)   8,268 of 8,280 (99.9 %)
+English       2,000 / 200     1,041 of 1,783 (58 %)   1,846 of 1,846 (100 %)
+Markdown      500 / 100       2,223 of 6,388 (35 %)   6,950 of 6,963 (99.8 %)
+Markdown      2,000 / 200     729 of 1,216 (60 %)     1,254 of 1,254 (100 %)
+============  ==============  ======================  ======================
+
+Our 25 pairs without overlap are chunks whose first piece (a whole paragraph or line,
+kept whole) leaves less room than the smallest trailing word of the chunk before.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import version
+from itertools import pairwise
+
+import pytest
+from conftest import corpus_path
+
+from spansplit import split_recursive
+
+langchain_text_splitters = pytest.importorskip("langchain_text_splitters")
+RecursiveCharacterTextSplitter = langchain_text_splitters.RecursiveCharacterTextSplitter
+LANGCHAIN_VERSION = f"measured with langchain-text-splitters {version('langchain-text-splitters')}"
+
+
+@cache
+def corpus(group: str) -> tuple[str, ...]:
+    """The texts of one corpus group, read as bytes so CRLF stays CRLF."""
+    folder, pattern = {
+        "english": ("english_prose", "*.txt"),
+        "markdown": ("markdown_docs", "*.md"),
+    }[group]
+    files = sorted(corpus_path(folder).rglob(pattern))
+    assert files, folder
+    return tuple(path.read_bytes().decode("utf-8") for path in files)
+
+
+def langchain(text: str, size: int, keep: bool | str, overlap: int = 0) -> list[str]:
+    splitter = RecursiveCharacterTextSplitter(
+        chunk_size=size, chunk_overlap=overlap, keep_separator=keep
+    )
+    return list(splitter.split_text(text))
+
+
+def ours(text: str, size: int, keep: bool | str, overlap: int = 0) -> list[str]:
+    return [c.text for c in split_recursive(text, size, overlap, keep_separator=keep)]  # type: ignore[arg-type]
+
+
+@dataclass
+class Comparison:
+    langchain: int = 0
+    ours: int = 0
+    equal: int = 0
+    classes: Counter[str] | None = None
+
+
+def classify(text: str, size: int, keep: bool, theirs: list[str], mine: list[str]) -> Comparison:
+    """Count equal chunks and put each differing region in one class (see the docstring)."""
+    result = Comparison(len(theirs), len(mine), 0, Counter())
+    assert result.classes is not None
+    matcher = difflib.SequenceMatcher(a=theirs, b=mine, autojunk=False)
+    at_end: set[str] | None = None
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            result.equal += i2 - i1
+            continue
+        lc, us = theirs[i1:i2], mine[j1:j2]
+        if any(len(chunk) > size for chunk in lc):
+            kind = "lc_over_limit"
+        elif any(chunk not in text for chunk in lc):
+            kind = "not_a_span"
+        else:
+            if keep and at_end is None:
+                at_end = set(langchain(text, size, "end"))
+            if keep and at_end is not None and all(chunk in at_end for chunk in us):
+                kind = "separator_side"
+            elif lc and us and us[0].startswith(lc[0]) and len(us[0]) > len(lc[0]):
+                kind = "stripped_whitespace"
+            else:
+                kind = f"unexplained: LangChain {lc!r} vs ours {us!r}"
+        result.classes[kind] += 1
+    return result
+
+
+EXPECTED = {
+    ("english", 500, False): (7318, 7318, 7293, {"not_a_span": 19}),
+    ("english", 500, True): (7340, 7335, 7328, {"separator_side": 6}),
+    ("english", 2000, False): (1712, 1712, 1685, {"not_a_span": 20}),
+    ("english", 2000, True): (1712, 1712, 1704, {"separator_side": 4}),
+    ("markdown", 500, False): (6396, 6396, 6393, {"not_a_span": 2}),
+    ("markdown", 500, True): (6424, 6422, 6405, {"separator_side": 9, "stripped_whitespace": 1}),
+    ("markdown", 2000, False): (1398, 1398, 1397, {"not_a_span": 1}),
+    ("markdown", 2000, True): (1399, 1400, 1388, {"separator_side": 3}),
+}
+
+
+@pytest.mark.parametrize(("group", "size", "keep"), list(EXPECTED))
+def test_chunks_match_langchain_except_documented_differences(
+    group: str, size: int, keep: bool
+) -> None:
+    total = Comparison(classes=Counter())
+    assert total.classes is not None
+    for text in corpus(group):
+        mine = ours(text, size, keep)
+        assert all(len(chunk) <= size for chunk in mine)
+        assert all(chunk in text for chunk in mine)
+        found = classify(text, size, keep, langchain(text, size, keep), mine)
+        total.langchain += found.langchain
+        total.ours += found.ours
+        total.equal += found.equal
+        total.classes.update(found.classes or {})
+    measured = (total.langchain, total.ours, total.equal, dict(total.classes))
+    assert measured == EXPECTED[group, size, keep], LANGCHAIN_VERSION
+
+
+def located(text: str, chunks: list[str]) -> list[tuple[int, int]]:
+    """Spans of LangChain's chunks (keep_separator=True gives substrings), each found after
+    the start of the one before it."""
+    spans, previous = [], -1
+    for chunk in chunks:
+        start = text.find(chunk, previous + 1)
+        assert start >= 0
+        spans.append((start, start + len(chunk)))
+        previous = start
+    return spans
+
+
+def overlapping_pairs(spans: list[tuple[int, int]]) -> int:
+    return sum(after[0] < before[1] for before, after in pairwise(spans))
+
+
+OVERLAP_EXPECTED = {
+    # (group, size, overlap): (LangChain pairs, overlapping; our pairs, overlapping)
+    ("english", 500, 100): (7987, 5351, 8280, 8268),
+    ("english", 2000, 200): (1783, 1041, 1846, 1846),
+    ("markdown", 500, 100): (6388, 2223, 6963, 6950),
+    ("markdown", 2000, 200): (1216, 729, 1254, 1254),
+}
+
+
+@pytest.mark.parametrize(("group", "size", "overlap"), list(OVERLAP_EXPECTED))
+def test_overlap_between_consecutive_chunks_langchain_8142(
+    group: str, size: int, overlap: int
+) -> None:
+    counts = [0, 0, 0, 0]
+    for text in corpus(group):
+        theirs = located(text, langchain(text, size, True, overlap))
+        mine = [(c.start, c.end) for c in split_recursive(text, size, overlap, keep_separator=True)]
+        counts[0] += max(len(theirs) - 1, 0)
+        counts[1] += overlapping_pairs(theirs)
+        counts[2] += max(len(mine) - 1, 0)
+        counts[3] += overlapping_pairs(mine)
+    assert tuple(counts) == OVERLAP_EXPECTED[group, size, overlap], LANGCHAIN_VERSION
+
+
+def test_langchain_8142_example() -> None:
+    text = "Alpha beta.\n\nGamma delta.\n\nEpsilon zeta."
+    assert langchain(text, 30, False, 10) == ["Alpha beta.\n\nGamma delta.", "Epsilon zeta."]
+    assert ours(text, 30, False, 10) == ["Alpha beta.\n\nGamma delta.", "delta.\n\nEpsilon zeta."]
+
+
+def test_langchain_keep_separator_true_is_start() -> None:
+    text = "one;two;three;four"
+    splitter = RecursiveCharacterTextSplitter(
+        chunk_size=8, chunk_overlap=0, separators=[";"], keep_separator=True
+    )
+    assert splitter.split_text(text) == ["one;two", ";three", ";four"]
+    assert ours_with(text, 8, [";"], True) == ["one;two;", "three;", "four"]  # seed 004: end
+    assert ours_with(text, 8, [";"], "start") == ["one;two", ";three", ";four"]
+
+
+def ours_with(text: str, size: int, separators: list[str], keep: bool | str) -> list[str]:
+    chunks = split_recursive(text, size, separators=separators, keep_separator=keep)  # type: ignore[arg-type]
+    return [c.text for c in chunks]
+
+
+def test_langchain_passes_pieces_over_the_limit_without_the_empty_separator() -> None:
+    url = "https://example.com/a/very/long/path/that/does/not/fit/anywhere"  # 63
+    text = f"see {url} ok"
+    splitter = RecursiveCharacterTextSplitter(
+        chunk_size=20, chunk_overlap=0, separators=["\n\n", "\n", " "]
+    )
+    # 64 characters, and not even stripped.
+    assert splitter.split_text(text) == ["see", " " + url, "ok"]
+    mine = ours_with(text, 20, ["\n\n", "\n", " "], False)
+    assert mine == ["see", url[:20], url[20:40], url[40:60], url[60:], "ok"]
+
+
+def test_langchain_collapses_separator_runs() -> None:
+    text = "First.\n\n\n\nSecond."  # 17 characters
+    assert langchain(text, 15, False) == ["First.\n\nSecond."]  # not in the text
+    assert ours(text, 15, False) == ["First.", "Second."]
+    assert ours(text, 17, False) == [text]
