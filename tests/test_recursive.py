@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
 from itertools import pairwise
 from pathlib import Path
@@ -22,6 +21,18 @@ import regex
 from conftest import corpus_path
 from hypothesis import given
 from hypothesis import strategies as st
+from support import (
+    FAMILY,
+    FLAG,
+    LENGTHS,
+    Length,
+    atom_texts,
+    check_chunks,
+    clusters,
+    toy_tokens,
+    unicode_texts,
+    word_count,
+)
 
 from spansplit import (
     PRESETS,
@@ -37,90 +48,6 @@ from spansplit import (
     split_recursive,
 )
 from spansplit.sizing import resolve_length
-
-FAMILY = "\U0001f469\u200d\U0001f469\u200d\U0001f467"  # one cluster: 5 code points, 18 bytes
-FLAG = "\U0001f1eb\U0001f1f7"
-
-Length = Callable[[str], int]
-
-
-def word_count(text: str) -> int:
-    """A non-additive length: whitespace-separated words."""
-    return len(text.split())
-
-
-_TOKEN = re.compile(r"\w{1,4}|[^\w\s]")
-
-
-def toy_tokens(text: str) -> int:
-    """A non-additive toy tokenizer: words in tokens of up to 4 characters, each other
-    non-space character one token (an emoji ZWJ sequence is 5)."""
-    return len(_TOKEN.findall(text))
-
-
-def clusters(text: str) -> int:
-    """A non-additive length: extended grapheme clusters."""
-    return len(regex.findall(r"\X", text))
-
-
-def line_ending_ends(text: str) -> list[int]:
-    """Ends of the CommonMark line endings (LF, CRLF, lone CR): an independent oracle."""
-    return [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
-
-
-def oracle_line(ends: list[int], pos: int) -> int:
-    return bisect_right(ends, pos) + 1
-
-
-def naive_line(text: str, pos: int) -> int:
-    """1 + line endings ending at or before ``pos``, counted character by character."""
-    line = 1
-    for i in range(min(pos, len(text))):
-        if text[i] == "\n" or (text[i] == "\r" and text[i + 1 : i + 2] != "\n"):
-            line += 1
-    return line
-
-
-def check_chunks(
-    text: str,
-    chunks: Sequence[Chunk],
-    chunk_size: int,
-    length: Length = len,
-    *,
-    overlap: int | None = None,
-    strip: bool = True,
-    naive_lines: bool = False,
-    dropped: str = "",
-) -> None:
-    """Every promise of the splitter that can be checked from its output alone.
-
-    ``dropped`` is a pattern for separators ``keep_separator=False`` may drop: text
-    outside every chunk must be whitespace or such separators.
-    """
-    outside = re.compile(rf"(?:\s|{dropped})*" if dropped else r"\s*")
-    ends = line_ending_ends(text)
-    for index, chunk in enumerate(chunks):
-        assert chunk.index == index
-        assert chunk.text == text[chunk.start : chunk.end]
-        assert chunk.text, chunk
-        if strip:
-            assert chunk.text == chunk.text.strip(), chunk
-        assert chunk.size == length(chunk.text) <= chunk_size, chunk
-        line = (lambda p: naive_line(text, p)) if naive_lines else (lambda p: oracle_line(ends, p))
-        assert chunk.start_line == line(chunk.start)
-        assert chunk.end_line == line(chunk.end - 1)
-    for before, after in pairwise(chunks):
-        # Forward progress: each chunk starts and ends after the one before it.
-        assert before.start < after.start and before.end < after.end, (before, after)
-        if overlap is not None and after.start < before.end:
-            assert length(text[after.start : before.end]) <= overlap, (before, after)
-    # Nothing but whitespace (and dropped separators) lies outside every chunk.
-    covered = 0
-    for chunk in chunks:
-        gap = text[covered : chunk.start]
-        assert outside.fullmatch(gap), (covered, chunk.start, gap)
-        covered = max(covered, chunk.end)
-    assert outside.fullmatch(text[covered:])
 
 
 def texts_of(chunks: Sequence[Chunk]) -> list[str]:
@@ -337,7 +264,10 @@ def test_regex_separators() -> None:
     check_chunks("#a\n#b\n#c", zero, 6)
     assert texts_of(
         split_recursive("#a\n#b\n#c", 5, separators=[r"(?=#)"], separators_are_regex=True)
-    ) == ["#a", "#b\n#c"]
+    ) == ["#a\n#b", "#c"]
+    assert texts_of(
+        split_recursive("#a\n#b\n#c", 4, separators=[r"(?=#)"], separators_are_regex=True)
+    ) == ["#a", "#b", "#c"]
 
 
 def test_a_separator_at_the_edges_splits_nothing() -> None:
@@ -682,42 +612,6 @@ def test_tiktoken_budget_offline() -> None:
 
 # --- Hypothesis properties on generated Unicode -----------------------------------------------
 
-ATOMS = [
-    "a",
-    "bc",
-    "word",
-    "Ünï",
-    " ",
-    "  ",
-    "\t",
-    "\n",
-    "\n\n",
-    "\r\n",
-    "\r",
-    "\r\n\r\n",
-    "中文字",
-    "。",
-    "，",
-    FAMILY,
-    FLAG,
-    "e\u0301",
-    "\u3000",
-    "\u00a0",
-    ".",
-]
-atom_texts = st.lists(st.sampled_from(ATOMS), max_size=60).map("".join)
-any_texts = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
-    max_size=60,
-)
-unicode_texts = st.one_of(atom_texts, any_texts)
-LENGTHS: list[tuple[object, Length]] = [
-    (None, len),
-    ("utf8", lambda t: len(t.encode("utf-8"))),
-    ("utf16", lambda t: len(t.encode("utf-16-le")) // 2),
-    (word_count, word_count),
-    (toy_tokens, toy_tokens),
-]
 keeps = st.sampled_from([False, True, "start", "end"])
 
 
@@ -895,6 +789,7 @@ def test_corpus_word_and_toy_token_budgets() -> None:
 
 
 # --- command line -----------------------------------------------------------------------------
+
 
 def test_cli_json_lines(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "doc.md"

@@ -20,10 +20,12 @@ differing region is put in exactly one class:
     Each such region disappears when LangChain is given ``keep_separator="end"``.
 
 ``stripped_whitespace``
-    LangChain counts whitespace-only pieces (e.g. a line's indentation) that its final
-    strip then removes, and stops a chunk early; ours drops such pieces before packing
-    and fits one more piece into the same budget (our first chunk of the region starts
-    with LangChain's).
+    LangChain measures a split with the whitespace at its edges (a separator kept with
+    it, a line's indentation, a whitespace-only split) and strips that whitespace from
+    the chunk afterwards, so the budget pays for text it never returns and it stops a
+    chunk early. Ours measures pieces as trimming leaves them and fits more into the
+    same budget: our first chunk of the region starts where LangChain's does and is
+    longer, and the following chunks differ until both cut at the same place again.
 
 ``lc_over_limit``
     A LangChain chunk longer than ``chunk_size``. None here: with ``""`` among the
@@ -33,22 +35,25 @@ differing region is put in exactly one class:
 
 Any other difference fails the test. Measured with langchain-text-splitters 1.1.3:
 
-============  =====  =====  =========  ==========  =====  ===================================
-corpus        size   keep   LangChain  ours        equal  differing regions by class
-============  =====  =====  =========  ==========  =====  ===================================
-English       500    False  7,318      7,318       7,293  19 not_a_span
-English       500    True   7,340      7,335       7,328  6 separator_side
-English       2,000  False  1,712      1,712       1,685  20 not_a_span
-English       2,000  True   1,712      1,712       1,704  4 separator_side
-Markdown      500    False  6,396      6,396       6,393  2 not_a_span
-Markdown      500    True   6,424      6,422       6,405  9 separator_side, 1 stripped_whitespace
-Markdown      2,000  False  1,398      1,398       1,397  1 not_a_span
-Markdown      2,000  True   1,399      1,400       1,388  3 separator_side
-============  =====  =====  =========  ==========  =====  ===================================
+============  =====  =====  =========  =====  =====  =========================================
+corpus        size   keep   LangChain  ours   equal  differing regions by class
+============  =====  =====  =========  =====  =====  =========================================
+English       500    False  7,318      7,310  5,981  19 not_a_span, 25 stripped_whitespace
+English       500    True   7,340      7,310  5,390  6 separator_side, 47 stripped_whitespace
+English       2,000  False  1,712      1,712  1,594  20 not_a_span, 6 stripped_whitespace
+English       2,000  True   1,712      1,712  1,538  3 separator_side, 16 stripped_whitespace
+Markdown      500    False  6,396      6,395  6,375  2 not_a_span, 9 stripped_whitespace
+Markdown      500    True   6,424      6,395  6,204  7 separator_side, 78 stripped_whitespace
+Markdown      2,000  False  1,398      1,398  1,394  1 not_a_span, 1 stripped_whitespace
+Markdown      2,000  True   1,399      1,398  1,364  1 separator_side, 9 stripped_whitespace
+============  =====  =====  =========  =====  =====  =========================================
 
-So 98.4 % to 99.95 % of the chunks are identical, and every difference is one of the four
+So 73 % to 99.7 % of the chunks are identical, and every difference is one of the four
 documented reasons, each a case where ours keeps a promise LangChain does not (exact
-spans, the seed's ``keep_separator``, the budget spent on returned text).
+spans, the seed's ``keep_separator``, the budget spent on returned text). One
+``stripped_whitespace`` region can span many chunks (a cut moved, so the cuts after it
+differ too), which is why the share of equal chunks falls most with ``keep_separator``
+True: LangChain then counts a separator at the start of nearly every chunk.
 
 Overlap (langchain#8142) is compared separately, with LangChain's default
 ``keep_separator=True`` on both sides: LangChain repeats text between consecutive chunks
@@ -58,13 +63,13 @@ one: a line, a word, a grapheme cluster) fits. Consecutive pairs that share text
 ============  ==============  ======================  ======================
 corpus        size / overlap  LangChain               ours
 ============  ==============  ======================  ======================
-English       500 / 100       5,351 of 7,987 (67 %)   8,268 of 8,280 (99.9 %)
-English       2,000 / 200     1,041 of 1,783 (58 %)   1,846 of 1,846 (100 %)
-Markdown      500 / 100       2,223 of 6,388 (35 %)   6,950 of 6,963 (99.8 %)
-Markdown      2,000 / 200     729 of 1,216 (60 %)     1,254 of 1,254 (100 %)
+English       500 / 100       5,351 of 7,987 (67 %)   8,251 of 8,260 (99.9 %)
+English       2,000 / 200     1,041 of 1,783 (58 %)   1,848 of 1,848 (100 %)
+Markdown      500 / 100       2,223 of 6,388 (35 %)   6,940 of 6,952 (99.8 %)
+Markdown      2,000 / 200     729 of 1,216 (60 %)     1,255 of 1,255 (100 %)
 ============  ==============  ======================  ======================
 
-Our 25 pairs without overlap are chunks whose first piece (a whole paragraph or line,
+Our 21 pairs without overlap are chunks whose first piece (a whole paragraph or line,
 kept whole) leaves less room than the smallest trailing word of the chunk before.
 """
 
@@ -147,14 +152,14 @@ def classify(text: str, size: int, keep: bool, theirs: list[str], mine: list[str
 
 
 EXPECTED = {
-    ("english", 500, False): (7318, 7318, 7293, {"not_a_span": 19}),
-    ("english", 500, True): (7340, 7335, 7328, {"separator_side": 6}),
-    ("english", 2000, False): (1712, 1712, 1685, {"not_a_span": 20}),
-    ("english", 2000, True): (1712, 1712, 1704, {"separator_side": 4}),
-    ("markdown", 500, False): (6396, 6396, 6393, {"not_a_span": 2}),
-    ("markdown", 500, True): (6424, 6422, 6405, {"separator_side": 9, "stripped_whitespace": 1}),
-    ("markdown", 2000, False): (1398, 1398, 1397, {"not_a_span": 1}),
-    ("markdown", 2000, True): (1399, 1400, 1388, {"separator_side": 3}),
+    ("english", 500, False): (7318, 7310, 5981, {"not_a_span": 19, "stripped_whitespace": 25}),
+    ("english", 500, True): (7340, 7310, 5390, {"separator_side": 6, "stripped_whitespace": 47}),
+    ("english", 2000, False): (1712, 1712, 1594, {"not_a_span": 20, "stripped_whitespace": 6}),
+    ("english", 2000, True): (1712, 1712, 1538, {"separator_side": 3, "stripped_whitespace": 16}),
+    ("markdown", 500, False): (6396, 6395, 6375, {"not_a_span": 2, "stripped_whitespace": 9}),
+    ("markdown", 500, True): (6424, 6395, 6204, {"separator_side": 7, "stripped_whitespace": 78}),
+    ("markdown", 2000, False): (1398, 1398, 1394, {"not_a_span": 1, "stripped_whitespace": 1}),
+    ("markdown", 2000, True): (1399, 1398, 1364, {"separator_side": 1, "stripped_whitespace": 9}),
 }
 
 
@@ -195,10 +200,10 @@ def overlapping_pairs(spans: list[tuple[int, int]]) -> int:
 
 OVERLAP_EXPECTED = {
     # (group, size, overlap): (LangChain pairs, overlapping; our pairs, overlapping)
-    ("english", 500, 100): (7987, 5351, 8280, 8268),
-    ("english", 2000, 200): (1783, 1041, 1846, 1846),
-    ("markdown", 500, 100): (6388, 2223, 6963, 6950),
-    ("markdown", 2000, 200): (1216, 729, 1254, 1254),
+    ("english", 500, 100): (7987, 5351, 8260, 8251),
+    ("english", 2000, 200): (1783, 1041, 1848, 1848),
+    ("markdown", 500, 100): (6388, 2223, 6952, 6940),
+    ("markdown", 2000, 200): (1216, 729, 1255, 1255),
 }
 
 

@@ -31,7 +31,9 @@ class Pieces:
 
     ``sizes[i]`` is the size of piece ``i`` alone. For a non-additive length, ``joined[i]``
     is the size of the text from the end of piece ``i - 1`` to the end of piece ``i`` (the
-    gap and the piece), measured once; for an additive length it is derived in ``merge``.
+    gap and the piece), measured once, and ``sizes[i]`` is that same figure (an estimate
+    that the final measurement checks) unless it was over budget and the piece was then
+    measured alone; for an additive length ``joined`` is derived in ``merge``.
     ``breaks`` holds the indices of pieces that must start a new chunk.
     """
 
@@ -50,6 +52,7 @@ def fit(
     *,
     breaks: Sequence[int] = (),
     isolate: bool = False,
+    trim: bool = False,
 ) -> Pieces:
     """Measure ``spans`` and split each one over ``budget`` until every piece fits.
 
@@ -57,12 +60,36 @@ def fit(
     boundary inside it is skipped); after the last level the piece is hard-cut at
     grapheme-cluster boundaries. ``breaks`` are indices into ``spans`` of pieces that must
     start a chunk. With ``isolate``, the pieces of a split piece never share a chunk with
-    its neighbours (LangChain's recursive behaviour).
+    its neighbours (LangChain's recursive behaviour). With ``trim`` (for splitters whose
+    chunks are trimmed), pieces lose their surrounding whitespace before they are measured,
+    so whitespace that trimming removes never counts against the budget, and blank pieces
+    are dropped.
     """
     out = Pieces()
     wanted = set(breaks)
-    _place(text, list(spans), 0, budget, length, levels, out, wanted, isolate)
+    _place(text, list(spans), 0, budget, length, levels, out, wanted, isolate, trim)
     return out
+
+
+def _trim_spans(text: str, spans: list[Span], wanted: set[int]) -> tuple[list[Span], set[int]]:
+    """``spans`` without surrounding whitespace, blank ones dropped; a break on a dropped
+    span moves to the next kept one."""
+    kept: list[Span] = []
+    origins: list[int] = []
+    for index, (start, end) in enumerate(spans):
+        if text[start].isspace() or text[end - 1].isspace():
+            segment = text[start:end]
+            body = segment.strip()
+            if not body:
+                continue
+            start += len(segment) - len(segment.lstrip())
+            end = start + len(body)
+        kept.append((start, end))
+        origins.append(index)
+    if not wanted:
+        return kept, wanted
+    moved = {bisect_left(origins, index) for index in wanted}
+    return kept, moved - {len(kept)}
 
 
 def _place(
@@ -75,17 +102,26 @@ def _place(
     out: Pieces,
     wanted: set[int],
     isolate: bool,
+    trim: bool,
 ) -> None:
     """Append ``spans`` to ``out``, splitting those over budget; ``wanted`` are break indices."""
+    if trim:
+        spans, wanted = _trim_spans(text, spans, wanted)
     if not spans:
         return
     additive = length.additive
     if additive:
-        sizes = length.count_spans(text, spans)
+        sizes = joined = length.count_spans(text, spans)
     else:
+        # One measure per piece, with the gap before it (what packing adds); a piece over
+        # budget that way is measured alone too, since alone it may still fit.
         lead = out.spans[-1][1] if out.spans else spans[0][0]
         leads = [lead] + [end for _, end in spans[:-1]]
-        sizes = length.count_spans(text, [(a, end) for a, (_, end) in zip(leads, spans)])
+        joined = length.count_spans(text, [(a, end) for a, (_, end) in zip(leads, spans)])
+        sizes = list(joined)
+        over = [k for k, size in enumerate(joined) if size > budget]
+        for k, alone in zip(over, length.count_spans(text, [spans[k] for k in over])):
+            sizes[k] = alone
     too_big = [k for k, size in enumerate(sizes) if size > budget]
     breaks = sorted(wanted)
     done = 0
@@ -97,12 +133,12 @@ def _place(
         out.spans += spans[done:k]
         out.sizes += sizes[done:k]
         if not additive:
-            out.joined += sizes[done:k]
+            out.joined += joined[done:k]
         if k == len(spans):
             break
         done = k + 1
         first = len(out.spans)
-        _refine(text, spans[k], level, budget, length, levels, out, isolate)
+        _refine(text, spans[k], level, budget, length, levels, out, isolate, trim)
         if k in wanted or isolate:
             out.breaks.add(first)
         if isolate and done < len(spans):
@@ -118,13 +154,14 @@ def _refine(
     levels: Sequence[Level],
     out: Pieces,
     isolate: bool,
+    trim: bool,
 ) -> None:
     """Split one piece that is over budget with the next level that finds a boundary in it."""
     while level < len(levels):
         parts = levels[level](text, span[0], span[1])
         level += 1
         if len(parts) > 1 or (parts and parts[0] != span):
-            _place(text, parts, level, budget, length, levels, out, set(), isolate)
+            _place(text, parts, level, budget, length, levels, out, set(), isolate, trim)
             return
     for start, end, size in hard_cut(text, span[0], span[1], budget, length):
         out.spans.append((start, end))

@@ -95,7 +95,15 @@ class RecursiveSplitter(Splitter):
             levels = self._levels[first + 1 :]
         else:
             top, levels = [(0, len(text))], []
-        pieces = fit(text, top, self.chunk_size, self.length, levels, isolate=True)
+        pieces = fit(
+            text,
+            top,
+            self.chunk_size,
+            self.length,
+            levels,
+            isolate=True,
+            trim=self.strip_whitespace,
+        )
         return merge(
             text,
             pieces,
