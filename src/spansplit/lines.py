@@ -15,12 +15,119 @@ LINE_ENDING = re.compile(r"\r\n|\r|\n")
 _LF = re.compile("\n")
 
 
+_LONE_CR = re.compile("\r(?!\n)")
+
+
+def has_lone_cr(text: str, start: int = 0, end: int | None = None) -> bool:
+    """Whether ``text[start:end]`` holds a CR that is not followed by LF (a line ending).
+
+    Without one, every line ending ends with LF, and a search for LF finds them all.
+    """
+    stop = len(text) if end is None else end
+    return text.find("\r", start, stop) >= 0 and _LONE_CR.search(text, start, stop) is not None
+
+
 def line_ending_ends(text: str) -> list[int]:
     """Offsets just past each line ending of ``text``, in order (one linear scan)."""
-    if "\r" not in text or text.count("\r") == text.count("\r\n"):
+    if not has_lone_cr(text):
         # LF and CRLF endings both end just past a LF.
         return [m.end() for m in _LF.finditer(text)]
     return [m.end() for m in LINE_ENDING.finditer(text)]
+
+
+# Characters ``str.splitlines`` breaks at that CommonMark does not count as line endings.
+_OTHER_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def split_lines(text: str) -> list[str]:
+    """The CommonMark lines of ``text``, each with its line ending; they join back to ``text``.
+
+    ``str.splitlines`` does the work at C speed; when it made more lines than ``text`` has
+    line endings, it broke at one of the other characters it knows (form feed, U+2028 ...),
+    and those pieces are joined back.
+    """
+    lines = text.splitlines(keepends=True)
+    if not lines:
+        return lines
+    endings = text.count("\n")
+    if "\r" in text:
+        endings += text.count("\r") - text.count("\r\n")
+    if len(lines) != endings + (lines[-1][-1] not in "\r\n"):
+        lines = _join_other_breaks(lines)
+    return lines
+
+
+def _join_other_breaks(pieces: list[str]) -> list[str]:
+    lines: list[str] = []
+    pending: list[str] = []
+    for piece in pieces:
+        if piece[-1] in _OTHER_BREAKS:  # not a CommonMark line ending: the line goes on
+            pending.append(piece)
+        elif pending:
+            pending.append(piece)
+            lines.append("".join(pending))
+            pending = []
+        else:
+            lines.append(piece)
+    if pending:
+        lines.append("".join(pending))
+    return lines
+
+
+class LineWalker:
+    """Steps between the line boundaries of one text by offsets, without scanning it all.
+
+    A line boundary is 0, the end of a line ending, or the end of the text. In a text whose
+    line endings all end with LF (LF or CRLF), ``str.find``/``rfind`` of a LF do the work.
+    """
+
+    __slots__ = ("lone_cr", "size", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.size = len(text)
+        self.lone_cr = has_lone_cr(text)
+
+    def end(self, start: int) -> int:
+        """End of the line that starts at ``start``, its line ending included."""
+        if self.lone_cr:
+            found = LINE_ENDING.search(self.text, start)
+            return found.end() if found else self.size
+        newline = self.text.find("\n", start)
+        return newline + 1 if newline >= 0 else self.size
+
+    def start(self, end: int) -> int:
+        """Start of the line that ends at the line boundary ``end`` (``end > 0``)."""
+        text = self.text
+        if end >= 2 and text[end - 2 : end] == "\r\n":
+            content_end = end - 2
+        elif text[end - 1 : end] in ("\r", "\n"):
+            content_end = end - 1
+        else:
+            content_end = end
+        last = text.rfind("\n", 0, content_end)
+        if self.lone_cr:
+            last = max(last, text.rfind("\r", 0, content_end))
+        return last + 1
+
+    def last_end(self, start: int, limit: int) -> int:
+        """The furthest line boundary in ``(start, limit]``, else ``start`` (``limit`` must
+        be less than the text's length, whose end is a boundary too)."""
+        text = self.text
+        last = text.rfind("\n", start, limit)
+        if self.lone_cr:
+            last = max(last, text.rfind("\r", start, limit))
+            if last >= 0 and text[last] == "\r" and text[last + 1 : last + 2] == "\n":
+                # The CR of a CRLF that ends past the limit.
+                last = max(text.rfind("\n", start, last), text.rfind("\r", start, last))
+        return last + 1 if last >= 0 else start
+
+    def endings(self, start: int, stop: int) -> int:
+        """Number of line endings in ``[start, stop)``, two line boundaries."""
+        count = self.text.count("\n", start, stop)
+        if self.lone_cr:
+            count += self.text.count("\r", start, stop) - self.text.count("\r\n", start, stop)
+        return count
 
 
 def count_lines(text: str) -> int:
@@ -50,11 +157,12 @@ class LineIndex:
     a binary search, O(log n).
     """
 
-    __slots__ = ("_cursor", "_ends", "_has_cr", "_seen", "_text")
+    __slots__ = ("_cursor", "_ends", "_lone_cr", "_seen", "_text")
 
     def __init__(self, text: str) -> None:
         self._text = text
-        self._has_cr = "\r" in text
+        # Only a lone CR needs counting apart: a CRLF ends just past its LF.
+        self._lone_cr = has_lone_cr(text)
         self._cursor = 0  # offset of the last sequential query
         self._seen = 0  # line endings that end at or before the cursor
         self._ends: list[int] | None = None
@@ -63,7 +171,7 @@ class LineIndex:
         """Line endings that end in ``(start, end]`` (a CRLF counts once, at its LF)."""
         text = self._text
         count = text.count("\n", start, end)
-        if self._has_cr:
+        if self._lone_cr:
             count += text.count("\r", start, end) - text.count("\r\n", start, end + 1)
         return count
 
