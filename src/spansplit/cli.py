@@ -150,8 +150,8 @@ COMMANDS: tuple[Command, ...] = (
 
 
 def chunk_record(chunk: Chunk) -> dict[str, Any]:
-    """The JSON Lines record of one chunk."""
-    return {
+    """The JSON Lines record of one chunk (``oversized`` only where a block is)."""
+    record: dict[str, Any] = {
         "index": chunk.index,
         "start": chunk.start,
         "end": chunk.end,
@@ -161,6 +161,9 @@ def chunk_record(chunk: Chunk) -> dict[str, Any]:
         "kind": chunk.kind,
         "text": chunk.text,
     }
+    if chunk.oversized:
+        record["oversized"] = True
+    return record
 
 
 def build_parser() -> argparse.ArgumentParser:
