@@ -1,0 +1,340 @@
+"""Sentences: the UAX #29 default sentence boundaries, with two small tailorings for chunking.
+
+The rules SB1-SB11 and SB998 of Unicode Standard Annex #29 (SB5's skipping of Extend and
+Format characters included) are written once, as a pattern template over the
+Sentence_Break classes, that matches one whole sentence from a sentence start; ``finditer``
+returns the sentences back to back, so the work runs in C and Python only collects their
+ends. A sentence keeps what UAX #29 gives it: closing punctuation, trailing spaces and
+one paragraph separator (LF, CR, CRLF, NEL, U+2028, U+2029; rule SB4 makes every line
+ending a paragraph separator).
+
+The template is compiled twice from the ``regex`` module's Unicode data:
+
+* with ``\\p{Sentence_Break=...}`` classes for the ``regex`` module (exact for all text);
+* with the same classes spelled out as code point ranges of the Basic Multilingual Plane,
+  for the standard ``re`` module, several times faster. Lines holding a character beyond
+  U+FFFF (emoji, rare ideographs) go through the first pattern, the rest through the
+  second; a line ending always ends a sentence, so the two never disagree at a seam.
+
+Tailorings, both on by default; ``abbreviations=(), openers=False`` gives plain UAX #29:
+
+* **Abbreviations.** A full stop that ends a listed abbreviation and is followed by spaces
+  and more text on the same line does not end the sentence, so "Mr. Smith" stays whole.
+  An entry matches case-sensitively and only as a whole word (not preceded by a letter,
+  a digit or a full stop). :data:`DEFAULT_ABBREVIATIONS` lists titles and Latin or
+  editorial short forms that hardly ever end an English sentence before a capitalised
+  word. "etc.", "Jr.", "No." and single initials are left out on purpose: in real prose
+  they mostly do end one ("..., etc. Mrs. Bennet was ...", "said I. The"). Before a
+  lower-case word UAX #29 already keeps the sentence whole ("e.g. this", "etc. and").
+* **Openers.** An opening bracket or quote (general category Ps or Pi) glued to the text
+  after a terminator starts the next sentence instead of ending the previous one:
+  "你好。「她说" breaks before 「, where UAX #29 counts 「 as closing punctuation and keeps
+  it with 你好。. A quote followed by a space keeps the UAX #29 behaviour, so the German
+  closing “ in "„Hallo.“ Dann" stays with its sentence.
+
+Full-width terminators (。！？．｡) and the closing brackets after them (」』）》) are
+UAX #29 terminators and closers already, so Chinese and Japanese sentences end there with
+no following space.
+
+Hard-wrapped text (a book with a line ending every 70 characters) gets a sentence per
+line under SB4. ``wrapped=True`` reads a line ending between two non-blank lines as a
+space, so sentences run across lines; blank lines (only spaces and tabs, as CommonMark
+says), NEL, U+2028 and U+2029 still end them. It suits prose, not Markdown structure,
+so it is off by default.
+
+One addition is always on, as no chunk may split a grapheme cluster: a boundary that
+SB11 would put inside one (after a Prepend character such as U+0600, before a mark that
+joins the character before it such as an emoji skin tone, between a ZWJ and a pictograph)
+is not made. Unicode's SentenceBreakTest.txt has no such case, and all its 512 cases pass
+with ``abbreviations=()``, with or without openers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from itertools import chain
+
+import regex
+
+from ..errors import InputTypeError, InvalidParameterError, ParameterTypeError
+from ..sizing.base import Span
+from ..validate import check_int
+from .paragraphs import paragraph_spans
+
+DEFAULT_ABBREVIATIONS: frozenset[str] = frozenset(
+    {
+        # Titles before a name.
+        "Mr.", "Mrs.", "Ms.", "Mx.", "Messrs.", "Mmes.", "Dr.", "Prof.", "St.", "Mt.",
+        "Rev.", "Fr.", "Hon.", "Gov.", "Sen.", "Rep.", "Pres.", "Gen.", "Col.", "Maj.",
+        "Capt.", "Cmdr.", "Lt.", "Sgt.", "Cpl.", "Adm.", "Mme.", "Mlle.", "Mons.",
+        # Latin and editorial short forms that introduce more of the same sentence.
+        "e.g.", "i.e.", "cf.", "viz.", "vs.", "approx.", "ca.", "Fig.", "Figs.", "Eq.",
+        "Eqs.", "Ref.", "Refs.", "Vol.", "Ch.", "Sec.", "pp.",
+    }
+)  # fmt: skip
+"""Abbreviations whose full stop does not end a sentence (see the module docstring)."""
+
+# The classes the template uses, as members of a ``regex`` character set.
+_PROPERTIES: dict[str, str] = {
+    "T": r"\p{SB=ATerm}\p{SB=STerm}",
+    "ATERM": r"\p{SB=ATerm}",
+    "STERM": r"\p{SB=STerm}",
+    "P": r"\r\n\p{SB=Sep}",
+    "EF": r"\p{SB=Extend}\p{SB=Format}",
+    "CLOSE": r"\p{SB=Close}",
+    "SP": r"\p{SB=Sp}",
+    "UL": r"\p{SB=Upper}\p{SB=Lower}",
+    "UPPER": r"\p{SB=Upper}",
+    "LOWER": r"\p{SB=Lower}",
+    "NUMERIC": r"\p{SB=Numeric}",
+    "SCONT": r"\p{SB=SContinue}",
+    "LETTER": r"\p{SB=OLetter}\p{SB=Upper}\p{SB=Lower}",
+    "OPEN": r"\p{Ps}\p{Pi}",
+    "WORD": r"\p{L}\p{N}",  # letters and digits: "_Mr. Darcy_" (emphasis) still matches
+    "PREPEND": r"\p{GCB=Prepend}",
+    "JOINS_BACK": r"\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}",
+    "PICTOGRAPHIC": r"\p{ExtPict}",
+    # Every class but the terminators, separators, Extend and Format, commonest first:
+    # the regex module tries a set's members in order, so this beats a negated set.
+    "PLAIN": r"\p{SB=Lower}\p{SB=Sp}\p{SB=OLetter}\p{SB=Other}\p{SB=Upper}\p{SB=Close}"
+    r"\p{SB=Numeric}\p{SB=SContinue}",
+}
+
+_ASTRAL = regex.compile("[\U00010000-\U0010ffff]")
+_LINE_END = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+_SEPARATORS = ("\n", "\r", "\x85", "\u2028", "\u2029")
+_MATCH_END = re.Match.end
+
+
+def _template(
+    c: Mapping[str, str], abbreviations: frozenset[str], openers: bool, quick: bool
+) -> str:
+    """The pattern of one sentence, starting at a sentence start, over the classes ``c``.
+
+    Written for both engines: no possessive quantifiers, fixed-width lookbehind only, and
+    every greedy run followed by a guard so that backtracking cannot stop it early.
+    ``quick`` adds shortcuts for the commonest endings (they need the class CLOSE_NO_OPEN,
+    closing punctuation that is not an opener); the result is the same without them.
+    """
+    t, p, ef, close, sp = c["T"], c["P"], c["EF"], c["CLOSE"], c["SP"]
+    plain = f"[{c['PLAIN']}]*"  # characters that can never end a sentence
+    parasep = rf"(?:\r\n|[{p}])"
+    # Checks right after a full stop (ATerm): each one names a rule that keeps going.
+    sb7 = f"(?!(?<=[{c['UL']}][\\s\\S])[{ef}]*[{c['UPPER']}])"  # "U.S"
+    sb6 = f"(?![{ef}]*[{c['NUMERIC']}])"  # "3.14"
+    abbreviation = ""
+    if abbreviations:
+        by_length: dict[int, list[str]] = {}
+        for entry in sorted(abbreviations):
+            by_length.setdefault(len(entry), []).append(re.escape(entry))
+        ends_word = "|".join(
+            f"(?<=(?<![{c['WORD']}])(?<!\\.)(?:{'|'.join(group)}))"
+            for _, group in sorted(by_length.items())
+        )
+        abbreviation = f"(?!(?:{ends_word})[{ef}]*(?:[{sp}][{ef}]*)+[^{sp}{ef}{p}])"  # "Mr. S"
+    if openers:
+        glued_opener = f"(?=[{c['OPEN']}][{close}{ef}]*(?![{close}{ef}])[^{sp}{p}{c['SCONT']}{t}])"
+        run = f"[{close}{ef}]*?(?:{glued_opener}|(?![{close}{ef}])[{sp}{ef}]*(?![{sp}{ef}]))"
+    else:
+        run = f"[{close}{ef}]*(?![{close}{ef}])[{sp}{ef}]*(?![{sp}{ef}])"
+    sb8 = f"(?![^{c['LETTER']}{t}{p}]*[{c['LOWER']}])"  # "etc.) the"
+    sb8a = f"(?![{c['SCONT']}{t}])"  # "?!", "!,"
+    # Never end inside a grapheme cluster: not after a Prepend character, not before a
+    # mark that joins the character before it, not inside an emoji ZWJ sequence.
+    cluster_safe = (
+        f"(?<![{c['PREPEND']}])(?![{c['JOINS_BACK']}])(?!(?<=\u200d)[{c['PICTOGRAPHIC']}])"
+    )
+    # The group "full_stop" is set after an ATerm, so that SB8 applies to its runs only.
+    ends = (
+        f"(?:[{c['ATERM']}](?P<full_stop>){sb7}{sb6}{abbreviation}|[{c['STERM']}])"
+        f"{run}(?(full_stop){sb8}){sb8a}(?:{parasep}|{cluster_safe})"
+        f"|{parasep}|\\Z"
+    )
+    # A terminator run that did not end the sentence, or Extend/Format characters (SB5;
+    # the second form is SB7 with marks between the letter and the full stop).
+    goes_on = (
+        f"[{t}][{close}{ef}]*[{sp}{ef}]*"
+        f"|(?<=[{c['UL']}])[{ef}]+[{c['ATERM']}][{ef}]*(?=[{c['UPPER']}])"
+        f"|[{ef}]+"
+    )
+    general = f"(?:(?:{goes_on}){plain})*?(?:{ends})"
+    if not quick:
+        return f"{plain}{general}"
+    no_open = c["CLOSE_NO_OPEN"]
+    shortcuts = [
+        "\\r\\n",  # line ends: the commonest ending of all in hard-wrapped text
+        f"[{p}]",
+        f"[{c['STERM']}][{no_open}]*[{sp}]*"  # "。」他"
+        f"(?=[^{close}{sp}{ef}{c['SCONT']}{t}{p}{c['JOINS_BACK']}])",
+        f"[{c['ATERM']}](?:[{no_open}]+|{abbreviation})[{sp}]+(?=[{c['UPPER']}])",  # ". The"
+        f"[{t}][{close}{ef}]*[{sp}{ef}]*{parasep}",  # any terminator run, then a line end
+    ]
+    return f"{plain}(?:{'|'.join(shortcuts)}|{general})"
+
+
+def _bmp() -> str:
+    """Every code point of the Basic Multilingual Plane, in order, as one string."""
+    # UTF-32 little-endian bytes built by slice assignment: fast, unlike chr() in a loop
+    # (and unlike UTF-16, it cannot pair two surrogates into one character).
+    buffer = bytearray(4 * 65536)
+    buffer[0::4] = bytes(range(256)) * 256
+    buffer[1::4] = b"".join(bytes([high]) * 256 for high in range(256))
+    return bytes(buffer).decode("utf-32-le", "surrogatepass")
+
+
+@lru_cache(maxsize=1)
+def _bmp_classes() -> dict[str, str]:
+    """The template's classes as explicit ranges of the BMP, read from ``regex``'s data."""
+    bmp = _bmp()
+    # re's own letters and digits need no table; PLAIN is the negation of three classes.
+    classes = {"WORD": r"^\W_", "PLAIN": ""}
+    wanted = {**_PROPERTIES, "CLOSE_NO_OPEN": r"[\p{SB=Close}--[\p{Ps}\p{Pi}]]"}
+    for name, members in wanted.items():
+        if name in classes:
+            continue
+        ranges = []
+        for match in regex.finditer(f"[{members}]++", bmp, flags=regex.V1):
+            first, last = match.start(), match.end() - 1
+            if first >= 0xD800 and last <= 0xDFFF:
+                continue  # surrogates stay out of every class: they count as plain text
+            ranges.append(
+                re.escape(chr(first))
+                if first == last
+                else f"{re.escape(chr(first))}-{re.escape(chr(last))}"
+            )
+        classes[name] = "".join(ranges)
+    classes["PLAIN"] = f"^{classes['T']}{classes['P']}{classes['EF']}"
+    return classes
+
+
+@lru_cache(maxsize=16)
+def fast_pattern(abbreviations: frozenset[str], openers: bool) -> re.Pattern[str]:
+    """The ``re`` pattern, with shortcuts, for text without characters beyond the BMP."""
+    return re.compile(_template(_bmp_classes(), abbreviations, openers, quick=True))
+
+
+@lru_cache(maxsize=16)
+def exact_pattern(abbreviations: frozenset[str], openers: bool) -> regex.Pattern[str]:
+    """The ``regex`` pattern, for any text (compiled only when such text turns up)."""
+    return regex.compile(_template(_PROPERTIES, abbreviations, openers, quick=False))
+
+
+def _check_abbreviations(abbreviations: object) -> frozenset[str]:
+    if isinstance(abbreviations, str) or not isinstance(abbreviations, Iterable):
+        raise ParameterTypeError(
+            "abbreviations must be a collection of strings such as {'Mr.', 'e.g.'}, "
+            f"got {type(abbreviations).__name__}: {abbreviations!r}"
+        )
+    if abbreviations is DEFAULT_ABBREVIATIONS:
+        return DEFAULT_ABBREVIATIONS
+    entries = frozenset(abbreviations)
+    for entry in entries:
+        if not isinstance(entry, str):
+            raise ParameterTypeError(
+                f"abbreviations must hold strings, got {type(entry).__name__}: {entry!r}"
+            )
+        if len(entry) < 2 or not entry.endswith(".") or any(ch.isspace() for ch in entry):
+            raise InvalidParameterError(
+                "abbreviations",
+                entry,
+                "each entry must be a word ending with a full stop, with no spaces (e.g. 'Mr.')",
+            )
+    return entries
+
+
+def check_region(text: object, start: object, end: object) -> int:
+    """Return the end of the region ``text[start:end]`` after checking all three arguments.
+
+    ``end=None`` means the end of the text; otherwise ``0 <= start <= end <= len(text)``.
+    """
+    if not isinstance(text, str):
+        raise InputTypeError(f"text must be str, got {type(text).__name__}")
+    size = len(text)
+    first = check_int("start", start, 0)
+    stop = size if end is None else check_int("end", end, 0)
+    if first > size:
+        raise InvalidParameterError("start", first, f"must be at most len(text)={size}")
+    if not first <= stop <= size:
+        raise InvalidParameterError("end", stop, f"must be between start={first} and {size}")
+    return stop
+
+
+def _line_start(text: str, low: int, index: int) -> int:
+    """Start of the line holding ``index``, not before ``low`` (a line start itself)."""
+    return max(low, *(text.rfind(sep, low, index) + 1 for sep in _SEPARATORS))
+
+
+def _add_ends(
+    pattern: re.Pattern[str] | regex.Pattern[str], text: str, start: int, stop: int, ends: list[int]
+) -> None:
+    """Append to ``ends`` the sentence ends that ``pattern`` finds in ``text[start:stop]``."""
+    if isinstance(pattern, re.Pattern):
+        found = list(map(_MATCH_END, pattern.finditer(text, start, stop)))
+    else:
+        found = [match.end() for match in pattern.finditer(text, start, stop)]
+    found.pop()  # the empty match that the pattern makes at the end of the region
+    ends += found
+
+
+def _unwrapped(text: str) -> str:
+    """``text`` with the line endings inside each paragraph made spaces (same length)."""
+    parts: list[str] = []
+    done = 0
+    for first, last in paragraph_spans(text):
+        inside = text[first:last].replace("\r\n", "  ").replace("\r", " ").replace("\n", " ")
+        parts += (text[done:first], inside)
+        done = last
+    parts.append(text[done:])
+    return "".join(parts)
+
+
+def sentence_spans(
+    text: str,
+    start: int = 0,
+    end: int | None = None,
+    *,
+    abbreviations: Iterable[str] = DEFAULT_ABBREVIATIONS,
+    openers: bool = True,
+    wrapped: bool = False,
+) -> list[Span]:
+    """Spans of the sentences of ``text[start:end]``; they tile the region exactly.
+
+    ``start`` must be a sentence start. The region's end is treated as the end of the
+    text; the two rules that look back (SB7 "U.S", abbreviations) may see the characters
+    just before ``start``. ``abbreviations=(), openers=False`` gives plain UAX #29;
+    ``wrapped=True`` lets sentences run across the lines of a paragraph.
+    """
+    stop = check_region(text, start, end)
+    if start == stop:
+        return []
+    if wrapped:
+        # Same length, so the spans found in the copy are the spans of the original.
+        local = sentence_spans(
+            _unwrapped(text[start:stop]), abbreviations=abbreviations, openers=openers
+        )
+        return [(a + start, b + start) for a, b in local] if start else local
+    settings = (_check_abbreviations(abbreviations), bool(openers))
+    fast = fast_pattern(*settings)
+    ends: list[int] = []
+    done = start
+    for astral in _ASTRAL.finditer(text, start, stop):
+        if astral.start() < done:
+            continue
+        # The line around a character beyond the BMP goes to the exact pattern.
+        first = _line_start(text, done, astral.start())
+        line_end = _LINE_END.search(text, astral.end(), stop)
+        last = line_end.end() if line_end else stop
+        if first > done:
+            _add_ends(fast, text, done, first, ends)
+        _add_ends(exact_pattern(*settings), text, first, last, ends)
+        done = last
+    if done < stop:
+        _add_ends(fast, text, done, stop, ends)
+    return list(zip(chain((start,), ends), ends))
+
+
+def sentence_level(text: str, start: int, end: int) -> list[Span]:
+    """The sentence boundary level for :func:`spansplit.packing.fit` (default tailorings)."""
+    return sentence_spans(text, start, end)

@@ -1,0 +1,42 @@
+"""Words: the level that cuts a sentence longer than the budget (seed 001: "cut at word
+boundaries, then at grapheme-cluster boundaries").
+
+A piece is a run of non-space characters with the spaces after it; the spaces at the
+start of the region go with the first piece, so the pieces tile the region exactly. A run
+without spaces (Chinese, Japanese, a long URL) stays one piece and is left to the hard
+cut. Two kinds of space do not separate words:
+
+* no-break spaces (U+00A0, U+2007, U+202F), which exist to forbid a break there;
+* a space followed by a combining mark, ZWJ or spacing mark, since the two form one
+  grapheme cluster (UAX #29 rules GB9, GB9a) that a cut must not split (a tab or a line
+  ending is a control character, which no mark joins: it stays a separator).
+"""
+
+from __future__ import annotations
+
+import regex
+
+from ..sizing.base import Span
+from .sentences import check_region
+
+# A space (White_Space) that may end a piece: a control character (tab, line ending: no
+# mark ever joins those), or another space that is neither no-break nor a cluster's base.
+_BREAK_SPACE = (
+    r"(?:(?=\s)[\r\n\p{GCB=Control}]"
+    r"|(?![\xa0\u2007\u202f])\s(?![\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}]))"
+)
+_WORD = regex.compile(rf"{_BREAK_SPACE}*+(?:[^\s]++|(?!{_BREAK_SPACE})\s)*+{_BREAK_SPACE}*+")
+
+
+def word_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
+    """Spans of the words of ``text[start:end]`` (each with its following spaces)."""
+    stop = check_region(text, start, end)
+    spans = [m.span() for m in _WORD.finditer(text, start, stop)]
+    if spans and spans[-1][0] == spans[-1][1]:
+        spans.pop()  # the empty match at the end of the region
+    return spans
+
+
+def word_level(text: str, start: int, end: int) -> list[Span]:
+    """The word boundary level for :func:`spansplit.packing.fit`."""
+    return word_spans(text, start, end)

@@ -1,0 +1,656 @@
+"""Sentence and word boundaries: Unicode's conformance file, examples, properties, corpus.
+
+Three references, none of them the code under test: Unicode 17's SentenceBreakTest.txt;
+:func:`reference_breaks`, the UAX #29 rules applied one position at a time in plain
+Python (written from the rules' text); and the two engines of the module checked against
+each other (the fast ``re`` pattern with its shortcuts and the exact ``regex`` pattern
+without them).
+"""
+
+from __future__ import annotations
+
+import pytest
+import regex
+from conftest import CORPUS, corpus_files, corpus_path
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from spansplit.boundaries import sentences
+from spansplit.boundaries.graphemes import cluster_ends
+from spansplit.boundaries.sentences import (
+    DEFAULT_ABBREVIATIONS,
+    sentence_level,
+    sentence_spans,
+)
+from spansplit.boundaries.words import word_level, word_spans
+from spansplit.errors import InputTypeError, InvalidParameterError, ParameterTypeError
+
+PURE = {"abbreviations": (), "openers": False}
+MODES = [
+    {},
+    PURE,
+    {"abbreviations": ()},
+    {"openers": False},
+    {"abbreviations": {"Mr.", "e.g."}},
+]
+
+# Generated text: every Sentence_Break class, line endings, marks, emoji, astral letters.
+PIECES = [
+    "a", "b", "z", "A", "Z", "é", "ß", "Σ", "я", "Я", "字", "好", "か", "한", "3", "٣", "_",
+    " ", "  ", "\t", "\xa0", "\u3000", "\r", "\n", "\r\n", "\x85", "\u2028", "\u2029", "\x0c",
+    ".", "!", "?", "。", "！", "？", "．", "｡", "‼", "\u2024", "…",
+    ")", "]", '"', "'", "”", "’", "」", "』", "）", "》",
+    "(", "[", "“", "‘", "「", "『", "（", "„", "«",
+    ",", ";", ":", "、", "，", "-",
+    "\u0301", "\u0308", "\u200d", "\ufe0f", "\u2060", "\xad", "\u0600", "\u0e33",
+    "👍", "🏻", "👨‍👩‍👧", "🇺🇸", "😀", "𝐀", "𝐚", "𠀀", "क", "्", "त",
+    "Mr", "Mrs", "e.g", "St", "etc", "U.S", "3.14",
+]  # fmt: skip
+generated = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
+bmp_generated = generated.filter(lambda t: not regex.search("[\U00010000-\U0010ffff]", t))
+anything = st.text(max_size=40)
+
+
+# --- the reference: UAX #29 sentence rules, one position at a time -----------------------
+
+_SB_NAMES = [
+    "CR", "LF", "Sep", "Extend", "Format", "Sp", "Lower", "Upper", "OLetter", "Numeric",
+    "ATerm", "STerm", "SContinue", "Close",
+]  # fmt: skip
+_SB = [(name, regex.compile(rf"\p{{Sentence_Break={name}}}")) for name in _SB_NAMES]
+_PARASEP = {"Sep", "CR", "LF"}
+_SATERM = {"ATerm", "STerm"}
+_PREPEND = regex.compile(r"\p{Grapheme_Cluster_Break=Prepend}")
+_JOINS_BACK = regex.compile(r"[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}]")
+_PICTOGRAPHIC = regex.compile(r"\p{Extended_Pictographic}")
+
+
+def sb_class(char: str) -> str:
+    return next((name for name, pattern in _SB if pattern.match(char)), "Other")
+
+
+def reference_breaks(text: str) -> list[int]:
+    """Sentence ends by UAX #29 (SB1-SB11, SB998), plus the module's cluster-safe rule.
+
+    The one addition: a break that SB11 makes is dropped where it would fall inside a
+    grapheme cluster (after a Prepend character, before a mark that joins the character
+    before it, between a ZWJ and a pictograph).
+    """
+    n = len(text)
+    cls = [sb_class(ch) for ch in text]
+    # SB5: an Extend or Format character after anything but a separator joins it.
+    absorbed = [c in ("Extend", "Format") and i > 0 and cls[i - 1] not in _PARASEP
+                for i, c in enumerate(cls)]  # fmt: skip
+    effective = [i for i in range(n) if not absorbed[i]]  # positions, SB5 applied
+    breaks = []
+    e = 0  # index in ``effective`` of the first effective position >= i
+    for i in range(1, n):
+        while e < len(effective) and effective[e] < i:
+            e += 1
+        before = cls[i - 1]
+        if before == "CR" and cls[i] == "LF":  # SB3
+            continue
+        if before in _PARASEP:  # SB4
+            breaks.append(i)
+            continue
+        if absorbed[i]:  # SB5
+            continue
+        nxt = cls[i]
+        # What precedes, read backwards: Sp*, then Close*, then the terminator (if any).
+        k = e - 1
+        while k >= 0 and cls[effective[k]] == "Sp":
+            k -= 1
+        has_sp = k < e - 1
+        while k >= 0 and cls[effective[k]] == "Close":
+            k -= 1
+        bare = k == e - 1  # nothing between the terminator and this position
+        term = cls[effective[k]] if k >= 0 else None
+        if term not in _SATERM:
+            continue  # SB998
+        if term == "ATerm" and bare and nxt == "Numeric":  # SB6
+            continue
+        if (term == "ATerm" and bare and k >= 1 and cls[effective[k - 1]] in ("Upper", "Lower")
+                and nxt == "Upper"):  # fmt: skip
+            continue  # SB7
+        if term == "ATerm":  # SB8
+            stops = {"OLetter", "Upper", "Lower"} | _PARASEP | _SATERM
+            first_stop = next((cls[j] for j in effective[e:] if cls[j] in stops), None)
+            if first_stop == "Lower":
+                continue
+        if nxt in {"SContinue"} | _SATERM:  # SB8a
+            continue
+        if not has_sp and nxt in {"Close", "Sp"} | _PARASEP:  # SB9
+            continue
+        if nxt in {"Sp"} | _PARASEP:  # SB10
+            continue
+        # SB11, unless the break would split a grapheme cluster.
+        if (
+            _PREPEND.match(text[i - 1])
+            or _JOINS_BACK.match(text[i])
+            or (text[i - 1] == "\u200d" and _PICTOGRAPHIC.match(text[i]))
+        ):
+            continue
+        breaks.append(i)
+    return [*breaks, n] if n else []
+
+
+def ends(spans: list[tuple[int, int]]) -> list[int]:
+    return [end for _, end in spans]
+
+
+def pieces(text: str, spans: list[tuple[int, int]]) -> list[str]:
+    return [text[start:end] for start, end in spans]
+
+
+def assert_tiles(text: str, spans: list[tuple[int, int]], start: int = 0, end: int | None = None):
+    stop = len(text) if end is None else end
+    if start == stop:
+        assert spans == []
+        return
+    assert spans[0][0] == start and spans[-1][1] == stop
+    assert all(a < b for a, b in spans), "empty span"
+    assert all(spans[i][1] == spans[i + 1][0] for i in range(len(spans) - 1)), "gap or overlap"
+
+
+def assert_cluster_safe(
+    text: str, spans: list[tuple[int, int]], boundaries: set[int] | None = None
+) -> None:
+    if boundaries is None:
+        boundaries = set(cluster_ends(text, 0, len(text)))
+    for _, end in spans:
+        assert end in boundaries, (
+            f"boundary {end} inside a grapheme cluster: {text[end - 2 : end + 2]!r}"
+        )
+
+
+# --- the conformance file ------------------------------------------------------------------
+
+
+def conformance_cases(name: str) -> list[tuple[str, list[int], str]]:
+    """(text, breaks, line) for every test line of a UAX #29 ``*BreakTest.txt`` file."""
+    cases = []
+    path = corpus_path(f"mixed/unicode-17.0.0/auxiliary/{name}")
+    for line in path.read_text(encoding="utf-8").splitlines():
+        data = line.partition("#")[0].strip()
+        if not data:
+            continue
+        text, breaks = "", []
+        for token in data.split():
+            if token == "÷":
+                breaks.append(len(text))
+            elif token != "×":
+                text += chr(int(token, 16))
+        cases.append((text, breaks, line))
+    return cases
+
+
+def test_conformance_file_every_case() -> None:
+    cases = conformance_cases("SentenceBreakTest.txt")
+    assert len(cases) == 512  # the file says "# Lines: 512"
+    failures = []
+    for text, breaks, line in cases:
+        expected = breaks[1:]  # the file marks the start of the text too
+        for mode in ({"abbreviations": ()}, PURE):
+            got = ends(sentence_spans(text, **mode))
+            if got != expected:
+                failures.append((mode, line, got))
+    assert failures == []
+
+
+def test_conformance_file_both_engines() -> None:
+    """Each engine alone passes too (the fast one on the cases it is used for)."""
+    fast = sentences.fast_pattern(frozenset(), False)
+    exact = sentences.exact_pattern(frozenset(), False)
+    astral = regex.compile("[\U00010000-\U0010ffff]")
+    checked = 0
+    for text, breaks, line in conformance_cases("SentenceBreakTest.txt"):
+        engines = [exact] if astral.search(text) else [exact, fast]
+        for engine in engines:
+            found: list[int] = []
+            sentences._add_ends(engine, text, 0, len(text), found)
+            assert found == breaks[1:], (line, engine)
+            checked += 1
+    assert checked >= 512
+
+
+def test_reference_passes_the_conformance_file() -> None:
+    """The plain-Python reference used below is itself checked against Unicode's file."""
+    for text, breaks, line in conformance_cases("SentenceBreakTest.txt"):
+        assert reference_breaks(text) == breaks[1:], line
+
+
+# --- hand-written cases --------------------------------------------------------------------
+
+EXAMPLES = [
+    # (text, default sentences, plain UAX #29 sentences)
+    (
+        "Mr. Smith went to Washington. He arrived.",
+        ["Mr. Smith went to Washington. ", "He arrived."],
+        ["Mr. ", "Smith went to Washington. ", "He arrived."],
+    ),
+    ("3.14 is pi.", ["3.14 is pi."], ["3.14 is pi."]),
+    ("e.g. this", ["e.g. this"], ["e.g. this"]),
+    ("See e.g. Python. It works.", ["See e.g. Python. ", "It works."],
+     ["See e.g. ", "Python. ", "It works."]),
+    ("他说：「你好。」她笑了。", ["他说：「你好。」", "她笑了。"],
+     ["他说：「你好。」", "她笑了。"]),
+    ("你好。「她说」好。", ["你好。", "「她说」好。"], ["你好。「", "她说」好。"]),
+    ("他走了。“你好，”她说。", ["他走了。", "“你好，”她说。"], ["他走了。“", "你好，”她说。"]),
+    ("日本語の文。次の文！最後？", ["日本語の文。", "次の文！", "最後？"],
+     ["日本語の文。", "次の文！", "最後？"]),
+    ("Ｈｅｌｌｏ．Ｗｏｒｌｄ．", ["Ｈｅｌｌｏ．Ｗｏｒｌｄ．"], ["Ｈｅｌｌｏ．Ｗｏｒｌｄ．"]),
+    ("Hello!World", ["Hello!", "World"], ["Hello!", "World"]),  # SB11: a letter after "!"
+    ("Hello.World", ["Hello.World"], ["Hello.World"]),  # SB7: letter, full stop, capital
+    ("Wait... What? Yes.", ["Wait... ", "What? ", "Yes."], ["Wait... ", "What? ", "Yes."]),
+    ("Wait… what", ["Wait… what"], ["Wait… what"]),  # U+2026 is not a terminator
+    ("Really?! Yes.", ["Really?! ", "Yes."], ["Really?! ", "Yes."]),
+    ("One.\r\nTwo.\rThree.\nFour", ["One.\r\n", "Two.\r", "Three.\n", "Four"],
+     ["One.\r\n", "Two.\r", "Three.\n", "Four"]),
+    ("no stop\r\nat all\n\nend", ["no stop\r\n", "at all\n", "\n", "end"],
+     ["no stop\r\n", "at all\n", "\n", "end"]),
+    ("A.\u2029B.\u2028C.\x85D", ["A.\u2029", "B.\u2028", "C.\x85", "D"],
+     ["A.\u2029", "B.\u2028", "C.\x85", "D"]),
+    ("„Hallo.“ Dann ging er.", ["„Hallo.“ ", "Dann ging er."], ["„Hallo.“ ", "Dann ging er."]),
+    ("(Go.) (He did.)", ["(Go.) ", "(He did.)"], ["(Go.) ", "(He did.)"]),
+    ("etc.) the end", ["etc.) the end"], ["etc.) the end"]),  # SB8
+    ("The U.S. is big.", ["The U.S. is big."], ["The U.S. is big."]),
+    ("etc. Mrs. Bennet was", ["etc. ", "Mrs. Bennet was"], ["etc. ", "Mrs. ", "Bennet was"]),
+    ("Is it? yes it is.", ["Is it? ", "yes it is."], ["Is it? ", "yes it is."]),
+    ("Это тест. Второй тест.", ["Это тест. ", "Второй тест."], ["Это тест. ", "Второй тест."]),
+    ("هذا اختبار. هذا آخر؟ نعم", ["هذا اختبار. ", "هذا آخر؟ ", "نعم"],
+     ["هذا اختبار. ", "هذا آخر؟ ", "نعم"]),
+    ("Tabs.\tNext. \t Again", ["Tabs.\t", "Next. \t ", "Again"], ["Tabs.\t", "Next. \t ", "Again"]),
+    ("Fine 👍. Next 👨‍👩‍👧. End", ["Fine 👍. ", "Next 👨‍👩‍👧. ", "End"],
+     ["Fine 👍. ", "Next 👨‍👩‍👧. ", "End"]),
+    ("Cafe\u0301. Ole\u0301!", ["Cafe\u0301. ", "Ole\u0301!"], ["Cafe\u0301. ", "Ole\u0301!"]),
+    ("", [], []),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "default", "plain"), EXAMPLES, ids=[e[0][:20] for e in EXAMPLES])
+def test_examples(text: str, default: list[str], plain: list[str]) -> None:
+    assert pieces(text, sentence_spans(text)) == default
+    assert pieces(text, sentence_spans(text, **PURE)) == plain
+    assert ends(sentence_spans(text, **PURE)) == reference_breaks(text)
+
+
+def test_seed_001_failures_are_fixed() -> None:
+    """Seed 001 breaks after any '.', so "3.14" and "e.g." end sentences there."""
+    text = "Pi is 3.14 today, e.g. in class. Next one."
+    assert pieces(text, sentence_spans(text)) == ["Pi is 3.14 today, e.g. in class. ", "Next one."]
+
+
+def test_chinese_terminator_never_starts_a_sentence() -> None:
+    """LangChain#18770: 。 must end its piece, not begin the next one."""
+    text = "第一句。第二句！第三句？「第四句。」第五句"
+    spans = sentence_spans(text)
+    assert pieces(text, spans) == ["第一句。", "第二句！", "第三句？", "「第四句。」", "第五句"]
+
+
+# --- hard-wrapped text ----------------------------------------------------------------------
+
+WRAPPED_EXAMPLES = [
+    (
+        "He went to\nWashington. Then he\r\nleft.\n\nNew para.\n",
+        ["He went to\nWashington. ", "Then he\r\nleft.\n", "\n", "New para.\n"],
+    ),
+    ("Mr.\nSmith went.", ["Mr.\nSmith went."]),
+    ("one\n  \ntwo", ["one\n", "  \n", "two"]),  # a line of spaces is blank
+    ("one\n\xa0\ntwo", ["one\n\xa0\ntwo"]),  # a line of U+00A0 is not
+    ("a.\u2028b", ["a.\u2028", "b"]),
+    ("第一行\n第二行。第三\n行。", ["第一行\n第二行。", "第三\n行。"]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), WRAPPED_EXAMPLES)
+def test_wrapped_examples(text: str, expected: list[str]) -> None:
+    assert pieces(text, sentence_spans(text, wrapped=True)) == expected
+
+
+def test_wrapped_region() -> None:
+    text = "Skip.\nKeep\none. Keep\ntwo.\nSkip"
+    spans = sentence_spans(text, 6, 26, wrapped=True)
+    assert pieces(text, spans) == ["Keep\none. ", "Keep\ntwo.\n"]
+
+
+def assert_wrapped_ends_are_line_ends(text: str, wrapped: list[int], plain: list[int]) -> None:
+    """A wrapped sentence ends where the line-by-line one does, or after the indentation
+    of the next line (spaces after a sentence belong to it, and SB5 joins marks to them)."""
+    plain_ends = set(plain)
+    for end in wrapped:
+        if end not in plain_ends:
+            line_end = end
+            while sb_class(text[line_end - 1]) in ("Sp", "Extend", "Format"):  # indentation
+                line_end -= 1
+            assert line_end in plain_ends and text[line_end - 1] in "\r\n", end
+
+
+@given(generated)
+def test_wrapped_breaks_are_sentence_or_line_breaks(text: str) -> None:
+    for mode in ({}, PURE):
+        spans = sentence_spans(text, wrapped=True, **mode)
+        assert_tiles(text, spans)
+        assert_wrapped_ends_are_line_ends(text, ends(spans), ends(sentence_spans(text, **mode)))
+
+
+def test_wrapped_corpus_sentences_cross_lines() -> None:
+    text = read_exact("english_prose/pg1661_adventures_of_sherlock_holmes.txt")
+    plain, wrapped = sentence_spans(text), sentence_spans(text, wrapped=True)
+    assert_tiles(text, wrapped)
+    assert len(wrapped) < len(plain) * 0.6  # far fewer: a sentence no longer ends per line
+    assert_wrapped_ends_are_line_ends(text, ends(wrapped), ends(plain))
+
+
+# --- abbreviations -------------------------------------------------------------------------
+
+
+def test_default_abbreviations() -> None:
+    assert {
+        "Mr.",
+        "Mrs.",
+        "Ms.",
+        "Dr.",
+        "St.",
+        "Prof.",
+        "vs.",
+        "e.g.",
+        "i.e.",
+    } <= DEFAULT_ABBREVIATIONS
+    assert not {"etc.", "Jr.", "No."} & DEFAULT_ABBREVIATIONS  # they usually end a sentence
+    assert sentences._check_abbreviations(set(DEFAULT_ABBREVIATIONS)) == DEFAULT_ABBREVIATIONS
+
+
+@pytest.mark.parametrize("entry", sorted(DEFAULT_ABBREVIATIONS))
+def test_each_default_abbreviation_keeps_the_sentence(entry: str) -> None:
+    text = f"Ask {entry} Brown now. Then go."
+    assert pieces(text, sentence_spans(text)) == [f"Ask {entry} Brown now. ", "Then go."]
+    assert len(sentence_spans(text, abbreviations=())) == 3
+
+
+def test_abbreviations_match_whole_words_only() -> None:
+    text = "Ask Dr. Brown. Mix Mr. Brown. AMr. Brown. X.Mr. Brown."
+    got = pieces(text, sentence_spans(text, abbreviations={"Mr.", "Dr."}))
+    assert got == ["Ask Dr. Brown. ", "Mix Mr. Brown. ", "AMr. ", "Brown. ", "X.Mr. ", "Brown."]
+
+
+def test_abbreviations_are_case_sensitive_and_need_text_after() -> None:
+    assert len(sentence_spans("Ask MR. Brown.")) == 2
+    assert pieces("Call Mr.", sentence_spans("Call Mr.")) == ["Call Mr."]
+    assert pieces("Mr. \nBrown", sentence_spans("Mr. \nBrown")) == ["Mr. \n", "Brown"]
+    assert pieces("Mr.) Brown", sentence_spans("Mr.) Brown")) == ["Mr.) ", "Brown"]
+
+
+def test_custom_abbreviations() -> None:
+    text = "It was 5 p.m. Then etc. Next."
+    assert len(sentence_spans(text, abbreviations=())) == 3
+    got = sentence_spans(text, abbreviations={"p.m.", "etc."})
+    assert pieces(text, got) == [text]
+    assert pieces(text, sentence_spans(text, abbreviations=["etc."])) == [
+        "It was 5 p.m. ",
+        "Then etc. Next.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "error"),
+    [
+        ("Mr.", ParameterTypeError),
+        (5, ParameterTypeError),
+        ({"Mr.", 5}, ParameterTypeError),
+        ({"Mr"}, InvalidParameterError),
+        ({"."}, InvalidParameterError),
+        ({"e. g."}, InvalidParameterError),
+    ],
+)
+def test_bad_abbreviations_raise(value: object, error: type[Exception]) -> None:
+    with pytest.raises(error, match="abbreviations"):
+        sentence_spans("Mr. Smith.", abbreviations=value)  # type: ignore[arg-type]
+
+
+# --- regions and bad input -----------------------------------------------------------------
+
+
+def test_regions() -> None:
+    text = "Skip this. Keep one. Keep two. Skip"
+    spans = sentence_spans(text, 11, 30)
+    assert pieces(text, spans) == ["Keep one. ", "Keep two."]
+    assert spans == [(11, 21), (21, 30)]
+    assert sentence_spans(text, 5, 5) == []
+    assert sentence_level(text, 11, 30) == spans
+    assert sentence_spans(text, 11) == sentence_spans(text, 11, len(text))
+
+
+def test_region_end_is_the_end_of_text() -> None:
+    """A region's end cuts a CRLF or a lookahead as the end of the text would."""
+    assert sentence_spans("a.\r\nb", 0, 3) == [(0, 3)]
+    assert sentence_spans("Mr. Smith", 0, 4) == [(0, 4)]
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        ((b"bytes",), InputTypeError),
+        (("text", -1), InvalidParameterError),
+        (("text", 5), InvalidParameterError),
+        (("text", 3, 2), InvalidParameterError),
+        (("text", 0, 9), InvalidParameterError),
+        (("text", 1.0), ParameterTypeError),
+        (("text", 0, "4"), ParameterTypeError),
+        (("text", True), ParameterTypeError),
+    ],
+)
+def test_bad_regions_raise(args: tuple[object, ...], error: type[Exception]) -> None:
+    with pytest.raises(error):
+        sentence_spans(*args)  # type: ignore[arg-type]
+    with pytest.raises(error):
+        word_spans(*args)  # type: ignore[arg-type]
+
+
+# --- properties on generated text ----------------------------------------------------------
+
+
+@given(st.one_of(generated, anything))
+def test_spans_tile_are_deterministic_and_cluster_safe(text: str) -> None:
+    for mode in MODES:
+        spans = sentence_spans(text, **mode)
+        assert_tiles(text, spans)
+        assert sentence_spans(text, **mode) == spans
+        assert_cluster_safe(text, spans)
+
+
+@given(generated)
+def test_plain_mode_matches_the_reference(text: str) -> None:
+    assert ends(sentence_spans(text, **PURE)) == reference_breaks(text)
+
+
+@given(bmp_generated)
+def test_fast_and_exact_engines_agree(text: str) -> None:
+    for abbreviations in (frozenset(), DEFAULT_ABBREVIATIONS):
+        for openers in (False, True):
+            fast = sentences.fast_pattern(abbreviations, openers)
+            exact = sentences.exact_pattern(abbreviations, openers)
+            found: dict[str, list[int]] = {"fast": [], "exact": []}
+            if text:
+                sentences._add_ends(fast, text, 0, len(text), found["fast"])
+                sentences._add_ends(exact, text, 0, len(text), found["exact"])
+            assert found["fast"] == found["exact"]
+
+
+@given(generated)
+def test_tailorings_only_remove_breaks_or_move_them_before_an_opener(text: str) -> None:
+    plain = set(ends(sentence_spans(text, **PURE)))
+    for mode in ({}, {"openers": False}, {"abbreviations": ()}):
+        for end in ends(sentence_spans(text, **mode)):
+            assert end in plain or regex.match(r"[\p{Ps}\p{Pi}]", text[end])
+
+
+@given(generated, st.data())
+def test_regions_are_segmented_as_texts_of_their_own(text: str, data: st.DataObject) -> None:
+    """A region that starts after a line end gives the sentences of its own text."""
+    starts = [0] + [m.end() for m in regex.finditer(r"\r\n|[\r\n\x85\u2028\u2029]", text)]
+    start = data.draw(st.sampled_from(starts))
+    end = data.draw(st.integers(start, len(text)))
+    assume(not (0 < end < len(text) and text[end - 1 : end + 1] == "\r\n"))
+    local = [(a + start, b + start) for a, b in sentence_spans(text[start:end])]
+    assert sentence_spans(text, start, end) == local
+
+
+@given(generated)
+def test_a_sentence_starts_with_no_terminator_except_after_a_line_end(text: str) -> None:
+    for start, _ in sentence_spans(text)[1:]:
+        if text[start - 1] not in "\r\n\x85\u2028\u2029":
+            assert sb_class(text[start]) not in _SATERM
+
+
+def test_lines_with_characters_beyond_the_bmp_use_the_exact_pattern() -> None:
+    text = "First. Second 😀 here. Third.\nFourth. Fifth.\n𝐀bc. Def. \U00011047 G"
+    spans = sentence_spans(text)
+    assert pieces(text, spans) == [
+        "First. ", "Second 😀 here. ", "Third.\n", "Fourth. ", "Fifth.\n", "𝐀bc. ",
+        "Def. \U00011047 ", "G",  # SB8a: a terminator after ". " (Brahmi danda) continues
+    ]  # fmt: skip
+    assert ends(sentence_spans(text, **PURE)) == reference_breaks(text)
+
+
+# --- the real corpus -----------------------------------------------------------------------
+
+CORPUS_SAMPLES = [
+    "english_prose/pg1342_pride_and_prejudice.gitenberg.crlf.txt",
+    "english_prose/pg1661_adventures_of_sherlock_holmes.txt",
+    "chinese/pg23962_xiyouji_journey_to_the_west.txt",
+    "mixed/ru-prose/gogol_shinel.txt",
+    "mixed/react-docs-parallel/ar/src/content/learn/thinking-in-react.md",
+    "mixed/react-docs-parallel/ja/src/content/learn/thinking-in-react.md",
+    "mixed/react-docs-parallel/zh-hans/src/content/learn/index.md",
+    "mixed/unicode-emoji-14.0/emoji-test.txt",
+    "mixed/crlf/semchunk_CHANGELOG.crlf.md",
+    "chinese/trpl-zh-cn/src/ch01-01-installation.md",
+]
+
+
+def read_exact(relative: str) -> str:
+    return corpus_path(relative).read_bytes().decode("utf-8")
+
+
+@pytest.mark.parametrize("relative", CORPUS_SAMPLES)
+def test_corpus_properties(relative: str) -> None:
+    text = read_exact(relative)
+    clusters = set(cluster_ends(text, 0, len(text)))
+    for mode in (MODES[0], PURE):
+        spans = sentence_spans(text, **mode)
+        assert_tiles(text, spans)
+        assert_cluster_safe(text, spans, clusters)
+        assert sentence_spans(text, **mode) == spans
+    # The plain-Python reference on a window that starts at a line start.
+    start = text.find("\n", len(text) // 3) + 1
+    window = text[start : start + 3000]
+    assert ends(sentence_spans(window, **PURE)) == reference_breaks(window)
+
+
+@pytest.mark.parametrize("relative", CORPUS_SAMPLES[:4])
+def test_corpus_engines_agree(relative: str) -> None:
+    text = read_exact(relative)
+    for abbreviations, openers in ((DEFAULT_ABBREVIATIONS, True), (frozenset(), False)):
+        fast = sentences.fast_pattern(abbreviations, openers)
+        exact = sentences.exact_pattern(abbreviations, openers)
+        found: dict[str, list[int]] = {"fast": [], "exact": []}
+        sentences._add_ends(fast, text, 0, len(text), found["fast"])
+        sentences._add_ends(exact, text, 0, len(text), found["exact"])
+        assert found["fast"] == found["exact"]
+
+
+def test_corpus_every_file_tiles() -> None:
+    files = corpus_files()
+    assert len(files) > 300, f"corpus at {CORPUS} looks incomplete"
+    for path in files:
+        text = path.read_bytes().decode("utf-8")
+        assert_tiles(text, sentence_spans(text))
+
+
+def test_corpus_chinese_sentences_end_at_full_width_terminators() -> None:
+    text = read_exact("chinese/pg23962_xiyouji_journey_to_the_west.txt")
+    spans = sentence_spans(text)
+    after_line_end = set("\r\n")
+    for start, end in spans[1:]:
+        if text[start - 1] not in after_line_end:
+            assert text[start] not in "。！？", text[start - 10 : end]
+    inner = sum(1 for start, _ in spans if start and text[start - 1] in "。！？」』")
+    assert inner > 10_000  # sentences inside lines, not just line ends
+
+
+def test_corpus_english_abbreviations() -> None:
+    text = read_exact("english_prose/pg1342_pride_and_prejudice.gitenberg.crlf.txt")
+    default = pieces(text, sentence_spans(text))
+    plain = pieces(text, sentence_spans(text, **PURE))
+    assert not any(p.rstrip().endswith(("Mr.", "Mrs.")) and "\n" not in p for p in default)
+    assert sum(p.endswith(("Mr. ", "Mrs. ")) for p in plain) > 100
+
+
+# --- words ---------------------------------------------------------------------------------
+
+WORD_EXAMPLES = [
+    ("  Hello world  foo ", ["  Hello ", "world  ", "foo "]),
+    ("a \u0301b c", ["a \u0301b ", "c"]),  # the space and its mark are one cluster
+    ("你好世界。再见", ["你好世界。再见"]),
+    ("10\xa0kg of rice", ["10\xa0kg ", "of ", "rice"]),
+    ("line\r\nnext\rlast", ["line\r\n", "next\r", "last"]),
+    ("\u3000\u3000第一回 靈根", ["\u3000\u3000第一回 ", "靈根"]),
+    ("👨‍👩‍👧 family", ["👨‍👩‍👧 ", "family"]),
+    ("   ", ["   "]),
+    ("x", ["x"]),
+    ("", []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), WORD_EXAMPLES)
+def test_word_examples(text: str, expected: list[str]) -> None:
+    assert pieces(text, word_spans(text)) == expected
+    assert word_level(text, 0, len(text)) == word_spans(text)
+
+
+def test_word_regions() -> None:
+    text = "ab cd ef"
+    assert word_spans(text, 3, 8) == [(3, 6), (6, 8)]
+    assert word_spans(text, 2, 8) == [(2, 6), (6, 8)]  # leading space joins the first word
+    assert word_spans(text, 4, 4) == []
+
+
+_WHITE_SPACE = regex.compile(r"\p{White_Space}")
+_NO_BREAK = "\xa0\u2007\u202f"
+_CONTROL = regex.compile(r"[\p{GCB=Control}\p{GCB=CR}\p{GCB=LF}]")
+
+
+def reference_word_ends(text: str, start: int, end: int) -> list[int]:
+    """Cut after a space that is a control character or else neither a no-break space nor
+    a cluster's base, before a character that is not such a space; the region's end
+    closes the last piece."""
+
+    def breakable(i: int) -> bool:
+        if not _WHITE_SPACE.match(text[i]):
+            return False
+        if _CONTROL.match(text[i]):
+            return True
+        joined = i + 1 < end and _JOINS_BACK.match(text[i + 1])
+        return text[i] not in _NO_BREAK and not joined
+
+    cuts = [i for i in range(start + 1, end) if breakable(i - 1) and not breakable(i)]
+    first_word = next((i for i in range(start, end) if not breakable(i)), end)
+    return [c for c in cuts if c > first_word] + ([end] if end > start else [])
+
+
+@given(st.one_of(generated, anything), st.data())
+def test_words_match_the_reference_and_keep_clusters(text: str, data: st.DataObject) -> None:
+    starts = cluster_ends(text, 0, len(text))
+    start = data.draw(st.sampled_from([0, *starts[:-1]])) if text else 0
+    spans = word_spans(text, start, len(text))
+    assert_tiles(text, spans, start)
+    assert_cluster_safe(text, spans)
+    assert ends(spans) == reference_word_ends(text, start, len(text))
+
+
+@pytest.mark.parametrize("relative", CORPUS_SAMPLES[:6])
+def test_words_on_the_corpus(relative: str) -> None:
+    text = read_exact(relative)
+    spans = word_spans(text)
+    assert_tiles(text, spans)
+    assert_cluster_safe(text, spans)
