@@ -30,6 +30,7 @@ def corpus_files(*, suffixes: tuple[str, ...] = (".txt", ".md", ".json")) -> lis
     if not CORPUS.is_dir():
         return []
     return sorted(
-        p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in suffixes
-        and "LICENSES" not in p.parts
+        p
+        for p in CORPUS.rglob("*")
+        if p.is_file() and p.suffix in suffixes and "LICENSES" not in p.parts
     )
