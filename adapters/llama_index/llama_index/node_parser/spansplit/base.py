@@ -1,0 +1,361 @@
+"""The generic node parser over a spansplit splitter: exact offsets that survive the pipeline.
+
+A subclass only says which core splitter its pydantic fields build; this module turns the
+splitter's chunks into LlamaIndex nodes. Offsets come from the chunks' spans, never from
+searching the text, so they stay right on repeated text, through
+``NodeParser._postprocess_parsed_nodes`` (which overwrites them with ``str.find``) and
+when a parser splits the nodes of another parser.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from llama_index.core.bridge.pydantic import Field, PrivateAttr, field_validator
+from llama_index.core.callbacks import CBEventType, EventPayload
+from llama_index.core.node_parser.interface import MetadataAwareTextSplitter, TextSplitter
+from llama_index.core.node_parser.node_utils import build_nodes_from_splits, default_id_func
+from llama_index.core.schema import (
+    DEFAULT_TEXT_NODE_TMPL,
+    BaseNode,
+    Document,
+    MetadataMode,
+    NodeRelationship,
+    TextNode,
+)
+from llama_index.core.utils import get_tqdm_iterable
+
+from spansplit import Chunk, LengthFunction, Splitter, count_lines, resolve_length
+from spansplit.errors import InvalidParameterError, ParameterTypeError
+from spansplit.validate import check_int
+
+START_LINE = "start_line"
+END_LINE = "end_line"
+LINE_KEYS = (START_LINE, END_LINE)
+"""Metadata keys of a node's 1-based first and last line in its root document."""
+
+CONTENT_MODES = (MetadataMode.EMBED, MetadataMode.LLM)
+"""The renderings of a node that must fit ``chunk_size``: what is embedded, what the LLM reads."""
+
+T = TypeVar("T")
+
+
+class _Cache(dict[Any, Any]):
+    """Objects rebuilt from a parser's fields (splitters, tokenizer); pickles as empty, so a
+    worker process rebuilds them from the fields instead of receiving them."""
+
+    def __reduce__(self) -> tuple[type[_Cache], tuple[()]]:
+        return (_Cache, ())
+
+
+@dataclass(frozen=True, slots=True)
+class _Origin:
+    """Where a node's text starts in its root document: offset and line, ``None`` if unknown."""
+
+    offset: int | None
+    line: int | None
+
+
+def _origin(node: BaseNode, text: str) -> _Origin:
+    """The position of ``node``'s text in the document it was cut from.
+
+    A node that records its offsets (made by a parser) is placed by them, provided they
+    span exactly its text; a document, or any node without offsets and without a source,
+    is a root: its own text is the document. A parsed node without offsets cannot be
+    placed, so its children get no offsets (``None``), rather than wrong ones.
+    """
+    start = getattr(node, "start_char_idx", None)
+    if start is not None:
+        end = getattr(node, "end_char_idx", None)
+        if end is not None and end - start != len(text):
+            return _Origin(None, None)
+        line = node.metadata.get(START_LINE)
+        if start == 0:
+            line = 1
+        known_line = isinstance(line, int) and not isinstance(line, bool) and line >= 1
+        return _Origin(start, line if known_line else None)
+    if isinstance(node, Document) or node.source_node is None:
+        return _Origin(0, 1)
+    return _Origin(None, None)
+
+
+def _restore_default_id_func(value: Any, owner: str) -> Any:
+    """``id_func`` as ``to_dict`` wrote it (``{"id_func_name": ...}``) back to a function."""
+    if isinstance(value, dict) and "id_func_name" in value:
+        name = value["id_func_name"]
+        if name == default_id_func.__name__:
+            return default_id_func
+        raise ParameterTypeError(
+            f"id_func={name!r} was serialized by name only and cannot be restored from it; "
+            f"pass the function again: {owner}.from_dict(data, id_func={name})"
+        )
+    return value
+
+
+class SpanNodeParser(TextSplitter):
+    """Base of spansplit's node parsers: nodes are exact spans of their documents.
+
+    Each node gets ``start_char_idx``/``end_char_idx`` (code points into the root
+    document, also for a parser applied to the nodes of another parser) and, with
+    ``include_line_numbers``, the metadata keys ``start_line``/``end_line`` (1-based
+    CommonMark lines). Line numbers are left out of the text the embedding model and
+    the LLM see unless ``line_numbers_in_content`` is set, so they take no budget.
+    Configuration lives in pydantic fields only: ``to_dict`` is the whole configuration,
+    so ``IngestionPipeline``'s cache keys, ``from_dict``, JSON and pickling all follow it.
+    """
+
+    include_line_numbers: bool = Field(
+        default=True,
+        strict=True,
+        description="Add start_line/end_line (1-based, in the root document) to node metadata.",
+    )
+    line_numbers_in_content: bool = Field(
+        default=False,
+        strict=True,
+        description="Also show start_line/end_line to the embedding model and the LLM.",
+    )
+
+    _cache: _Cache = PrivateAttr(default_factory=_Cache)
+
+    def __init__(self, **data: Any) -> None:
+        super().__init__(**data)
+        self._check_settings()
+        self._splitter()  # build once: a bad setting fails here, with spansplit's typed error
+
+    @field_validator("id_func", mode="before")
+    @classmethod
+    def _id_func_from_dict(cls, value: Any) -> Any:
+        return _restore_default_id_func(value, cls.__name__)
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "SpanNodeParser"
+
+    def _check_settings(self) -> None:
+        """Check settings the core splitter would report under other names."""
+
+    @abstractmethod
+    def _make_splitter(self, budget: int | None) -> Splitter:
+        """The core splitter these fields describe, with ``budget`` instead of the
+        configured size where the parser shrinks it for metadata (``None``: as configured)."""
+
+    def _splitter(self, budget: int | None = None) -> Splitter:
+        key = ("splitter", budget)
+        splitter = self._cache.get(key)
+        if splitter is None:
+            if len(self._cache) > 64:  # many metadata sizes: drop the old budgets
+                self._cache.clear()
+            splitter = self._cache[key] = self._make_splitter(budget)
+        return splitter
+
+    def split_chunks(self, text: str, budget: int | None = None) -> list[Chunk]:
+        """spansplit's chunks of ``text`` (spans, line numbers, sizes) for these settings."""
+        with self.callback_manager.event(
+            CBEventType.CHUNKING, payload={EventPayload.CHUNKS: [text]}
+        ) as event:
+            chunks = self._splitter(budget).split(text)
+            event.on_end(payload={EventPayload.CHUNKS: [chunk.text for chunk in chunks]})
+        return chunks
+
+    def split_text(self, text: str) -> list[str]:
+        return [chunk.text for chunk in self.split_chunks(text)]
+
+    # -- nodes ------------------------------------------------------------------------
+
+    def _parse_nodes(
+        self, nodes: Sequence[BaseNode], show_progress: bool = False, **kwargs: Any
+    ) -> list[BaseNode]:
+        parsed: list[BaseNode] = []
+        for node in get_tqdm_iterable(nodes, show_progress, "Parsing nodes"):
+            parsed.extend(self._nodes_from(node))
+        return parsed
+
+    def _nodes_from(self, node: BaseNode) -> list[BaseNode]:
+        """The nodes of one input node; subclasses with budgets fit them to metadata."""
+        text = node.get_content(metadata_mode=MetadataMode.NONE)
+        return self._build_nodes(node, self.split_chunks(text), _origin(node, text))
+
+    def _build_nodes(self, node: BaseNode, chunks: list[Chunk], origin: _Origin) -> list[BaseNode]:
+        """One node per chunk, with the metadata and offsets it will keep after postprocessing."""
+        built = build_nodes_from_splits([c.text for c in chunks], node, id_func=self.id_func)
+        embed_excluded = self._excluded(node.excluded_embed_metadata_keys)
+        llm_excluded = self._excluded(node.excluded_llm_metadata_keys)
+        for new, chunk in zip(built, chunks):
+            if origin.offset is not None:
+                new.start_char_idx = origin.offset + chunk.start
+                new.end_char_idx = origin.offset + chunk.end
+            new.metadata = self._metadata(node, origin, chunk.start_line, chunk.end_line)
+            new.excluded_embed_metadata_keys = list(embed_excluded)
+            new.excluded_llm_metadata_keys = list(llm_excluded)
+        return list(built)
+
+    def _metadata(
+        self, node: BaseNode, origin: _Origin, start_line: int, end_line: int
+    ) -> dict[str, Any]:
+        """The input's metadata (its line numbers describe the input, not this chunk) and
+        this chunk's line numbers in the root document, where they are known."""
+        metadata = (
+            {k: v for k, v in node.metadata.items() if k not in LINE_KEYS}
+            if self.include_metadata
+            else {}
+        )
+        if self.include_line_numbers and origin.line is not None:
+            metadata[START_LINE] = origin.line + start_line - 1
+            metadata[END_LINE] = origin.line + end_line - 1
+        return metadata
+
+    def _excluded(self, keys: list[str]) -> list[str]:
+        if not self.include_line_numbers or self.line_numbers_in_content:
+            return list(keys)
+        return [*keys, *(key for key in LINE_KEYS if key not in keys)]
+
+    def _postprocess_parsed_nodes(
+        self, nodes: list[BaseNode], parent_doc_map: dict[str, Document]
+    ) -> list[BaseNode]:
+        """The framework's postprocessing (sources, metadata), then our exact offsets and
+        line numbers back, and PREVIOUS/NEXT links between consecutive nodes of a document."""
+        exact = [
+            (
+                getattr(node, "start_char_idx", None),
+                getattr(node, "end_char_idx", None),
+                {key: node.metadata[key] for key in LINE_KEYS if key in node.metadata},
+            )
+            for node in nodes
+        ]
+        # The framework's own PREVIOUS/NEXT links are made again below: skip them there.
+        framework = self.model_copy(update={"include_prev_next_rel": False})
+        nodes = super(SpanNodeParser, framework)._postprocess_parsed_nodes(nodes, parent_doc_map)
+        for node, (start, end, lines) in zip(nodes, exact):
+            if isinstance(node, TextNode):
+                node.start_char_idx, node.end_char_idx = start, end
+            for key in LINE_KEYS:
+                node.metadata.pop(key, None)
+            node.metadata.update(lines)
+        if self.include_prev_next_rel:
+            _link_neighbours(nodes)
+        return nodes
+
+
+def _link_neighbours(nodes: list[BaseNode]) -> None:
+    """PREVIOUS/NEXT between consecutive nodes of the same document, both ways.
+
+    The framework links a node to the next only while their sources match before it has
+    re-pointed the next node's source to the document, so nodes split from nodes of
+    another parser get PREVIOUS links but no NEXT links; links are made again here.
+    """
+    infos = [node.as_related_node_info() for node in nodes]
+    for i in range(1, len(nodes)):
+        before, node = nodes[i - 1], nodes[i]
+        if node.ref_doc_id is not None and before.ref_doc_id == node.ref_doc_id:
+            node.relationships[NodeRelationship.PREVIOUS] = infos[i - 1]
+            before.relationships[NodeRelationship.NEXT] = infos[i]
+
+
+class SpanSizedNodeParser(SpanNodeParser):
+    """A spansplit node parser with a size: ``chunk_size`` measured by ``length``."""
+
+    chunk_size: int = Field(
+        default=1024,
+        strict=True,
+        description="Largest chunk (a target for blocks), in the unit of `length`.",
+    )
+    length: str = Field(
+        default="cl100k_base",
+        strict=True,
+        description=(
+            "How sizes are measured: 'chars' (code points), 'utf8', 'utf16', or a tiktoken "
+            "encoding or model name such as 'cl100k_base', 'o200k_base' or 'gpt-4o'."
+        ),
+    )
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "SpanSizedNodeParser"
+
+    def _check_settings(self) -> None:
+        check_int("chunk_size", self.chunk_size, 1)
+
+    def _length(self) -> LengthFunction:
+        """The length function named by ``length``, built once per process."""
+        length = self._cache.get("length")
+        if length is None:
+            length = self._cache["length"] = resolve_length(self.length)
+        return length
+
+    def _scaled(self, overlap: int, budget: int | None) -> int:
+        """``overlap`` for a budget shrunk by metadata: scaled with it, so it stays below it."""
+        if budget is None or budget == self.chunk_size:
+            return overlap
+        return overlap * budget // self.chunk_size
+
+
+class SpanBudgetNodeParser(SpanSizedNodeParser, MetadataAwareTextSplitter):
+    """A spansplit node parser whose ``chunk_size`` is a hard budget, metadata included.
+
+    A node's text and the metadata shown with it must fit together: the budget for the
+    text is ``chunk_size`` less what the metadata takes, measured with the same length
+    function, and every node is then measured as ``get_content(MetadataMode.EMBED)`` and
+    ``get_content(MetadataMode.LLM)`` render it; if one is still over (tokens do not add
+    up exactly across the join), the text budget shrinks by the excess and the text is
+    split again. A budget of zero raises a typed error instead of an empty node.
+    """
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "SpanBudgetNodeParser"
+
+    def _nodes_from(self, node: BaseNode) -> list[BaseNode]:
+        text = node.get_content(metadata_mode=MetadataMode.NONE)
+        origin = _origin(node, text)
+        last_line = max(1, count_lines(text))  # the most digits a line number has here
+        probe = self._build_nodes(node, [Chunk("", 0, 0, 0, last_line, last_line, 0)], origin)[0]
+        shown = [probe.get_metadata_str(mode).strip() for mode in CONTENT_MODES]
+        if not any(shown):
+            return self._build_nodes(node, self.split_chunks(text), origin)
+        count = self._length().count
+        template = str(getattr(probe, "text_template", DEFAULT_TEXT_NODE_TMPL))
+        overhead = max(count(template.format(metadata_str=s, content="")) for s in shown if s)
+
+        def attempt(budget: int) -> tuple[list[BaseNode], int]:
+            built = self._build_nodes(node, self.split_chunks(text, budget), origin)
+            shown = {n.get_content(mode) for n in built for mode in CONTENT_MODES}
+            return built, max(map(count, shown), default=0)
+
+        return self._fit(overhead, attempt)
+
+    def split_text_metadata_aware(self, text: str, metadata_str: str) -> list[str]:
+        """Chunks of ``text`` that fit ``chunk_size`` together with ``metadata_str`` in
+        LlamaIndex's default node template (what ``TextNode.get_content`` renders)."""
+        shown = metadata_str.strip()
+        if not shown:
+            return self.split_text(text)
+        count = self._length().count
+
+        def render(content: str) -> str:
+            return DEFAULT_TEXT_NODE_TMPL.format(metadata_str=shown, content=content).strip()
+
+        def attempt(budget: int) -> tuple[list[str], int]:
+            texts = [chunk.text for chunk in self.split_chunks(text, budget)]
+            return texts, max((count(render(t)) for t in texts), default=0)
+
+        overhead = count(DEFAULT_TEXT_NODE_TMPL.format(metadata_str=shown, content=""))
+        return self._fit(overhead, attempt)
+
+    def _fit(self, overhead: int, attempt: Callable[[int], tuple[T, int]]) -> T:
+        """Split with ``chunk_size - overhead``, less any excess measured, until all fit."""
+        budget = self.chunk_size - overhead
+        while budget >= 1:
+            result, largest = attempt(budget)
+            if largest <= self.chunk_size:
+                return result
+            budget -= largest - self.chunk_size
+        raise InvalidParameterError(
+            "chunk_size",
+            self.chunk_size,
+            f"the metadata shown with each node takes {overhead} {self._length().unit}, "
+            "leaving no room for text; raise chunk_size or leave metadata keys out of the "
+            "content (excluded_embed_metadata_keys / excluded_llm_metadata_keys)",
+        )

@@ -1,0 +1,158 @@
+"""One thin node parser per spansplit splitter: fields in, the core splitter out.
+
+None of them splits text itself: each maps its pydantic fields to the constructor of one
+core splitter (``chunk_size`` is the core's ``chunk_size``/``max_chars``/``max_tokens``/
+``target_chars``, ``chunk_overlap`` its overlap), and the bases in :mod:`.base` do the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from llama_index.core.bridge.pydantic import Field
+
+from spansplit import (
+    PRESETS,
+    BlockSplitter,
+    ParagraphSplitter,
+    RecursiveSplitter,
+    SentenceChunker,
+    Splitter,
+    TokenParagraphSplitter,
+)
+from spansplit.errors import InvalidParameterError
+from spansplit.splitters.recursive import DEFAULT_SEPARATORS
+from spansplit.validate import check_overlap
+
+from .base import SpanBudgetNodeParser, SpanNodeParser, SpanSizedNodeParser
+
+_OVERLAP_DESCRIPTION = (
+    "Most trailing context a node repeats from the one before it, in the unit of `length`."
+)
+
+
+class _OverlapMixin(SpanBudgetNodeParser):
+    chunk_overlap: int = Field(default=200, strict=True, description=_OVERLAP_DESCRIPTION)
+
+    def _check_settings(self) -> None:
+        super()._check_settings()
+        check_overlap(self.chunk_overlap, self.chunk_size, "chunk_overlap", "chunk_size")
+
+
+class SpanRecursiveNodeParser(_OverlapMixin):
+    """Recursive separator splitting (:class:`spansplit.RecursiveSplitter`): separators are
+    tried coarsest first, pieces merged up to ``chunk_size``, overlap made of whole pieces;
+    past the last separator a piece is cut at grapheme clusters, never over the budget."""
+
+    separators: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_SEPARATORS),
+        description="Separators, coarsest first; '' splits into grapheme clusters.",
+    )
+    keep_separator: bool | Literal["start", "end"] = Field(
+        default=False,
+        description="False drops separators at chunk edges; True/'end' keeps each with the "
+        "piece before it, 'start' with the piece after it.",
+    )
+    strip_whitespace: bool = Field(
+        default=True, strict=True, description="Trim each chunk (its span follows the trim)."
+    )
+    separators_are_regex: bool = Field(
+        default=False, strict=True, description="Read the separators as regular expressions."
+    )
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "SpanRecursiveNodeParser"
+
+    @classmethod
+    def from_preset(cls, preset: str, **fields: Any) -> SpanRecursiveNodeParser:
+        """A parser with the separators of one of ``spansplit.PRESETS`` ('markdown', ...)."""
+        if preset not in PRESETS:
+            raise InvalidParameterError("preset", preset, f"must be one of {sorted(PRESETS)}")
+        chosen = PRESETS[preset]
+        fields.setdefault("keep_separator", chosen.keep_separator)
+        return cls(separators=list(chosen.separators), separators_are_regex=chosen.regex, **fields)
+
+    def _make_splitter(self, budget: int | None) -> Splitter:
+        size = budget or self.chunk_size
+        return RecursiveSplitter(
+            size,
+            self._scaled(self.chunk_overlap, budget),
+            separators=self.separators,
+            keep_separator=self.keep_separator,
+            length=self._length(),
+            strip_whitespace=self.strip_whitespace,
+            separators_are_regex=self.separators_are_regex,
+        )
+
+
+class SpanSentenceNodeParser(_OverlapMixin):
+    """Sentence-aligned chunks (:class:`spansplit.SentenceChunker`): a chunk ends at a
+    sentence boundary (UAX #29, with abbreviations and CJK punctuation) wherever one lies
+    within ``chunk_size``; overlap repeats trailing text of the previous chunk."""
+
+    abbreviations: list[str] | None = Field(
+        default=None,
+        description="Words whose full stop does not end a sentence ('Dr.', 'e.g.'); "
+        "None for spansplit's English defaults, [] for pure UAX #29.",
+    )
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "SpanSentenceNodeParser"
+
+    def _make_splitter(self, budget: int | None) -> Splitter:
+        options = {} if self.abbreviations is None else {"abbreviations": self.abbreviations}
+        return SentenceChunker(
+            max_chars=budget or self.chunk_size,
+            overlap=self._scaled(self.chunk_overlap, budget),
+            length=self._length(),
+            **options,
+        )
+
+
+class SpanTokenParagraphNodeParser(_OverlapMixin):
+    """Paragraphs packed under a token budget (:class:`spansplit.TokenParagraphSplitter`):
+    a paragraph too large is split at sentences (Chinese and English punctuation), a
+    sentence too large at words, then at grapheme clusters, each measured for real."""
+
+    chunk_overlap: int = Field(default=0, strict=True, description=_OVERLAP_DESCRIPTION)
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "SpanTokenParagraphNodeParser"
+
+    def _make_splitter(self, budget: int | None) -> Splitter:
+        return TokenParagraphSplitter(
+            budget or self.chunk_size,
+            length=self._length(),
+            overlap=self._scaled(self.chunk_overlap, budget),
+        )
+
+
+class SpanBlockNodeParser(SpanSizedNodeParser):
+    """Structure-aware paging blocks (:class:`spansplit.BlockSplitter`): headings and rules
+    start a block, blank lines end one, and the blocks tile the document exactly.
+
+    ``chunk_size`` is a target, not a budget: a single line longer than it is a block of
+    its own, so metadata is not subtracted from it.
+    """
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "SpanBlockNodeParser"
+
+    def _make_splitter(self, budget: int | None) -> Splitter:
+        return BlockSplitter(budget or self.chunk_size, length=self._length())
+
+
+class SpanParagraphNodeParser(SpanNodeParser):
+    """One node per paragraph (:class:`spansplit.ParagraphSplitter`): maximal runs of
+    non-blank lines, with no size limit."""
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "SpanParagraphNodeParser"
+
+    def _make_splitter(self, budget: int | None) -> Splitter:
+        return ParagraphSplitter()

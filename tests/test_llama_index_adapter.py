@@ -1,0 +1,570 @@
+"""The LlamaIndex adapter (``llama-index-node-parser-spansplit``).
+
+Where the stock parsers of llama-index-core fail (offsets on repeated text, a token chunk
+over its budget, chained parsers, cache keys, ``from_dict``), a test shows the failure on
+the stock parser and ours right on the same input. No test touches the network or a
+model: token counts come from tiktoken's ``cl100k_base`` as llama-index-core bundles it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import itertools
+import pickle
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+
+pytest.importorskip("llama_index.core", reason="llama-index-core is not installed")
+pytest.importorskip(
+    "llama_index.node_parser.spansplit",
+    reason="the adapter is not installed: pip install -e adapters/llama_index",
+)
+
+import regex
+from conftest import corpus_path
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from llama_index.core import Document
+from llama_index.core.ingestion import IngestionCache, IngestionPipeline
+from llama_index.core.ingestion.pipeline import get_transformation_hash
+from llama_index.core.node_parser import (
+    LangchainNodeParser,
+    SentenceSplitter,
+    TokenTextSplitter,
+)
+from llama_index.core.schema import BaseNode, MetadataMode, NodeRelationship, TextNode
+from llama_index.core.utils import get_tokenizer
+from llama_index.node_parser.spansplit import (
+    END_LINE,
+    START_LINE,
+    SpanBlockNodeParser,
+    SpanNodeParser,
+    SpanParagraphNodeParser,
+    SpanRecursiveNodeParser,
+    SpanSentenceNodeParser,
+    SpanTokenParagraphNodeParser,
+)
+from pydantic import ValidationError
+
+from spansplit.errors import InvalidParameterError, ParameterTypeError, SpansplitError
+
+TOKENS = get_tokenizer()  # cl100k_base, from the copy llama-index-core bundles
+
+BUDGETED = [SpanRecursiveNodeParser, SpanSentenceNodeParser, SpanTokenParagraphNodeParser]
+ALL_PARSERS: list[type[SpanNodeParser]] = [
+    *BUDGETED,
+    SpanBlockNodeParser,
+    SpanParagraphNodeParser,
+]
+
+
+def make(cls: type[SpanNodeParser], size: int = 64, **fields: Any) -> SpanNodeParser:
+    """A parser of any class; ``size`` goes to ``chunk_size`` where the class has one."""
+    if "chunk_size" in cls.model_fields:
+        fields.setdefault("chunk_size", size)
+    if "chunk_overlap" in cls.model_fields:
+        fields.setdefault("chunk_overlap", 0)
+    return cls(**fields)
+
+
+def ntokens(text: str) -> int:
+    return len(TOKENS(text))
+
+
+_LINE_ENDING = regex.compile(r"\r\n|\r|\n")
+
+
+def line_of(text: str) -> Callable[[int], int]:
+    """CommonMark line of a position: 1 + line endings that end at or before it."""
+    ends = [m.end() for m in _LINE_ENDING.finditer(text)]
+    return lambda pos: 1 + bisect.bisect_right(ends, pos)
+
+
+def assert_exact(text: str, nodes: Sequence[BaseNode], *, lines: bool = True) -> None:
+    """Every node is the span of ``text`` its offsets say, on the lines its metadata says."""
+    line = line_of(text)
+    for node in nodes:
+        assert isinstance(node, TextNode)
+        assert node.start_char_idx is not None and node.end_char_idx is not None
+        assert text[node.start_char_idx : node.end_char_idx] == node.text
+        if lines:
+            assert node.metadata[START_LINE] == line(node.start_char_idx)
+            assert node.metadata[END_LINE] == line(node.end_char_idx - 1)
+
+
+def spans(nodes: Sequence[BaseNode]) -> list[tuple[int | None, int | None]]:
+    return [(n.start_char_idx, n.end_char_idx) for n in nodes if isinstance(n, TextNode)]
+
+
+def summary(nodes: Sequence[BaseNode]) -> list[tuple[Any, ...]]:
+    """What two runs must agree on (node ids are random)."""
+    return [(n.get_content(), *spans([n]), sorted(n.metadata.items()), n.ref_doc_id) for n in nodes]
+
+
+# -- offsets: repeated text, postprocessing, chained parsers ---------------------------
+
+REPEATED = ("I like tea. " * 6).rstrip()
+
+
+def test_stock_sentence_splitter_misplaces_repeated_sentences() -> None:
+    nodes = SentenceSplitter(chunk_size=10, chunk_overlap=0).get_nodes_from_documents(
+        [Document(text=REPEATED)]
+    )
+    assert [n.get_content() for n in nodes] == ["I like tea. I like tea."] * 3
+    assert spans(nodes) == [(0, 23), (12, 35), (24, 47)]  # the true starts are 0, 24, 48
+
+
+def test_sentence_parser_places_repeated_sentences() -> None:
+    document = Document(text=REPEATED)
+    nodes = SpanSentenceNodeParser(chunk_size=10, chunk_overlap=0)([document])
+    assert [n.get_content() for n in nodes] == ["I like tea. I like tea."] * 3
+    assert spans(nodes) == [(0, 23), (24, 47), (48, 71)]
+    assert_exact(REPEATED, nodes)
+
+
+@pytest.mark.parametrize("cls", ALL_PARSERS)
+def test_repeated_text_exact_through_postprocessing(cls: type[SpanNodeParser]) -> None:
+    text = "Same words again.\n\n" * 5 + "Same words again. Same words again.\r\n" * 4
+    nodes = make(cls, 6).get_nodes_from_documents([Document(text=text)])
+    assert len(nodes) > 5
+    assert_exact(text, nodes)
+    starts = [n.start_char_idx for n in nodes if isinstance(n, TextNode)]
+    assert starts == sorted(starts) and len(set(starts)) == len(starts)
+
+
+def test_sentence_parser_abbreviations_setting_reaches_the_splitter() -> None:
+    """'Dr.' ends no sentence by default; with pure UAX #29 it does, so a node that cannot
+    hold the whole sentence ends there."""
+    document = Document(text="We met Dr. Watson there. He smiled at us.")
+    default = SpanSentenceNodeParser(chunk_size=6, chunk_overlap=0)([document])
+    uax29 = SpanSentenceNodeParser(chunk_size=6, chunk_overlap=0, abbreviations=[])([document])
+    assert not any(n.get_content().endswith("Dr.") for n in default)
+    assert uax29[0].get_content() == "We met Dr."
+    assert_exact(document.text, uax29)
+
+
+def test_stock_chained_parsers_lose_offsets() -> None:
+    text = " ".join(f"Sentence number {i} talks about topic {i % 7}." for i in range(60))
+    pipeline = IngestionPipeline(
+        transformations=[
+            SentenceSplitter(chunk_size=128, chunk_overlap=16),
+            TokenTextSplitter(chunk_size=40, chunk_overlap=5),
+        ]
+    )
+    nodes = pipeline.run(documents=[Document(text=text)])
+    placed = [n for n in nodes if n.start_char_idx is not None]
+    assert len(placed) < len(nodes)  # some offsets are None
+    wrong = [n for n in placed if text[n.start_char_idx : n.end_char_idx] != n.get_content()]
+    assert wrong  # and some point at the wrong text (relative to the first parser's node)
+    assert not any(n.next_node for n in nodes)  # and no node links to the next
+
+
+@pytest.mark.parametrize("first", [SpanParagraphNodeParser, SpanBlockNodeParser])
+@pytest.mark.parametrize("second", BUDGETED)
+def test_chained_parsers_offsets_relative_to_document(
+    first: type[SpanNodeParser], second: type[SpanNodeParser]
+) -> None:
+    text = "".join(
+        f"Paragraph {p} opens here.\r\nIt says the same thing. It says the same thing.\n\n"
+        for p in range(12)
+    )
+    document = Document(text=text, metadata={"title": "Chains"})
+    pipeline = IngestionPipeline(transformations=[make(first, 40), make(second, 8)])
+    nodes = pipeline.run(documents=[document])
+    assert len(nodes) > 24
+    assert_exact(text, nodes)
+    assert {n.ref_doc_id for n in nodes} == {document.doc_id}
+    assert all(n.metadata["title"] == "Chains" for n in nodes)
+    for before, after in itertools.pairwise(nodes):
+        assert after.prev_node is not None and after.prev_node.node_id == before.node_id
+        assert before.next_node is not None and before.next_node.node_id == after.node_id
+    assert nodes[0].prev_node is None and nodes[-1].next_node is None
+
+
+def test_stock_parser_nodes_without_offsets_give_no_offsets() -> None:
+    """A parsed node without offsets cannot be placed in its document: None, not a guess."""
+    document = Document(text="One sentence here. Another one there.")
+    parent = TextNode(text=document.text)
+    parent.relationships[NodeRelationship.SOURCE] = document.as_related_node_info()
+    nodes = SpanRecursiveNodeParser(chunk_size=4, chunk_overlap=0)([parent])
+    assert nodes and all(n.start_char_idx is None and n.end_char_idx is None for n in nodes)
+    assert all(START_LINE not in n.metadata for n in nodes)
+
+
+def test_relationships_and_metadata_across_documents() -> None:
+    docs = [
+        Document(text=f"Document {d}. " * 20, metadata={"doc": d}, doc_id=f"doc-{d}")
+        for d in range(3)
+    ]
+    nodes = SpanRecursiveNodeParser(chunk_size=8, chunk_overlap=2)(docs)
+    by_doc: dict[str | None, list[BaseNode]] = {}
+    for node in nodes:
+        by_doc.setdefault(node.ref_doc_id, []).append(node)
+    assert sorted(by_doc) == ["doc-0", "doc-1", "doc-2"]
+    for d, group in enumerate(by_doc.values()):
+        assert_exact(docs[d].text, group)
+        assert all(n.metadata["doc"] == d for n in group)
+        assert group[0].prev_node is None and group[-1].next_node is None
+        for before, after in itertools.pairwise(group):
+            assert after.prev_node is not None and after.prev_node.node_id == before.node_id
+            assert before.next_node is not None and before.next_node.node_id == after.node_id
+
+
+def test_empty_document_gives_no_nodes() -> None:
+    assert SpanRecursiveNodeParser(chunk_size=8, chunk_overlap=0)([Document(text="")]) == []
+
+
+# -- line numbers ---------------------------------------------------------------------
+
+
+def test_line_numbers_hidden_from_embedding_and_llm_by_default() -> None:
+    text = "alpha\nbeta\r\ngamma\rdelta\n\nepsilon " * 6
+    document = Document(text=text, metadata={"source": "notes.txt"})
+    nodes = SpanRecursiveNodeParser(chunk_size=12, chunk_overlap=0)([document])
+    assert_exact(text, nodes)
+    for node in nodes:
+        for mode in (MetadataMode.EMBED, MetadataMode.LLM):
+            shown = node.get_content(mode)
+            assert "source: notes.txt" in shown and "line" not in shown
+        assert "start_line" in node.get_content(MetadataMode.ALL)
+    shown_nodes = SpanRecursiveNodeParser(
+        chunk_size=24, chunk_overlap=0, line_numbers_in_content=True
+    )([document])
+    assert all(
+        f"start_line: {n.metadata[START_LINE]}" in n.get_content(MetadataMode.EMBED)
+        for n in shown_nodes
+    )
+    bare = SpanRecursiveNodeParser(chunk_size=12, chunk_overlap=0, include_line_numbers=False)(
+        [document]
+    )
+    assert all(START_LINE not in n.metadata and END_LINE not in n.metadata for n in bare)
+    assert_exact(text, bare, lines=False)
+
+
+# -- budgets ----------------------------------------------------------------------------
+
+PROSE = "The quick brown fox jumps over the lazy dog while the farmer sleeps. " * 8
+
+
+def test_stock_token_splitter_goes_one_token_over() -> None:
+    """llama_index#22858: splits are budgeted with their leading space, emitted stripped."""
+    chunks = TokenTextSplitter(chunk_size=10, chunk_overlap=0).split_text(PROSE)
+    assert max(ntokens(c) for c in chunks) == 11
+
+
+@pytest.mark.parametrize("cls", BUDGETED)
+@pytest.mark.parametrize("size", [5, 10, 11, 32])
+def test_token_budget_holds_on_the_same_text(cls: type[SpanNodeParser], size: int) -> None:
+    nodes = make(cls, size)([Document(text=PROSE)])
+    assert_exact(PROSE, nodes)
+    assert max(ntokens(n.get_content()) for n in nodes) <= size
+
+
+METADATA = {
+    "file_path": "/srv/library/handbooks/chapter-07/section-3.md",
+    "title": "Jumps, foxes & lazy dogs — a field guide",
+    "page": 17,
+}
+
+
+@pytest.mark.parametrize("cls", BUDGETED)
+def test_embed_and_llm_content_fit_chunk_size(cls: type[SpanNodeParser]) -> None:
+    document = Document(
+        text=PROSE + "\n\n" + PROSE,
+        metadata=METADATA,
+        excluded_embed_metadata_keys=["file_path"],
+        excluded_llm_metadata_keys=["page"],
+    )
+    for size in (40, 64):
+        nodes = make(cls, size)([document])
+        assert_exact(document.text, nodes)
+        for node in nodes:
+            for mode in (MetadataMode.EMBED, MetadataMode.LLM):
+                assert ntokens(node.get_content(mode)) <= size
+        # the budget is used, not wasted: some node fills it to within a few tokens
+        assert max(ntokens(n.get_content(MetadataMode.LLM)) for n in nodes) >= size - 8
+
+
+@pytest.mark.parametrize("cls", BUDGETED)
+def test_budget_is_measured_on_the_rendered_node(cls: type[SpanNodeParser]) -> None:
+    """With no separator in the template, the metadata's last word and the text's first
+    word tokenize together into more tokens than apart: only measuring the node as
+    ``get_content`` renders it finds the right budget."""
+    assert ntokens("browncat") > ntokens("brown") + ntokens("cat")
+    text = "cat and dog? " * 60  # "?" then lowercase is a sentence boundary; "." is not
+    template = "{metadata_str}{content}"
+    document = Document(text=text, metadata={"k": "brown"}, text_template=template)
+    nodes = make(cls, 16)([document])
+    assert_exact(text, nodes)
+    assert all(n.get_content(MetadataMode.EMBED).startswith("k: browncat") for n in nodes)
+    assert max(ntokens(n.get_content(MetadataMode.EMBED)) for n in nodes) <= 16
+
+
+def test_stock_sentence_splitter_measures_metadata_by_characters() -> None:
+    """Stock picks the longer metadata string by characters, ours by the tokenizer: a
+    short string of many tokens next to a long string of few."""
+    many_tokens = "ꙮ" * 12  # 12 characters, dozens of tokens
+    document = Document(
+        text=PROSE,
+        metadata={"a": many_tokens, "b": "a long but cheap value " * 2},
+        excluded_embed_metadata_keys=["b"],
+        excluded_llm_metadata_keys=["a"],
+    )
+    size = 64
+    stock = SentenceSplitter(chunk_size=size, chunk_overlap=0)([document])
+    assert max(ntokens(n.get_content(MetadataMode.EMBED)) for n in stock) > size
+    ours = SpanSentenceNodeParser(chunk_size=size, chunk_overlap=0)([document])
+    assert max(ntokens(n.get_content(MetadataMode.EMBED)) for n in ours) <= size
+
+
+def test_line_numbers_in_content_still_fit() -> None:
+    text = "\n".join(f"line {i} of the log" for i in range(400))
+    document = Document(text=text, metadata={"log": "app.log"})
+    parser = SpanRecursiveNodeParser(chunk_size=20, chunk_overlap=0, line_numbers_in_content=True)
+    nodes = parser([document])
+    assert_exact(text, nodes)
+    assert max(ntokens(n.get_content(MetadataMode.EMBED)) for n in nodes) <= 20
+
+
+def test_metadata_larger_than_chunk_size_is_a_typed_error() -> None:
+    document = Document(text=PROSE, metadata={"summary": PROSE})
+    with pytest.raises(InvalidParameterError, match="chunk_size=32") as info:
+        SpanRecursiveNodeParser(chunk_size=32, chunk_overlap=0)([document])
+    assert info.value.name == "chunk_size"
+
+
+def test_split_text_metadata_aware_fits_default_template() -> None:
+    parser = SpanRecursiveNodeParser(chunk_size=24, chunk_overlap=4)
+    metadata_str = "title: A field guide\nauthor: Someone"
+    chunks = parser.split_text_metadata_aware(PROSE, metadata_str)
+    assert len(chunks) > 3
+    for chunk in chunks:
+        assert chunk in PROSE
+        assert ntokens(f"{metadata_str}\n\n{chunk}") <= 24
+
+
+# -- settings, serialization, pickling --------------------------------------------------
+
+
+def test_bad_settings_are_typed_errors() -> None:
+    with pytest.raises(InvalidParameterError, match="chunk_overlap=64"):
+        SpanRecursiveNodeParser(chunk_size=64, chunk_overlap=64)
+    with pytest.raises(InvalidParameterError, match="chunk_size=0"):
+        SpanSentenceNodeParser(chunk_size=0)
+    with pytest.raises(SpansplitError, match="no-such-encoding"):
+        SpanTokenParagraphNodeParser(chunk_size=64, length="no-such-encoding")
+    with pytest.raises(ValidationError, match="chunk_size"):
+        SpanRecursiveNodeParser(chunk_size="512")
+    with pytest.raises(ValidationError, match="chunk_size"):
+        SpanRecursiveNodeParser(chunk_size=True)
+
+
+def test_stock_sentence_splitter_does_not_round_trip_to_dict() -> None:
+    splitter = SentenceSplitter(chunk_size=64, chunk_overlap=8)
+    with pytest.raises(ValidationError, match="id_func"):
+        SentenceSplitter.from_dict(splitter.to_dict())
+
+
+@pytest.mark.parametrize("cls", ALL_PARSERS)
+def test_to_dict_from_dict_json_and_pickle_round_trip(cls: type[SpanNodeParser]) -> None:
+    parser = make(cls, 48, include_prev_next_rel=False, length="utf16")
+    if cls is SpanParagraphNodeParser:
+        parser = make(cls, include_prev_next_rel=False)
+    data = parser.to_dict()
+    assert data["class_name"] == cls.class_name() == cls.__name__
+    copies = [
+        cls.from_dict(data),
+        cls.from_json(parser.to_json()),
+        pickle.loads(pickle.dumps(parser)),
+    ]
+    text = "A short text. It has two paragraphs.\n\nThis is the second one, a bit longer. " * 5
+    expected = summary(parser([Document(text=text, doc_id="d")]))
+    for copy in copies:
+        assert type(copy) is cls and copy.to_dict() == data
+        assert summary(copy([Document(text=text, doc_id="d")])) == expected
+
+
+def test_custom_id_func_must_be_passed_again() -> None:
+    def numbered(i: int, node: BaseNode) -> str:
+        return f"{node.node_id}-{i}"
+
+    parser = SpanRecursiveNodeParser(chunk_size=16, chunk_overlap=0, id_func=numbered)
+    with pytest.raises(ParameterTypeError, match="numbered"):
+        SpanRecursiveNodeParser.from_dict(parser.to_dict())
+    again = SpanRecursiveNodeParser.from_dict(parser.to_dict(), id_func=numbered)
+    nodes = again([Document(text=PROSE, doc_id="d")])
+    assert [n.node_id for n in nodes] == [f"d-{i}" for i in range(len(nodes))]
+
+
+# -- IngestionPipeline: cache keys, run/arun, workers -----------------------------------
+
+
+class _Words:
+    """A stand-in for a LangChain text splitter (LangchainNodeParser only calls split_text)."""
+
+    def __init__(self, per_chunk: int) -> None:
+        self.per_chunk = per_chunk
+
+    def split_text(self, text: str) -> list[str]:
+        words = text.split()
+        return [
+            " ".join(words[i : i + self.per_chunk]) for i in range(0, len(words), self.per_chunk)
+        ]
+
+
+def _stale(first: Any, second: Any, documents: list[Document]) -> bool:
+    """Whether a pipeline with ``second`` returns the nodes ``first`` cached."""
+    cache = IngestionCache()
+    one = IngestionPipeline(transformations=[first], cache=cache).run(documents=documents)
+    two = IngestionPipeline(transformations=[second], cache=cache).run(documents=documents)
+    fresh = second(documents)
+    return (
+        [n.get_content() for n in two]
+        == [n.get_content() for n in one]
+        != [n.get_content() for n in fresh]
+    )
+
+
+def test_stock_parsers_share_cache_entries_across_settings() -> None:
+    documents = [Document(text=PROSE, doc_id="d")]
+    whitespace = SentenceSplitter(chunk_size=12, chunk_overlap=0, tokenizer=str.split)
+    tiktoken_ = SentenceSplitter(chunk_size=12, chunk_overlap=0, tokenizer=TOKENS)
+    assert get_transformation_hash(documents, whitespace) == get_transformation_hash(
+        documents, tiktoken_
+    )
+    assert _stale(whitespace, tiktoken_, documents)
+    small, large = LangchainNodeParser(_Words(3)), LangchainNodeParser(_Words(9))
+    assert get_transformation_hash(documents, small) == get_transformation_hash(documents, large)
+    assert _stale(small, large, documents)
+
+
+def _variant(value: Any) -> Any:
+    if value is None:  # abbreviations: spansplit's defaults
+        return ["Mr."]
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value - 1
+    if isinstance(value, list):
+        return value[:-1]
+    if value == "cl100k_base":
+        return "chars"
+    raise AssertionError(f"no variant for {value!r}")
+
+
+@pytest.mark.parametrize("cls", ALL_PARSERS)
+def test_every_setting_changes_the_cache_key(cls: type[SpanNodeParser]) -> None:
+    documents = [Document(text=PROSE, doc_id="d")]
+    base = make(cls, 16, chunk_overlap=4) if "chunk_overlap" in cls.model_fields else make(cls, 16)
+    settings_ = {
+        name: value
+        for name, value in base.to_dict().items()
+        if name not in ("class_name", "id_func")
+    }
+    assert set(settings_) | {"id_func", "callback_manager"} == set(cls.model_fields)
+    key = get_transformation_hash(documents, base)
+    for name, value in settings_.items():
+        changed = cls(**{**settings_, name: _variant(value)})
+        assert get_transformation_hash(documents, changed) != key, name
+
+
+def test_differing_parsers_never_share_cached_nodes() -> None:
+    documents = [Document(text=PROSE, doc_id="d")]
+    tokens = SpanRecursiveNodeParser(chunk_size=12, chunk_overlap=0)
+    chars = SpanRecursiveNodeParser(chunk_size=12, chunk_overlap=0, length="chars")
+    assert not _stale(tokens, chars, documents)
+    cache = IngestionCache()
+    IngestionPipeline(transformations=[tokens], cache=cache).run(documents=documents)
+    cached = IngestionPipeline(transformations=[chars], cache=cache).run(documents=documents)
+    assert summary(cached) == summary(chars(documents))
+
+
+def _documents() -> list[Document]:
+    return [
+        Document(
+            text=f"Chapter {d}.\n\n" + "It was a dark night. The rain fell. " * (10 + d),
+            metadata={"chapter": d},
+            doc_id=f"chapter-{d}",
+        )
+        for d in range(6)
+    ]
+
+
+def test_pipeline_run_and_arun_give_the_same_exact_nodes() -> None:
+    parser = SpanSentenceNodeParser(chunk_size=24, chunk_overlap=6)
+    documents = _documents()
+    ran = IngestionPipeline(transformations=[parser]).run(documents=documents)
+    aran = asyncio.run(IngestionPipeline(transformations=[parser]).arun(documents=documents))
+    assert summary(ran) == summary(aran)
+    for document in documents:
+        assert_exact(document.text, [n for n in ran if n.ref_doc_id == document.doc_id])
+
+
+def test_two_workers_give_the_same_nodes_as_one() -> None:
+    parser = SpanRecursiveNodeParser(chunk_size=16, chunk_overlap=4)
+    documents = _documents()
+    one = IngestionPipeline(transformations=[parser]).run(documents=documents)
+    two = IngestionPipeline(transformations=[parser]).run(documents=documents, num_workers=2)
+    assert summary(two) == summary(one)
+
+
+# -- generated Unicode and the real corpus -----------------------------------------------
+
+PIECES = st.sampled_from(
+    ["word", "Ünïcødé", " ", "  ", "\t", "\n", "\r\n", "\r", "\n\n", "。", "中文句子", "、",
+     "👩‍👩‍👧‍👦", "e\u0301", "🇫🇷", ". ", "! ", "# Title\n", "---\n", "```\ncode\n```\n"]
+)  # fmt: skip
+TEXTS = st.lists(PIECES, max_size=60).map("".join)
+
+
+@settings(max_examples=60)
+@given(text=TEXTS, size=st.integers(20, 60), chars=st.booleans())
+def test_generated_text_offsets_and_lines_exact(text: str, size: int, chars: bool) -> None:
+    length = "chars" if chars else "cl100k_base"
+    for cls in ALL_PARSERS:
+        fields = {} if cls is SpanParagraphNodeParser else {"length": length}
+        document = Document(text=text)
+        nodes = make(cls, size, **fields)([document])
+        assert_exact(text, nodes)
+        chained = make(SpanRecursiveNodeParser, 20, length=length)(nodes)
+        assert_exact(text, chained)
+
+
+def test_corpus_book_offsets_exact() -> None:
+    path = corpus_path("english_prose/pg84_frankenstein.gitenberg.crlf.txt")
+    text = path.read_bytes().decode("utf-8")
+    assert text.startswith("\ufeff") and "\r\n" in text
+    document = Document(text=text, metadata={"file_name": path.name})
+    nodes = SpanRecursiveNodeParser(chunk_size=256, chunk_overlap=32)([document])
+    assert len(nodes) > 100
+    assert_exact(text, nodes)
+    assert max(ntokens(n.get_content(MetadataMode.EMBED)) for n in nodes) <= 256
+
+
+@pytest.mark.parametrize("cls", ALL_PARSERS)
+def test_corpus_markdown_chained_offsets_exact(cls: type[SpanNodeParser]) -> None:
+    path = corpus_path("chinese/trpl-zh-cn/src/ch08-02-strings.md")
+    text = path.read_bytes().decode("utf-8")
+    document = Document(text=text, metadata={"file_name": path.name})
+    nodes = IngestionPipeline(transformations=[make(SpanBlockNodeParser, 400), make(cls, 96)]).run(
+        documents=[document]
+    )
+    assert len(nodes) > 10
+    assert_exact(text, nodes)
+
+
+def test_recursive_from_preset_round_trips_and_stays_exact() -> None:
+    path = corpus_path("markdown_docs/rust-lang-book/src/ch08-02-strings.md")
+    text = path.read_bytes().decode("utf-8")
+    parser = SpanRecursiveNodeParser.from_preset("markdown", chunk_size=128, chunk_overlap=16)
+    assert parser.separators_are_regex and parser.keep_separator == "start"
+    copy = SpanRecursiveNodeParser.from_json(parser.to_json())
+    assert copy.to_dict() == parser.to_dict()
+    nodes = copy([Document(text=text)])
+    assert len(nodes) > 10
+    assert_exact(text, nodes)
+    with pytest.raises(InvalidParameterError, match="preset"):
+        SpanRecursiveNodeParser.from_preset("no-such-preset")
