@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 LINE_ENDING = re.compile(r"\r\n|\r|\n")
 _LF = re.compile("\n")
@@ -193,6 +193,29 @@ class LineIndex:
         """``(line(start), line(end - 1))``: the first and last lines of ``[start, end)``."""
         first = self.line(start)
         return first, (self.line(end - 1) if end - 1 > start else first)
+
+    def spans_lines(self, spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+        """:meth:`span_lines` of each span, for spans in text order (overlaps allowed).
+
+        The common case (no lone CR) is one ``str.count`` per offset, with no method calls:
+        splitters make a chunk per few hundred characters, so this loop is hot.
+        """
+        if self._lone_cr or self._ends is not None:
+            return [self.span_lines(start, end) for start, end in spans]
+        count = self._text.count
+        cursor, seen = self._cursor, self._seen
+        lines = []
+        for start, end in spans:
+            if start >= cursor:
+                seen += count("\n", cursor, start)
+            else:
+                seen -= count("\n", start, cursor)
+            first = seen + 1
+            cursor = end - 1 if end - 1 > start else start
+            seen += count("\n", start, cursor)
+            lines.append((first, seen + 1))
+        self._cursor, self._seen = cursor, seen
+        return lines
 
     @property
     def line_count(self) -> int:

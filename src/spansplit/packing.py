@@ -12,6 +12,7 @@ Two steps, each blind to which structure produced the pieces:
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ class Pieces:
     sizes: list[int] = field(default_factory=list)
     joined: list[int] = field(default_factory=list)
     breaks: set[int] = field(default_factory=set)
+    trimmed: bool = False  # no piece starts or ends with whitespace (``fit(trim=True)``)
 
 
 def fit(
@@ -65,29 +67,54 @@ def fit(
     so whitespace that trimming removes never counts against the budget, and blank pieces
     are dropped.
     """
-    out = Pieces()
+    out = Pieces(trimmed=trim)
     wanted = set(breaks)
     _place(text, list(spans), 0, budget, length, levels, out, wanted, isolate, trim)
     return out
 
 
+def _trimmed(text: str, start: int, end: int) -> Span:
+    """``(start, end)`` without surrounding whitespace (``str.isspace``, as ``str.strip``)."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+_SPACE = re.compile(r"\s")  # the characters str.isspace accepts (both use Py_UNICODE_ISSPACE)
+
+
 def _trim_spans(text: str, spans: list[Span], wanted: set[int]) -> tuple[list[Span], set[int]]:
     """``spans`` without surrounding whitespace, blank ones dropped; a break on a dropped
-    span moves to the next kept one."""
-    kept: list[Span] = []
-    origins: list[int] = []
-    for index, (start, end) in enumerate(spans):
-        if text[start].isspace() or text[end - 1].isspace():
-            segment = text[start:end]
-            body = segment.strip()
-            if not body:
-                continue
-            start += len(segment) - len(segment.lstrip())
-            end = start + len(body)
-        kept.append((start, end))
-        origins.append(index)
-    if not wanted:
+    span moves to the next kept one.
+
+    Most pieces have no whitespace at their edges: their first and last characters are
+    gathered into two strings and searched at C speed, and only the pieces found are
+    trimmed one by one.
+    """
+    firsts = "".join([text[start] for start, _ in spans])
+    lasts = "".join([text[end - 1] for _, end in spans])
+    edged = sorted(
+        {m.start() for m in _SPACE.finditer(firsts)}.union(
+            m.start() for m in _SPACE.finditer(lasts)
+        )
+    )
+    if not edged:
+        return spans, wanted
+    kept = list(spans)
+    dropped: list[int] = []
+    for index in edged:
+        start, end = _trimmed(text, *spans[index])
+        if start == end:
+            dropped.append(index)
+        else:
+            kept[index] = (start, end)
+    if not dropped:
         return kept, wanted
+    gone = set(dropped)
+    origins = [index for index in range(len(spans)) if index not in gone]
+    kept = [kept[index] for index in origins]
     moved = {bisect_left(origins, index) for index in wanted}
     return kept, moved - {len(kept)}
 
@@ -164,6 +191,11 @@ def _refine(
             _place(text, parts, level, budget, length, levels, out, set(), isolate, trim)
             return
     for start, end, size in hard_cut(text, span[0], span[1], budget, length):
+        if trim and (text[start].isspace() or text[end - 1].isspace()):
+            start, end = _trimmed(text, start, end)
+            if start == end:
+                continue
+            size = length.count(text[start:end])
         out.spans.append((start, end))
         out.sizes.append(size)
         if not length.additive:
@@ -256,7 +288,7 @@ def merge(
     the previous chunk's last piece. Every chunk holds at least one new piece and starts
     after the previous chunk starts; with ``trim``, pieces of whitespace alone are dropped.
     """
-    if trim:
+    if trim and not pieces.trimmed:
         pieces = _without_blank(text, pieces, length)
     packer = _Packer(text, pieces, budget, length, overlap, overlap_level, trim)
     return packer.run()
@@ -331,10 +363,8 @@ class _Packer:
         self.overlap_level = overlap_level
         self.trim = trim
         if length.additive and self.spans:
-            spans = self.spans
-            reach = [(spans[0][0], spans[0][1])]
-            reach += [(spans[i - 1][1], spans[i][1]) for i in range(1, len(spans))]
-            self.joined = length.count_spans(text, reach)
+            ends = [end for _, end in self.spans]
+            self.joined = length.count_spans(text, list(zip([self.spans[0][0], *ends], ends)))
         else:
             self.joined = list(pieces.joined)
         self._index(pieces.breaks)
@@ -486,10 +516,7 @@ class _Packer:
         start = plan.overlap_start if plan.overlap_start is not None else self.spans[plan.first][0]
         end = self.spans[plan.last][1]
         if self.trim:
-            segment = self.text[start:end]
-            stripped = segment.lstrip()
-            start += len(segment) - len(stripped)
-            end = start + len(stripped.rstrip())
+            return _trimmed(self.text, start, end)
         return start, end
 
     def _shrink(self, plan: _Plan) -> _Plan:

@@ -22,14 +22,16 @@ def check_text(text: object, name: str = "text") -> str:
                 f"e.g. {name}.decode('utf-8')"
             )
         raise InputTypeError(f"{name} must be str, got {type(text).__name__}")
-    if text.isascii():
-        bad = _NUL_OR_SURROGATE.search(text) if "\x00" in text else None
-    else:
+    # A strict UTF-16 encoding (the cheapest one) rejects a lone surrogate, which ASCII
+    # text cannot hold; str.find looks for NUL at C speed. The regex runs only to report.
+    bad = None
+    if not text.isascii():
         try:
-            text.encode("utf-8")
-            bad = _NUL_OR_SURROGATE.search(text) if "\x00" in text else None
-        except UnicodeEncodeError:
-            bad = _NUL_OR_SURROGATE.search(text)
+            text.encode("utf-16-le")
+        except UnicodeEncodeError as error:
+            bad = _NUL_OR_SURROGATE.search(text, 0, error.end)
+    if bad is None and text.find("\x00") >= 0:
+        bad = _NUL_OR_SURROGATE.search(text)
     if bad is not None:
         offset = bad.start()
         char = bad.group()

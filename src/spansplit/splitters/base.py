@@ -31,26 +31,27 @@ def make_chunks(
     ``kind`` is one kind for all chunks or one per span; ``oversized`` holds the positions
     (in ``spans``) of chunks allowed over their target by contract (seed 000 blocks).
     """
-    lines = LineIndex(text)
-    chunks = []
-    for position, (start, end, size) in enumerate(spans):
-        first, last = lines.span_lines(start, end)
-        chunk_kind = kind if isinstance(kind, str) else kind[position]
-        chunks.append(
-            Chunk(
-                text[start:end],
-                start,
-                end,
-                first_index + position,
-                first,
-                last,
-                size,
-                chunk_kind,
-                source,
-                position in oversized,
-            )
+    spans = spans if isinstance(spans, list) else list(spans)
+    lines = LineIndex(text).spans_lines([(start, end) for start, end, _ in spans])
+    if isinstance(kind, str):
+        kinds: Sequence[str] = [kind] * len(spans)
+    else:
+        kinds = kind
+    return [
+        Chunk(
+            text[start:end],
+            start,
+            end,
+            first_index + position,
+            first,
+            last,
+            size,
+            kinds[position],
+            source,
+            position in oversized,
         )
-    return chunks
+        for position, ((start, end, size), (first, last)) in enumerate(zip(spans, lines))
+    ]
 
 
 class Splitter(ABC):
