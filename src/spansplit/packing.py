@@ -22,6 +22,9 @@ from .boundaries.graphemes import cluster_ends, first_cluster_end
 from .errors import ChunkTooLargeError
 from .sizing.base import LengthFunction, Span
 
+VERIFY_BATCH = 128
+"""Chunks planned ahead and measured together when the length is not additive."""
+
 Level = Callable[[str, int, int], list[Span]]
 """A boundary level: the sub-spans of ``text[start:end]`` at a finer structure, in order."""
 
@@ -144,10 +147,13 @@ def _place(
         # budget that way is measured alone too, since alone it may still fit.
         lead = out.spans[-1][1] if out.spans else spans[0][0]
         leads = [lead] + [end for _, end in spans[:-1]]
-        joined = length.count_spans(text, [(a, end) for a, (_, end) in zip(leads, spans)])
+        reach = [(a, end) for a, (_, end) in zip(leads, spans)]
+        joined = length.count_spans_capped(text, reach, budget)
         sizes = list(joined)
         over = [k for k, size in enumerate(joined) if size > budget]
-        for k, alone in zip(over, length.count_spans(text, [spans[k] for k in over])):
+        for k, alone in zip(
+            over, length.count_spans_capped(text, [spans[k] for k in over], budget)
+        ):
             sizes[k] = alone
     too_big = [k for k, size in enumerate(sizes) if size > budget]
     breaks = sorted(wanted)
@@ -374,24 +380,32 @@ class _Packer:
         self.prefix = [0, *accumulate(self.joined)]
 
     def run(self) -> list[tuple[int, int, int]]:
+        """Plan chunks ahead in batches and measure each batch at once (a tokenizer counts a
+        batch in parallel); a chunk over budget is shrunk and planning resumes after it.
+        Measured spans are remembered, so a re-plan that meets the same chunk again does not
+        measure it twice."""
         chunks: list[tuple[int, int, int]] = []
-        n = len(self.spans)
-        plan: _Plan | None = self._greedy(0, None, 0) if n else None
+        batch = len(self.spans) if self.length.additive else VERIFY_BATCH
+        measured: dict[Span, int] = {}
+        plan: _Plan | None = self._greedy(0, None, 0) if self.spans else None
         while plan is not None:
-            plans = [plan]
-            while (plan := self._after(plan)) is not None:
+            plans: list[_Plan] = []
+            while plan is not None and len(plans) < batch:
                 plans.append(plan)
+                plan = self._after(plan)
             bounds = [self._bounds(p) for p in plans]
-            real = self.length.count_spans(self.text, bounds)
-            for index, ((start, end), size) in enumerate(zip(bounds, real)):
+            todo = [span for span in dict.fromkeys(bounds) if span not in measured]
+            measured.update(zip(todo, self.length.count_spans(self.text, todo)))
+            for planned, (start, end) in zip(plans, bounds):
+                size = measured[start, end]
                 if size > self.budget:
                     # A non-additive length found this plan over budget: shrink it for real.
-                    fixed = self._shrink(plans[index])
+                    fixed = self._shrink(planned)
                     start, end = self._bounds(fixed)
                     size = self.length.count(self.text[start:end])
+                    plan = self._after(fixed)
                     if end > start:
                         chunks.append((start, end, size))
-                    plan = self._after(fixed)
                     break
                 if end > start:
                     chunks.append((start, end, size))

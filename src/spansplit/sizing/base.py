@@ -39,6 +39,12 @@ class LengthFunction(ABC):
         count = self.count
         return [count(text[start:end]) for start, end in spans]
 
+    def count_spans_capped(self, text: str, spans: Sequence[Span], cap: int) -> list[int]:
+        """Like :meth:`count_spans`, but any size over ``cap`` may be reported as any value
+        over ``cap``: the packer only needs to know that such a piece is too big, and a
+        tokenizer can tell that from the start of a long piece without encoding all of it."""
+        return self.count_spans(text, spans)
+
     def prefix_hint(self, text: str, start: int, end: int, budget: int) -> int | None:
         """A code point count ``k`` where ``text[start:start + k]`` is about ``budget`` units.
 

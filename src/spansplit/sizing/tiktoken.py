@@ -405,6 +405,41 @@ class TiktokenLength(LengthFunction):
             sizes.extend(future.result())
         return sizes
 
+    def count_spans_capped(self, text: str, spans: Sequence[Span], cap: int) -> list[int]:
+        """Sizes of the spans; a long span is first encoded through a window sized from the
+        code points per token seen so far, grown while it holds no more than ``cap + 16``
+        tokens, and reported as ``cap + 1`` as soon as it holds more.
+
+        Only the last pretoken of a window can differ from the whole span's (the window may
+        cut a word), a difference of a few tokens, well inside the 16-token margin: a span
+        reported over ``cap`` is over it, and a long one costs about one window to reject.
+        """
+        limit = cap + 16
+        first_window = int(limit * self._chars_per_token * 1.25) + 64
+        long = {i for i, (start, end) in enumerate(spans) if end - start > 2 * first_window}
+        if not long:
+            return self.count_spans(text, spans)
+        exact = iter(self.count_spans(text, [s for i, s in enumerate(spans) if i not in long]))
+        encode = self.encoding.encode_ordinary
+        sizes = []
+        for index, (start, end) in enumerate(spans):
+            if index not in long:
+                sizes.append(next(exact))
+                continue
+            window = first_window
+            while True:
+                stop = min(end, start + window)
+                tokens = len(encode(text[start:stop]))
+                self._chars_per_token = max((stop - start) / max(tokens, 1), 0.25)
+                if tokens > limit:
+                    sizes.append(cap + 1)
+                    break
+                if stop == end:
+                    sizes.append(tokens)
+                    break
+                window *= 2
+        return sizes
+
     def _count_run(self, text: str, spans: Sequence[Span]) -> list[int]:
         encode = self.encoding.encode_ordinary
         return [len(encode(text[start:end])) for start, end in spans]
