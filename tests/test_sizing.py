@@ -276,6 +276,20 @@ def test_o200k_without_local_copy_explains_the_offline_ways(
     assert "TIKTOKEN_CACHE_DIR" in message
 
 
+def test_o200k_loads_from_llama_index_core_bundled_cache(
+    fresh: None, network: list[str]
+) -> None:
+    # llama-index-core ships tiktoken's cache files (named by the SHA-1 of their URL) for
+    # cl100k_base and o200k_base; the LlamaIndex adapter brings it into the test venv.
+    pytest.importorskip("llama_index.core")
+    length = tk.tiktoken_length("gpt-4o")
+    assert length.name == "o200k_base" and network == []
+    source = tk.encoding_source("o200k_base")
+    assert source is not None and source.endswith(O200K_CACHE_NAME)
+    assert "llama_index" in source
+    assert length.count("hello world") == 2
+
+
 def test_a_failed_load_is_not_remembered(
     fresh: None, network: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

