@@ -20,7 +20,7 @@ from itertools import accumulate
 
 from .boundaries.graphemes import cluster_ends, first_cluster_end
 from .errors import ChunkTooLargeError
-from .sizing.base import LengthFunction, Span
+from .sizing.base import LengthFunction, Span, TextMeasurer
 
 VERIFY_BATCH = 128
 """Chunks planned ahead and measured together when the length is not additive."""
@@ -46,6 +46,7 @@ class Pieces:
     joined: list[int] = field(default_factory=list)
     breaks: set[int] = field(default_factory=set)
     trimmed: bool = False  # no piece starts or ends with whitespace (``fit(trim=True)``)
+    measurer: TextMeasurer | None = None  # what measured them, reused by ``merge``
 
 
 def fit(
@@ -70,7 +71,7 @@ def fit(
     so whitespace that trimming removes never counts against the budget, and blank pieces
     are dropped.
     """
-    out = Pieces(trimmed=trim)
+    out = Pieces(trimmed=trim, measurer=length.measurer(text))
     wanted = set(breaks)
     _place(text, list(spans), 0, budget, length, levels, out, wanted, isolate, trim)
     return out
@@ -140,20 +141,19 @@ def _place(
     if not spans:
         return
     additive = length.additive
+    measurer = out.measurer or length.measurer(text)
     if additive:
-        sizes = joined = length.count_spans(text, spans)
+        sizes = joined = measurer.sizes(spans, budget)
     else:
         # One measure per piece, with the gap before it (what packing adds); a piece over
         # budget that way is measured alone too, since alone it may still fit.
         lead = out.spans[-1][1] if out.spans else spans[0][0]
         leads = [lead] + [end for _, end in spans[:-1]]
         reach = [(a, end) for a, (_, end) in zip(leads, spans)]
-        joined = length.count_spans_capped(text, reach, budget)
+        joined = measurer.sizes(reach, budget)
         sizes = list(joined)
         over = [k for k, size in enumerate(joined) if size > budget]
-        for k, alone in zip(
-            over, length.count_spans_capped(text, [spans[k] for k in over], budget)
-        ):
+        for k, alone in zip(over, measurer.sizes([spans[k] for k in over], budget)):
             sizes[k] = alone
     too_big = [k for k, size in enumerate(sizes) if size > budget]
     breaks = sorted(wanted)
@@ -294,13 +294,14 @@ def merge(
     the previous chunk's last piece. Every chunk holds at least one new piece and starts
     after the previous chunk starts; with ``trim``, pieces of whitespace alone are dropped.
     """
+    measurer = pieces.measurer or length.measurer(text)
     if trim and not pieces.trimmed:
-        pieces = _without_blank(text, pieces, length)
-    packer = _Packer(text, pieces, budget, length, overlap, overlap_level, trim)
+        pieces = _without_blank(text, pieces, measurer)
+    packer = _Packer(text, pieces, budget, length, measurer, overlap, overlap_level, trim)
     return packer.run()
 
 
-def _without_blank(text: str, pieces: Pieces, length: LengthFunction) -> Pieces:
+def _without_blank(text: str, pieces: Pieces, measurer: TextMeasurer) -> Pieces:
     """``pieces`` without those made only of whitespace, which trimming would erase.
 
     A blank piece starting a chunk would leave that chunk nothing but its overlap (the
@@ -319,8 +320,9 @@ def _without_blank(text: str, pieces: Pieces, length: LengthFunction) -> Pieces:
         [spans[i] for i in kept],
         [pieces.sizes[i] for i in kept],
         breaks={bisect_left(kept, b) for b in pieces.breaks} - {len(kept)},
+        measurer=measurer,
     )
-    if not length.additive:
+    if not measurer.length.additive:
         # The size from the previous kept piece's end must include the dropped pieces.
         previous = -1
         for i in kept:
@@ -329,7 +331,7 @@ def _without_blank(text: str, pieces: Pieces, length: LengthFunction) -> Pieces:
             elif i == previous + 1:
                 out.joined.append(pieces.joined[i])
             else:
-                out.joined.append(length.count(text[spans[previous][1] : spans[i][1]]))
+                out.joined.append(measurer.count(spans[previous][1], spans[i][1]))
             previous = i
     return out
 
@@ -356,11 +358,13 @@ class _Packer:
         pieces: Pieces,
         budget: int,
         length: LengthFunction,
+        measurer: TextMeasurer,
         overlap: int,
         overlap_level: Level | None,
         trim: bool,
     ) -> None:
         self.text = text
+        self.measurer = measurer
         self.spans = pieces.spans
         self.sizes = pieces.sizes
         self.budget = budget
@@ -370,7 +374,7 @@ class _Packer:
         self.trim = trim
         if length.additive and self.spans:
             ends = [end for _, end in self.spans]
-            self.joined = length.count_spans(text, list(zip([self.spans[0][0], *ends], ends)))
+            self.joined = measurer.count_spans(list(zip([self.spans[0][0], *ends], ends)))
         else:
             self.joined = list(pieces.joined)
         self._index(pieces.breaks)
@@ -395,14 +399,14 @@ class _Packer:
                 plan = self._after(plan)
             bounds = [self._bounds(p) for p in plans]
             todo = [span for span in dict.fromkeys(bounds) if span not in measured]
-            measured.update(zip(todo, self.length.count_spans(self.text, todo)))
+            measured.update(zip(todo, self.measurer.count_spans(todo)))
             for planned, (start, end) in zip(plans, bounds):
                 size = measured[start, end]
                 if size > self.budget:
                     # A non-additive length found this plan over budget: shrink it for real.
                     fixed = self._shrink(planned)
                     start, end = self._bounds(fixed)
-                    size = self.length.count(self.text[start:end])
+                    size = self.measurer.count(start, end)
                     plan = self._after(fixed)
                     if end > start:
                         chunks.append((start, end, size))
@@ -466,16 +470,16 @@ class _Packer:
         Summed sizes of a non-additive length may underestimate the joined text; the
         longest candidate usually fits, else a binary search finds the longest that does.
         """
-        count, text = self.length.count, self.text
+        count = self.measurer.count
         best: tuple[int | None, int] = (None, 0)
         low, high = 0, len(starts) - 1
-        size = count(text[starts[high] : end])
+        size = count(starts[high], end)
         if size <= room:
             return starts[high], size
         high -= 1
         while low <= high:
             mid = (low + high) // 2
-            size = count(text[starts[mid] : end])
+            size = count(starts[mid], end)
             if size <= room:
                 best, low = (starts[mid], size), mid + 1
             else:
@@ -500,7 +504,7 @@ class _Packer:
         When none fits, the last part with content is split further.
         """
         assert self.overlap_level is not None
-        text, count = self.text, self.length.count
+        text, count = self.text, self.measurer.count
         segment = text[start:end]
         tail = end - (len(segment) - len(segment.rstrip()))  # text[tail:end] is blank
         region_end = end
@@ -514,7 +518,7 @@ class _Packer:
             found: tuple[int | None, int] = (None, 0)
             while low <= high:
                 mid = (low + high) // 2
-                size = count(text[starts[mid] : end])
+                size = count(starts[mid], end)
                 if size <= room:
                     found, high = (starts[mid], size), mid - 1
                 else:
@@ -535,10 +539,10 @@ class _Packer:
 
     def _shrink(self, plan: _Plan) -> _Plan:
         """Drop trailing pieces, then the overlap, until the chunk measures within budget."""
-        count, budget = self.length.count, self.budget
+        count, budget = self.measurer.count, self.budget
         while True:
             start, end = self._bounds(plan)
-            if count(self.text[start:end]) <= budget:
+            if count(start, end) <= budget:
                 return plan
             if plan.last > plan.first:
                 plan = _Plan(plan.first, plan.last - 1, plan.overlap_start, plan.overlap_size)

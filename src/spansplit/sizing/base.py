@@ -54,8 +54,38 @@ class LengthFunction(ABC):
         """
         return None
 
+    def measurer(self, text: str) -> TextMeasurer:
+        """A :class:`TextMeasurer` for spans of ``text``; a tokenizer may index it once."""
+        return TextMeasurer(self, text)
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
+
+
+class TextMeasurer:
+    """Measures spans of one text with one length function: what the packer calls.
+
+    ``sizes`` may estimate (packing decisions only need to be close: every chunk is then
+    measured exactly); ``count`` and ``count_spans`` are exact. This default measures each
+    span; a tokenizer can answer from one encoding of the whole text instead.
+    """
+
+    def __init__(self, length: LengthFunction, text: str) -> None:
+        self.length = length
+        self.text = text
+
+    def sizes(self, spans: Sequence[Span], cap: int) -> list[int]:
+        """Sizes of the spans for packing: exact or close; any size over ``cap`` may be
+        reported as any value over ``cap``."""
+        return self.length.count_spans_capped(self.text, spans, cap)
+
+    def count_spans(self, spans: Sequence[Span]) -> list[int]:
+        """Exact sizes of the spans."""
+        return self.length.count_spans(self.text, spans)
+
+    def count(self, start: int, end: int) -> int:
+        """Exact size of ``text[start:end]``."""
+        return self.length.count(self.text[start:end])
 
 
 class CodePoints(LengthFunction):

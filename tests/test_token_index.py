@@ -1,0 +1,161 @@
+"""The token index (one tiktoken encoding of a whole text serving every span) against
+tiktoken itself: its sync points are pretoken boundaries, its exact counts are exact, its
+estimates are close, on adversarial generated text and on the real corpus."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import regex
+from conftest import corpus_path
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spansplit.sizing import resolve_length, token_index
+from spansplit.sizing.base import TextMeasurer
+from spansplit.sizing.token_index import SYNC_POINTS, TokenIndexMeasurer
+
+ENCODINGS = ["cl100k_base", "o200k_base"]
+
+
+def length_for(name: str):  # type: ignore[no-untyped-def]
+    try:
+        return resolve_length(name)
+    except Exception as error:  # o200k_base needs a local copy (llama-index-core has one)
+        pytest.skip(f"{name} not available offline here: {error}")
+
+
+# Pieces that stress the pretokenizer around line endings: punctuation before newlines
+# (".\n\n" is one cl100k pretoken), "/" after newlines (o200k's punctuation rule), runs of
+# spaces and newlines, letters of both cases, digits, CJK, emoji, combining marks.
+ATOMS = [
+    "a",
+    "Ab",
+    "word",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\n\n",
+    "\r\n",
+    "\r",
+    ".",
+    ",",
+    "!?",
+    "/",
+    "//",
+    "'s",
+    "1",
+    "123456",
+    "中文",
+    "。",
+    "「",
+    "👍",
+    "👨‍👩‍👧",
+    "e\u0301",
+    "\u3000",
+    "\u00a0",
+    "-",
+    "```",
+    "http://x.y/z",
+    " \n",
+    "\n ",
+    ".\n",
+    "/\n",
+    "\n/",
+]
+texts = st.lists(st.sampled_from(ATOMS), min_size=1, max_size=80).map("".join)
+
+
+def pretoken_starts(pattern: str, text: str) -> set[int]:
+    """Where the encoding's own pretokenizer (its pattern, run by ``regex``) starts pieces."""
+    return {m.start() for m in regex.finditer(pattern, text)}
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+@settings(max_examples=300)
+@given(text=texts)
+def test_sync_points_are_pretoken_boundaries(name: str, text: str) -> None:
+    encoding = length_for(name).encoding
+    starts = pretoken_starts(encoding._pat_str, text)
+    for match in SYNC_POINTS[name].finditer(text):
+        assert match.start() in starts, (text, match.start())
+
+
+def indexed(name: str, text: str) -> TokenIndexMeasurer:
+    length = length_for(name)
+    measurer = TokenIndexMeasurer(length, text, SYNC_POINTS[name])
+    return measurer
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+@settings(max_examples=150)
+@given(text=texts, data=st.data())
+def test_exact_counts_equal_tiktoken_on_generated_text(
+    name: str, text: str, data: st.DataObject
+) -> None:
+    length = length_for(name)
+    measurer = indexed(name, text)
+    n = len(text)
+    spans = data.draw(
+        st.lists(
+            st.tuples(st.integers(0, n), st.integers(0, n)).map(lambda p: (min(p), max(p))),
+            min_size=1,
+            max_size=12,
+        )
+    )
+    expected = [len(length.encoding.encode_ordinary(text[a:b])) for a, b in spans]
+    assert measurer.count_spans(spans) == expected
+
+
+CORPUS = [
+    "english_prose/pg1342_pride_and_prejudice.gitenberg.crlf.txt",
+    "chinese/pg23962_xiyouji_journey_to_the_west.txt",
+    "mixed/ru-prose/gogol_shinel.txt",
+    "mixed/unicode-emoji-14.0/emoji-test.txt",
+    "commonmark/spec.txt",
+    "markdown_docs/rust-lang-reference/src",  # a folder: its files joined
+]
+
+
+def corpus_text(path: str) -> str:
+    location = corpus_path(path)
+    if location.is_dir():
+        return "".join(p.read_text(encoding="utf-8") for p in sorted(location.rglob("*.md")))
+    return location.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+@pytest.mark.parametrize("path", CORPUS)
+def test_exact_counts_equal_tiktoken_on_the_corpus(name: str, path: str) -> None:
+    text = corpus_text(path)[:200_000]
+    length = length_for(name)
+    measurer = length.measurer(text)
+    assert isinstance(measurer, TokenIndexMeasurer)
+    rng = random.Random(path)
+    spans = []
+    for _ in range(300):
+        a = rng.randrange(len(text))
+        spans.append((a, min(len(text), a + rng.randint(0, 5000))))
+    expected = length.count_spans(text, spans)
+    assert measurer.count_spans(spans) == expected
+    assert max(abs(e - x) for e, x in zip(measurer.sizes(spans, 10**9), expected)) <= 4
+
+
+def test_segments_cut_at_sync_points_encode_as_the_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Many small segments: the index must still equal one encoding of the whole text.
+    monkeypatch.setattr(token_index, "SEGMENT_CHARS", 1000)
+    text = corpus_path("english_prose/pg84_frankenstein.gitenberg.crlf.txt").read_text(
+        encoding="utf-8"
+    )[:60_000]
+    length = length_for("cl100k_base")
+    measurer = indexed("cl100k_base", text)
+    assert measurer.count_spans([(0, len(text))]) == [length.count(text)]
+    assert measurer.sizes([(0, len(text))], 10**9) == [length.count(text)]
+
+
+def test_short_texts_and_other_lengths_use_the_plain_measurer() -> None:
+    length = length_for("cl100k_base")
+    assert type(length.measurer("short text")) is TextMeasurer
+    assert type(resolve_length("chars").measurer("x" * 100_000)) is TextMeasurer
