@@ -377,6 +377,34 @@ def test_tab_only_lines_are_blank() -> None:
     assert blocks_of("a\n\t\t\nb\n \t \n") == ["a\n\t\t\n", "b\n \t \n"]
 
 
+def test_empty_space_and_crlf_blank_lines_make_one_run() -> None:
+    assert blocks_of("a\n\n \t\n\nb\n") == ["a\n\n \t\n\n", "b\n"]
+    assert blocks_of("a\r\n\r\n  \r\n\r\nb\r\n") == ["a\r\n\r\n  \r\n\r\n", "b\r\n"]
+    # "abc\n\n" is full at 6 with "  \n"; "  \n\n" + "xy\n" would be 7: the blank lines
+    # left over fit with neither neighbour and form their own block.
+    assert [b.text for b in split_blocks("abc\n\n  \n\nxy\n", 6)] == [
+        "abc\n\n",
+        "  \n\n",
+        "xy\n",
+    ]
+
+
+def test_blank_and_indented_lines_inside_a_fence_are_code() -> None:
+    text = "```\r\ncode\r\n\r\n  \r\n  # not\r\n  ```\r\n\r\nafter\r\n"
+    assert [(b.text, b.kind) for b in split_blocks(text, 1000)] == [
+        ("```\r\ncode\r\n\r\n  \r\n  # not\r\n  ```\r\n\r\n", "code"),
+        ("after\r\n", "text"),
+    ]
+
+
+def test_indented_structure_on_the_first_line_after_a_bom() -> None:
+    blocks = split_blocks("\ufeff  # T\nx\n   ***\ny\n", 1000)
+    assert [(b.text, b.kind) for b in blocks] == [
+        ("\ufeff  # T\nx\n", "heading"),
+        ("   ***\ny\n", "rule"),
+    ]
+
+
 def test_nbsp_and_ideographic_space_lines_are_not_blank() -> None:
     assert blocks_of("a\n\u00a0\nb\n") == ["a\n\u00a0\nb\n"]
     assert blocks_of("a\n\u3000\u3000\nb\n") == ["a\n\u3000\u3000\nb\n"]

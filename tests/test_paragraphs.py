@@ -16,8 +16,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spansplit import paragraphs_json, split_paragraphs
-from spansplit.boundaries.paragraphs import paragraph_spans
+from spansplit.boundaries.paragraphs import (
+    blank_line_runs,
+    leading_blanks_end,
+    paragraph_spans,
+    separator_spans,
+)
 from spansplit.errors import InputTypeError, InvalidInputError
+from spansplit.lines import has_lone_cr
 
 # The seed's example request and response, copied from the seed document.
 SEED_REQUEST = {"text": "aaa\nbbb\n\nccc\nddd\n"}
@@ -53,9 +59,9 @@ SEED_RESPONSE = json.loads(
 )
 
 
-def naive_paragraphs(text: str) -> tuple[list[dict[str, object]], int]:
-    """Seed 002's paragraphs and line total, by a loop over characters then lines."""
-    lines, start, i = [], 0, 0  # (start, content_end, end) of each line
+def naive_lines(text: str) -> list[tuple[int, int, int]]:
+    """``(start, content_end, end)`` of each CommonMark line, by a loop over characters."""
+    lines, start, i = [], 0, 0
     while i < len(text):
         if text[i] in "\r\n":
             ending = 2 if text[i : i + 2] == "\r\n" else 1
@@ -66,6 +72,25 @@ def naive_paragraphs(text: str) -> tuple[list[dict[str, object]], int]:
             i += 1
     if start < len(text):
         lines.append((start, len(text), len(text)))
+    return lines
+
+
+def naive_blank_runs(text: str, start: int = 0) -> list[tuple[int, int]]:
+    """Maximal runs of blank lines (whole lines, endings included) from the line at ``start``."""
+    runs: list[tuple[int, int]] = []
+    for line_start, content_end, end in naive_lines(text):
+        if line_start < start or text[line_start:content_end].strip(" \t"):
+            continue
+        if runs and runs[-1][1] == line_start:
+            runs[-1] = (runs[-1][0], end)
+        else:
+            runs.append((line_start, end))
+    return runs
+
+
+def naive_paragraphs(text: str) -> tuple[list[dict[str, object]], int]:
+    """Seed 002's paragraphs and line total, by a loop over characters then lines."""
+    lines = naive_lines(text)
     paragraphs: list[dict[str, object]] = []
     run: list[int] = []
     for number, (line_start, content_end, _) in enumerate([*lines, (0, 0, 0)], start=1):
@@ -248,6 +273,19 @@ def test_paragraph_spans_of_a_range_match_the_slice() -> None:
         assert paragraph_spans(text, start, end) == expected
 
 
+def test_blank_line_runs_by_hand() -> None:
+    # Empty, space/tab-only and CRLF blank lines make one run; a final blank line may
+    # have no line ending; a line of U+00A0 is not blank.
+    text = "a\n\n \t\n\r\n\nb\n\u00a0\n\t"
+    assert blank_line_runs(text) == [(2, 9), (13, 14)]
+    assert blank_line_runs(text, 11) == [(13, 14)]
+    assert leading_blanks_end(text) == 0
+    assert leading_blanks_end("\n \r\n\tx\n") == 4
+    assert leading_blanks_end(" \t") == 2
+    # A separator starts at the line ending before the blank lines (at the CR of a CRLF).
+    assert separator_spans("a\r\n\r\nb", 0, 6) == [(1, 5)]
+
+
 # --- properties on generated text ----------------------------------------------------
 
 PIECES = st.sampled_from(
@@ -312,6 +350,16 @@ def test_paragraph_spans_of_any_line_range(text: str, data: st.DataObject) -> No
     end = data.draw(st.integers(min_value=start, max_value=len(text)))
     expected = [(s + start, e + start) for s, e in paragraph_spans(text[start:end])]
     assert paragraph_spans(text, start, end) == expected
+
+
+@given(TEXTS, st.data())
+def test_blank_line_runs_match_the_reference(text: str, data: st.DataObject) -> None:
+    start = data.draw(st.sampled_from([line[0] for line in naive_lines(text)] or [0]))
+    lone_cr = data.draw(st.sampled_from([None, has_lone_cr(text)]))
+    assert blank_line_runs(text, start, lone_cr) == naive_blank_runs(text, start)
+    runs = naive_blank_runs(text, start)
+    expected_end = runs[0][1] if runs and runs[0][0] == start else start
+    assert leading_blanks_end(text, start) == expected_end
 
 
 # --- the corpus ------------------------------------------------------------------------

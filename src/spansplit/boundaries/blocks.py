@@ -28,33 +28,45 @@ their lines are read one by one like other lines (a fence indented 4+ spaces in 
 item or prefixed by ``>`` is text, and a ``# x`` line inside an HTML comment starts a
 block).
 
-Everything is found by offsets, with regex passes over the whole text whose patterns
-start with a literal LF (the engine skips from LF to LF at C speed): blank-line runs,
-then the few lines that may be structure. Python work is done only for those lines and
-once per segment; no object is made per line.
+Everything is found by offsets, in one regex pass over the whole text whose pattern
+starts with a literal LF (the engine skips from LF to LF at C speed) and stops only
+where a line starts with a blank, an indent or a structure character: the lines that may
+be blank or structure. Python work is done only for those lines (prose lines start with
+none of these); segments are made by set, dict and ``map`` operations over lists of
+offsets (C speed), and no object is made per line or per segment.
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain, repeat
 
 from ..lines import LineWalker
-from .paragraphs import BLANK_CHARACTERS, blank_line_runs
+from .paragraphs import BLANK_CHARACTERS, leading_blanks_end
 
 HEADING = "heading"
 RULE = "rule"
 CODE = "code"
 TEXT = "text"
 
-# What may follow 0-3 spaces on a line that may be structure: the start of one of the
-# constructs above, of a list item or of a block quote.
-# The character is captured: it says which constructs to try.
-_STRUCTURE_START = r" {0,3}([#*\-_=`~>+0-9])"
-_CANDIDATE = re.compile(_STRUCTURE_START)
-_CANDIDATE_AFTER_LF = re.compile(r"\n(?=" + _STRUCTURE_START + ")")
-_CANDIDATE_AFTER_ANY = re.compile(r"(?:\r\n|\r(?!\n)|\n)(?=" + _STRUCTURE_START + ")")
+# A line that may be structure starts with 0-3 spaces, then the start of one of the
+# constructs above, of a list item or of a block quote: that character says which
+# constructs to try.
+_STRUCTURE_CHARACTERS = "#*\\-_=`~>+0-9"
+# The one pass over the text finds the lines that start with a blank, an indent or a
+# structure character (the first line is tried alone). The pattern looks ahead, so a
+# match ends where its line starts and leaves the next line ending to the next match. In
+# a text with no lone CR it starts with a literal LF (the engine skips from LF to LF at
+# C speed); most lines start with none of these characters and are never seen.
+_LINE_CHARACTERS = rf"(?=[ \t\r\n{_STRUCTURE_CHARACTERS}])"
+_LINE = re.compile(_LINE_CHARACTERS)
+_LINE_AFTER_LF = re.compile(r"\n" + _LINE_CHARACTERS)
+_LINE_AFTER_ANY = re.compile(r"(?:\r\n|\r(?!\n)|\n)" + _LINE_CHARACTERS)
+_BLANK_LINE = re.compile(r"[ \t]*(?:\r\n|\r(?!\n)|\n|\Z)")
+_INDENTED_CANDIDATE = re.compile(rf" {{1,3}}([{_STRUCTURE_CHARACTERS}])")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _FENCE_CLOSE = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*[\r\n]*\Z")
 _ATX = re.compile(r" {0,3}#{1,6}(?:[ \t\r\n]|\Z)")
@@ -70,8 +82,7 @@ Segment = tuple[int, int, int, str, int]
 ``[start, content_end)`` is content, ``[content_end, end)`` the blank lines that end it.
 ``kind`` is the kind of the block that starts at ``start``; a later block of the segment
 that starts before ``lead_end`` has that kind too (the rest of a long fence is code, the
-rest of a long setext heading is heading); any other is text. (A plain tuple: there is
-one per paragraph, and a named tuple costs as much again to make.)
+rest of a long setext heading is heading); any other is text.
 """
 
 
@@ -79,168 +90,211 @@ one per paragraph, and a named tuple costs as much again to make.)
 class BlockLayout:
     """The lines of a text, its segments and the starts of its setext underlines.
 
-    A setext underline should not start a block (it would read as a rule), so a block
-    that cannot hold it breaks one line earlier when it can.
+    Segments are kept as parallel lists (``firsts``, ``kinds``): most of them become one
+    block whole, which needs no more. Where one must be cut, :meth:`segment` gives its
+    blank lines and lead. A setext underline should not start a block (it would read as
+    a rule), so a block that cannot hold it breaks one line earlier when it can.
     """
 
     lines: LineWalker
-    segments: list[Segment]
+    firsts: list[int]
+    """Start of each segment, in order; each segment ends where the next one starts."""
+    kinds: list[str]
+    """Kind of the block that starts each segment."""
+    blank_starts: dict[int, int]
+    """End of each run of blank lines that ends a segment -> the run's start."""
+    lead_ends: dict[int, int]
+    """Start of a fence or setext heading -> where it ends."""
     underlines: frozenset[int]
+
+    def segment(self, first: int, end: int) -> Segment:
+        """The segment that starts at ``first`` and ends at ``end``."""
+        content_end = max(first, self.blank_starts.get(end, end))
+        kind = self.kinds[bisect_left(self.firsts, first)]
+        return first, content_end, end, kind, self.lead_ends.get(first, first + 1)
+
+    @property
+    def segments(self) -> list[Segment]:
+        """Every segment, in order."""
+        ends = [*self.firsts[1:], self.lines.size]
+        return [self.segment(first, end) for first, end in zip(self.firsts, ends)]
 
 
 def block_layout(text: str) -> BlockLayout:
     """Segments of ``text`` (see the module docstring)."""
     lines = LineWalker(text)
-    # A byte order mark is not part of what a reader sees: "\ufeff# Title" is a heading.
-    bom = 1 if text[:1] == "\ufeff" else 0
-    runs = blank_line_runs(text, bom, lines.lone_cr)
-    if runs and runs[0][0] == bom:
-        runs[0] = (0, runs[0][1])
-    found = _Structure(text, lines, bom, runs, _candidates(text, lines, bom))
-    segments = _segments(found, runs, len(text))
-    return BlockLayout(lines, segments, frozenset(found.underlines))
-
-
-def _candidates(text: str, lines: LineWalker, bom: int) -> list[tuple[int, str]]:
-    """Start and first character (after 0-3 spaces) of each line that may be structure."""
-    pattern = _CANDIDATE_AFTER_ANY if lines.lone_cr else _CANDIDATE_AFTER_LF
-    first = _CANDIDATE.match(text, bom)
-    found = [(0, first[1])] if first else []
-    found += [(m.end(), m[1]) for m in pattern.finditer(text)]
-    return found
-
-
-def _segments(found: _Structure, runs: list[tuple[int, int]], size: int) -> list[Segment]:
-    inside = found.fence_spans
-    if inside:  # blank lines inside a fence are code, not the end of a block
-        starts = [start for start, _ in inside]
-        runs = [
-            run
-            for run in runs
-            if (k := bisect_right(starts, run[0]) - 1) < 0 or run[0] >= inside[k][1]
-        ]
-    run_starts = {start: end for start, end in runs}
+    found = _Structure(text, lines)
+    size = len(text)
+    run_starts, run_ends = found.run_starts, found.run_ends
+    blank_starts = dict(zip(run_ends, run_starts))
     breaks = set(found.starts)
-    breaks.update(end for _, end in runs)  # the first line after blank lines
-    breaks.update(end for _, end in inside if end not in run_starts)  # after a fence
-    breaks.add(run_starts.get(0, 0))  # the first content line
+    breaks.update(run_ends)  # the first line after blank lines
+    if found.fence_ends:  # the first line after a fence, unless blank lines come first
+        breaks.update(set(found.fence_ends).difference(run_starts))
+    breaks.add(run_ends[0] if run_starts and run_starts[0] == 0 else 0)  # the first content
     breaks.discard(size)
     firsts = sorted(breaks)
-    blank_before = {end: start for start, end in runs}
-    kinds, lead_ends = found.starts, found.lead_ends
-    return [
-        (first, max(first, blank_before.get(end, end)), end, kinds.get(first, TEXT), lead)
-        for first, end, lead in zip(
-            firsts, [*firsts[1:], size], [lead_ends.get(f, f + 1) for f in firsts]
-        )
-    ]
+    kinds = list(map(found.starts.get, firsts, repeat(TEXT)))
+    return BlockLayout(
+        lines, firsts, kinds, blank_starts, found.lead_ends, frozenset(found.underlines)
+    )
 
 
 class _Structure:
-    """One pass over the candidate lines, in order: fences, headings, rules, underlines.
+    """One pass over the lines that may be blank or structure, in order: runs of blank
+    lines, fences, headings, rules, underlines.
 
     Positions are offsets of line starts (``_end`` suffixes: offsets just past a line).
+    The pass keeps its state in local variables (it runs once per line it sees); the
+    rarer list item, block quote and setext cases get it as arguments.
     """
 
-    def __init__(
-        self,
-        text: str,
-        lines: LineWalker,
-        bom: int,
-        blank_runs: list[tuple[int, int]],
-        candidates: list[tuple[int, str]],
-    ) -> None:
+    def __init__(self, text: str, lines: LineWalker) -> None:
         self.text = text
         self.lines = lines
-        self.bom = bom
-        self.blank_ends = [end for _, end in blank_runs]
+        # A byte order mark is not part of what a reader sees: "\ufeff# Title" is a heading.
+        self.bom = 1 if text[:1] == "\ufeff" else 0
         self.starts: dict[int, str] = {}  # line -> kind of the block it starts
         self.lead_ends: dict[int, int] = {}  # fence or setext heading -> where it ends
-        self.fence_spans: list[tuple[int, int]] = []
+        self.fence_ends: list[int] = []
         self.underlines: list[int] = []
+        # Runs of blank lines outside fences (blank lines inside a fence are code).
+        self.run_starts: list[int] = []
+        self.run_ends: list[int] = []
+        self.indent_memo = (-1, -1)  # (run start, paragraph start)
+        self._read()
+
+    def _lines(self) -> Iterator[re.Match[str]]:
+        """Matches that end where a line that may be blank or structure starts, in order
+        (on the first line, after its BOM). Leading blank lines are recorded as a run."""
+        text, bom = self.text, self.bom
+        first = leading_blanks_end(text, bom)
+        pattern = _LINE_AFTER_ANY if self.lines.lone_cr else _LINE_AFTER_LF
+        if first > bom:  # from the line ending before the first content line
+            self.run_starts.append(0)
+            self.run_ends.append(first)
+            return pattern.finditer(text, first - 1)
+        first_line = _LINE.match(text, bom)
+        later = pattern.finditer(text, bom)
+        return chain((first_line,), later) if first_line else later
+
+    def _read(self) -> None:
+        # Each line is matched in place (``pos``/``endpos``: no copy of the line); on the
+        # first line, ``pos`` skips a BOM.
+        starts, lead_ends, run_starts, run_ends = (
+            self.starts,
+            self.lead_ends,
+            self.run_starts,
+            self.run_ends,
+        )
+        text, bom, lines = self.text, self.bom, self.lines
+        lone_cr, size, find = lines.lone_cr, lines.size, text.find
         # Where the last line that ends paragraph text by what it is (a heading, a rule, a
         # fence, a list item or block quote line) ends, and whether it was a list item or
         # block quote line (whose paragraph may continue lazily).
-        self.structure_end = -1
-        self.after_container = False
-        self.indent_memo = (-1, -1)  # (run start, paragraph start)
+        structure_end = -1
+        after_container = False
         fence_start, fence_char, fence_length = -1, "", 0
-        for start, char in candidates:
+        for match in self._lines():
+            pos = match.end()  # where the line starts (after a BOM on the first line)
+            char = text[pos]
+            if char in " \t\r\n":
+                if char == "\n":
+                    blank_end = pos + 1
+                elif char == "\r" and not lone_cr:
+                    blank_end = pos + 2  # a CRLF
+                else:
+                    blank = _BLANK_LINE.match(text, pos)
+                    blank_end = blank.end() if blank else -1
+                if blank_end >= 0:
+                    if fence_start >= 0:
+                        continue  # blank lines inside a fence are code
+                    if run_ends and run_ends[-1] == pos:
+                        run_ends[-1] = blank_end
+                    else:
+                        run_starts.append(pos)
+                        run_ends.append(blank_end)
+                    continue
+                # Indented: structure only after 1-3 spaces.
+                indented = _INDENTED_CANDIDATE.match(text, pos) if char == " " else None
+                if indented is None:
+                    continue
+                char = indented[1]
             if fence_start >= 0 and char != fence_char:
                 continue  # inside a fence only a closing fence matters
-            end = lines.end(start)
-            line = text[start + bom : end] if start == 0 else text[start:end]
+            start = pos if pos > bom else 0
+            end = lines.end(start) if lone_cr else (find("\n", pos) + 1 or size)
             if fence_start >= 0:
-                close = _FENCE_CLOSE.match(line)
+                close = _FENCE_CLOSE.match(text, pos, end)
                 if close and close[1][0] == fence_char and len(close[1]) >= fence_length:
-                    self.fence_spans.append((fence_start, end))
-                    self.lead_ends[fence_start] = end
+                    self.fence_ends.append(end)
+                    lead_ends[fence_start] = end
                     fence_start = -1
-                    self._structure(end)
+                    structure_end, after_container = end, False
                 continue
             if char in "`~":
-                fence = _FENCE.match(line)
-                if fence and not (char == "`" and "`" in line[fence.end() :]):
+                fence = _FENCE.match(text, pos, end)
+                if fence and not (char == "`" and find("`", fence.end(), end) >= 0):
                     fence_start, fence_char, fence_length = start, char, len(fence[1])
-                    self._structure(end, start, CODE)
+                    starts[start] = CODE
+                    structure_end, after_container = end, False
             elif char == "#":
-                if _ATX.match(line):
-                    self._structure(end, start, HEADING)
-            elif char in "=-" and _SETEXT_UNDERLINE.match(line) and self._setext(start, end):
-                pass
-            elif char in "*-_" and _RULE.match(line):
-                self._structure(end, start, RULE)
-            elif (container := _CONTAINER.match(line)) and self._opens_container(
-                start, line, container
+                if _ATX.match(text, pos, end):
+                    starts[start] = HEADING
+                    structure_end, after_container = end, False
+            elif (
+                char in "=-"
+                and _SETEXT_UNDERLINE.match(text, pos, end)
+                and (heading := self._setext(start, structure_end, after_container)) is not None
             ):
-                self._structure(end)
-                self.after_container = True
+                starts[heading] = HEADING
+                lead_ends[heading] = end
+                self.underlines.append(start)
+                structure_end, after_container = end, False
+            elif char in "*-_" and _RULE.match(text, pos, end):
+                starts[start] = RULE
+                structure_end, after_container = end, False
+            elif char == ">" or (  # a block quote line always opens one
+                (container := _CONTAINER.match(text, pos, end))
+                and self._opens_container(start, end, container, structure_end)
+            ):
+                structure_end, after_container = end, True
         if fence_start >= 0:  # an unclosed fence runs to the end
-            self.fence_spans.append((fence_start, lines.size))
-            self.lead_ends[fence_start] = lines.size
+            self.fence_ends.append(size)
+            lead_ends[fence_start] = size
 
-    def _structure(self, end: int, start: int = -1, kind: str | None = None) -> None:
-        if kind is not None:
-            self.starts[start] = kind
-        self.structure_end = end
-        self.after_container = False
-
-    def _continues_paragraph(self, start: int) -> bool:
+    def _continues_paragraph(self, start: int, structure_end: int) -> bool:
         """Whether the line above the one at ``start`` is paragraph text."""
-        if start == 0 or start == self.structure_end:
+        if start == 0 or start == structure_end:
             return False
         above = self.lines.start(start)
         return bool(
             self.text[above + (self.bom if above == 0 else 0) : start].strip(BLANK_CHARACTERS)
         )
 
-    def _opens_container(self, start: int, line: str, marker: re.Match[str]) -> bool:
-        """Whether a block quote or list item line starts one here, rather than continue
-        the paragraph above: a list item interrupts a paragraph only if it has content
-        and, when ordered, is numbered 1."""
-        if marker["quote"] or not self._continues_paragraph(start):
+    def _opens_container(
+        self, start: int, end: int, marker: re.Match[str], structure_end: int
+    ) -> bool:
+        """Whether the block quote or list item line ``[start, end)`` starts one here,
+        rather than continue the paragraph above: a list item interrupts a paragraph only
+        if it has content and, when ordered, is numbered 1."""
+        if marker["quote"] or not self._continues_paragraph(start, structure_end):
             return True
         number = marker["number"]
         if number is not None and int(number) != 1:
             return False
-        return bool(line[marker.end() :].strip(BLANK_CHARACTERS))
+        return bool(self.text[marker.end() : end].strip(BLANK_CHARACTERS))
 
-    def _setext(self, underline: int, end: int) -> bool:
-        """Record the setext heading the line at ``underline`` ends, if it underlines text."""
-        if not self._continues_paragraph(underline):
-            return False
-        ends = self.blank_ends
-        blank_end = ends[bisect_right(ends, underline) - 1] if ends and ends[0] <= underline else -1
-        if blank_end <= self.structure_end and self.after_container:
-            return False  # lazy continuation of a list item or block quote
-        first = self._paragraph_start(max(self.structure_end, blank_end, 0), underline)
-        if first is None:
-            return False
-        self.starts[first] = HEADING
-        self.lead_ends[first] = end
-        self.underlines.append(underline)
-        self._structure(end)
-        return True
+    def _setext(self, underline: int, structure_end: int, after_container: bool) -> int | None:
+        """First line of the setext heading the line at ``underline`` ends, if it
+        underlines paragraph text."""
+        if not self._continues_paragraph(underline, structure_end):
+            return None
+        # The blank lines read so far all come before the underline.
+        blank_end = self.run_ends[-1] if self.run_ends else -1
+        if blank_end <= structure_end and after_container:
+            return None  # lazy continuation of a list item or block quote
+        return self._paragraph_start(max(structure_end, blank_end, 0), underline)
 
     def _paragraph_start(self, run_start: int, stop: int) -> int | None:
         """First line of ``[run_start, stop)`` not indented 4+ columns (indented code)."""

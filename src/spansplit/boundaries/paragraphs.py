@@ -7,12 +7,16 @@ line to the end of its last line's content (the last line ending is excluded).
 Paragraphs are the gaps between *separators*: a line ending followed by one or more
 blank lines (or by the end of the text). A separator pattern that starts with a literal
 LF lets the regex engine skip from LF to LF at C speed, instead of trying every position
-as a possible line start; only texts with lone CRs need a slower general pattern.
+as a possible line start; only texts with lone CRs need a slower general pattern. The
+offsets of the matches are read with ``map`` over the match list (C speed), not in a
+Python loop: a text has a separator every few lines.
 """
 
 from __future__ import annotations
 
 import re
+from itertools import repeat
+from operator import add, sub
 
 from ..lines import has_lone_cr
 from ..sizing.base import Span
@@ -24,22 +28,46 @@ BLANK_CHARACTERS = " \t\r\n"
 # In a text with no lone CR every line ending ends with LF, so the search starts at a LF
 # (the CR of a CRLF before it is added back); with lone CRs the general pattern is used.
 # (A CR followed by LF is never taken alone: backtracking must not split a CRLF.)
-_SEPARATOR_LF = re.compile(r"\n(?:[ \t]*(?:\r?\n|\Z))+")
+# (The lookahead and the first blank line written out before the repeat let the engine
+# give up sooner on the many LFs that no blank line follows.)
+_SEPARATOR_LF = re.compile(r"\n(?![^ \t\r\n])[ \t]*(?:\r?\n|\Z)(?:[ \t]*(?:\r?\n|\Z))*")
 _SEPARATOR_ANY = re.compile(r"(?:\r\n|\r(?!\n)|\n)(?:[ \t]*(?:\r\n|\r(?!\n)|\n|\Z))+")
 # Blank lines at the start of the text (the last one may end the text).
 _LEADING_BLANKS = re.compile(r"(?:[ \t]*(?:\r\n|\r(?!\n)|\n))*(?:[ \t]*\Z)?")
+
+_match_start = re.Match.start
+_match_end = re.Match.end
+
+
+def _separators(
+    text: str, start: int, stop: int, lone_cr: bool | None = None
+) -> tuple[list[int], list[int]]:
+    """Starts and ends of the separators of ``text[start:stop]`` (see :func:`separator_spans`)."""
+    if has_lone_cr(text, start, stop) if lone_cr is None else lone_cr:
+        found = list(_SEPARATOR_ANY.finditer(text, start, stop))
+        return list(map(_match_start, found)), list(map(_match_end, found))
+    found = list(_SEPARATOR_LF.finditer(text, start, stop))
+    starts = list(map(_match_start, found))
+    if starts and text.find("\r", start, stop) >= 0:
+        # A separator found at the LF of a CRLF starts at its CR.
+        after_cr = list(map(text.startswith, repeat("\r"), map(sub, starts, repeat(1))))
+        after_cr[0] = after_cr[0] and starts[0] > start
+        starts = list(map(sub, starts, after_cr))
+    return starts, list(map(_match_end, found))
 
 
 def separator_spans(text: str, start: int, stop: int, lone_cr: bool | None = None) -> list[Span]:
     """Spans of the separators in ``text[start:stop]``: a line ending and the blank lines
     after it (``start`` must be a line start or inside a line). ``lone_cr`` says whether
     the range holds a lone CR, if the caller knows."""
-    if has_lone_cr(text, start, stop) if lone_cr is None else lone_cr:
-        return [m.span() for m in _SEPARATOR_ANY.finditer(text, start, stop)]
-    spans = [m.span() for m in _SEPARATOR_LF.finditer(text, start, stop)]
-    if text.find("\r", start, stop) >= 0:  # a separator starting at a CRLF's LF starts at its CR
-        spans = [(at - 1 if at > start and text[at - 1] == "\r" else at, end) for at, end in spans]
-    return spans
+    return list(zip(*_separators(text, start, stop, lone_cr)))
+
+
+def leading_blanks_end(text: str, start: int = 0, stop: int | None = None) -> int:
+    """End of the blank lines that ``text[start:stop]`` starts with (``start`` if none);
+    ``start`` must be a line start."""
+    leading = _LEADING_BLANKS.match(text, start, len(text) if stop is None else stop)
+    return leading.end() if leading else start
 
 
 def blank_line_runs(text: str, start: int = 0, lone_cr: bool | None = None) -> list[Span]:
@@ -50,29 +78,37 @@ def blank_line_runs(text: str, start: int = 0, lone_cr: bool | None = None) -> l
     holds a lone CR, if the caller knows.
     """
     stop = len(text)
-    leading = _LEADING_BLANKS.match(text, start)
-    first = leading.end() if leading else start
-    runs = [(start, first)] if first > start else []
+    first = leading_blanks_end(text, start)
+    starts, ends = ([start], [first]) if first > start else ([], [])
     if first >= stop:
-        return runs
-    for at, end in separator_spans(text, first, stop, lone_cr):
+        return list(zip(starts, ends))
+    if not (has_lone_cr(text, first, stop) if lone_cr is None else lone_cr):
+        # Every separator starts at a LF (found before any CR is added back) and its
+        # blank lines start just past it; only a LF that ends the text has none.
+        found = list(_SEPARATOR_LF.finditer(text, first, stop))
+        starts += map(add, map(_match_start, found), repeat(1))
+        ends += map(_match_end, found)
+        if ends and ends[-1] == starts[-1]:
+            del starts[-1], ends[-1]
+        return list(zip(starts, ends))
+    for at, end in zip(*_separators(text, first, stop, True)):
         blank_start = at + (2 if text[at : at + 2] == "\r\n" else 1)
         if end > blank_start:
-            runs.append((blank_start, end))
-    return runs
+            starts.append(blank_start)
+            ends.append(end)
+    return list(zip(starts, ends))
 
 
 def paragraph_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
     """Spans of the paragraphs of ``text[start:end]`` (``start`` must be a line start)."""
     stop = len(text) if end is None else end
-    leading = _LEADING_BLANKS.match(text, start, stop)
-    first = leading.end() if leading else start
+    first = leading_blanks_end(text, start, stop)
     if first >= stop:
         return []
-    spans: list[Span] = []
-    for separator_start, separator_end in separator_spans(text, first, stop):
-        spans.append((first, separator_start))
-        first = separator_end
-    if first < stop:
-        spans.append((first, stop))
+    separator_starts, separator_ends = _separators(text, first, stop)
+    # Each paragraph runs from the end of a separator (or ``first``) to the next one.
+    separator_ends.insert(0, first)
+    spans = list(zip(separator_ends, separator_starts))
+    if separator_ends[-1] < stop:
+        spans.append((separator_ends[-1], stop))
     return spans

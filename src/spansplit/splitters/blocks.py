@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from functools import partial
-from itertools import accumulate, pairwise
+from itertools import accumulate, chain, compress, count, pairwise, repeat
+from operator import lt, sub
 
 from ..boundaries.blocks import TEXT, BlockLayout, block_layout
 from ..chunk import Chunk
@@ -55,7 +55,8 @@ class BlockSplitter(Splitter):
         self.length = resolve_length(length)
 
     def spans(self, text: str) -> list[SizedSpan]:
-        return [(start, stop, size) for start, stop, size, _ in self._blocks(text)]
+        blocks = self._blocks(text, block_layout(text))
+        return list(zip(blocks.starts, blocks.stops, blocks.sizes))
 
     def split(self, text: str) -> list[Chunk]:
         check_text(text)
@@ -68,27 +69,45 @@ class BlockSplitter(Splitter):
             chunks += self._chunks(text, source, len(chunks))
         return chunks
 
-    def _blocks(self, text: str, layout: BlockLayout | None = None) -> list[Block]:
-        layout = layout or block_layout(text)
+    def _blocks(self, text: str, layout: BlockLayout) -> _Blocks:
         return _Assembly(text, layout, self.target_chars, self.length).run()
 
     def _chunks(self, text: str, source: int, first_index: int) -> list[Chunk]:
-        # Blocks tile the text, so line numbers come from counting the line endings of each
-        # block once, rather than from make_chunks looking every offset up.
         layout = block_layout(text)
+        blocks = self._blocks(text, layout)
+        starts, stops, sizes = blocks.starts, blocks.stops, blocks.sizes
+        if not starts:
+            return []
+        # Everything per block is done by ``map`` (C speed). Blocks tile the text and are
+        # whole lines, so line numbers come from counting the line endings of each block
+        # once: a block starts on the line after the one the block before ends with its
+        # line ending. (Counting in the block's own text is cheaper than in a range of the
+        # source, whose code points may be wider.)
+        texts = list(map(text.__getitem__, map(slice, starts, stops)))
         walker = layout.lines
-        endings = walker.endings if walker.lone_cr else partial(text.count, "\n")
-        target, line = self.target_chars, 1
-        chunks = []
-        for index, (start, stop, size, kind) in enumerate(self._blocks(text, layout), first_index):
-            inside = endings(start, stop)
-            last = line + inside - (text[stop - 1] in "\r\n")
-            chunk = Chunk(
-                text[start:stop], start, stop, index, line, last, size, kind, source, size > target
+        if walker.lone_cr:
+            endings = list(map(walker.endings, starts, stops))
+        else:
+            endings = list(map(str.count, texts, repeat("\n")))
+        first_lines = list(accumulate(endings, initial=1))
+        last_lines = list(map(sub, first_lines[1:], repeat(1)))
+        if text[-1] not in "\r\n":
+            last_lines[-1] += 1  # the last block ends with no line ending
+        return list(
+            map(
+                Chunk,
+                texts,
+                starts,
+                stops,
+                count(first_index),
+                first_lines,
+                last_lines,
+                sizes,
+                blocks.kinds,
+                repeat(source),
+                map(lt, repeat(self.target_chars), sizes),  # oversized: size > target
             )
-            chunks.append(chunk)
-            line += inside
-        return chunks
+        )
 
 
 def split_blocks(text: str, target_chars: int, *, length: LengthSpec = None) -> list[Chunk]:
@@ -100,18 +119,28 @@ def split_blocks(text: str, target_chars: int, *, length: LengthSpec = None) -> 
     return BlockSplitter(target_chars, length).split(text)
 
 
-Block = tuple[int, int, int, str]
-"""``(start, stop, size, kind)`` of one block."""
+class _Blocks:
+    """``start``, ``stop``, ``size`` and ``kind`` of each block, as parallel lists."""
+
+    __slots__ = ("kinds", "sizes", "starts", "stops")
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.stops: list[int] = []
+        self.sizes: list[int] = []
+        self.kinds: list[str] = []
 
 
 class _Assembly:
     """Greedy packing of whole lines into blocks, segment by segment.
 
     A segment (with the blank lines carried over from the one before) that fits the
-    target whole is one block: the common case, measured once. Otherwise each block takes
-    as many lines as fit: in code points by looking back from the target for a line end;
-    in other units by the sums of the sizes of the segment's lines (and a non-additive
-    length then measures the block for real and gives back lines until it fits).
+    target whole is one block: the common case. In code points, the segments that fit
+    are found at C speed from the differences of their offsets and taken as they are;
+    the others are cut with each block taking as many lines as fit, by looking back from
+    the target for a line end. In other units, each segment is measured once, and one
+    that does not fit is cut by the sums of the sizes of its lines (a non-additive
+    length then measures each block for real and gives back lines until it fits).
     """
 
     def __init__(self, text: str, layout: BlockLayout, target: int, length: LengthFunction) -> None:
@@ -119,21 +148,55 @@ class _Assembly:
         self.layout = layout
         self.target = target
         self.length = length
-        self.code_points = isinstance(length, CodePoints)
-        self.blocks: list[Block] = []
+        self.blocks = _Blocks()
 
-    def run(self) -> list[Block]:
+    def run(self) -> _Blocks:
+        if isinstance(self.length, CodePoints):
+            self._run_code_points()
+        else:
+            self._run_measured()
+        return self.blocks
+
+    def _run_code_points(self) -> None:
+        layout, blocks, target = self.layout, self.blocks, self.target
+        firsts, kinds, size = layout.firsts, layout.kinds, len(self.text)
+        ends = [*firsts[1:], size]
+        starts = [0, *ends[:-1]]  # blank lines before the first content join its block
+        sizes = list(map(sub, ends, starts))
+        start = 0  # where the next block starts: blank lines may come before a segment
+        done = 0  # segments before this one are placed
+        for cut in chain(compress(count(), map(lt, repeat(target), sizes)), [len(firsts)]):
+            if cut < done:
+                continue
+            while done < cut and start != starts[done]:  # blank lines carried over
+                start = self._pack_segment(start, firsts[done], ends[done], kinds[done])
+                done += 1
+            if done < cut:  # segments that fit whole, each one block
+                blocks.starts += starts[done:cut]
+                blocks.stops += ends[done:cut]
+                blocks.sizes += sizes[done:cut]
+                blocks.kinds += kinds[done:cut]
+                start, done = ends[cut - 1], cut
+            if cut < len(firsts):
+                start = self._pack_segment(start, firsts[cut], ends[cut], kinds[cut])
+                done = cut + 1
+        if start < size:  # blank lines left over form the last blocks
+            self._pack_code_points(start, size, size, size, TEXT, size)
+
+    def _pack_segment(self, start: int, first: int, end: int, kind: str) -> int:
+        """:meth:`_pack_code_points` for the segment ``[first, end)``."""
+        content_end = max(first, self.layout.blank_starts.get(end, end))
+        lead_end = self.layout.lead_ends.get(first, first + 1)
+        return self._pack_code_points(start, first, content_end, end, kind, lead_end)
+
+    def _run_measured(self) -> None:
         size = len(self.text)
-        layout = self.layout
         start = 0  # where the next block starts: blank lines may come before a segment
         for first, content_end, end, kind, lead_end in [
-            *layout.segments,
+            *self.layout.segments,
             (size, size, size, TEXT, size),  # blank lines left over form the last blocks
         ]:
             if start >= content_end:
-                continue
-            if self.code_points:
-                start = self._pack_code_points(start, first, content_end, end, kind, lead_end)
                 continue
             whole = self.length.count(self.text[start:end])
             if whole <= self.target:
@@ -141,14 +204,13 @@ class _Assembly:
                 start = end
             else:
                 start = self._pack(start, first, content_end, end, kind, lead_end)
-        return self.blocks
 
     def _pack_code_points(
         self, start: int, first: int, content_end: int, end: int, kind: str, lead_end: int
     ) -> int:
         """As :meth:`_pack` for code points, where a size is a difference of offsets: the
         furthest line boundary within the target is found by ``rfind``, not line by line."""
-        lines, target = self.layout.lines, self.target
+        lines, target, underlines = self.layout.lines, self.target, self.layout.underlines
         while start < content_end:
             limit = start + target
             if end <= limit:
@@ -157,7 +219,7 @@ class _Assembly:
                 stop = lines.last_end(content_end, limit)  # as many blank lines as fit
             else:
                 stop = lines.last_end(start, limit)
-                if stop in self.layout.underlines and lines.start(stop) > max(start, first):
+                if underlines and stop in underlines and lines.start(stop) > max(start, first):
                     stop = lines.start(stop)  # keep a setext underline with its heading text
                 elif stop <= start:
                     stop = lines.end(start)  # a line longer than the target: its own block
@@ -170,7 +232,11 @@ class _Assembly:
             block_kind = kind if stop > first else TEXT  # blank lines, then content?
         else:
             block_kind = kind if start < lead_end else TEXT
-        self.blocks.append((start, stop, size, block_kind))
+        blocks = self.blocks
+        blocks.starts.append(start)
+        blocks.stops.append(stop)
+        blocks.sizes.append(size)
+        blocks.kinds.append(block_kind)
 
     def _pack(
         self, start: int, first: int, content_end: int, end: int, kind: str, lead_end: int
