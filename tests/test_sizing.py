@@ -276,9 +276,7 @@ def test_o200k_without_local_copy_explains_the_offline_ways(
     assert "TIKTOKEN_CACHE_DIR" in message
 
 
-def test_o200k_loads_from_llama_index_core_bundled_cache(
-    fresh: None, network: list[str]
-) -> None:
+def test_o200k_loads_from_llama_index_core_bundled_cache(fresh: None, network: list[str]) -> None:
     # llama-index-core ships tiktoken's cache files (named by the SHA-1 of their URL) for
     # cl100k_base and o200k_base; the LlamaIndex adapter brings it into the test venv.
     pytest.importorskip("llama_index.core")

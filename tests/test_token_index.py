@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spansplit.sizing import resolve_length, token_index
+from spansplit.sizing import tiktoken as tiktoken_sizing
 from spansplit.sizing.base import TextMeasurer
 from spansplit.sizing.token_index import SYNC_POINTS, TokenIndexMeasurer
 
@@ -80,7 +81,7 @@ def test_sync_points_are_pretoken_boundaries(name: str, text: str) -> None:
     encoding = length_for(name).encoding
     starts = pretoken_starts(encoding._pat_str, text)
     for match in SYNC_POINTS[name].finditer(text):
-        assert match.start() in starts, (text, match.start())
+        assert match.end() in starts, (text, match.end())
 
 
 def indexed(name: str, text: str) -> TokenIndexMeasurer:
@@ -159,3 +160,21 @@ def test_short_texts_and_other_lengths_use_the_plain_measurer() -> None:
     length = length_for("cl100k_base")
     assert type(length.measurer("short text")) is TextMeasurer
     assert type(resolve_length("chars").measurer("x" * 100_000)) is TextMeasurer
+
+
+def test_the_index_is_the_same_with_and_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    # numpy is optional: both ways of building the index give the same token ends.
+    text = (
+        corpus_path("chinese/pg23962_xiyouji_journey_to_the_west.txt").read_text(encoding="utf-8")[
+            :40_000
+        ]
+        + " <|endoftext|> 👩‍👩‍👧"
+    )
+    length = length_for("cl100k_base")
+    cuts = [0, 15_000, len(text)]
+    with_numpy = length.token_ends(text, cuts)
+    monkeypatch.setattr(tiktoken_sizing, "_numpy", lambda: None)
+    without = length.token_ends(text, cuts)
+    assert with_numpy == without
+    assert len(without) == length.count(text[:15_000]) + length.count(text[15_000:])
+    assert without[-1] == len(text)  # every character starts in exactly one token

@@ -457,33 +457,51 @@ class _Packer:
         if starts and self.length.additive:
             return starts[-1], estimates[-1]
         if starts:
-            found = self._measured_overlap(starts, self.spans[plan.last][1], room)
+            end = self.spans[plan.last][1]
+            size = self.measurer.count(starts[-1], end)  # summed sizes are usually right
+            if size <= room:
+                return starts[-1], size
+            found = self._longest_fit(starts[-2::-1], end, room)
             if found[0] is not None:
                 return found
         if self.overlap_level is not None:
             return self._finer_overlap(*self.spans[plan.last], room, floor)
         return None, 0
 
-    def _measured_overlap(self, starts: list[int], end: int, room: int) -> tuple[int | None, int]:
-        """The longest context ``text[starts[i]:end]`` that really measures within ``room``.
+    def _longest_fit(self, starts: list[int], end: int, room: int) -> tuple[int | None, int]:
+        """The longest context ``text[s:end]`` for ``s`` in ``starts`` (ascending, so longest
+        first and sizes falling) that really measures within ``room``.
 
-        Summed sizes of a non-additive length may underestimate the joined text; the
-        longest candidate usually fits, else a binary search finds the longest that does.
+        A binary search on exact counts; where the measurer estimates cheaply, the estimates
+        choose the first probe and its neighbour the second, which usually settles it.
         """
         count = self.measurer.count
+        low, high = 0, len(starts) - 1  # the answer lies in low..high, or none fits
+        guess = (low + high) // 2
+        if self.measurer.cheap_sizes and starts:
+            estimate, cap = self.measurer.sizes, room + 1
+            guess, above = 0, high  # the first start whose estimate fits (estimates fall)
+            while guess < above:
+                middle = (guess + above) // 2
+                if estimate([(starts[middle], end)], cap)[0] <= room:
+                    above = middle
+                else:
+                    guess = middle + 1
         best: tuple[int | None, int] = (None, 0)
-        low, high = 0, len(starts) - 1
-        size = count(starts[high], end)
-        if size <= room:
-            return starts[high], size
-        high -= 1
+        probes = 0
         while low <= high:
-            mid = (low + high) // 2
-            size = count(starts[mid], end)
-            if size <= room:
-                best, low = (starts[mid], size), mid + 1
+            if probes == 0:
+                probe = guess
+            elif probes == 1 and self.measurer.cheap_sizes:
+                probe = high if best[0] is not None else low  # the first probe's neighbour
             else:
-                high = mid - 1
+                probe = (low + high) // 2
+            probes += 1
+            size = count(starts[probe], end)
+            if size <= room:
+                best, high = (starts[probe], size), probe - 1
+            else:
+                low = probe + 1
         return best
 
     def _content_start(self, plan: _Plan) -> int:
@@ -504,25 +522,19 @@ class _Packer:
         When none fits, the last part with content is split further.
         """
         assert self.overlap_level is not None
-        text, count = self.text, self.measurer.count
+        text = self.text
         segment = text[start:end]
         tail = end - (len(segment) - len(segment.rstrip()))  # text[tail:end] is blank
         region_end = end
+        # No context from before this fits: split only what follows (its first part, maybe
+        # cut short, is never a candidate, as the whole piece's first part is not).
+        start = max(start, self.measurer.reach_back(end, room))
         while True:
             parts = self.overlap_level(text, start, region_end)
             if len(parts) < 2:
                 return None, 0
             starts = [s for s, _ in parts[1:] if floor < s < tail]
-            # Suffix sizes fall as the start moves right: find the first that fits.
-            low, high = 0, len(starts) - 1
-            found: tuple[int | None, int] = (None, 0)
-            while low <= high:
-                mid = (low + high) // 2
-                size = count(starts[mid], end)
-                if size <= room:
-                    found, high = (starts[mid], size), mid - 1
-                else:
-                    low = mid + 1
+            found = self._longest_fit(starts, end, room)
             if found[0] is not None:
                 return found
             content = [part for part in parts if part[0] < tail]

