@@ -3,12 +3,14 @@ checks of every promise a chunk list makes (spans, budgets, lines, progress, cov
 
 from __future__ import annotations
 
+import json
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 
 import regex
+from conftest import corpus_path
 from hypothesis import strategies as st
 
 from spansplit import Chunk
@@ -127,6 +129,15 @@ any_texts = st.text(
     max_size=60,
 )
 unicode_texts = st.one_of(atom_texts, any_texts)
+
+
+def texts_of(pieces: st.SearchStrategy[str], *, noise: int, count: int) -> st.SearchStrategy[str]:
+    """Texts of up to ``count`` parts, each one of ``pieces`` or up to ``noise`` arbitrary
+    characters (no surrogates, no NUL: those are rejected input, tested apart)."""
+    plain = st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00")
+    return st.lists(st.one_of(pieces, st.text(plain, max_size=noise)), max_size=count).map("".join)
+
+
 LENGTHS: list[tuple[object, Length]] = [
     (None, len),
     ("utf8", lambda t: len(t.encode("utf-8"))),
@@ -134,3 +145,56 @@ LENGTHS: list[tuple[object, Length]] = [
     (word_count, word_count),
     (toy_tokens, toy_tokens),
 ]
+
+
+# The seed's example request and response, copied from the seed document.
+SEED_REQUEST = {"text": "aaa\nbbb\n\nccc\nddd\n"}
+SEED_RESPONSE = json.loads(
+    """
+{
+  "result": {
+    "paragraph_count": 2,
+    "line_count_total": 5,
+    "paragraphs": [
+      {
+        "index": 0,
+        "start": 0,
+        "end": 7,
+        "start_line": 1,
+        "end_line": 2,
+        "line_count": 2,
+        "text": "aaa\\nbbb"
+      },
+      {
+        "index": 1,
+        "start": 9,
+        "end": 16,
+        "start_line": 4,
+        "end_line": 5,
+        "line_count": 2,
+        "text": "ccc\\nddd"
+      }
+    ]
+  }
+}
+"""
+)
+
+
+def break_test_cases(name: str) -> list[tuple[str, list[int], str]]:
+    """(text, breaks, line) for every test line of a UAX #29 ``*BreakTest.txt`` file of the
+    corpus: ``÷`` marks a break at that offset, ``×`` none."""
+    cases = []
+    path = corpus_path(f"mixed/unicode-17.0.0/auxiliary/{name}")
+    for line in path.read_text(encoding="utf-8").splitlines():
+        data = line.partition("#")[0].strip()
+        if not data:
+            continue
+        text, breaks = "", []
+        for token in data.split():
+            if token == "÷":
+                breaks.append(len(text))
+            elif token != "×":
+                text += chr(int(token, 16))
+        cases.append((text, breaks, line))
+    return cases

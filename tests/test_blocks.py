@@ -17,6 +17,7 @@ import pytest
 from conftest import CORPUS, corpus_files, corpus_path
 from hypothesis import given
 from hypothesis import strategies as st
+from support import texts_of
 
 from spansplit import Chunk, page
 from spansplit.errors import (
@@ -557,16 +558,7 @@ PIECES = st.sampled_from(
         "~~~",
     ]
 )
-TEXTS = st.lists(
-    st.one_of(
-        PIECES,
-        st.text(
-            st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
-            max_size=6,
-        ),
-    ),
-    max_size=60,
-).map("".join)
+TEXTS = texts_of(PIECES, noise=6, count=60)
 TARGETS = st.integers(min_value=1, max_value=80)
 
 

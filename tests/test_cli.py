@@ -16,34 +16,10 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from support import SEED_REQUEST, SEED_RESPONSE
 
 from spansplit.cli import main
 
-SEED_TEXT = "aaa\nbbb\n\nccc\nddd\n"
-SEED_RESULT = {
-    "paragraph_count": 2,
-    "line_count_total": 5,
-    "paragraphs": [
-        {
-            "index": 0,
-            "start": 0,
-            "end": 7,
-            "start_line": 1,
-            "end_line": 2,
-            "line_count": 2,
-            "text": "aaa\nbbb",
-        },
-        {
-            "index": 1,
-            "start": 9,
-            "end": 16,
-            "start_line": 4,
-            "end_line": 5,
-            "line_count": 2,
-            "text": "ccc\nddd",
-        },
-    ],
-}
 DOCUMENT = "\ufeff# Title\r\n\r\nFirst paragraph\r\nsecond line\r\n\r\n## Part\r\nbody 😀\r\n"
 RECORD_FIELDS = ["index", "start", "end", "start_line", "end_line", "size", "kind", "text"]
 
@@ -68,20 +44,20 @@ def records(out: str) -> list[dict[str, Any]]:
 
 
 def test_paragraphs_prints_the_seed_json(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
-    path = write(tmp_path, SEED_TEXT.encode())
+    path = write(tmp_path, SEED_REQUEST["text"].encode())
     status, out, err = run(capfd, "paragraphs", str(path))
     assert (status, err) == (0, "")
-    assert json.loads(out) == SEED_RESULT
+    assert json.loads(out) == SEED_RESPONSE["result"]
 
 
 def test_paragraphs_reads_standard_input(
     capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    stdin = SimpleNamespace(buffer=io.BytesIO(SEED_TEXT.encode()))
+    stdin = SimpleNamespace(buffer=io.BytesIO(SEED_REQUEST["text"].encode()))
     monkeypatch.setattr(sys, "stdin", stdin)
     status, out, _ = run(capfd, "paragraphs", "-")
     assert status == 0
-    assert json.loads(out) == SEED_RESULT
+    assert json.loads(out) == SEED_RESPONSE["result"]
 
 
 def test_paragraphs_keeps_crlf_and_unicode(

@@ -14,6 +14,7 @@ import regex
 from conftest import corpus_path
 from hypothesis import given
 from hypothesis import strategies as st
+from support import break_test_cases
 
 from spansplit.boundaries import graphemes
 from spansplit.boundaries.graphemes import CLUSTER, cluster_ends, first_cluster_end
@@ -21,26 +22,8 @@ from spansplit.boundaries.graphemes import CLUSTER, cluster_ends, first_cluster_
 LINKER = regex.compile(r"\p{InCB=Linker}")
 
 
-def conformance_cases() -> list[tuple[str, list[int], str]]:
-    """(text, breaks, line) for each test line of GraphemeBreakTest.txt."""
-    path = corpus_path("mixed/unicode-17.0.0/auxiliary/GraphemeBreakTest.txt")
-    cases = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        data = line.partition("#")[0].strip()
-        if not data:
-            continue
-        text, breaks = "", []
-        for token in data.split():
-            if token == "÷":
-                breaks.append(len(text))
-            elif token != "×":
-                text += chr(int(token, 16))
-        cases.append((text, breaks, line))
-    return cases
-
-
 def test_every_case_of_the_conformance_file() -> None:
-    cases = conformance_cases()
+    cases = break_test_cases("GraphemeBreakTest.txt")
     assert len(cases) == 766
     failures = []
     for text, breaks, line in cases:
@@ -56,7 +39,7 @@ def test_every_case_of_the_conformance_file() -> None:
 def test_regex_X_fails_only_where_gb9c_can_apply() -> None:
     """Every case ``\\X`` gets wrong holds a linker; those are the cases CLUSTER handles."""
     wrong = []
-    for text, breaks, _line in conformance_cases():
+    for text, breaks, _line in break_test_cases("GraphemeBreakTest.txt"):
         if [0, *(m.end() for m in regex.finditer(r"\X", text))] != breaks:
             wrong.append(text)
     assert all(LINKER.search(text) for text in wrong)

@@ -14,6 +14,7 @@ import pytest
 from conftest import CORPUS, SEEDS, corpus_files
 from hypothesis import given
 from hypothesis import strategies as st
+from support import SEED_REQUEST, SEED_RESPONSE, texts_of
 
 from spansplit import paragraphs_json, split_paragraphs
 from spansplit.boundaries.paragraphs import (
@@ -24,39 +25,6 @@ from spansplit.boundaries.paragraphs import (
 )
 from spansplit.errors import InputTypeError, InvalidInputError
 from spansplit.lines import has_lone_cr
-
-# The seed's example request and response, copied from the seed document.
-SEED_REQUEST = {"text": "aaa\nbbb\n\nccc\nddd\n"}
-SEED_RESPONSE = json.loads(
-    """
-{
-  "result": {
-    "paragraph_count": 2,
-    "line_count_total": 5,
-    "paragraphs": [
-      {
-        "index": 0,
-        "start": 0,
-        "end": 7,
-        "start_line": 1,
-        "end_line": 2,
-        "line_count": 2,
-        "text": "aaa\\nbbb"
-      },
-      {
-        "index": 1,
-        "start": 9,
-        "end": 16,
-        "start_line": 4,
-        "end_line": 5,
-        "line_count": 2,
-        "text": "ccc\\nddd"
-      }
-    ]
-  }
-}
-"""
-)
 
 
 def naive_lines(text: str) -> list[tuple[int, int, int]]:
@@ -315,16 +283,7 @@ PIECES = st.sampled_from(
         "---",
     ]
 )
-TEXTS = st.lists(
-    st.one_of(
-        PIECES,
-        st.text(
-            st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
-            max_size=5,
-        ),
-    ),
-    max_size=50,
-).map("".join)
+TEXTS = texts_of(PIECES, noise=5, count=50)
 
 
 @given(TEXTS)

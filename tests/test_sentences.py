@@ -14,6 +14,7 @@ import regex
 from conftest import CORPUS, corpus_files, corpus_path
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from support import break_test_cases
 
 from spansplit.boundaries import sentences
 from spansplit.boundaries.graphemes import cluster_ends
@@ -166,26 +167,8 @@ def assert_cluster_safe(
 # --- the conformance file ------------------------------------------------------------------
 
 
-def conformance_cases(name: str) -> list[tuple[str, list[int], str]]:
-    """(text, breaks, line) for every test line of a UAX #29 ``*BreakTest.txt`` file."""
-    cases = []
-    path = corpus_path(f"mixed/unicode-17.0.0/auxiliary/{name}")
-    for line in path.read_text(encoding="utf-8").splitlines():
-        data = line.partition("#")[0].strip()
-        if not data:
-            continue
-        text, breaks = "", []
-        for token in data.split():
-            if token == "÷":
-                breaks.append(len(text))
-            elif token != "×":
-                text += chr(int(token, 16))
-        cases.append((text, breaks, line))
-    return cases
-
-
 def test_conformance_file_every_case() -> None:
-    cases = conformance_cases("SentenceBreakTest.txt")
+    cases = break_test_cases("SentenceBreakTest.txt")
     assert len(cases) == 512  # the file says "# Lines: 512"
     failures = []
     for text, breaks, line in cases:
@@ -203,7 +186,7 @@ def test_conformance_file_both_engines() -> None:
     exact = sentences.exact_pattern(frozenset(), False)
     astral = regex.compile("[\U00010000-\U0010ffff]")
     checked = 0
-    for text, breaks, line in conformance_cases("SentenceBreakTest.txt"):
+    for text, breaks, line in break_test_cases("SentenceBreakTest.txt"):
         engines = [exact] if astral.search(text) else [exact, fast]
         for engine in engines:
             found: list[int] = []
@@ -215,7 +198,7 @@ def test_conformance_file_both_engines() -> None:
 
 def test_reference_passes_the_conformance_file() -> None:
     """The plain-Python reference used below is itself checked against Unicode's file."""
-    for text, breaks, line in conformance_cases("SentenceBreakTest.txt"):
+    for text, breaks, line in break_test_cases("SentenceBreakTest.txt"):
         assert reference_breaks(text) == breaks[1:], line
 
 
