@@ -473,7 +473,8 @@ class TiktokenLength(LengthFunction):
         """The code point offset where each token of ``text`` ends (rounded up when it ends
         inside a character), the text encoded in the segments between ``cuts`` (which must
         not change its tokens) shared among threads. With numpy installed, token ids stay
-        in native buffers (about 3x faster and 9x less memory than Python lists)."""
+        in native buffers (4 bytes a token instead of about 36 in a Python list) and are
+        mapped without a Python loop."""
         segments = [text[a:b] for a, b in pairwise(cuts)]
         starts = self.token_char_starts()
         code = "I" if len(text) < 1 << 32 else "Q"
