@@ -336,6 +336,85 @@ def _without_blank(text: str, pieces: Pieces, measurer: TextMeasurer) -> Pieces:
     return out
 
 
+class OverlapSearch:
+    """Where the overlap of a chunk may start: the longest trailing context within a room.
+
+    Shared by every packer: ``longest_fit`` chooses among candidate starts by exact counts,
+    ``finer`` looks inside a chunk's last piece with ``level`` when no whole piece fits.
+    """
+
+    def __init__(self, text: str, measurer: TextMeasurer, level: Level | None) -> None:
+        self.text = text
+        self.measurer = measurer
+        self.level = level
+
+    def longest_fit(self, starts: list[int], end: int, room: int) -> tuple[int | None, int]:
+        """The longest context ``text[s:end]`` for ``s`` in ``starts`` (ascending, so longest
+        first and sizes falling) that really measures within ``room``.
+
+        A binary search on exact counts; where the measurer estimates cheaply, the estimates
+        choose the first probe and its neighbour the second, which usually settles it.
+        """
+        count = self.measurer.count
+        low, high = 0, len(starts) - 1  # the answer lies in low..high, or none fits
+        guess = (low + high) // 2
+        if self.measurer.cheap_sizes and starts:
+            estimate, cap = self.measurer.sizes, room + 1
+            guess, above = 0, high  # the first start whose estimate fits (estimates fall)
+            while guess < above:
+                middle = (guess + above) // 2
+                if estimate([(starts[middle], end)], cap)[0] <= room:
+                    above = middle
+                else:
+                    guess = middle + 1
+        best: tuple[int | None, int] = (None, 0)
+        probes = 0
+        while low <= high:
+            if probes == 0:
+                probe = guess
+            elif probes == 1 and self.measurer.cheap_sizes:
+                probe = high if best[0] is not None else low  # the first probe's neighbour
+            else:
+                probe = (low + high) // 2
+            probes += 1
+            size = count(starts[probe], end)
+            if size <= room:
+                best, high = (starts[probe], size), probe - 1
+            else:
+                low = probe + 1
+        return best
+
+    def finer(self, start: int, end: int, room: int, floor: int) -> tuple[int | None, int]:
+        """Overlap from the finer level inside the last piece ``text[start:end]``,
+        descending while none fits; ``(None, 0)`` without a level or a fitting start.
+
+        Candidates are the suffixes of ``text[start:end]`` that begin at a part, after
+        ``floor``, and hold more than whitespace (trimming would erase the rest); the
+        longest that fits wins. When none fits, the last part with content is split further.
+        """
+        if self.level is None:
+            return None, 0
+        text = self.text
+        segment = text[start:end]
+        tail = end - (len(segment) - len(segment.rstrip()))  # text[tail:end] is blank
+        region_end = end
+        # No context from before this fits: split only what follows (its first part, maybe
+        # cut short, is never a candidate, as the whole piece's first part is not).
+        start = max(start, self.measurer.reach_back(end, room))
+        while True:
+            parts = self.level(text, start, region_end)
+            if len(parts) < 2:
+                return None, 0
+            starts = [s for s, _ in parts[1:] if floor < s < tail]
+            found = self.longest_fit(starts, end, room)
+            if found[0] is not None:
+                return found
+            content = [part for part in parts if part[0] < tail]
+            if not content:
+                return None, 0
+            start, region_end = content[-1]
+
+
 @dataclass(slots=True)
 class _Plan:
     first: int  # index of the first new piece
@@ -370,7 +449,7 @@ class _Packer:
         self.budget = budget
         self.length = length
         self.overlap = overlap
-        self.overlap_level = overlap_level
+        self.search = OverlapSearch(text, measurer, overlap_level)
         self.trim = trim
         if length.additive and self.spans:
             ends = [end for _, end in self.spans]
@@ -461,48 +540,10 @@ class _Packer:
             size = self.measurer.count(starts[-1], end)  # summed sizes are usually right
             if size <= room:
                 return starts[-1], size
-            found = self._longest_fit(starts[-2::-1], end, room)
+            found = self.search.longest_fit(starts[-2::-1], end, room)
             if found[0] is not None:
                 return found
-        if self.overlap_level is not None:
-            return self._finer_overlap(*self.spans[plan.last], room, floor)
-        return None, 0
-
-    def _longest_fit(self, starts: list[int], end: int, room: int) -> tuple[int | None, int]:
-        """The longest context ``text[s:end]`` for ``s`` in ``starts`` (ascending, so longest
-        first and sizes falling) that really measures within ``room``.
-
-        A binary search on exact counts; where the measurer estimates cheaply, the estimates
-        choose the first probe and its neighbour the second, which usually settles it.
-        """
-        count = self.measurer.count
-        low, high = 0, len(starts) - 1  # the answer lies in low..high, or none fits
-        guess = (low + high) // 2
-        if self.measurer.cheap_sizes and starts:
-            estimate, cap = self.measurer.sizes, room + 1
-            guess, above = 0, high  # the first start whose estimate fits (estimates fall)
-            while guess < above:
-                middle = (guess + above) // 2
-                if estimate([(starts[middle], end)], cap)[0] <= room:
-                    above = middle
-                else:
-                    guess = middle + 1
-        best: tuple[int | None, int] = (None, 0)
-        probes = 0
-        while low <= high:
-            if probes == 0:
-                probe = guess
-            elif probes == 1 and self.measurer.cheap_sizes:
-                probe = high if best[0] is not None else low  # the first probe's neighbour
-            else:
-                probe = (low + high) // 2
-            probes += 1
-            size = count(starts[probe], end)
-            if size <= room:
-                best, high = (starts[probe], size), probe - 1
-            else:
-                low = probe + 1
-        return best
+        return self.search.finer(*self.spans[plan.last], room, floor)
 
     def _content_start(self, plan: _Plan) -> int:
         """Where ``plan``'s chunk starts once trimmed (a few characters looked at)."""
@@ -513,34 +554,6 @@ class _Packer:
             while start < end and text[start].isspace():
                 start += 1
         return start
-
-    def _finer_overlap(self, start: int, end: int, room: int, floor: int) -> tuple[int | None, int]:
-        """Overlap from a finer level inside the last piece, descending while none fits.
-
-        Candidates are the suffixes of ``text[start:end]`` that begin at a part and hold
-        more than whitespace (trimming would erase the rest); the longest that fits wins.
-        When none fits, the last part with content is split further.
-        """
-        assert self.overlap_level is not None
-        text = self.text
-        segment = text[start:end]
-        tail = end - (len(segment) - len(segment.rstrip()))  # text[tail:end] is blank
-        region_end = end
-        # No context from before this fits: split only what follows (its first part, maybe
-        # cut short, is never a candidate, as the whole piece's first part is not).
-        start = max(start, self.measurer.reach_back(end, room))
-        while True:
-            parts = self.overlap_level(text, start, region_end)
-            if len(parts) < 2:
-                return None, 0
-            starts = [s for s, _ in parts[1:] if floor < s < tail]
-            found = self._longest_fit(starts, end, room)
-            if found[0] is not None:
-                return found
-            content = [part for part in parts if part[0] < tail]
-            if not content:
-                return None, 0
-            start, region_end = content[-1]
 
     def _bounds(self, plan: _Plan) -> Span:
         start = plan.overlap_start if plan.overlap_start is not None else self.spans[plan.first][0]

@@ -24,10 +24,12 @@ from ..boundaries.separators import (
 )
 from ..chunk import Chunk
 from ..errors import InvalidParameterError
-from ..packing import Level, fit, merge
+from ..packing import Level, OverlapSearch, fit, merge
 from ..sizing import LengthSpec, resolve_length
+from ..sizing.base import CodePoints
 from ..validate import check_int, check_overlap, check_text
 from .base import SizedSpan, Splitter
+from .recursive_scan import RecursiveScan, whitespace_prefix
 
 DEFAULT_SEPARATORS: tuple[str, ...] = ("\n\n", "\n", " ", "")
 
@@ -62,6 +64,10 @@ class RecursiveSplitter(Splitter):
         self._patterns = compile_separators(separators, self.separators_are_regex)
         self.separators = tuple(separators)
         self._levels: list[Level] = [self._level(i) for i in range(len(self._patterns))]
+        # Code points, trimmed chunks and whitespace separators first: chunks can be read
+        # off the text by scanning (recursive_scan), the same chunks, far fewer steps.
+        scannable = type(self.length) is CodePoints and self.strip_whitespace
+        self._scan_separators = whitespace_prefix(self._patterns) if scannable else ()
 
     @classmethod
     def from_preset(cls, preset: str, chunk_size: int, **options: Any) -> RecursiveSplitter:
@@ -90,6 +96,18 @@ class RecursiveSplitter(Splitter):
             return []
         # Start at the first separator present, as the whole text rarely fits.
         first = first_present(text, 0, len(text), self._patterns)
+        if first < len(self._scan_separators):
+            search = OverlapSearch(text, self.length.measurer(text), self._finest_split)
+            separators = self._scan_separators[first:]
+            scan = RecursiveScan(text, separators, self.chunk_size, self.chunk_overlap, search)
+            scanned = scan.spans()
+            if scanned is not None:
+                return scanned
+        return self._packed_spans(text, first)
+
+    def _packed_spans(self, text: str, first: int) -> list[SizedSpan]:
+        """The general path: every piece measured (:func:`fit`), then packed (:func:`merge`);
+        ``first`` is the index of the first separator present in ``text``."""
         if first < len(self._patterns):
             top = self._levels[first](text, 0, len(text))
             levels = self._levels[first + 1 :]

@@ -1,0 +1,144 @@
+"""Recursive splitting by scanning: the fast path for code points and whitespace separators.
+
+With sizes in code points, trimmed chunks and separators made only of whitespace (the
+defaults ``"\\n\\n"``, ``"\\n"``, ``" "``), the pieces at one level are the stretches of
+text between the whitespace runs that hold its separator, and a chunk's size is its
+length. Chunks can then be read off the text: a chunk ends at the last such run before
+``start + chunk_size`` (one ``rfind``), so the work follows the number of chunks, not of
+pieces, and no piece list is built. The chunks are exactly those of the general path
+(:func:`~spansplit.packing.fit` then :func:`~spansplit.packing.merge`), as the tests check
+on generated text; a piece that needs a finer level than whitespace (a word longer than
+the budget) hands the text back to the general path.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..packing import OverlapSearch
+from .base import SizedSpan
+
+_RUN = re.compile(r"\s*")  # \s is str.isspace for str patterns (both Py_UNICODE_ISSPACE)
+
+_Previous = tuple[str, int, int, int]
+"""The chunk before: its level's separator, first new piece start, trimmed start, end."""
+
+
+def whitespace_prefix(separators: Sequence[object]) -> tuple[str, ...]:
+    """The leading separators that are non-empty literals made only of whitespace."""
+    prefix: list[str] = []
+    for separator in separators:
+        if not (isinstance(separator, str) and separator.isspace()):
+            break
+        prefix.append(separator)
+    return tuple(prefix)
+
+
+class RecursiveScan:
+    """One text split by scanning: :meth:`spans` gives the chunks, or ``None`` when a piece
+    needs a level past ``separators`` (the general path then splits the text)."""
+
+    def __init__(
+        self,
+        text: str,
+        separators: Sequence[str],
+        budget: int,
+        overlap: int,
+        search: OverlapSearch,
+    ) -> None:
+        self.text = text
+        self.separators = separators
+        self.budget = budget
+        self.overlap = overlap
+        self.search = search
+
+    def _run_start(self, pos: int) -> int:
+        """Start of the whitespace run that ends at ``pos`` (``pos`` if none does)."""
+        text = self.text
+        while pos > 0 and text[pos - 1].isspace():
+            pos -= 1
+        return pos
+
+    def _run_end(self, pos: int) -> int:
+        """End of the whitespace run that starts at ``pos`` (``pos`` if none does)."""
+        return _RUN.match(self.text, pos).end()  # type: ignore[union-attr]  # \s* always matches
+
+    def spans(self) -> list[SizedSpan] | None:
+        """``(start, end, size)`` of each chunk, or ``None`` to use the general path."""
+        text, separators, budget = self.text, self.separators, self.budget
+        chunks: list[SizedSpan] = []
+        level, pos, region_end = 0, self._run_end(0), self._run_start(len(text))
+        parents: list[tuple[int, int, int]] = []  # (level, region end, next piece start)
+        previous: _Previous | None = None
+        while True:
+            while pos >= region_end:
+                if not parents:
+                    return chunks
+                level, region_end, pos = parents.pop()
+            separator = separators[level]
+            start = content_start = pos
+            if previous is not None and self.overlap:
+                piece_end = self._next_cut(separator, pos, region_end)[0]
+                room = min(self.overlap, budget - (piece_end - previous[3]))
+                overlap_start = self._overlap(previous, room) if room > 0 else None
+                if overlap_start is not None:
+                    start, content_start = overlap_start, self._run_end(overlap_start)
+            end = self._last_end(separator, pos, start + budget, region_end)
+            if end == pos:
+                # The piece at ``pos`` is over budget: split it at the next level, and its
+                # pieces never share a chunk with the pieces around it (LangChain's way).
+                if level + 1 == len(separators):
+                    return None
+                piece_end, following = self._next_cut(separator, pos + budget, region_end)
+                parents.append((level, region_end, following))
+                level, region_end = level + 1, piece_end
+                continue
+            chunks.append((content_start, end, end - content_start))
+            previous = (separator, pos, content_start, end)
+            pos = self._run_end(end)
+
+    def _next_cut(self, separator: str, low: int, region_end: int) -> tuple[int, int]:
+        """Start and end of the first whitespace run holding ``separator`` that starts
+        after ``low`` (``low`` must not be inside one); ``region_end`` twice if none does."""
+        found = self.text.find(separator, low, region_end)
+        if found < 0:
+            return region_end, region_end
+        return self._run_start(found), self._run_end(found)
+
+    def _last_end(self, separator: str, low: int, limit: int, region_end: int) -> int:
+        """The furthest piece end in ``(low, limit]`` inside the region, ``low`` if none:
+        the end of the region or the start of a whitespace run holding ``separator``."""
+        if region_end <= limit:
+            return region_end
+        text = self.text
+        if text[limit].isspace():
+            # A run that holds the separator and starts by ``limit`` may reach past it.
+            run_start = self._run_start(limit)
+            if text.find(separator, run_start, self._run_end(limit)) >= 0:
+                return run_start
+        found = text.rfind(separator, low, limit)
+        return low if found < 0 else self._run_start(found)
+
+    def _overlap(self, previous: _Previous, room: int) -> int | None:
+        """Start of the longest trailing context of the previous chunk within ``room``:
+        whole pieces from its first new piece on, starting after its trimmed start, else
+        a finer part of its last piece (as the general packer chooses)."""
+        text = self.text
+        separator, first, floor, end = previous
+        low = max(end - room, floor + 1, first)
+        if low == first:
+            return first
+        if low < end:
+            search_from = low
+            if text[low - 1].isspace():
+                run_end = self._run_end(low)
+                if text.find(separator, self._run_start(low), run_end) >= 0:
+                    return run_end
+                search_from = run_end
+            found = text.find(separator, search_from, end)
+            if found >= 0:
+                return self._run_end(found)
+        found = text.rfind(separator, first, end)
+        last_piece_start = first if found < 0 else self._run_end(found)
+        return self.search.finer(last_piece_start, end, room, floor)[0]

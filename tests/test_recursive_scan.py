@@ -1,0 +1,150 @@
+"""The recursive splitter's scanning fast path makes exactly the general path's chunks.
+
+``RecursiveSplitter.spans`` scans the text when sizes are code points, chunks are trimmed
+and the separators start with whitespace literals; ``_packed_spans`` is the general path
+(every piece measured, then packed). Both must agree on every text, every option.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+from conftest import corpus_path
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support import ATOMS, check_chunks, texts_of, unicode_texts
+
+from spansplit import RecursiveSplitter
+from spansplit.boundaries.separators import first_present
+from spansplit.packing import OverlapSearch
+from spansplit.sizing.base import CODE_POINTS, UTF8_BYTES
+from spansplit.splitters.recursive_scan import RecursiveScan, whitespace_prefix
+
+SEPARATOR_SETS = [
+    ("\n\n", "\n", " ", ""),  # the defaults
+    ("\n\n", "\n", " "),  # no grapheme level: a long word is hard-cut by the general path
+    ("\n", " ", ""),
+    ("\n\n", " \n", "\t", " ", ""),  # multi-character and rarer whitespace separators
+    ("\n\n", "\n", ".", " ", ""),  # a non-whitespace level below the scanned ones
+    ("\r\n", "\u3000", ""),
+]
+
+# Runs of whitespace in every arrangement: separators inside longer runs, at run edges,
+# repeated (``"\n\n\n"`` holds ``"\n\n"`` twice, overlapping), and words long enough to
+# need the grapheme level at small budgets.
+SCAN_ATOMS = [*ATOMS, "\n \n", " \n\n ", "\n\n\n", "\t\n", "x" * 9, "yy" * 7]
+scan_texts = st.one_of(
+    texts_of(st.sampled_from(SCAN_ATOMS), noise=3, count=50),
+    unicode_texts,
+)
+
+
+def general(splitter: RecursiveSplitter, text: str) -> list[tuple[int, int, int]]:
+    """The spans of the general path."""
+    return splitter._packed_spans(text, first_present(text, 0, len(text), splitter._patterns))
+
+
+def outcome(splitter: RecursiveSplitter, text: str, scanned: bool) -> object:
+    """The spans of one path, or the type of the error it raised."""
+    try:
+        return splitter.spans(text) if scanned else general(splitter, text)
+    except ValueError as error:
+        return type(error)
+
+
+@settings(max_examples=400)
+@given(
+    scan_texts,
+    st.integers(1, 40),
+    st.data(),
+    st.sampled_from([False, True, "start", "end"]),
+    st.sampled_from(SEPARATOR_SETS),
+)
+def test_scanning_makes_the_general_paths_chunks(
+    text: str,
+    chunk_size: int,
+    data: st.DataObject,
+    keep: bool | str,
+    separators: tuple[str, ...],
+) -> None:
+    overlap = data.draw(st.integers(0, chunk_size - 1))
+    splitter = RecursiveSplitter(
+        chunk_size,
+        overlap,
+        separators,
+        keep_separator=keep,  # type: ignore[arg-type]
+    )
+    if not text.strip():
+        assert splitter.spans(text) == []
+        return
+    assert outcome(splitter, text, scanned=True) == outcome(splitter, text, scanned=False)
+
+
+def scan(text: str, splitter: RecursiveSplitter) -> list[tuple[int, int, int]] | None:
+    """What the scan alone makes of ``text`` (``None``: it handed the text back)."""
+    search = OverlapSearch(text, CODE_POINTS.measurer(text), splitter._finest_split)
+    separators = whitespace_prefix(splitter.separators)
+    return RecursiveScan(
+        text, separators, splitter.chunk_size, splitter.chunk_overlap, search
+    ).spans()
+
+
+def test_a_word_over_the_budget_hands_the_text_to_the_general_path() -> None:
+    text = "short words here " + "x" * 30 + " and more"
+    splitter = RecursiveSplitter(10)
+    assert scan(text, splitter) is None
+    chunks = splitter.split(text)
+    assert [c.text for c in chunks] == [
+        "short",
+        "words here",
+        "x" * 10,
+        "x" * 10,
+        "x" * 10,
+        "and more",
+    ]
+    check_chunks(text, chunks, 10)
+
+
+def test_only_code_points_and_trimmed_chunks_scan() -> None:
+    assert RecursiveSplitter(10)._scan_separators == ("\n\n", "\n", " ")
+    assert RecursiveSplitter(10, length=UTF8_BYTES)._scan_separators == ()
+    assert RecursiveSplitter(10, strip_whitespace=False)._scan_separators == ()
+    assert RecursiveSplitter.from_preset("markdown", 10)._scan_separators == ()  # patterns
+    assert RecursiveSplitter.from_preset("cjk", 10)._scan_separators == ("\n\n", "\n")
+
+
+def test_whitespace_prefix_stops_at_the_first_other_separator() -> None:
+    assert whitespace_prefix(["\n\n", "\t", "", " "]) == ("\n\n", "\t")
+    assert whitespace_prefix(["。", "\n"]) == ()
+    assert whitespace_prefix([]) == ()
+
+
+@cache
+def corpus_text(relative: str) -> str:
+    return corpus_path(relative).read_bytes().decode("utf-8")
+
+
+CORPUS_FILES = [
+    "english_prose/pg84_frankenstein.gitenberg.crlf.txt",
+    "english_prose/pg1661_adventures_of_sherlock_holmes.txt",
+    "chinese/pg23962_xiyouji_journey_to_the_west.txt",
+    "mixed/ru-prose/gogol_shinel.txt",
+    "mixed/unicode-emoji-14.0/emoji-test.txt",
+    "commonmark/spec.txt",
+]
+
+
+@pytest.mark.parametrize("relative", CORPUS_FILES)
+@pytest.mark.parametrize(
+    ("chunk_size", "overlap", "keep"),
+    [(200, 40, False), (500, 0, True), (2000, 0, False), (2000, 200, "start"), (4000, 400, "end")],
+)
+def test_corpus_scanned_chunks_equal_the_general_paths(
+    relative: str, chunk_size: int, overlap: int, keep: bool | str
+) -> None:
+    text = corpus_text(relative)[:200_000]
+    splitter = RecursiveSplitter(chunk_size, overlap, keep_separator=keep)  # type: ignore[arg-type]
+    scanned = scan(text, splitter)
+    assert scanned is not None  # real prose has no word over 200 characters
+    assert scanned == splitter.spans(text) == general(splitter, text)
