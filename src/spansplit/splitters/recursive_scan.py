@@ -71,6 +71,7 @@ class RecursiveScan:
         level, pos, region_end = 0, self._run_end(0), self._run_start(len(text))
         parents: list[tuple[int, int, int]] = []  # (level, region end, next piece start)
         previous: _Previous | None = None
+        skip_run = _RUN.match
         while True:
             while pos >= region_end:
                 if not parents:
@@ -84,7 +85,8 @@ class RecursiveScan:
                 overlap_start = self._overlap(previous, room) if room > 0 else None
                 if overlap_start is not None:
                     start, content_start = overlap_start, self._run_end(overlap_start)
-            end = self._last_end(separator, pos, start + budget, region_end)
+            limit = start + budget
+            end = region_end if region_end <= limit else self._last_end(separator, pos, limit)
             if end == pos:
                 # The piece at ``pos`` is over budget: split it at the next level, and its
                 # pieces never share a chunk with the pieces around it (LangChain's way).
@@ -96,7 +98,7 @@ class RecursiveScan:
                 continue
             chunks.append((content_start, end, end - content_start))
             previous = (separator, pos, content_start, end)
-            pos = self._run_end(end)
+            pos = skip_run(text, end).end()  # type: ignore[union-attr]  # \s* always matches
 
     def _next_cut(self, separator: str, low: int, region_end: int) -> tuple[int, int]:
         """Start and end of the first whitespace run holding ``separator`` that starts
@@ -106,11 +108,9 @@ class RecursiveScan:
             return region_end, region_end
         return self._run_start(found), self._run_end(found)
 
-    def _last_end(self, separator: str, low: int, limit: int, region_end: int) -> int:
-        """The furthest piece end in ``(low, limit]`` inside the region, ``low`` if none:
-        the end of the region or the start of a whitespace run holding ``separator``."""
-        if region_end <= limit:
-            return region_end
+    def _last_end(self, separator: str, low: int, limit: int) -> int:
+        """The furthest piece end in ``(low, limit]``, ``low`` if none, where the region
+        goes on past ``limit``: the start of a whitespace run holding ``separator``."""
         text = self.text
         if text[limit].isspace():
             # A run that holds the separator and starts by ``limit`` may reach past it.
