@@ -395,8 +395,9 @@ class OverlapSearch:
         if self.level is None:
             return None, 0
         text = self.text
-        segment = text[start:end]
-        tail = end - (len(segment) - len(segment.rstrip()))  # text[tail:end] is blank
+        tail = end  # text[tail:end] is blank
+        while tail > start and text[tail - 1].isspace():
+            tail -= 1
         region_end = end
         # No context from before this fits: split only what follows (its first part, maybe
         # cut short, is never a candidate, as the whole piece's first part is not).

@@ -113,6 +113,16 @@ class CodePoints(LengthFunction):
     def prefix_hint(self, text: str, start: int, end: int, budget: int) -> int | None:
         return min(budget, end - start)
 
+    def measurer(self, text: str) -> TextMeasurer:
+        return _CodePointMeasurer(self, text)
+
+
+class _CodePointMeasurer(TextMeasurer):
+    """Code point sizes are offset differences: nothing is sliced to count it."""
+
+    def count(self, start: int, end: int) -> int:
+        return end - start
+
 
 class Utf8Bytes(LengthFunction):
     """UTF-8 bytes, as storage limits and most non-Python runtimes count."""

@@ -136,6 +136,8 @@ class RecursiveSplitter(Splitter):
         """Pieces of ``text[start:end]`` at the coarsest separator that splits it: where no
         whole piece fits in the overlap, a finer one may (langchain#8142)."""
         for separator in self._patterns:
+            if isinstance(separator, str) and text.find(separator, start, end) < 0:
+                continue  # absent: one part (the cheap test of the common case)
             parts = split_at(text, start, end, separator, self.keep_separator)
             if len(parts) > 1:
                 return parts
