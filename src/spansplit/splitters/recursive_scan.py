@@ -3,12 +3,13 @@
 With sizes in code points, trimmed chunks and separators made only of whitespace (the
 defaults ``"\\n\\n"``, ``"\\n"``, ``" "``), the pieces at one level are the stretches of
 text between the whitespace runs that hold its separator, and a chunk's size is its
-length. Chunks can then be read off the text: a chunk ends at the last such run before
-``start + chunk_size`` (one ``rfind``), so the work follows the number of chunks, not of
-pieces, and no piece list is built. The chunks are exactly those of the general path
-(:func:`~spansplit.packing.fit` then :func:`~spansplit.packing.merge`), as the tests check
-on generated text; a piece that needs a finer level than whitespace (a word longer than
-the budget) hands the text back to the general path.
+length. Chunks can then be read off the text: a chunk ends where the last such run that
+starts at or before ``start + chunk_size`` starts (one ``rfind``), so the work follows the
+number of chunks, not of pieces, and no piece list is built. The chunks are exactly those
+of the general path (:func:`~spansplit.packing.fit` then :func:`~spansplit.packing.merge`),
+as the tests check on generated text. A piece that needs a finer level than whitespace (a
+word longer than the budget) hands the whole text back to the general path, which splits
+it from the start: the scan so far is lost, at most the cost of scanning it.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from .base import SizedSpan
 _RUN = re.compile(r"\s*")  # \s is str.isspace for str patterns (both Py_UNICODE_ISSPACE)
 
 _Previous = tuple[str, int, int, int]
-"""The chunk before: its level's separator, first new piece start, trimmed start, end."""
+"""The chunk before: its level's separator, its first new piece's start, its start (after
+trimming) and its end. A plain tuple: one is made per chunk."""
 
 
 def whitespace_prefix(separators: Sequence[object]) -> tuple[str, ...]:
@@ -54,21 +56,30 @@ class RecursiveScan:
         self.search = search
 
     def _run_start(self, pos: int) -> int:
-        """Start of the whitespace run that ends at ``pos`` (``pos`` if none does)."""
+        """Start of the whitespace run holding ``text[pos - 1]`` (``pos`` if that is not
+        whitespace); a long run is stepped over 64 characters at a time."""
         text = self.text
         while pos > 0 and text[pos - 1].isspace():
-            pos -= 1
+            block = text[max(0, pos - 64) : pos]
+            content = block.rstrip()
+            pos -= len(block) - len(content)
+            if content:
+                break
         return pos
 
     def _run_end(self, pos: int) -> int:
-        """End of the whitespace run that starts at ``pos`` (``pos`` if none does)."""
+        """End of the whitespace run holding ``text[pos]`` (``pos`` if that is not
+        whitespace)."""
         return _RUN.match(self.text, pos).end()  # type: ignore[union-attr]  # \s* always matches
 
     def spans(self) -> list[SizedSpan] | None:
         """``(start, end, size)`` of each chunk, or ``None`` to use the general path."""
         text, separators, budget = self.text, self.separators, self.budget
         chunks: list[SizedSpan] = []
-        level, pos, region_end = 0, self._run_end(0), self._run_start(len(text))
+        level, pos = 0, self._run_end(0)
+        if pos == len(text):
+            return chunks  # blank
+        region_end = self._run_start(len(text))
         parents: list[tuple[int, int, int]] = []  # (level, region end, next piece start)
         previous: _Previous | None = None
         skip_run = _RUN.match
@@ -80,19 +91,20 @@ class RecursiveScan:
             separator = separators[level]
             start = content_start = pos
             if previous is not None and self.overlap:
-                piece_end = self._next_cut(separator, pos, region_end)[0]
-                room = min(self.overlap, budget - (piece_end - previous[3]))
+                piece_end = self._cut_after(separator, pos, region_end)[0]
+                previous_end = previous[3]
+                room = min(self.overlap, budget - (piece_end - previous_end))
                 overlap_start = self._overlap(previous, room) if room > 0 else None
                 if overlap_start is not None:
                     start, content_start = overlap_start, self._run_end(overlap_start)
             limit = start + budget
-            end = region_end if region_end <= limit else self._last_end(separator, pos, limit)
+            end = region_end if region_end <= limit else self._chunk_end(separator, pos, limit)
             if end == pos:
                 # The piece at ``pos`` is over budget: split it at the next level, and its
                 # pieces never share a chunk with the pieces around it (LangChain's way).
                 if level + 1 == len(separators):
                     return None
-                piece_end, following = self._next_cut(separator, pos + budget, region_end)
+                piece_end, following = self._cut_after(separator, pos + budget, region_end)
                 parents.append((level, region_end, following))
                 level, region_end = level + 1, piece_end
                 continue
@@ -100,17 +112,19 @@ class RecursiveScan:
             previous = (separator, pos, content_start, end)
             pos = skip_run(text, end).end()  # type: ignore[union-attr]  # \s* always matches
 
-    def _next_cut(self, separator: str, low: int, region_end: int) -> tuple[int, int]:
-        """Start and end of the first whitespace run holding ``separator`` that starts
-        after ``low`` (``low`` must not be inside one); ``region_end`` twice if none does."""
+    def _cut_after(self, separator: str, low: int, region_end: int) -> tuple[int, int]:
+        """The cut after ``low``: start and end of the first whitespace run holding
+        ``separator`` after ``low`` (``low`` must not be inside one), that is the end of the
+        piece there and the start of the next; ``region_end`` twice if there is none."""
         found = self.text.find(separator, low, region_end)
         if found < 0:
             return region_end, region_end
         return self._run_start(found), self._run_end(found)
 
-    def _last_end(self, separator: str, low: int, limit: int) -> int:
-        """The furthest piece end in ``(low, limit]``, ``low`` if none, where the region
-        goes on past ``limit``: the start of a whitespace run holding ``separator``."""
+    def _chunk_end(self, separator: str, low: int, limit: int) -> int:
+        """A chunk's end: the furthest piece end in ``(low, limit]``, ``low`` if none, where
+        the region goes on past ``limit`` (the start of a whitespace run holding
+        ``separator``, that run maybe reaching past ``limit``)."""
         text = self.text
         if text[limit].isspace():
             # A run that holds the separator and starts by ``limit`` may reach past it.
