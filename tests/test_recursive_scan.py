@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 
 import pytest
 from conftest import corpus_path
@@ -66,7 +66,12 @@ def scan(text: str, splitter: RecursiveSplitter) -> list[tuple[int, int, int]] |
         return None
     search = OverlapSearch(text, CODE_POINTS.measurer(text), splitter._finest_split)
     return RecursiveScan(
-        text, separators[first:], splitter.chunk_size, splitter.chunk_overlap, search
+        text,
+        separators[first:],
+        splitter.chunk_size,
+        splitter.chunk_overlap,
+        search,
+        lambda start, end: splitter._packed_piece(text, start, end),
     ).spans()
 
 
@@ -95,7 +100,7 @@ def test_scanning_makes_the_general_paths_chunks(
     if not text.strip():
         assert splitter.spans(text) == []
         return
-    scanned = scan(text, splitter)
+    scanned = outcome(partial(scan, splitter=splitter), text)
     # The scan's own chunks, not spans(), which would compare the general path with itself
     # wherever the scan hands the text back (pytest --hypothesis-show-statistics counts).
     event("scanned" if scanned is not None else "handed back")
@@ -112,14 +117,15 @@ def test_the_generated_texts_mostly_scan() -> None:
         text = "".join(rng.choice(SCAN_ATOMS) for _ in range(rng.randint(1, 50)))
         size = rng.randint(1, 40)
         splitter = RecursiveSplitter(size, rng.randint(0, size - 1))
-        handled += scan(text, splitter) is not None
+        handled += outcome(partial(scan, splitter=splitter), text) is not None
     assert handled > 250
 
 
-def test_a_word_over_the_budget_hands_the_text_to_the_general_path() -> None:
+def test_a_word_over_the_budget_is_cut_by_the_general_path() -> None:
     text = "short words here " + "x" * 30 + " and more"
+    # Without overlap, the general path cuts the long word alone and the scan goes on.
     splitter = RecursiveSplitter(10)
-    assert scan(text, splitter) is None
+    assert scan(text, splitter) == general(splitter, text)
     chunks = splitter.split(text)
     assert [c.text for c in chunks] == [
         "short",
@@ -130,6 +136,11 @@ def test_a_word_over_the_budget_hands_the_text_to_the_general_path() -> None:
         "and more",
     ]
     check_chunks(text, chunks, 10)
+    # With overlap, the chunks around the word overlap into it: the general path splits all.
+    overlapping = RecursiveSplitter(10, 4)
+    assert scan(text, overlapping) is None
+    assert overlapping.spans(text) == general(overlapping, text)
+    check_chunks(text, overlapping.split(text), 10, overlap=4)
 
 
 def test_only_code_points_and_trimmed_chunks_scan() -> None:
@@ -171,6 +182,6 @@ def test_corpus_scanned_chunks_equal_the_general_paths(
 ) -> None:
     text = corpus_text(relative)[:200_000]
     splitter = RecursiveSplitter(chunk_size, overlap, keep_separator=keep)  # type: ignore[arg-type]
-    scanned = scan(text, splitter)
+    scanned = outcome(partial(scan, splitter=splitter), text)
     assert scanned is not None  # real prose has no word over 200 characters
     assert scanned == splitter.spans(text) == general(splitter, text)

@@ -99,7 +99,14 @@ class RecursiveSplitter(Splitter):
         if first < len(self._scan_separators):
             search = OverlapSearch(text, self.length.measurer(text), self._finest_split)
             separators = self._scan_separators[first:]
-            scan = RecursiveScan(text, separators, self.chunk_size, self.chunk_overlap, search)
+            scan = RecursiveScan(
+                text,
+                separators,
+                self.chunk_size,
+                self.chunk_overlap,
+                search,
+                lambda start, end: self._packed_piece(text, start, end),
+            )
             scanned = scan.spans()
             if scanned is not None:
                 return scanned
@@ -131,6 +138,15 @@ class RecursiveSplitter(Splitter):
             overlap_level=self._finest_split,
             trim=self.strip_whitespace,
         )
+
+    def _packed_piece(self, text: str, start: int, end: int) -> list[SizedSpan]:
+        """The general path on one piece too big for every whitespace separator, with the
+        levels after them (overlap 0: its chunks are the piece's alone)."""
+        levels = self._levels[len(self._scan_separators) :]
+        pieces = fit(
+            text, [(start, end)], self.chunk_size, self.length, levels, isolate=True, trim=True
+        )
+        return merge(text, pieces, self.chunk_size, self.length, trim=True)
 
     def _finest_split(self, text: str, start: int, end: int) -> list[tuple[int, int]]:
         """Pieces of ``text[start:end]`` at the coarsest separator that splits it: where no

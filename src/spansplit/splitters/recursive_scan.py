@@ -8,14 +8,15 @@ starts at or before ``start + chunk_size`` starts (one ``rfind``), so the work f
 number of chunks, not of pieces, and no piece list is built. The chunks are exactly those
 of the general path (:func:`~spansplit.packing.fit` then :func:`~spansplit.packing.merge`),
 as the tests check on generated text. A piece that needs a finer level than whitespace (a
-word longer than the budget) hands the whole text back to the general path, which splits
-it from the start: the scan so far is lost, at most the cost of scanning it.
+word longer than the budget) is split by the general path alone when there is no overlap;
+with overlap, it hands the whole text back to the general path, which splits it from the
+start (the scan so far is lost: at most the cost of scanning it).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..packing import OverlapSearch
 from .base import SizedSpan
@@ -37,9 +38,15 @@ def whitespace_prefix(separators: Sequence[object]) -> tuple[str, ...]:
     return tuple(prefix)
 
 
+FinerSplit = Callable[[int, int], list[SizedSpan]]
+"""The general path's chunks of one piece ``text[start:end]``, split with the levels after
+the whitespace separators (alone: the chunks of a split piece never cross its edges)."""
+
+
 class RecursiveScan:
     """One text split by scanning: :meth:`spans` gives the chunks, or ``None`` when a piece
-    needs a level past ``separators`` (the general path then splits the text)."""
+    needs a level past ``separators`` and ``finer`` cannot take it (the general path then
+    splits the whole text)."""
 
     def __init__(
         self,
@@ -48,12 +55,16 @@ class RecursiveScan:
         budget: int,
         overlap: int,
         search: OverlapSearch,
+        finer: FinerSplit | None = None,
     ) -> None:
         self.text = text
         self.separators = separators
         self.budget = budget
         self.overlap = overlap
         self.search = search
+        # Without overlap a piece's chunks depend on that piece alone, so the general path
+        # can split just the piece; with overlap, they also depend on the chunk before.
+        self.finer = finer if overlap == 0 else None
 
     def _run_start(self, pos: int) -> int:
         """Start of the whitespace run holding ``text[pos - 1]`` (``pos`` if that is not
@@ -102,9 +113,13 @@ class RecursiveScan:
             if end == pos:
                 # The piece at ``pos`` is over budget: split it at the next level, and its
                 # pieces never share a chunk with the pieces around it (LangChain's way).
-                if level + 1 == len(separators):
-                    return None
                 piece_end, following = self._cut_after(separator, pos + budget, region_end)
+                if level + 1 == len(separators):
+                    if self.finer is None:
+                        return None
+                    chunks += self.finer(pos, piece_end)
+                    pos = following
+                    continue
                 parents.append((level, region_end, following))
                 level, region_end = level + 1, piece_end
                 continue
