@@ -36,9 +36,18 @@ SEPARATOR_SETS = [
 # repeated (``"\n\n\n"`` holds ``"\n\n"`` twice, overlapping), and words long enough to
 # need the grapheme level at small budgets.
 SCAN_ATOMS = [*ATOMS, "\n \n", " \n\n ", "\n\n\n", "\t\n", "x" * 9, "yy" * 7]
+# Prose: words between runs of spaces and newlines, where overlap falls inside runs.
+prose_texts = st.lists(
+    st.tuples(
+        st.sampled_from(["ab", "cde", "f", "ghij", "中文", "e\u0301"]),
+        st.sampled_from([" ", "  ", "   ", "\n", " \n", "\n\n", "\t"]),
+    ).map("".join),
+    max_size=30,
+).map("".join)
 scan_texts = st.one_of(
     texts_of(st.sampled_from(SCAN_ATOMS), noise=3, count=50),
     st.lists(st.sampled_from(SCAN_ATOMS), max_size=80).map("".join),
+    prose_texts,
     unicode_texts,
 )
 
@@ -72,6 +81,7 @@ def scan(text: str, splitter: RecursiveSplitter) -> list[tuple[int, int, int]] |
         splitter.chunk_overlap,
         search,
         lambda start, end: splitter._packed_piece(text, start, end),
+        splitter._finer_levels,
     ).spans()
 
 
@@ -107,6 +117,19 @@ def test_scanning_makes_the_general_paths_chunks(
     if scanned is not None:
         assert scanned == general(splitter, text)
     assert outcome(splitter.spans, text) == general(splitter, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "chunk_size", "overlap"),
+    [
+        # Overlap inside a run of spaces: it starts after the whole run, not inside it.
+        ("ab   cde\nghij  ghij ab  cde ab   cde   ab \nghij   cde", 15, 11),
+        ("f \nab \nghij\ncde \nghij\nab  ab\nf f   ghij \nab", 6, 4),
+    ],
+)
+def test_overlap_after_a_run_of_separators(text: str, chunk_size: int, overlap: int) -> None:
+    splitter = RecursiveSplitter(chunk_size, overlap)
+    assert scan(text, splitter) == general(splitter, text)
 
 
 def test_the_generated_texts_mostly_scan() -> None:

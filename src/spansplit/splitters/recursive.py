@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import regex
+
 from ..boundaries.separators import (
     PRESETS,
     KeepSeparator,
@@ -68,6 +70,12 @@ class RecursiveSplitter(Splitter):
         # off the text by scanning (recursive_scan), the same chunks, far fewer steps.
         scannable = type(self.length) is CodePoints and self.strip_whitespace
         self._scan_separators = whitespace_prefix(self._patterns) if scannable else ()
+        literals = all(not isinstance(p, regex.Pattern) for p in self._patterns)
+        self._finer_levels: list[str | None] | None = (
+            [p for p in self._patterns if not isinstance(p, regex.Pattern)]
+            if literals and self.keep_separator is False
+            else None
+        )
 
     @classmethod
     def from_preset(cls, preset: str, chunk_size: int, **options: Any) -> RecursiveSplitter:
@@ -106,6 +114,7 @@ class RecursiveSplitter(Splitter):
                 self.chunk_overlap,
                 search,
                 lambda start, end: self._packed_piece(text, start, end),
+                self._finer_levels,
             )
             scanned = scan.spans()
             if scanned is not None:

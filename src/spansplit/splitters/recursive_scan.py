@@ -56,6 +56,7 @@ class RecursiveScan:
         overlap: int,
         search: OverlapSearch,
         finer: FinerSplit | None = None,
+        finer_levels: Sequence[str | None] | None = None,
     ) -> None:
         self.text = text
         self.separators = separators
@@ -65,6 +66,9 @@ class RecursiveScan:
         # Without overlap a piece's chunks depend on that piece alone, so the general path
         # can split just the piece; with overlap, they also depend on the chunk before.
         self.finer = finer if overlap == 0 else None
+        # Every separator (None: grapheme clusters), for finding overlap inside a piece by
+        # search; None when separators are kept (parts then start at or after them).
+        self.finer_levels = finer_levels
 
     def _run_start(self, pos: int) -> int:
         """Start of the whitespace run holding ``text[pos - 1]`` (``pos`` if that is not
@@ -170,4 +174,36 @@ class RecursiveScan:
                 return self._run_end(found)
         found = text.rfind(separator, first, end)
         last_piece_start = first if found < 0 else self._run_end(found)
-        return self.search.finer(last_piece_start, end, room, floor)[0]
+        return self._finer(last_piece_start, end, room, floor)
+
+    def _finer(self, start: int, end: int, room: int, floor: int) -> int | None:
+        """:meth:`OverlapSearch.finer` on the last piece ``text[start:end]``, by search
+        where its levels are single whitespace characters dropped at the cut
+        (``keep_separator=False``): the parts then start just after runs of the character,
+        so the longest fitting suffix starts after the first run at or after
+        ``end - room``. Any other level takes over with the search from where it stands."""
+        if self.finer_levels is None:
+            return self.search.finer(start, end, room, floor)[0]
+        text = self.text
+        low = max(end - room, floor + 1)
+        while True:
+            for separator in self.finer_levels:
+                if separator is not None and text.find(separator, start, end) < 0:
+                    continue  # absent: one part
+                if separator is None or len(separator) > 1 or not separator.isspace():
+                    return self.search.finer(start, end, room, floor)[0]
+                first = start  # the first part's start: after any leading separators
+                while text[first] == separator:
+                    first += 1
+                if text.find(separator, first, end) >= 0:
+                    break  # two parts or more
+            else:
+                return None  # no level splits the piece
+            found = text.find(separator, max(low, first + 1) - 1, end)
+            if found >= 0:
+                part = found + 1
+                while text[part] == separator:
+                    part += 1
+                return part
+            # No part fits: the last one is split further.
+            start = text.rfind(separator, first, end) + 1
