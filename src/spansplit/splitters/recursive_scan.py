@@ -5,8 +5,9 @@ defaults ``"\\n\\n"``, ``"\\n"``, ``" "``), the pieces at one level are the stre
 text between the whitespace runs that hold its separator, and a chunk's size is its
 length. Chunks can then be read off the text: a chunk ends where the last such run that
 starts at or before ``start + chunk_size`` starts (one ``rfind``), so the work follows the
-number of chunks, not of pieces, and no piece list is built. The chunks are exactly those
-of the general path (:func:`~spansplit.packing.fit` then :func:`~spansplit.packing.merge`),
+number of chunks, not of pieces, and no piece list is built; overlap is found by search
+too, down to the parts of a chunk's last piece. The chunks are exactly those of the
+general path (:func:`~spansplit.packing.fit` then :func:`~spansplit.packing.merge`),
 as the tests check on generated text. A piece that needs a finer level than whitespace (a
 word longer than the budget) is split by the general path alone when there is no overlap;
 with overlap, it hands the whole text back to the general path, which splits it from the
