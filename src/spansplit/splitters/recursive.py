@@ -70,10 +70,11 @@ class RecursiveSplitter(Splitter):
         # off the text by scanning (recursive_scan), the same chunks, far fewer steps.
         scannable = type(self.length) is CodePoints and self.strip_whitespace
         self._scan_separators = whitespace_prefix(self._patterns) if scannable else ()
-        literals = all(not isinstance(p, regex.Pattern) for p in self._patterns)
+        # Literal separators dropped at cuts: overlap inside a piece is found by search.
+        # (Patterns are compiled only with separators_are_regex; the filter narrows the type.)
         self._finer_levels: list[str | None] | None = (
             [p for p in self._patterns if not isinstance(p, regex.Pattern)]
-            if literals and self.keep_separator is False
+            if not self.separators_are_regex and self.keep_separator is False
             else None
         )
 
