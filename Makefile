@@ -22,7 +22,8 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 	$(BIN)/ruff check src adapters tests examples benchmarks
-	$(BIN)/mypy src
+	$(BIN)/mypy src adapters/langchain/src/langchain_spansplit
+	cd adapters/llama_index && ../../$(BIN)/mypy --strict --explicit-package-bases llama_index
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -r benchmarks/requirements.txt

@@ -20,6 +20,7 @@ from pathlib import Path
 import regex
 
 from spansplit.sizing import tiktoken as tk
+from spansplit.sizing.tiktoken_loader import encoding_source
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("SPANSPLIT_CORPUS", ROOT.parent / "shared" / "corpus"))
@@ -102,7 +103,7 @@ def main() -> int:
     length = tk.tiktoken_length("cl100k_base")
     print(
         f"load cl100k_base: {time.perf_counter() - started:.2f} s "
-        f"from {tk.encoding_source('cl100k_base')}"
+        f"from {encoding_source('cl100k_base')}"
     )
     print(f"threads: {tk._workers()}; pool used from {tk.PARALLEL_MIN_CHARS} code points\n")
     for label, relative in TEXTS.items():

@@ -94,19 +94,17 @@ def _spansplit_recursive(budget: Budget, encoding: Any) -> Built:
 
 
 def _spansplit_token_paragraphs(budget: Budget, encoding: Any) -> Built:
-    from spansplit import TokenParagraphSplitter
+    from spansplit import ParagraphSplitter
 
-    splitter = TokenParagraphSplitter(
-        budget.size, length=_length(budget, encoding) or "chars", overlap=budget.overlap
-    )
+    splitter = ParagraphSplitter(budget.size, budget.overlap, length=_length(budget, encoding))
     return splitter.split, _chunks
 
 
 def _spansplit_sentences(budget: Budget, encoding: Any) -> Built:
-    from spansplit import SentenceChunker
+    from spansplit import SentenceSplitter
 
-    chunker = SentenceChunker(budget.size, budget.overlap, length=_length(budget, encoding))
-    return chunker.split, _chunks
+    splitter = SentenceSplitter(budget.size, budget.overlap, length=_length(budget, encoding))
+    return splitter.split, _chunks
 
 
 def _spansplit_blocks(budget: Budget, encoding: Any) -> Built:
@@ -116,9 +114,9 @@ def _spansplit_blocks(budget: Budget, encoding: Any) -> Built:
 
 
 def _spansplit_paragraphs(budget: Budget, encoding: Any) -> Built:
-    from spansplit import split_paragraphs
+    from spansplit.compat import PlainParagraphSplitter
 
-    return split_paragraphs, _chunks
+    return PlainParagraphSplitter().split, _chunks
 
 
 def _spansplit_sentence_spans(budget: Budget, encoding: Any) -> Built:
@@ -254,19 +252,19 @@ CONTENDERS: tuple[Contender, ...] = (
     ),
     Contender(
         "spansplit-token-paragraphs",
-        "spansplit TokenParagraphSplitter",
+        "spansplit ParagraphSplitter",
         "spansplit",
         BUDGETED,
         _spansplit_token_paragraphs,
-        "`TokenParagraphSplitter(size, length=encoding or 'chars', overlap=overlap)`",
+        "`ParagraphSplitter(size, overlap, length=encoding)` (code points for chars)",
     ),
     Contender(
         "spansplit-sentences",
-        "spansplit SentenceChunker",
+        "spansplit SentenceSplitter",
         "spansplit",
         BUDGETED,
         _spansplit_sentences,
-        "`SentenceChunker(size, overlap, length=encoding)` (code points for chars)",
+        "`SentenceSplitter(size, overlap, length=encoding)` (code points for chars)",
     ),
     Contender(
         "spansplit-blocks",
@@ -280,11 +278,11 @@ CONTENDERS: tuple[Contender, ...] = (
     ),
     Contender(
         "spansplit-paragraphs",
-        "spansplit split_paragraphs",
+        "spansplit PlainParagraphSplitter",
         "spansplit",
         SEGMENTATION,
         _spansplit_paragraphs,
-        "`split_paragraphs(text)` (seed 002, with line numbers)",
+        "`compat.PlainParagraphSplitter().split(text)` (seed 002, with line numbers)",
     ),
     Contender(
         "spansplit-sentence-spans",
@@ -424,7 +422,7 @@ _ADAPTER_NOTE = (
 _ADAPTER_PARSERS = (
     "SpanSentenceNodeParser",
     "SpanRecursiveNodeParser",
-    "SpanTokenParagraphNodeParser",
+    "SpanParagraphNodeParser",
 )
 
 ADAPTERS: tuple[Contender, ...] = (

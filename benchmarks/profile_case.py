@@ -36,7 +36,7 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=25)
     options = parser.parse_args()
 
-    from spansplit.sizing.tiktoken import load_encoding
+    from spansplit.sizing.tiktoken_loader import load_encoding
 
     encoding = load_encoding("cl100k_base")
     text = texts.load(texts.TextSpec(options.text, options.text, options.megabytes))

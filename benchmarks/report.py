@@ -18,7 +18,7 @@ Record = dict[str, Any]
 MAIN_BUDGET_ORDER = ("tokens-512-0", "tokens-512-64", "chars-2000-0", "chars-2000-200")
 OURS_HEADLINE = {
     "spansplit-recursive": "RecursiveSplitter",
-    "spansplit-token-paragraphs": "TokenParagraphSplitter",
+    "spansplit-token-paragraphs": "ParagraphSplitter",
 }
 
 
@@ -275,9 +275,9 @@ def _section(budget: str) -> str:
 def _name(key: str) -> str:
     return {
         "spansplit-recursive": "RecursiveSplitter",
-        "spansplit-token-paragraphs": "TokenParagraphSplitter",
+        "spansplit-token-paragraphs": "ParagraphSplitter",
         "spansplit-blocks": "split_blocks",
-        "spansplit-paragraphs": "split_paragraphs",
+        "spansplit-paragraphs": "PlainParagraphSplitter",
         "spansplit-sentence-spans": "sentence_spans",
     }.get(key, key)
 
@@ -541,7 +541,7 @@ def document(results: dict[str, Any]) -> str:
             "from the smaller sizes (at least one; ×N in each cell). A splitter whose "
             "projected time exceeds the cap is skipped at the larger sizes (cap: "
             f"{results['settings']['scaling_cap']:g} s per run; spansplit's RecursiveSplitter, "
-            "TokenParagraphSplitter and split_blocks are never skipped).",
+            "ParagraphSplitter and split_blocks are never skipped).",
             *scaling_tables(records),
             "",
         ]

@@ -136,7 +136,7 @@ def measure(spec: dict[str, Any]) -> dict[str, Any]:
     budget = peers.Budget(**spec["budget"])
     reps = int(spec.get("reps", 5))
 
-    from spansplit.sizing.tiktoken import load_encoding
+    from spansplit.sizing.tiktoken_loader import load_encoding
 
     encoding = load_encoding("cl100k_base")
     text = texts.load(text_spec)

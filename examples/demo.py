@@ -2,8 +2,9 @@
 
 The sample (``examples/sample.md``: Markdown with headings, a list, a quote, a code fence,
 a rule, an emoji and a Chinese section) is split twice: by the recursive splitter with the
-Markdown preset (400 characters, 60 of overlap) and into token-budgeted paragraphs
-(96 cl100k_base tokens, counted offline by tiktoken). Each chunk is printed as
+Markdown preset (400 characters, 60 of overlap) and into paragraphs under a token budget
+(``ParagraphSplitter(96, length="cl100k_base")``: 96 cl100k_base tokens, counted offline
+by tiktoken). Each chunk is printed as
 
     [index] start-end  lines a-b  size unit  first words…
 
@@ -20,10 +21,11 @@ import unicodedata
 from pathlib import Path
 
 from spansplit import (
+    BudgetedSplitter,
     Chunk,
+    ParagraphSplitter,
     RecursiveSplitter,
     TokenizerUnavailableError,
-    TokenParagraphSplitter,
     count_lines,
 )
 
@@ -49,13 +51,12 @@ def preview(text: str, columns: int = PREVIEW_COLUMNS) -> str:
 def run(
     title: str,
     source: str,
-    splitter: RecursiveSplitter | TokenParagraphSplitter,
-    budget: int,
+    splitter: BudgetedSplitter,
     unit: str,
 ) -> list[Chunk]:
     """Split ``source``, print one line per chunk, check every span and size, summarise."""
     chunks = splitter.split(source)
-    length = splitter.length
+    budget, length = splitter.chunk_size, splitter.length
     print(f"== {title}")
     for chunk in chunks:
         assert source[chunk.start : chunk.end] == chunk.text, f"chunk {chunk.index} is no span"
@@ -80,13 +81,13 @@ def main(argv: list[str]) -> int:
     print(f"{path.name}: {len(source)} characters, {count_lines(source)} lines\n")
 
     markdown = RecursiveSplitter.from_preset("markdown", 400, chunk_overlap=60)
-    run("recursive, Markdown preset, 400 characters, 60 overlap", source, markdown, 400, "chars")
+    run("recursive, Markdown preset, 400 characters, 60 overlap", source, markdown, "chars")
     try:
-        tokens = TokenParagraphSplitter(96, length="cl100k_base")
+        tokens = ParagraphSplitter(96, length="cl100k_base")
     except TokenizerUnavailableError as error:
-        print(f"token paragraphs skipped: {error}")
+        print(f"paragraphs in cl100k_base tokens skipped: {error}")
         return 0
-    run("token paragraphs, 96 cl100k_base tokens", source, tokens, 96, "tokens")
+    run("paragraphs, 96 cl100k_base tokens", source, tokens, "tokens")
     return 0
 
 

@@ -4,7 +4,7 @@ The preset tries separators coarsest first: before an ATX heading, before a code
 before a thematic break, then blank lines, lines, spaces and finally grapheme clusters.
 Each chunk is printed with its code point span and its lines, and checked against the
 source. The same splitter is then shown with a token budget (cl100k_base, offline) and
-with seed 004's ``[{"content", "size"}]`` view.
+with seed 004's ``[{"content", "size"}]`` view (``spansplit.compat.content_view``).
 
     pip install "spansplit[tiktoken]"
     python examples/markdown_recursive.py
@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import json
 
-from spansplit import RecursiveSplitter, content_view
+from spansplit import RecursiveSplitter
+from spansplit.compat import content_view
 
 GUIDE = """# Growing tomatoes
 

@@ -41,7 +41,7 @@ single line.
 
 
 def main() -> None:
-    blocks = split_blocks(DOCUMENT, 160)
+    blocks = split_blocks(DOCUMENT, chunk_size=160)
     assert "".join(block.text for block in blocks) == DOCUMENT  # blocks tile the text
 
     offset: int | None = 0

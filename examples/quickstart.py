@@ -1,5 +1,8 @@
 """The shortest tour of spansplit: every splitter once, on one short text.
 
+Every splitter takes the same budget parameters: ``chunk_size``, ``chunk_overlap`` and
+``length`` (code points unless told otherwise: ``"utf8"``, ``"cl100k_base"``, ...).
+
 Every chunk is an exact span of its source, ``text[chunk.start:chunk.end] == chunk.text``,
 with code point offsets and 1-based line numbers; ``convert_offsets`` turns the offsets
 into UTF-8 bytes (for a byte-addressed store) or UTF-16 code units (for JavaScript).
@@ -12,12 +15,11 @@ from __future__ import annotations
 
 from spansplit import (
     Chunk,
-    chunk_sentences,
     convert_offsets,
     split_blocks,
     split_paragraphs,
     split_recursive,
-    split_token_paragraphs,
+    split_sentences,
 )
 
 TEXT = """# Tide tables
@@ -44,14 +46,16 @@ def show(title: str, chunks: list[Chunk]) -> None:
 
 
 def main() -> None:
-    show("split_paragraphs (blank lines)", split_paragraphs(TEXT))
-    show("split_blocks (paging, target 120 chars)", split_blocks(TEXT, 120))
-    show("chunk_sentences (80 chars, 20 overlap)", chunk_sentences(TEXT, 80, overlap=20))
-    show("split_token_paragraphs (24 cl100k tokens)", split_token_paragraphs(TEXT, 24))
+    show("split_blocks (paging, chunk_size 120 chars)", split_blocks(TEXT, 120))
+    show("split_sentences (80 chars, 20 overlap)", split_sentences(TEXT, 80, 20))
+    show(
+        "split_paragraphs (24 cl100k_base tokens)",
+        split_paragraphs(TEXT, 24, length="cl100k_base"),
+    )
     show("split_recursive (100 chars)", split_recursive(TEXT, 100))
 
     # A browser highlighter indexes strings in UTF-16 code units: the emoji counts twice.
-    chunks = chunk_sentences(TEXT, 80)
+    chunks = split_sentences(TEXT, 80)
     utf16 = convert_offsets(TEXT, chunks, "utf16")
     utf8 = convert_offsets(TEXT, chunks, "utf8")
     print("== offsets for a JavaScript highlighter (code points -> UTF-16, UTF-8 bytes)")

@@ -17,8 +17,8 @@ import textwrap
 
 import tiktoken
 
-from spansplit import Chunk, ChunkTooLargeError, chunk_sentences, split_token_paragraphs
-from spansplit.sizing.tiktoken import encoding_source
+from spansplit import Chunk, ChunkTooLargeError, split_paragraphs, split_sentences
+from spansplit.sizing.tiktoken_loader import encoding_source
 
 DOCUMENT = """Ferries on the lake run every forty minutes from April to October. \
 In winter the timetable shrinks to four crossings a day, and the last boat leaves at 17:10.
@@ -64,15 +64,15 @@ def main() -> None:
     # Paragraphs packed up to the budget; an oversized paragraph is cut at its sentences
     # (。！？ included), a sentence at its words, a word where the tokenizer says.
     report(
-        "split_token_paragraphs, cl100k_base",
-        split_token_paragraphs(DOCUMENT, 48, length="cl100k_base"),
+        "split_paragraphs, cl100k_base",
+        split_paragraphs(DOCUMENT, 48, length="cl100k_base"),
         48,
     )
     # Sentences packed up to the budget, with up to 8 tokens of the previous chunk repeated.
     # A model name works as well: text-embedding-3-small uses cl100k_base.
     report(
-        "chunk_sentences, text-embedding-3-small, overlap 8",
-        chunk_sentences(DOCUMENT, 32, overlap=8, length="text-embedding-3-small"),
+        "split_sentences, text-embedding-3-small, overlap 8",
+        split_sentences(DOCUMENT, 32, 8, length="text-embedding-3-small"),
         32,
     )
     print(f"cl100k_base was loaded offline from:\n  {encoding_source('cl100k_base')}\n")
@@ -85,9 +85,9 @@ def main() -> None:
 
     # One emoji is 3 cl100k tokens: no cut can make it fit in 1, so spansplit says so
     # (no RecursionError, no half character).
-    print("== split_token_paragraphs('👍👍', max_tokens=1)")
+    print("== split_paragraphs('👍👍', 1, length='cl100k_base')")
     try:
-        split_token_paragraphs("👍👍", 1)
+        split_paragraphs("👍👍", 1, length="cl100k_base")
     except ChunkTooLargeError as error:
         message = f"ChunkTooLargeError: {error}"
         print(textwrap.fill(message, 96, initial_indent="  ", subsequent_indent="    "))

@@ -41,10 +41,26 @@ def sample(name: str) -> str:
     return (DATA / name).read_bytes().decode("utf-8")
 
 
+CORPUS_MISSING = f"corpus not found at {CORPUS} (set SPANSPLIT_CORPUS); a clone has no ../shared"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``corpus`` skip, with one reason, where the corpus is absent (CI sets
+    ``SPANSPLIT_REQUIRE_CORPUS=1`` where it must be present: there, absence fails)."""
+    if CORPUS.is_dir():
+        return
+    if os.environ.get("SPANSPLIT_REQUIRE_CORPUS") == "1":
+        raise pytest.UsageError(f"SPANSPLIT_REQUIRE_CORPUS=1 but {CORPUS_MISSING}")
+    skip = pytest.mark.skip(reason=CORPUS_MISSING)
+    for item in items:
+        if "corpus" in item.keywords:
+            item.add_marker(skip)
+
+
 def corpus_path(relative: str) -> Path:
     """Path of a corpus file or folder; skips the test where the corpus is absent."""
     if not CORPUS.is_dir():
-        pytest.skip(f"corpus not found at {CORPUS} (set SPANSPLIT_CORPUS); clone has no ../shared")
+        pytest.skip(CORPUS_MISSING)
     return CORPUS / relative
 
 
@@ -57,3 +73,22 @@ def corpus_files(*, suffixes: tuple[str, ...] = (".txt", ".md", ".json")) -> lis
         for p in CORPUS.rglob("*")
         if p.is_file() and p.suffix in suffixes and "LICENSES" not in p.parts
     )
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """With ``SPANSPLIT_MAX_SKIPPED=0.10``, fail the run if more than that share of the
+    tests skipped (a user's clone must run nearly all of the suite)."""
+    limit = os.environ.get("SPANSPLIT_MAX_SKIPPED")
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if not limit or reporter is None or exitstatus != 0:
+        return
+    skipped = len(reporter.stats.get("skipped", []))
+    ran = len(reporter.stats.get("passed", [])) + len(reporter.stats.get("failed", []))
+    share = skipped / max(1, skipped + ran)
+    if share > float(limit):
+        reporter.write_line(
+            f"{skipped} of {skipped + ran} tests skipped ({share:.1%}), more than "
+            f"SPANSPLIT_MAX_SKIPPED={limit}",
+            red=True,
+        )
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -9,8 +9,9 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 
+import pytest
 import regex
-from conftest import corpus_path
+from conftest import CORPUS, DATA
 from hypothesis import strategies as st
 
 from spansplit import Chunk
@@ -182,10 +183,10 @@ SEED_RESPONSE = json.loads(
 
 
 def break_test_cases(name: str) -> list[tuple[str, list[int], str]]:
-    """(text, breaks, line) for every test line of a UAX #29 ``*BreakTest.txt`` file of the
-    corpus: ``÷`` marks a break at that offset, ``×`` none."""
+    """(text, breaks, line) for every test line of a Unicode 17 ``*BreakTest.txt`` file in
+    ``tests/data/unicode``: ``÷`` marks a break at that offset, ``×`` none."""
     cases = []
-    path = corpus_path(f"mixed/unicode-17.0.0/auxiliary/{name}")
+    path = DATA / "unicode" / name
     for line in path.read_text(encoding="utf-8").splitlines():
         data = line.partition("#")[0].strip()
         if not data:
@@ -198,3 +199,15 @@ def break_test_cases(name: str) -> list[tuple[str, list[int], str]]:
                 text += chr(int(token, 16))
         cases.append((text, breaks, line))
     return cases
+
+
+def corpus_cases(cases: Sequence[object], stand_in: object = None) -> list[object]:
+    """Parameters of a test marked ``corpus``: ``cases`` where the corpus is present; where
+    it is absent, one stand-in (the first case, else ``stand_in``) with the id
+    ``corpus-absent``, so that the test is skipped once, with conftest's reason, instead of
+    once a case (an empty list would skip it with pytest's "empty parameter set")."""
+    if CORPUS.is_dir():
+        return list(cases)
+    first = cases[0] if cases else stand_in
+    values = first if isinstance(first, tuple) else (first,)
+    return [pytest.param(*values, id="corpus-absent")]

@@ -1,4 +1,5 @@
-"""Paging blocks (seed 000): the seed's examples, hand-written cases, properties, the corpus.
+"""Paging blocks (BlockSplitter, seed 000's ``splitTextBlocks``): the seed's examples,
+hand-written cases, properties, the texts of tests/data and the corpus.
 
 Expected blocks are worked out by hand from the contract (issue 2, item 5), and the
 properties are checked against references written here with plain loops.
@@ -14,12 +15,13 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, corpus_files, corpus_path
+from conftest import CORPUS, corpus_files, corpus_path, sample
 from hypothesis import given
 from hypothesis import strategies as st
-from support import texts_of
+from support import corpus_cases, texts_of
 
 from spansplit import Chunk, page
+from spansplit.compat import split_text_blocks
 from spansplit.errors import (
     InputTypeError,
     InvalidInputError,
@@ -93,9 +95,17 @@ def check_invariants(text: str, blocks: list[Chunk], target: int, unit: object =
 # --- the seed's examples ---------------------------------------------------------------
 
 
+def seed_blocks(text: str, target_chars: int) -> list[Chunk]:
+    """Blocks for the seed's call: through ``spansplit.compat.split_text_blocks`` (the
+    seed's names) and the main API, which must agree."""
+    blocks = split_text_blocks(text, target_chars)
+    assert blocks == split_blocks(text, target_chars)
+    return blocks
+
+
 def test_seed_example_two_sections() -> None:
     text = "# 概览\n\n" + "说明内容\n" * 4 + "\n## 细节\n\n" + "更多内容\n" * 4
-    blocks = split_blocks(text, 40)
+    blocks = seed_blocks(text, 40)
     # "# 概览\n\n" (6), four lines of 5 and the blank line ending them (21), "## 细节\n\n"
     # (7), four lines of 5 (20): headings start blocks, blank lines end them.
     assert [[b.number, b.start, b.end] for b in blocks] == [
@@ -111,7 +121,7 @@ def test_seed_example_two_sections() -> None:
 
 def test_seed_example_paging() -> None:
     text = "# 报告\n\n" + "记录内容\n" * 200
-    blocks = split_blocks(text, 4000)
+    blocks = seed_blocks(text, 4000)
     assert [(b.start, b.end, b.size) for b in blocks] == [(0, 6, 6), (6, 1006, 1000)]
     first = page(blocks, 0, 2)
     assert [b.number for b in first.items] == [1, 2]
@@ -488,13 +498,13 @@ def test_bad_input_raises_typed_errors() -> None:
 
 @pytest.mark.parametrize("target", [0, -5])
 def test_target_must_be_at_least_one(target: int) -> None:
-    with pytest.raises(InvalidParameterError, match="target_chars"):
+    with pytest.raises(InvalidParameterError, match=f"chunk_size={target}"):
         split_blocks("text", target)
 
 
 @pytest.mark.parametrize("target", [1.5, "10", True, None])
 def test_target_must_be_an_int(target: object) -> None:
-    with pytest.raises(ParameterTypeError, match="target_chars"):
+    with pytest.raises(ParameterTypeError, match="chunk_size"):
         split_blocks("text", target)  # type: ignore[arg-type]
 
 
@@ -653,7 +663,7 @@ def test_blocks_start_exactly_where_the_contract_says(unit: str, text: str, targ
         assert block.kind == expected, (block, [roles[k] for k in inside])
 
 
-# --- the corpus ------------------------------------------------------------------------
+# --- the texts of tests/data (also on a clone without the corpus) ----------------------------
 
 
 def read_exact(path: Path) -> str:
@@ -661,14 +671,18 @@ def read_exact(path: Path) -> str:
     return path.read_bytes().decode("utf-8")
 
 
-def test_corpus_is_present() -> None:
-    assert corpus_path("MANIFEST.md").is_file()
-    assert len(corpus_files()) > 300
+SAMPLES = {
+    "english": sample("english.txt"),
+    "english-crlf-bom": "\ufeff" + sample("english.txt").replace("\n", "\r\n"),
+    "english-cr": sample("english.txt").replace("\n", "\r"),
+    "chinese": sample("chinese.txt"),
+    "markdown": sample("markdown.md"),
+    "markdown-crlf": sample("markdown.md").replace("\n", "\r\n"),
+    "code": sample("code.py"),
+}
 
 
-@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: str(p.relative_to(CORPUS)))
-def test_corpus_blocks_tile_at_200_1000_4000(path: Path) -> None:
-    text = read_exact(path)
+def check_tiles_at_200_1000_4000(text: str) -> None:
     lines = naive_lines(text) if len(text) < 300_000 else None
     for target in (200, 1000, 4000):
         blocks = split_blocks(text, target)
@@ -684,11 +698,71 @@ def test_corpus_blocks_tile_at_200_1000_4000(path: Path) -> None:
             assert all(starts[b.end_line - 1] < b.end for b in blocks)
 
 
-def test_corpus_crlf_book_keeps_bom_and_crlf() -> None:
-    text = read_exact(corpus_path("english_prose/pg1342_pride_and_prejudice.gitenberg.crlf.txt"))
-    blocks = split_blocks(text, 1000)
+def check_bom_and_crlf_kept(text: str, target: int) -> None:
+    blocks = split_blocks(text, target)
+    assert len(blocks) > 1
     assert blocks[0].text.startswith("\ufeff")
     assert not any(b.text.startswith("\n") and text[b.start - 1] == "\r" for b in blocks[1:])
+
+
+def check_fenced_comment_lines(text: str, *, at_least: int) -> None:
+    """Lines "# ..." inside a backtick fence start no block; outside one they start a
+    heading block; a fence starts a code block."""
+    blocks = split_blocks(text, 4000)
+    starts = {b.start: b for b in blocks}
+    fenced, hidden = False, 0
+    for start, end in naive_lines(text):
+        line = text[start:end]
+        if line.lstrip(" ").startswith("```"):
+            if not fenced:
+                assert starts[start].kind == "code"
+            fenced = not fenced
+        elif fenced and line.startswith("# "):
+            hidden += 1
+            assert start not in starts, line
+        elif not fenced and line.startswith("#"):
+            assert starts[start].kind == "heading", line
+    assert hidden >= at_least
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_samples_tile_at_200_1000_4000(name: str) -> None:
+    check_tiles_at_200_1000_4000(SAMPLES[name])
+
+
+@pytest.mark.parametrize("target", [200, 1000])
+def test_sample_crlf_text_keeps_bom_and_crlf(target: int) -> None:
+    check_bom_and_crlf_kept(SAMPLES["english-crlf-bom"], target)
+
+
+@pytest.mark.parametrize("name", ["markdown", "markdown-crlf"])
+def test_sample_comment_lines_inside_fences_do_not_start_blocks(name: str) -> None:
+    check_fenced_comment_lines(SAMPLES[name], at_least=2)
+
+
+# --- the corpus ------------------------------------------------------------------------
+
+
+@pytest.mark.corpus
+def test_corpus_is_present() -> None:
+    assert corpus_path("MANIFEST.md").is_file()
+    assert len(corpus_files()) > 300
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    "path",
+    corpus_cases(corpus_files(), stand_in=CORPUS),
+    ids=lambda p: str(p.relative_to(CORPUS)),
+)
+def test_corpus_blocks_tile_at_200_1000_4000(path: Path) -> None:
+    check_tiles_at_200_1000_4000(read_exact(path))
+
+
+@pytest.mark.corpus
+def test_corpus_crlf_book_keeps_bom_and_crlf() -> None:
+    text = read_exact(corpus_path("english_prose/pg1342_pride_and_prejudice.gitenberg.crlf.txt"))
+    check_bom_and_crlf_kept(text, 1000)
 
 
 # Spec examples read differently on purpose: 134 is indented code (not a fence, so its
@@ -697,6 +771,7 @@ def test_corpus_crlf_book_keeps_bom_and_crlf() -> None:
 COMMONMARK_DEVIATIONS = {134, 218}
 
 
+@pytest.mark.corpus
 def test_commonmark_spec_examples_agree_on_headings_rules_and_fences() -> None:
     # The spec's own HTML says how many headings, rules and code blocks a reader sees.
     # Examples with lists, block quotes or HTML are left out: blocks read those as text.
@@ -721,21 +796,8 @@ def test_commonmark_spec_examples_agree_on_headings_rules_and_fences() -> None:
     assert differing == COMMONMARK_DEVIATIONS
 
 
+@pytest.mark.corpus
 def test_corpus_comment_lines_inside_fences_do_not_start_blocks() -> None:
     # The Rust Reference hides setup lines in code as "# fn main() {" (over 100 in this file).
     text = read_exact(corpus_path("markdown_docs/rust-lang-reference/src/destructors.md"))
-    blocks = split_blocks(text, 4000)
-    starts = {b.start: b for b in blocks}
-    fenced, hidden = False, 0
-    for start, end in naive_lines(text):
-        line = text[start:end]
-        if line.lstrip(" ").startswith("```"):
-            if not fenced:
-                assert starts[start].kind == "code"
-            fenced = not fenced
-        elif fenced and line.startswith("# "):
-            hidden += 1
-            assert start not in starts, line
-        elif not fenced and line.startswith("#"):
-            assert starts[start].kind == "heading", line
-    assert hidden > 50
+    check_fenced_comment_lines(text, at_least=51)

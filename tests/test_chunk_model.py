@@ -11,7 +11,7 @@ from bisect import bisect_right
 from pathlib import Path
 
 import pytest
-from conftest import corpus_path
+from conftest import corpus_path, sample
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -28,7 +28,9 @@ from spansplit import (
     count_lines,
     page,
     split_paragraphs,
+    split_sentences,
 )
+from spansplit.compat import PlainParagraphSplitter
 from spansplit.lines import LineWalker, has_lone_cr, line_ending_ends, split_lines
 from spansplit.splitters.blocks import split_blocks
 
@@ -176,15 +178,28 @@ def test_convert_offsets_matches_encoding_each_prefix(
     assert convert_offsets(text, chunks, "utf16") == naive_offsets(text, chunks, "utf-16-le", 2)
 
 
-def test_convert_offsets_on_a_corpus_book() -> None:
-    path: Path = corpus_path("mixed/unicode-emoji-14.0/emoji-test.txt")
-    text = path.read_bytes().decode("utf-8")
+def check_utf16_offsets_of_blocks(text: str) -> None:
     chunks = split_blocks(text, 2000)
     converted = convert_offsets(text, chunks, "utf16")
     data = text.encode("utf-16-le")
     for chunk, (start, end) in zip(chunks, converted):
         assert data[2 * start : 2 * end].decode("utf-16-le") == chunk.text
     assert converted[-1][1] == len(data) // 2
+
+
+def test_convert_offsets_on_the_samples_with_emoji() -> None:
+    # Astral characters (two UTF-16 units each) all through the texts of tests/data.
+    emoji = "👨\u200d👩\u200d👧 🇫🇷 😀 𝐀 e\u0301\n"
+    names = ("english.txt", "chinese.txt", "markdown.md", "code.py")
+    text = emoji.join(sample(name).replace("\n", emoji, 20) for name in names)
+    assert len(text.encode("utf-16-le")) // 2 > len(text) + 500
+    check_utf16_offsets_of_blocks(text)
+
+
+@pytest.mark.corpus
+def test_convert_offsets_on_a_corpus_book() -> None:
+    path: Path = corpus_path("mixed/unicode-emoji-14.0/emoji-test.txt")
+    check_utf16_offsets_of_blocks(path.read_bytes().decode("utf-8"))
 
 
 # --- page ----------------------------------------------------------------------------------
@@ -379,10 +394,26 @@ def test_line_walker_steps_between_line_boundaries(text: str) -> None:
         assert walker.endings(0, stop) == sum(1 for e in ends if e <= stop)
 
 
-def test_line_numbers_of_chunks_agree_with_the_reference_on_a_crlf_book() -> None:
-    path = corpus_path("english_prose/pg84_frankenstein.gitenberg.crlf.txt")
-    text = path.read_bytes().decode("utf-8")
+def check_line_numbers_of_chunks(text: str) -> None:
     ends = naive_ending_ends(text)
-    for chunk in split_paragraphs(text) + split_blocks(text, 500):
+    chunks = (
+        PlainParagraphSplitter().split(text)
+        + split_blocks(text, 500)
+        + split_paragraphs(text, 500, 100)
+        + split_sentences(text, 300, 60)
+    )
+    for chunk in chunks:
         assert chunk.start_line == 1 + bisect_right(ends, chunk.start)
         assert chunk.end_line == 1 + bisect_right(ends, chunk.end - 1)
+
+
+@pytest.mark.parametrize("ending", ["\r\n", "\r", "\n"])
+def test_line_numbers_of_chunks_agree_with_the_reference_on_the_samples(ending: str) -> None:
+    for name in ("english.txt", "chinese.txt", "markdown.md", "code.py"):
+        check_line_numbers_of_chunks("\ufeff" + sample(name).replace("\n", ending))
+
+
+@pytest.mark.corpus
+def test_line_numbers_of_chunks_agree_with_the_reference_on_a_crlf_book() -> None:
+    path = corpus_path("english_prose/pg84_frankenstein.gitenberg.crlf.txt")
+    check_line_numbers_of_chunks(path.read_bytes().decode("utf-8"))

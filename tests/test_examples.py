@@ -134,7 +134,7 @@ def test_demo_splits_the_bundled_sample(tmp_path: Path) -> None:
         sample,
         {
             "recursive, Markdown preset, 400 characters, 60 overlap": 400,
-            "token paragraphs, 96 cl100k_base tokens": 96,
+            "paragraphs, 96 cl100k_base tokens": 96,
         },
     )
 
@@ -150,7 +150,7 @@ def test_demo_reads_another_file(tmp_path: Path) -> None:
         document,
         {
             "recursive, Markdown preset, 400 characters, 60 overlap": 400,
-            "token paragraphs, 96 cl100k_base tokens": 96,
+            "paragraphs, 96 cl100k_base tokens": 96,
         },
     )
 
@@ -163,13 +163,7 @@ OFFSETS = re.compile(r" +\[(\d+)\] (\d+)-(\d+) -> utf16 (\d+)-(\d+), utf8 (\d+)-
 def test_quickstart_tours_every_splitter(tmp_path: Path) -> None:
     output = run_example("quickstart.py", tmp_path)
     text = load_example("quickstart.py").TEXT
-    for splitter in (
-        "split_paragraphs",
-        "split_blocks",
-        "chunk_sentences",
-        "split_token_paragraphs",
-        "split_recursive",
-    ):
+    for splitter in ("split_blocks", "split_sentences", "split_paragraphs", "split_recursive"):
         assert re.search(rf"^== {splitter} .*: \d+ chunks$", output, re.MULTILINE), splitter
     converted = [tuple(map(int, m.groups())) for m in OFFSETS.finditer(output)]
     assert len(converted) >= 2
@@ -189,8 +183,8 @@ BUDGET_CHUNK = re.compile(r" +\[ *\d+\] +(\d+)-(\d+) +lines \d+-\d+ +(\d+) <= (\
 def test_token_budget_holds_every_budget_offline(tmp_path: Path) -> None:
     output = run_example("token_budget.py", tmp_path)
     document = load_example("token_budget.py").DOCUMENT
-    assert "== split_token_paragraphs, cl100k_base" in output
-    assert "== chunk_sentences, text-embedding-3-small, overlap 8" in output
+    assert "== split_paragraphs, cl100k_base" in output
+    assert "== split_sentences, text-embedding-3-small, overlap 8" in output
     chunks = [tuple(map(int, m.groups())) for m in BUDGET_CHUNK.finditer(output)]
     assert len(chunks) > 10
     for start, end, tokens, budget in chunks:

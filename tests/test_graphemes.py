@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 import regex
-from conftest import corpus_path
+from conftest import corpus_path, sample
 from hypothesis import given
 from hypothesis import strategies as st
-from support import break_test_cases
+from support import break_test_cases, corpus_cases
 
 from spansplit.boundaries import graphemes
 from spansplit.boundaries.graphemes import CLUSTER, cluster_ends, first_cluster_end
@@ -84,16 +84,33 @@ def test_clusters_tile_and_agree_with_the_exact_pattern(text: str) -> None:
         assert found == [m.end() for m in regex.finditer(r"\X", text)]
 
 
+SAMPLES = ("english.txt", "chinese.txt", "markdown.md", "code.py")
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+@pytest.mark.parametrize("crlf", [False, True])
+def test_samples_agree_with_the_exact_pattern(name: str, crlf: bool) -> None:
+    # The sample, and every piece above but the linker (so that \\X is used: the fast path).
+    pieces = [piece for piece in PIECES if not LINKER.search(piece)]
+    text = sample(name).replace("\n", "\r\n" if crlf else "\n")
+    text = "".join(pieces) + text + "".join(reversed(pieces))
+    assert graphemes._pattern(text, 0, len(text)) is not CLUSTER
+    assert cluster_ends(text, 0, len(text)) == [m.end() for m in CLUSTER.finditer(text)]
+
+
+@pytest.mark.corpus
 @pytest.mark.parametrize(
     "relative",
-    [
-        "english_prose/pg84_frankenstein.gitenberg.crlf.txt",
-        "chinese/pg23962_xiyouji_journey_to_the_west.txt",
-        "mixed/unicode-emoji-14.0/emoji-test.txt",
-        "mixed/ru-prose/chekhov_dama_s_sobachkoy.txt",
-        "mixed/react-docs-parallel/ar/src/content/learn/index.md",
-        "mixed/react-docs-parallel/ko/src/content/learn/index.md",
-    ],
+    corpus_cases(
+        [
+            "english_prose/pg84_frankenstein.gitenberg.crlf.txt",
+            "chinese/pg23962_xiyouji_journey_to_the_west.txt",
+            "mixed/unicode-emoji-14.0/emoji-test.txt",
+            "mixed/ru-prose/chekhov_dama_s_sobachkoy.txt",
+            "mixed/react-docs-parallel/ar/src/content/learn/index.md",
+            "mixed/react-docs-parallel/ko/src/content/learn/index.md",
+        ]
+    ),
 )
 def test_corpus_agrees_with_the_exact_pattern(relative: str) -> None:
     text = corpus_path(relative).read_bytes().decode("utf-8")[:200_000]

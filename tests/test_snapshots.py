@@ -16,11 +16,11 @@ from conftest import sample
 from spansplit import (
     BlockSplitter,
     Chunk,
+    ParagraphSplitter,
     RecursiveSplitter,
-    SentenceChunker,
-    TokenParagraphSplitter,
-    split_paragraphs,
+    SentenceSplitter,
 )
+from spansplit.compat import PlainParagraphSplitter
 
 INPUTS = {
     "english": sample("english.txt"),
@@ -47,19 +47,19 @@ def records(chunks: list[Chunk], *, kinds: bool = False) -> list[list[object]]:
 Build = Callable[[int, int, str], Callable[[str], list[Chunk]]]
 
 BUDGETED: dict[str, Build] = {
-    "recursive": lambda size, overlap, length: RecursiveSplitter(
-        size, overlap, length=length
-    ).split,
-    "recursive-markdown": lambda size, overlap, length: RecursiveSplitter.from_preset(
-        "markdown", size, chunk_overlap=overlap, length=length
-    ).split,
-    "recursive-cjk": lambda size, overlap, length: RecursiveSplitter.from_preset(
-        "cjk", size, chunk_overlap=overlap, length=length
-    ).split,
-    "sentences": lambda size, overlap, length: SentenceChunker(size, overlap, length).split,
-    "paragraphs": lambda size, overlap, length: TokenParagraphSplitter(
-        size, length, overlap
-    ).split,
+    "recursive": lambda size, overlap, length: (
+        RecursiveSplitter(size, overlap, length=length).split
+    ),
+    "recursive-markdown": lambda size, overlap, length: (
+        RecursiveSplitter.from_preset("markdown", size, chunk_overlap=overlap, length=length).split
+    ),
+    "recursive-cjk": lambda size, overlap, length: (
+        RecursiveSplitter.from_preset("cjk", size, chunk_overlap=overlap, length=length).split
+    ),
+    "sentences": lambda size, overlap, length: SentenceSplitter(size, overlap, length=length).split,
+    "paragraphs": lambda size, overlap, length: (
+        ParagraphSplitter(size, overlap, length=length).split
+    ),
 }
 
 
@@ -81,11 +81,11 @@ def test_blocks_snapshot(snapshot) -> None:  # type: ignore[no-untyped-def]
     for input_name, text in INPUTS.items():
         for length, sizes in {**BUDGETS, "utf16": (100,)}.items():
             for size in sizes:
-                chunks = BlockSplitter(size, length).split(text)
+                chunks = BlockSplitter(size, length=length).split(text)
                 cases[f"{input_name} {length} {size}"] = records(chunks, kinds=True)
     snapshot.check("blocks", cases)
 
 
 def test_seed_paragraphs_snapshot(snapshot) -> None:  # type: ignore[no-untyped-def]
-    cases = {name: records(split_paragraphs(text)) for name, text in INPUTS.items()}
+    cases = {name: records(PlainParagraphSplitter().split(text)) for name, text in INPUTS.items()}
     snapshot.check("seed-paragraphs", cases)

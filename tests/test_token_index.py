@@ -1,17 +1,20 @@
 """The token index (one tiktoken encoding of a whole text serving every span) against
 tiktoken itself: its sync points are pretoken boundaries, its exact counts are exact, its
-estimates are close, on adversarial generated text and on the real corpus."""
+estimates are close, on adversarial generated text, the texts of tests/data and the real
+corpus."""
 
 from __future__ import annotations
 
 import random
+from itertools import product
 
 import pytest
 import regex
-from conftest import corpus_path
+from conftest import corpus_path, sample
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import ATOMS as SHARED_ATOMS
+from support import corpus_cases
 
 from spansplit.sizing import resolve_length, token_index
 from spansplit.sizing import tiktoken as tiktoken_sizing
@@ -96,7 +99,22 @@ def test_exact_counts_equal_tiktoken_on_generated_text(
     assert measurer.count_spans(spans) == expected
 
 
-CORPUS = [
+def long_sample(name: str, size: int, *, crlf: bool = False) -> str:
+    """A text of tests/data repeated to ``size`` code points (CRLF line endings if asked)."""
+    text = sample(name).replace("\n", "\r\n") if crlf else sample(name)
+    return (text * (size // len(text) + 1))[:size]
+
+
+# Texts of tests/data, long enough to be indexed (see INDEX_MIN_CHARS).
+SAMPLES = {
+    "english": long_sample("english.txt", 60_000),
+    "english-crlf": long_sample("english.txt", 60_000, crlf=True),
+    "chinese": long_sample("chinese.txt", 40_000),
+    "markdown": long_sample("markdown.md", 40_000),
+    "code": long_sample("code.py", 40_000),
+}
+
+CORPUS_TEXTS = [
     "english_prose/pg1342_pride_and_prejudice.gitenberg.crlf.txt",
     "chinese/pg23962_xiyouji_journey_to_the_west.txt",
     "mixed/ru-prose/gogol_shinel.txt",
@@ -113,14 +131,11 @@ def corpus_text(path: str) -> str:
     return location.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("name", ENCODINGS)
-@pytest.mark.parametrize("path", CORPUS)
-def test_exact_counts_equal_tiktoken_on_the_corpus(name: str, path: str) -> None:
-    text = corpus_text(path)[:200_000]
+def check_exact_counts(name: str, text: str, seed: str) -> None:
     length = length_for(name)
     measurer = length.measurer(text)
     assert isinstance(measurer, TokenIndexMeasurer)
-    rng = random.Random(path)
+    rng = random.Random(seed)
     spans = []
     for _ in range(300):
         a = rng.randrange(len(text))
@@ -130,16 +145,43 @@ def test_exact_counts_equal_tiktoken_on_the_corpus(name: str, path: str) -> None
     assert max(abs(e - x) for e, x in zip(measurer.sizes(spans, 10**9), expected)) <= 4
 
 
+@pytest.mark.parametrize("name", ENCODINGS)
+@pytest.mark.parametrize("sample_name", SAMPLES)
+def test_exact_counts_equal_tiktoken_on_the_samples(name: str, sample_name: str) -> None:
+    assert len(SAMPLES[sample_name]) >= token_index.INDEX_MIN_CHARS
+    check_exact_counts(name, SAMPLES[sample_name], sample_name)
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(("name", "path"), corpus_cases(list(product(ENCODINGS, CORPUS_TEXTS))))
+def test_exact_counts_equal_tiktoken_on_the_corpus(name: str, path: str) -> None:
+    check_exact_counts(name, corpus_text(path)[:200_000], path)
+
+
+def check_segments_encode_as_the_whole(text: str) -> None:
+    length = length_for("cl100k_base")
+    measurer = indexed("cl100k_base", text)
+    assert measurer.count_spans([(0, len(text))]) == [length.count(text)]
+    assert measurer.sizes([(0, len(text))], 10**9) == [length.count(text)]
+
+
+@pytest.mark.parametrize("sample_name", SAMPLES)
+def test_segments_cut_at_sync_points_encode_as_the_whole_on_the_samples(
+    monkeypatch: pytest.MonkeyPatch, sample_name: str
+) -> None:
+    # Many small segments: the index must still equal one encoding of the whole text.
+    monkeypatch.setattr(token_index, "SEGMENT_CHARS", 1000)
+    check_segments_encode_as_the_whole(SAMPLES[sample_name])
+
+
+@pytest.mark.corpus
 def test_segments_cut_at_sync_points_encode_as_the_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     # Many small segments: the index must still equal one encoding of the whole text.
     monkeypatch.setattr(token_index, "SEGMENT_CHARS", 1000)
     text = corpus_path("english_prose/pg84_frankenstein.gitenberg.crlf.txt").read_text(
         encoding="utf-8"
     )[:60_000]
-    length = length_for("cl100k_base")
-    measurer = indexed("cl100k_base", text)
-    assert measurer.count_spans([(0, len(text))]) == [length.count(text)]
-    assert measurer.sizes([(0, len(text))], 10**9) == [length.count(text)]
+    check_segments_encode_as_the_whole(text)
 
 
 def test_short_texts_and_other_lengths_use_the_plain_measurer() -> None:
@@ -150,14 +192,9 @@ def test_short_texts_and_other_lengths_use_the_plain_measurer() -> None:
     assert chars.count(5, 105) == 100  # an offset difference: code points need no index
 
 
-def test_the_index_is_the_same_with_and_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+def check_index_same_with_and_without_numpy(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
     # numpy is optional: both ways of building the index give the same token ends.
-    text = (
-        corpus_path("chinese/pg23962_xiyouji_journey_to_the_west.txt").read_text(encoding="utf-8")[
-            :40_000
-        ]
-        + " <|endoftext|> 👩‍👩‍👧"
-    )
+    text += " <|endoftext|> 👩‍👩‍👧"
     length = length_for("cl100k_base")
     cuts = [0, 15_000, len(text)]
     with_numpy = length.token_ends(text, cuts)
@@ -168,12 +205,24 @@ def test_the_index_is_the_same_with_and_without_numpy(monkeypatch: pytest.Monkey
     assert without[-1] == len(text)  # every character starts in exactly one token
 
 
-def test_batched_lookups_equal_one_by_one_lookups() -> None:
+@pytest.mark.parametrize("sample_name", SAMPLES)
+def test_the_index_is_the_same_with_and_without_numpy_on_the_samples(
+    monkeypatch: pytest.MonkeyPatch, sample_name: str
+) -> None:
+    check_index_same_with_and_without_numpy(monkeypatch, SAMPLES[sample_name][:40_000])
+
+
+@pytest.mark.corpus
+def test_the_index_is_the_same_with_and_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = corpus_path("chinese/pg23962_xiyouji_journey_to_the_west.txt").read_text(
+        encoding="utf-8"
+    )[:40_000]
+    check_index_same_with_and_without_numpy(monkeypatch, text)
+
+
+def check_batched_lookups(text: str) -> None:
     # With numpy, a long batch of spans is looked up with searchsorted; one by one, with
     # bisect. Both read the same index and must agree span for span.
-    text = corpus_path("english_prose/pg84_frankenstein.gitenberg.crlf.txt").read_text(
-        encoding="utf-8"
-    )[:50_000]
     measurer = indexed("cl100k_base", text)
     rng = random.Random(7)
     spans = sorted(
@@ -182,3 +231,16 @@ def test_batched_lookups_equal_one_by_one_lookups() -> None:
     batched = measurer.sizes(spans, 10**9)
     assert len(spans) >= token_index.VECTOR_MIN_SPANS
     assert batched == [measurer.sizes([span], 10**9)[0] for span in spans]
+
+
+@pytest.mark.parametrize("sample_name", SAMPLES)
+def test_batched_lookups_equal_one_by_one_lookups_on_the_samples(sample_name: str) -> None:
+    check_batched_lookups(SAMPLES[sample_name][:50_000])
+
+
+@pytest.mark.corpus
+def test_batched_lookups_equal_one_by_one_lookups() -> None:
+    text = corpus_path("english_prose/pg84_frankenstein.gitenberg.crlf.txt").read_text(
+        encoding="utf-8"
+    )[:50_000]
+    check_batched_lookups(text)

@@ -2,7 +2,8 @@
 
 ``chunk.text == source[chunk.start:chunk.end]`` holds for every chunk of every splitter;
 offsets are code points, lines are 1-based CommonMark lines, and budgets are measured
-with the real length function (tiktoken included) and never exceeded.
+with the real length function (tiktoken included) and never exceeded. Every budgeted
+splitter takes ``chunk_size``, ``chunk_overlap``, ``length`` and ``strip_whitespace``.
 """
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ from __future__ import annotations
 from .boundaries.sentences import DEFAULT_ABBREVIATIONS, sentence_spans
 from .boundaries.separators import PRESETS, SeparatorPreset
 from .boundaries.words import word_spans
-from .chunk import Chunk, Page, convert_offsets, page
+from .chunk import Chunk, Page, Span, convert_offsets, page
+from .config import ChunkConfig
 from .errors import (
     ChunkTooLargeError,
+    InconsistentLengthError,
     InputTypeError,
     InvalidInputError,
     InvalidParameterError,
@@ -22,22 +25,24 @@ from .errors import (
 )
 from .lines import LineIndex, count_lines
 from .sizing import LengthFunction, resolve_length
-from .splitters.base import Splitter
+from .splitters.base import BudgetedSplitter, Splitter
 from .splitters.blocks import BlockSplitter, split_blocks
-from .splitters.paragraphs import ParagraphSplitter, paragraphs_json, split_paragraphs
-from .splitters.recursive import RecursiveSplitter, content_view, split_recursive
-from .splitters.sentences import SentenceChunker, chunk_sentences
-from .splitters.token_paragraphs import TokenParagraphSplitter, split_token_paragraphs
+from .splitters.paragraphs import ParagraphSplitter, split_paragraphs
+from .splitters.recursive import RecursiveSplitter, split_recursive
+from .splitters.sentences import SentenceSplitter, split_sentences
 from .validate import check_text
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "DEFAULT_ABBREVIATIONS",
     "PRESETS",
     "BlockSplitter",
+    "BudgetedSplitter",
     "Chunk",
+    "ChunkConfig",
     "ChunkTooLargeError",
+    "InconsistentLengthError",
     "InputTypeError",
     "InvalidInputError",
     "InvalidParameterError",
@@ -47,25 +52,22 @@ __all__ = [
     "ParagraphSplitter",
     "ParameterTypeError",
     "RecursiveSplitter",
-    "SentenceChunker",
+    "SentenceSplitter",
     "SeparatorPreset",
+    "Span",
     "SpansplitError",
     "Splitter",
-    "TokenParagraphSplitter",
     "TokenizerUnavailableError",
     "__version__",
     "check_text",
-    "chunk_sentences",
-    "content_view",
     "convert_offsets",
     "count_lines",
     "page",
-    "paragraphs_json",
     "resolve_length",
     "sentence_spans",
     "split_blocks",
     "split_paragraphs",
     "split_recursive",
-    "split_token_paragraphs",
+    "split_sentences",
     "word_spans",
 ]

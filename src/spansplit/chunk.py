@@ -9,6 +9,12 @@ from typing import Any, Generic, Literal, TypeVar
 from .errors import InvalidParameterError
 from .validate import check_int
 
+Span = tuple[int, int]
+"""``(start, end)``: code point offsets of a piece of a text, end exclusive."""
+
+SizedSpan = tuple[int, int, int]
+"""``(start, end, size)`` of one chunk in its text, ``size`` in the length function's unit."""
+
 
 @dataclass(frozen=True, slots=True, init=False)
 class Chunk:

@@ -1,7 +1,10 @@
 """The ``spansplit`` command line: one subcommand per splitter, listed in ``COMMANDS``.
 
-Adding a splitter to the CLI is one entry in ``COMMANDS``: its name, help, the options it
-adds and a function from (text, options) to chunks or to one JSON document.
+Every subcommand reads a UTF-8 file (or ``-`` for standard input) and prints one JSON
+object per chunk. The budgeted ones share ``--chunk-size``, ``--chunk-overlap`` and
+``--length``. Adding a splitter is one entry in ``COMMANDS``: its name, help, the
+options it adds and a function from (text, options) to chunks. The seed contracts' own
+output shapes live in a ``compat`` subcommand that the main help does not list.
 """
 
 from __future__ import annotations
@@ -14,51 +17,50 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
+from . import __version__
 from .chunk import Chunk
 from .errors import SpansplitError
 
 
-class JsonList(list[Any]):
-    """A list printed as one JSON document (a seed's output shape), not as JSON Lines."""
-
-
-Result = list[Chunk] | dict[str, Any] | JsonList
-
-
 @dataclass(frozen=True)
 class Command:
-    """One subcommand: ``run`` returns chunks (printed as JSON Lines) or one JSON document."""
+    """One subcommand: ``run`` returns chunks (printed as JSON Lines) or, for the compat
+    shapes, a JSON value printed as one document."""
 
     name: str
-    help: str
+    help: str | None  # None: not listed in the main help
     configure: Callable[[argparse.ArgumentParser], None]
-    run: Callable[[str, argparse.Namespace], Result]
+    run: Callable[[str, argparse.Namespace], list[Chunk] | Any]
 
 
-def _no_options(parser: argparse.ArgumentParser) -> None:
-    """A subcommand with no options beyond the input file."""
-
-
-def _run_paragraphs(text: str, options: argparse.Namespace) -> Result:
-    from .splitters.paragraphs import paragraphs_json
-
-    return paragraphs_json(text)
-
-
-def _configure_blocks(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--target", type=int, required=True, help="target block size")
-    _add_length_option(parser)
-
-
-def _run_blocks(text: str, options: argparse.Namespace) -> Result:
-    from .splitters.blocks import split_blocks
-
-    return split_blocks(text, options.target, length=options.length)
+def _add_budget_options(
+    parser: argparse.ArgumentParser, *, overlap: bool = True, default_size: int | None = None
+) -> None:
+    parser.add_argument(
+        "--chunk-size",
+        type=int,
+        required=default_size is None,
+        default=default_size,
+        help="the budget per chunk, in --length units"
+        + ("" if default_size is None else f" (default {default_size})"),
+    )
+    if overlap:
+        parser.add_argument(
+            "--chunk-overlap",
+            type=int,
+            default=0,
+            help="most trailing context repeated from the previous chunk (default 0)",
+        )
+    parser.add_argument(
+        "--length",
+        default=None,
+        help="unit of sizes: chars (the default), utf8, utf16, or a tiktoken encoding or "
+        "model name such as cl100k_base or gpt-4o",
+    )
 
 
 def _configure_recursive(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--size", type=int, required=True, help="chunk_size: the budget per chunk")
-    parser.add_argument("--overlap", type=int, default=0, help="chunk_overlap (default 0)")
+    _add_budget_options(parser)
     choice = parser.add_mutually_exclusive_group()
     choice.add_argument(
         "--separators",
@@ -82,12 +84,6 @@ def _configure_recursive(parser: argparse.ArgumentParser) -> None:
         help="where separators go: dropped (false, the default), with the piece before them "
         "(true or end) or with the piece after them (start)",
     )
-    parser.add_argument(
-        "--seed004",
-        action="store_true",
-        help='print seed 004\'s JSON, [{"content": ..., "size": ...}], instead of JSON Lines',
-    )
-    _add_length_option(parser)
 
 
 def _json_separators(value: str) -> list[str]:
@@ -101,28 +97,30 @@ def _json_separators(value: str) -> list[str]:
     return separators
 
 
-def _run_recursive(text: str, options: argparse.Namespace) -> Result:
-    from .splitters.recursive import RecursiveSplitter, content_view
+def _recursive_splitter(options: argparse.Namespace) -> Any:
+    from .splitters.recursive import RecursiveSplitter
 
-    settings: dict[str, Any] = {"chunk_overlap": options.overlap, "length": options.length}
+    settings: dict[str, Any] = {
+        "chunk_overlap": options.chunk_overlap,
+        "length": options.length,
+    }
     if options.keep_separator is not None:
         keep = {"false": False, "true": True}.get(options.keep_separator, options.keep_separator)
         settings["keep_separator"] = keep
     if options.preset is not None:
-        splitter = RecursiveSplitter.from_preset(options.preset, options.size, **settings)
-    else:
-        if options.separators is not None:
-            settings["separators"] = options.separators
-        splitter = RecursiveSplitter(options.size, separators_are_regex=options.regex, **settings)
-    chunks = splitter.split(text)
-    return JsonList(content_view(chunks)) if options.seed004 else chunks
+        return RecursiveSplitter.from_preset(options.preset, options.chunk_size, **settings)
+    if options.separators is not None:
+        settings["separators"] = options.separators
+    return RecursiveSplitter(options.chunk_size, separators_are_regex=options.regex, **settings)
+
+
+def _run_recursive(text: str, options: argparse.Namespace) -> list[Chunk]:
+    chunks: list[Chunk] = _recursive_splitter(options).split(text)
+    return chunks
 
 
 def _configure_sentences(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--max-chars", type=int, required=True, help="the budget per chunk, in --length units"
-    )
-    _add_overlap_option(parser)
+    _add_budget_options(parser)
     parser.add_argument(
         "--no-abbreviations",
         action="store_true",
@@ -134,87 +132,88 @@ def _configure_sentences(parser: argparse.ArgumentParser) -> None:
         help="every line ending ends a sentence (default: inside a paragraph it reads as "
         "a space, for hard-wrapped prose)",
     )
-    _add_length_option(parser)
 
 
-def _run_sentences(text: str, options: argparse.Namespace) -> Result:
+def _run_sentences(text: str, options: argparse.Namespace) -> list[Chunk]:
     from .boundaries.sentences import DEFAULT_ABBREVIATIONS
-    from .splitters.sentences import SentenceChunker
+    from .splitters.sentences import SentenceSplitter
 
-    abbreviations = () if options.no_abbreviations else DEFAULT_ABBREVIATIONS
-    chunker = SentenceChunker(
-        options.max_chars,
-        options.overlap,
-        options.length,
-        abbreviations=abbreviations,
+    splitter = SentenceSplitter(
+        options.chunk_size,
+        options.chunk_overlap,
+        length=options.length,
+        abbreviations=() if options.no_abbreviations else DEFAULT_ABBREVIATIONS,
         wrapped=not options.no_wrapped,
     )
-    return chunker.split(text)
+    return splitter.split(text)
 
 
-def _configure_token_paragraphs(parser: argparse.ArgumentParser) -> None:
+def _run_paragraphs(text: str, options: argparse.Namespace) -> list[Chunk]:
+    from .splitters.paragraphs import ParagraphSplitter
+
+    return ParagraphSplitter(
+        options.chunk_size, options.chunk_overlap, length=options.length
+    ).split(text)
+
+
+def _configure_blocks(parser: argparse.ArgumentParser) -> None:
+    _add_budget_options(parser, overlap=False)
+
+
+def _run_blocks(text: str, options: argparse.Namespace) -> list[Chunk]:
+    from .splitters.blocks import split_blocks
+
+    return split_blocks(text, options.chunk_size, length=options.length)
+
+
+def _configure_compat(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--max-tokens", type=int, required=True, help="the budget per chunk, in --length units"
+        "shape",
+        choices=("paragraphs-json", "content-size"),
+        help="paragraphs-json: the paragraph list as one JSON document (seed 002); "
+        "content-size: recursive chunks as [{content, size}] (seed 004)",
     )
-    _add_overlap_option(parser)
-    _add_length_option(parser, default="cl100k_base")
+    _add_budget_options(parser, default_size=1000)
+    parser.add_argument("--separators", type=_json_separators, default=None)
+    parser.add_argument("--preset", default=None)
+    parser.add_argument("--regex", action="store_true")
+    parser.add_argument("--keep-separator", choices=("false", "true", "start", "end"), default=None)
 
 
-def _run_token_paragraphs(text: str, options: argparse.Namespace) -> Result:
-    from .splitters.token_paragraphs import split_token_paragraphs
+def _run_compat(text: str, options: argparse.Namespace) -> Any:
+    from .compat import content_view, paragraphs_json
 
-    return split_token_paragraphs(text, options.max_tokens, options.length, options.overlap)
-
-
-def _add_overlap_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--overlap",
-        type=int,
-        default=0,
-        help="most trailing context repeated from the previous chunk (default 0)",
-    )
-
-
-def _add_length_option(parser: argparse.ArgumentParser, default: str | None = None) -> None:
-    parser.add_argument(
-        "--length",
-        default=default,
-        help=f"unit of sizes: chars, utf8, utf16, or a tiktoken encoding or model name such "
-        f"as cl100k_base or gpt-4o (default {default or 'chars'})",
-    )
+    if options.shape == "paragraphs-json":
+        return paragraphs_json(text)
+    return content_view(_recursive_splitter(options).split(text))
 
 
 COMMANDS: tuple[Command, ...] = (
     Command(
-        "paragraphs",
-        "paragraphs with spans and line numbers, as seed 002's JSON",
-        _no_options,
-        _run_paragraphs,
-    ),
-    Command(
-        "blocks",
-        "structure-aware paging blocks that tile the input (seed 000), as JSON Lines",
-        _configure_blocks,
-        _run_blocks,
-    ),
-    Command(
         "recursive",
-        "recursive separator splitting (seed 004), as JSON Lines or seed 004's JSON",
+        "split at separators, coarsest first, and merge the pieces up to --chunk-size",
         _configure_recursive,
         _run_recursive,
     ),
     Command(
         "sentences",
-        "whole sentences packed up to --max-chars, with overlap (seed 001), as JSON Lines",
+        "whole sentences packed up to --chunk-size, with overlap",
         _configure_sentences,
         _run_sentences,
     ),
     Command(
-        "token-paragraphs",
-        "paragraphs packed up to --max-tokens of a real tokenizer (seed 003), as JSON Lines",
-        _configure_token_paragraphs,
-        _run_token_paragraphs,
+        "paragraphs",
+        "paragraphs packed up to --chunk-size, then sentences, then words",
+        _add_budget_options,
+        _run_paragraphs,
     ),
+    Command(
+        "blocks",
+        "structure-aware paging blocks of about --chunk-size that tile the input",
+        _configure_blocks,
+        _run_blocks,
+    ),
+    Command("compat", None, _configure_compat, _run_compat),
 )
 
 
@@ -239,13 +238,18 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser with one subparser per entry of ``COMMANDS``."""
     parser = argparse.ArgumentParser(
         prog="spansplit",
-        description="Split text into chunks that are exact spans of their source.",
+        description="Split text into chunks that are exact spans of their source, printed "
+        "as JSON Lines (index, start, end, start_line, end_line, size, kind, text).",
     )
+    parser.add_argument("--version", action="version", version=f"spansplit {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
-        sub = subparsers.add_parser(command.name, help=command.help, description=command.help)
+        options: dict[str, Any] = {}
+        if command.help is not None:
+            options = {"help": command.help, "description": command.help}
+        sub = subparsers.add_parser(command.name, **options)
+        command.configure(sub)  # first: a subcommand's own positional comes before FILE
         sub.add_argument("file", metavar="FILE", help="UTF-8 text file, or - for standard input")
-        command.configure(sub)
         sub.set_defaults(handler=command)
     return parser
 
@@ -273,12 +277,12 @@ def read_text(path: str, stdin: BinaryIO | None = None) -> str:
         ) from error
 
 
-def _write(out: Any, result: Result) -> None:
-    if isinstance(result, (dict, JsonList)):
-        out.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+def _write(out: Any, result: list[Chunk] | Any) -> None:
+    if isinstance(result, list) and all(isinstance(item, Chunk) for item in result):
+        for chunk in result:
+            out.write(json.dumps(chunk_record(chunk), ensure_ascii=False) + "\n")
         return
-    for chunk in result:
-        out.write(json.dumps(chunk_record(chunk), ensure_ascii=False) + "\n")
+    out.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

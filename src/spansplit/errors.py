@@ -37,6 +37,7 @@ class InvalidParameterError(SpansplitError, ValueError):
         super().__init__(f"{name}={value!r}: {reason}")
         self.name = name
         self.value = value
+        self.reason = reason
 
 
 class ChunkTooLargeError(SpansplitError, ValueError):
@@ -55,3 +56,25 @@ class ChunkTooLargeError(SpansplitError, ValueError):
 
 class TokenizerUnavailableError(SpansplitError, ValueError):
     """A tokenizer was asked for by name but cannot be loaded here (no file, no network)."""
+
+
+class InconsistentLengthError(SpansplitError, ValueError):
+    """The length function's sizes contradict each other, so no cut can meet the budget.
+
+    Packing cuts where the length function says a piece fits and measures every chunk
+    again; a chunk that then measures over the budget means the function is not monotonic
+    (a longer text measured smaller, or trimming a text made it larger). The chunk's
+    offsets and both sizes are named.
+    """
+
+    def __init__(self, length: object, start: int, end: int, size: int, budget: int) -> None:
+        super().__init__(
+            f"length function {length!r} measured the chunk at offsets {start}-{end} as {size}, "
+            f"more than chunk_size={budget}, after packing had cut it to fit: its sizes are "
+            "not consistent (a longer text must never measure smaller); use a length function "
+            "that counts each piece of text the same wherever it appears"
+        )
+        self.start = start
+        self.end = end
+        self.size = size
+        self.budget = budget

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 LINE_ENDING = re.compile(r"\r\n|\r|\n")
 _LF = re.compile("\n")
@@ -136,16 +136,6 @@ def count_lines(text: str) -> int:
         return 0
     endings = text.count("\n") + text.count("\r") - text.count("\r\n")
     return endings if text[-1] in "\r\n" else endings + 1
-
-
-def iter_lines(text: str) -> Iterator[tuple[int, int, int]]:
-    """Yield ``(start, content_end, end)`` for each line; ``end`` includes the line ending."""
-    start = 0
-    for m in LINE_ENDING.finditer(text):
-        yield start, m.start(), m.end()
-        start = m.end()
-    if start < len(text):
-        yield start, len(text), len(text)
 
 
 class LineIndex:

@@ -66,3 +66,10 @@ def check_overlap(overlap: object, budget: int, overlap_name: str, budget_name: 
             overlap_name, value, f"must be smaller than {budget_name}={budget}"
         )
     return value
+
+
+def check_bool(name: str, value: object) -> bool:
+    """Return ``value`` if it is a ``bool`` (``0``, ``None`` or ``"yes"`` are not)."""
+    if not isinstance(value, bool):
+        raise ParameterTypeError(f"{name} must be bool, got {type(value).__name__}: {value!r}")
+    return value

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import re
 from itertools import repeat
-from operator import add, sub
+from operator import sub
 
+from ..chunk import Span
 from ..lines import has_lone_cr
-from ..sizing.base import Span
 
 BLANK_CHARACTERS = " \t\r\n"
 """What a blank line may hold besides nothing: spaces, tabs and its line ending."""
@@ -42,7 +42,9 @@ _match_end = re.Match.end
 def _separators(
     text: str, start: int, stop: int, lone_cr: bool | None = None
 ) -> tuple[list[int], list[int]]:
-    """Starts and ends of the separators of ``text[start:stop]`` (see :func:`separator_spans`)."""
+    """Starts and ends of the separators of ``text[start:stop]``: a line ending and the
+    blank lines after it (``start`` must be a line start or inside a line); ``lone_cr``
+    says whether the range holds a lone CR, if the caller knows."""
     if has_lone_cr(text, start, stop) if lone_cr is None else lone_cr:
         found = list(_SEPARATOR_ANY.finditer(text, start, stop))
         return list(map(_match_start, found)), list(map(_match_end, found))
@@ -56,47 +58,11 @@ def _separators(
     return starts, list(map(_match_end, found))
 
 
-def separator_spans(text: str, start: int, stop: int, lone_cr: bool | None = None) -> list[Span]:
-    """Spans of the separators in ``text[start:stop]``: a line ending and the blank lines
-    after it (``start`` must be a line start or inside a line). ``lone_cr`` says whether
-    the range holds a lone CR, if the caller knows."""
-    return list(zip(*_separators(text, start, stop, lone_cr)))
-
-
 def leading_blanks_end(text: str, start: int = 0, stop: int | None = None) -> int:
     """End of the blank lines that ``text[start:stop]`` starts with (``start`` if none);
     ``start`` must be a line start."""
     leading = _LEADING_BLANKS.match(text, start, len(text) if stop is None else stop)
     return leading.end() if leading else start
-
-
-def blank_line_runs(text: str, start: int = 0, lone_cr: bool | None = None) -> list[Span]:
-    """Spans of the runs of blank lines of ``text[start:]``, whole lines with their endings.
-
-    ``start`` must be a line start. The runs are the separators of :func:`paragraph_spans`
-    without the line ending of the line before them. ``lone_cr`` says whether the text
-    holds a lone CR, if the caller knows.
-    """
-    stop = len(text)
-    first = leading_blanks_end(text, start)
-    starts, ends = ([start], [first]) if first > start else ([], [])
-    if first >= stop:
-        return list(zip(starts, ends))
-    if not (has_lone_cr(text, first, stop) if lone_cr is None else lone_cr):
-        # Every separator starts at a LF (found before any CR is added back) and its
-        # blank lines start just past it; only a LF that ends the text has none.
-        found = list(_SEPARATOR_LF.finditer(text, first, stop))
-        starts += map(add, map(_match_start, found), repeat(1))
-        ends += map(_match_end, found)
-        if ends and ends[-1] == starts[-1]:
-            del starts[-1], ends[-1]
-        return list(zip(starts, ends))
-    for at, end in zip(*_separators(text, first, stop, True)):
-        blank_start = at + (2 if text[at : at + 2] == "\r\n" else 1)
-        if end > blank_start:
-            starts.append(blank_start)
-            ends.append(end)
-    return list(zip(starts, ends))
 
 
 def paragraph_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:

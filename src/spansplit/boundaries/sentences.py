@@ -53,13 +53,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
 
 import regex
 
+from ..chunk import Span
 from ..errors import InputTypeError, InvalidParameterError, ParameterTypeError
-from ..sizing.base import Span
 from ..validate import check_int
 from .paragraphs import paragraph_spans
 
@@ -221,7 +222,9 @@ def exact_pattern(abbreviations: frozenset[str], openers: bool) -> regex.Pattern
     return regex.compile(_template(_PROPERTIES, abbreviations, openers, quick=False))
 
 
-def _check_abbreviations(abbreviations: object) -> frozenset[str]:
+def check_abbreviations(abbreviations: object) -> frozenset[str]:
+    """Return ``abbreviations`` as a frozenset after checking each entry (a single string
+    is refused, not read letter by letter)."""
     if isinstance(abbreviations, str) or not isinstance(abbreviations, Iterable):
         raise ParameterTypeError(
             "abbreviations must be a collection of strings such as {'Mr.', 'e.g.'}, "
@@ -315,7 +318,7 @@ def sentence_spans(
             _unwrapped(text[start:stop]), abbreviations=abbreviations, openers=openers
         )
         return [(a + start, b + start) for a, b in local] if start else local
-    settings = (_check_abbreviations(abbreviations), bool(openers))
+    settings = (check_abbreviations(abbreviations), bool(openers))
     fast = fast_pattern(*settings)
     ends: list[int] = []
     done = start
@@ -335,6 +338,20 @@ def sentence_spans(
     return list(zip(chain((start,), ends), ends))
 
 
-def sentence_level(text: str, start: int, end: int) -> list[Span]:
-    """The sentence boundary level for :func:`spansplit.packing.fit` (default tailorings)."""
-    return sentence_spans(text, start, end)
+@dataclass(frozen=True, slots=True)
+class SentenceLevel:
+    """The sentence boundary level with its tailorings (see :func:`sentence_spans`)."""
+
+    abbreviations: frozenset[str] = DEFAULT_ABBREVIATIONS
+    openers: bool = True
+    wrapped: bool = False
+
+    def __call__(self, text: str, start: int, end: int) -> list[Span]:
+        return sentence_spans(
+            text,
+            start,
+            end,
+            abbreviations=self.abbreviations,
+            openers=self.openers,
+            wrapped=self.wrapped,
+        )

@@ -8,15 +8,15 @@ to the preceding piece (``True``/``"end"``), or prepended to the following one
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import accumulate
 from typing import Literal
 
-import regex
-
+from ..chunk import Span
 from ..errors import InvalidParameterError, ParameterTypeError
-from ..sizing.base import Span
 from .graphemes import cluster_ends
 
 KeepSeparator = bool | Literal["start", "end"]
@@ -107,28 +107,78 @@ def check_keep_separator(keep_separator: object) -> KeepSeparator:
     )
 
 
-Separator = str | regex.Pattern[str] | None
+Separator = str | re.Pattern[str] | None
 """A literal separator, a compiled regular expression, or ``None`` (grapheme clusters)."""
 
 
-def compile_separators(separators: Sequence[str], is_regex: bool) -> list[Separator]:
-    """One separator per entry: literals stay ``str``, patterns are compiled, ``""`` is ``None``."""
-    if isinstance(separators, str) or not all(isinstance(s, str) for s in separators):
-        raise ParameterTypeError(f"separators must be a sequence of str, got {separators!r}")
-    compiled: list[Separator] = []
+@lru_cache(maxsize=256)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+@dataclass(frozen=True, slots=True)
+class SeparatorLevel:
+    """The level that splits a region at every match of one separator.
+
+    ``separator`` is a literal string, or a regular expression in Python's ``re`` syntax
+    (what LangChain users write) when ``is_regex``; ``""`` splits into grapheme clusters.
+    ``keep`` says where a separator goes (see the module docstring).
+    """
+
+    separator: str
+    keep: KeepSeparator = False
+    is_regex: bool = False
+
+    @property
+    def pattern(self) -> Separator:
+        """The separator as :func:`split_at` takes it (compiled once per process)."""
+        if self.separator == "":
+            return None
+        return _compiled(self.separator) if self.is_regex else self.separator
+
+    @property
+    def literal(self) -> str | None:
+        """The separator if it is a non-empty literal string, else ``None``."""
+        return self.separator if self.separator and not self.is_regex else None
+
+    def __call__(self, text: str, start: int, end: int) -> list[Span]:
+        return split_at(text, start, end, self.pattern, self.keep)
+
+    def occurs(self, text: str, start: int, end: int) -> bool:
+        """Whether the separator occurs in ``text[start:end]`` (grapheme clusters always do)."""
+        pattern = self.pattern
+        if pattern is None:
+            return True
+        if isinstance(pattern, str):
+            return text.find(pattern, start, end) >= 0
+        return pattern.search(text, start, end) is not None
+
+
+def separator_levels(
+    separators: object, is_regex: bool, keep: KeepSeparator
+) -> tuple[SeparatorLevel, ...]:
+    """One level per separator, coarsest first; a regular expression that does not compile
+    raises :class:`InvalidParameterError` naming its position."""
+    if isinstance(separators, (str, bytes)) or not isinstance(separators, Sequence):
+        raise ParameterTypeError(
+            "separators must be a list of str such as ['\\n\\n', '\\n', ' ', ''], "
+            f"got {type(separators).__name__}: {separators!r:.80}"
+        )
+    levels = []
     for index, separator in enumerate(separators):
-        if separator == "":
-            compiled.append(None)
-        elif not is_regex:
-            compiled.append(separator)
-        else:
+        if not isinstance(separator, str):
+            raise ParameterTypeError(
+                f"separators[{index}] must be str, got {type(separator).__name__}: {separator!r}"
+            )
+        if is_regex and separator:
             try:
-                compiled.append(regex.compile(separator))
-            except regex.error as error:
+                _compiled(separator)
+            except re.error as error:
                 raise InvalidParameterError(
                     f"separators[{index}]", separator, f"not a valid regular expression: {error}"
                 ) from error
-    return compiled
+        levels.append(SeparatorLevel(separator, keep, is_regex))
+    return tuple(levels)
 
 
 def _split_literal(
@@ -175,16 +225,3 @@ def split_at(
     if end > previous:
         pieces.append((previous, end))
     return pieces
-
-
-def first_present(text: str, start: int, end: int, separators: Sequence[Separator]) -> int:
-    """Index of the first separator found inside ``text[start:end]`` (``None`` always is)."""
-    for index, separator in enumerate(separators):
-        if separator is None:
-            return index
-        if isinstance(separator, str):
-            if text.find(separator, start, end) >= 0:
-                return index
-        elif separator.search(text, start, end):
-            return index
-    return len(separators)

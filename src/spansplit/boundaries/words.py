@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import regex
 
-from ..sizing.base import Span
+from ..chunk import Span
 from .sentences import check_region
 
 # A space (White_Space) that may end a piece: a control character (tab, line ending: no
@@ -35,8 +35,3 @@ def word_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
     if spans and spans[-1][0] == spans[-1][1]:
         spans.pop()  # the empty match at the end of the region
     return spans
-
-
-def word_level(text: str, start: int, end: int) -> list[Span]:
-    """The word boundary level for :func:`spansplit.packing.fit`."""
-    return word_spans(text, start, end)

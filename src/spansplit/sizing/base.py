@@ -10,9 +10,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 
+from ..chunk import Span
 from ..errors import ParameterTypeError
-
-Span = tuple[int, int]
 
 
 class LengthFunction(ABC):

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..chunk import Span
 from ..errors import ParameterTypeError
-from .base import LengthFunction, Span
+from .base import LengthFunction
 
 try:
     from tokenizers import Tokenizer

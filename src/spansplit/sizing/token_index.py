@@ -26,7 +26,8 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from .base import Span, TextMeasurer
+from ..chunk import Span
+from .base import TextMeasurer
 
 if TYPE_CHECKING:
     from .tiktoken import TiktokenLength

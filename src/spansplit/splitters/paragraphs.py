@@ -1,48 +1,50 @@
-"""Seed 002 exactly: paragraphs with code point spans, line numbers and the seed's JSON."""
+"""Paragraph chunks: paragraphs packed up to ``chunk_size``, then sentences, then words.
+
+Paragraphs (maximal runs of non-blank lines) are packed greedily up to ``chunk_size``; a
+paragraph over the budget is split at sentence boundaries (Chinese and English
+punctuation, UAX #29; a line ending inside a paragraph reads as a space, for hard-wrapped
+text), a sentence over the budget at word boundaries, and a word at grapheme clusters
+where the real length function says the budget is reached. The pieces of a paragraph
+that had to be split never share a chunk with its neighbours. A chunk that joins
+paragraphs keeps the text between them. (Seed 003's token-limited paragraphs, done
+right: see :mod:`spansplit.compat`.)
+"""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..boundaries.paragraphs import paragraph_spans
+from ..boundaries.sentences import SentenceLevel
+from ..boundaries.words import word_spans
 from ..chunk import Chunk
-from ..lines import count_lines
-from .base import SizedSpan, Splitter
+from ..packing import Structure
+from ..sizing import LengthSpec
+from .base import BudgetedSplitter
+
+_STRUCTURE = Structure(
+    (paragraph_spans, SentenceLevel(wrapped=True), word_spans),
+    isolate=True,
+    overlap_level=word_spans,
+)
 
 
-class ParagraphSplitter(Splitter):
-    """Paragraphs as seed 002 defines them; ``size`` is the length in code points."""
+class ParagraphSplitter(BudgetedSplitter):
+    """Paragraphs packed into chunks of at most ``chunk_size`` (in ``length`` units);
+    ``chunk_overlap`` repeats trailing words of the previous chunk."""
 
-    kind = "paragraph"
-
-    def spans(self, text: str) -> list[SizedSpan]:
-        return [(start, end, end - start) for start, end in paragraph_spans(text)]
-
-
-def split_paragraphs(text: str) -> list[Chunk]:
-    """Paragraphs of ``text``: maximal runs of non-blank lines, as seed 002 defines them.
-
-    Each chunk's ``size`` is its length in code points and its ``kind`` is ``"paragraph"``.
-    """
-    return ParagraphSplitter().split(text)
+    kind = "paragraphs"
+    structure = _STRUCTURE
 
 
-def paragraphs_json(text: str) -> dict[str, Any]:
-    """Seed 002's result object: ``paragraph_count``, ``line_count_total``, ``paragraphs``."""
-    chunks = split_paragraphs(text)
-    return {
-        "paragraph_count": len(chunks),
-        "line_count_total": count_lines(text),
-        "paragraphs": [
-            {
-                "index": c.index,
-                "start": c.start,
-                "end": c.end,
-                "start_line": c.start_line,
-                "end_line": c.end_line,
-                "line_count": c.line_count,
-                "text": c.text,
-            }
-            for c in chunks
-        ],
-    }
+def split_paragraphs(
+    text: str,
+    chunk_size: int,
+    chunk_overlap: int = 0,
+    *,
+    length: LengthSpec = None,
+    strip_whitespace: bool = True,
+) -> list[Chunk]:
+    """Shortcut for ``ParagraphSplitter(...).split(text)``."""
+    splitter = ParagraphSplitter(
+        chunk_size, chunk_overlap, length=length, strip_whitespace=strip_whitespace
+    )
+    return splitter.split(text)

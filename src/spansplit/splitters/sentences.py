@@ -1,31 +1,30 @@
-"""Sentence chunks with overlap (seed 001), done right.
+"""Sentence chunks: whole sentences packed up to ``chunk_size``, with overlap.
 
 Chunks are whole sentences (UAX #29, CJK terminators, English abbreviations) packed up to
-``max_chars``; a sentence longer than that is cut at word boundaries, then at grapheme
-clusters, so no chunk ever exceeds the limit (the seed could return ``max_chars + 1``
-characters). Chunks are trimmed and keep the span of the trimmed text (the seed lost
-positions). Overlap is trailing context of at most ``overlap`` units from the previous
-chunk, snapped to a sentence boundary where one fits, else to a word boundary.
+``chunk_size``; a sentence longer than that is cut at word boundaries, then at grapheme
+clusters, so no chunk ever exceeds the budget. Chunks are trimmed and keep the span of
+the trimmed text. Overlap is trailing context of at most ``chunk_overlap`` units from the
+previous chunk, snapped to a sentence start where one fits, else to a word start.
+(Seed 001's ``chunkText``, done right: see :mod:`spansplit.compat`.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 
-from ..boundaries.sentences import DEFAULT_ABBREVIATIONS, sentence_spans
+from ..boundaries.sentences import DEFAULT_ABBREVIATIONS, SentenceLevel, check_abbreviations
 from ..boundaries.words import word_spans
 from ..chunk import Chunk
-from ..packing import fit, merge
-from ..sizing import LengthSpec, resolve_length
-from ..validate import check_int, check_overlap
-from .base import SizedSpan, Splitter
+from ..packing import Structure
+from ..sizing import LengthSpec
+from ..validate import check_bool
+from .base import BudgetedSplitter
 
 
-class SentenceChunker(Splitter):
-    """Whole sentences packed into chunks of at most ``max_chars`` (in ``length`` units).
+class SentenceSplitter(BudgetedSplitter):
+    """Whole sentences packed into chunks of at most ``chunk_size`` (in ``length`` units).
 
-    ``max_chars`` keeps seed 001's name; with ``length="cl100k_base"`` it counts tokens.
-    ``abbreviations`` are words whose period does not end a sentence (``()`` for pure
+    ``abbreviations`` are words whose full stop does not end a sentence (``()`` for pure
     UAX #29). ``wrapped`` (default on) reads a line ending inside a paragraph as a space,
     so hard-wrapped prose (books, PDF text) is cut at its sentences, not at its lines;
     blank lines still end sentences. Turn it off where every line stands alone.
@@ -35,33 +34,40 @@ class SentenceChunker(Splitter):
 
     def __init__(
         self,
-        max_chars: int = 500,
-        overlap: int = 0,
+        chunk_size: int = 500,
+        chunk_overlap: int = 0,
+        *,
         length: LengthSpec = None,
+        strip_whitespace: bool = True,
         abbreviations: Collection[str] = DEFAULT_ABBREVIATIONS,
         wrapped: bool = True,
     ) -> None:
-        self.max_chars = check_int("max_chars", max_chars, 1)
-        self.overlap = check_overlap(overlap, max_chars, "overlap", "max_chars")
-        self.length = resolve_length(length)
-        self.abbreviations = tuple(abbreviations)
-        self.wrapped = bool(wrapped)
-
-    def spans(self, text: str) -> list[SizedSpan]:
-        sentences = sentence_spans(text, abbreviations=self.abbreviations, wrapped=self.wrapped)
-        pieces = fit(text, sentences, self.max_chars, self.length, (word_spans,), trim=True)
-        return merge(
-            text,
-            pieces,
-            self.max_chars,
-            self.length,
-            overlap=self.overlap,
-            overlap_level=word_spans,
+        super().__init__(
+            chunk_size, chunk_overlap, length=length, strip_whitespace=strip_whitespace
         )
+        self.abbreviations = check_abbreviations(abbreviations)
+        self.wrapped = check_bool("wrapped", wrapped)
+        sentences = SentenceLevel(self.abbreviations, wrapped=self.wrapped)
+        self.structure = Structure((sentences, word_spans), overlap_level=word_spans)
 
 
-def chunk_sentences(
-    text: str, max_chars: int = 500, overlap: int = 0, length: LengthSpec = None
+def split_sentences(
+    text: str,
+    chunk_size: int = 500,
+    chunk_overlap: int = 0,
+    *,
+    length: LengthSpec = None,
+    strip_whitespace: bool = True,
+    abbreviations: Collection[str] = DEFAULT_ABBREVIATIONS,
+    wrapped: bool = True,
 ) -> list[Chunk]:
-    """Shortcut for ``SentenceChunker(max_chars, overlap, length).split(text)``."""
-    return SentenceChunker(max_chars, overlap, length).split(text)
+    """Shortcut for ``SentenceSplitter(...).split(text)``."""
+    splitter = SentenceSplitter(
+        chunk_size,
+        chunk_overlap,
+        length=length,
+        strip_whitespace=strip_whitespace,
+        abbreviations=abbreviations,
+        wrapped=wrapped,
+    )
+    return splitter.split(text)

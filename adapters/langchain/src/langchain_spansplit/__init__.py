@@ -21,7 +21,6 @@ from .splitters import (
     SpanParagraphTextSplitter,
     SpanRecursiveTextSplitter,
     SpanSentenceTextSplitter,
-    SpanTokenParagraphTextSplitter,
 )
 
 __version__ = "0.1.0"
@@ -38,6 +37,5 @@ __all__ = [
     "SpanRecursiveTextSplitter",
     "SpanSentenceTextSplitter",
     "SpanTextSplitter",
-    "SpanTokenParagraphTextSplitter",
     "__version__",
 ]

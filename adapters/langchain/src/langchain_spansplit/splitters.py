@@ -15,14 +15,17 @@ from typing import Any
 from typing_extensions import Self
 
 import spansplit
-from spansplit import InvalidParameterError, ParagraphSplitter, RecursiveSplitter
+from spansplit import (
+    BlockSplitter,
+    InvalidParameterError,
+    ParagraphSplitter,
+    RecursiveSplitter,
+    SentenceSplitter,
+)
 from spansplit.boundaries.separators import KeepSeparator
 from spansplit.sizing import LengthSpec
-from spansplit.splitters.blocks import BlockSplitter
-from spansplit.splitters.sentences import SentenceChunker
-from spansplit.splitters.token_paragraphs import TokenParagraphSplitter
 
-from .base import DEFAULT_ENCODING, SpanTextSplitter, check_no_overlap, length_spec
+from .base import SpanTextSplitter, check_no_overlap, length_spec
 
 _LANGUAGE_PRESETS = {"js": "javascript", "ts": "typescript"}
 
@@ -93,7 +96,7 @@ class SpanRecursiveTextSplitter(SpanTextSplitter):
 
 class SpanSentenceTextSplitter(SpanTextSplitter):
     """Whole sentences packed up to ``chunk_size``, overlapping by up to ``chunk_overlap``
-    (spansplit's ``SentenceChunker``: UAX #29 sentences with CJK punctuation; a sentence
+    (spansplit's ``SentenceSplitter``: UAX #29 sentences with CJK punctuation; a sentence
     longer than ``chunk_size`` is split at words). ``abbreviations``: words whose period
     does not end a sentence (the core's list by default)."""
 
@@ -109,9 +112,9 @@ class SpanSentenceTextSplitter(SpanTextSplitter):
         if abbreviations is not None:
             options["abbreviations"] = abbreviations
         super().__init__(
-            SentenceChunker(
-                max_chars=chunk_size,
-                overlap=chunk_overlap,
+            SentenceSplitter(
+                chunk_size,
+                chunk_overlap,
                 length=length_spec(length_function),
                 **options,
             ),
@@ -119,23 +122,20 @@ class SpanSentenceTextSplitter(SpanTextSplitter):
         )
 
 
-class SpanTokenParagraphTextSplitter(SpanTextSplitter):
-    """Paragraphs packed up to ``chunk_size`` tokens, an over-long paragraph split at
-    sentences, then words (spansplit's ``TokenParagraphSplitter``). Counts ``cl100k_base``
-    tokens unless ``length_function`` says otherwise; ``chunk_overlap`` repeats trailing
+class SpanParagraphTextSplitter(SpanTextSplitter):
+    """Paragraphs packed up to ``chunk_size``, an over-long paragraph split at sentences,
+    then words (spansplit's ``ParagraphSplitter``); ``chunk_overlap`` repeats trailing
     words of the previous chunk."""
 
     def __init__(
         self,
-        chunk_size: int,
+        chunk_size: int = 4000,
         chunk_overlap: int = 0,
-        length_function: LengthSpec = DEFAULT_ENCODING,
+        length_function: LengthSpec = len,
         add_start_index: bool = True,
     ) -> None:
         super().__init__(
-            TokenParagraphSplitter(
-                chunk_size, length=length_spec(length_function), overlap=chunk_overlap
-            ),
+            ParagraphSplitter(chunk_size, chunk_overlap, length=length_spec(length_function)),
             add_start_index=add_start_index,
         )
 
@@ -157,17 +157,3 @@ class SpanBlockTextSplitter(SpanTextSplitter):
             BlockSplitter(chunk_size, length=length_spec(length_function)),
             add_start_index=add_start_index,
         )
-
-
-class SpanParagraphTextSplitter(SpanTextSplitter):
-    """One Document per paragraph (maximal run of non-blank lines); no size budget."""
-
-    def __init__(self, add_start_index: bool = True, **kwargs: Any) -> None:
-        if kwargs:
-            raise InvalidParameterError(
-                sorted(kwargs)[0],
-                kwargs[sorted(kwargs)[0]],
-                "paragraphs have no size budget; for sized chunks use "
-                "SpanTokenParagraphTextSplitter or SpanRecursiveTextSplitter",
-            )
-        super().__init__(ParagraphSplitter(), add_start_index=add_start_index)

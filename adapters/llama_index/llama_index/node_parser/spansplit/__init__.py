@@ -20,7 +20,6 @@ from .parsers import (
     SpanParagraphNodeParser,
     SpanRecursiveNodeParser,
     SpanSentenceNodeParser,
-    SpanTokenParagraphNodeParser,
 )
 
 __all__ = [
@@ -34,5 +33,4 @@ __all__ = [
     "SpanRecursiveNodeParser",
     "SpanSentenceNodeParser",
     "SpanSizedNodeParser",
-    "SpanTokenParagraphNodeParser",
 ]

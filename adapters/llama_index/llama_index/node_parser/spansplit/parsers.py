@@ -1,8 +1,8 @@
 """One thin node parser per spansplit splitter: fields in, the core splitter out.
 
 None of them splits text itself: each maps its pydantic fields to the constructor of one
-core splitter (``chunk_size`` is the core's ``chunk_size``/``max_chars``/``max_tokens``/
-``target_chars``, ``chunk_overlap`` its overlap), and the bases in :mod:`.base` do the rest.
+core splitter (the same ``chunk_size``, ``chunk_overlap`` and ``length``), and the bases in
+:mod:`.base` do the rest.
 """
 
 from __future__ import annotations
@@ -12,19 +12,19 @@ from typing import Any, Literal
 from llama_index.core.bridge.pydantic import Field
 
 from spansplit import (
+    DEFAULT_ABBREVIATIONS,
     PRESETS,
     BlockSplitter,
     ParagraphSplitter,
     RecursiveSplitter,
-    SentenceChunker,
+    SentenceSplitter,
     Splitter,
-    TokenParagraphSplitter,
 )
 from spansplit.errors import InvalidParameterError
 from spansplit.splitters.recursive import DEFAULT_SEPARATORS
 from spansplit.validate import check_overlap
 
-from .base import SpanBudgetNodeParser, SpanNodeParser, SpanSizedNodeParser
+from .base import SpanBudgetNodeParser, SpanSizedNodeParser
 
 _OVERLAP_DESCRIPTION = (
     "Most trailing context a node repeats from the one before it, in the unit of `length`."
@@ -87,7 +87,7 @@ class SpanRecursiveNodeParser(_OverlapMixin):
 
 
 class SpanSentenceNodeParser(_OverlapMixin):
-    """Sentence-aligned chunks (:class:`spansplit.SentenceChunker`): a chunk ends at a
+    """Sentence-aligned chunks (:class:`spansplit.SentenceSplitter`): a chunk ends at a
     sentence boundary (UAX #29, with abbreviations and CJK punctuation) wherever one lies
     within ``chunk_size``; overlap repeats trailing text of the previous chunk."""
 
@@ -102,31 +102,32 @@ class SpanSentenceNodeParser(_OverlapMixin):
         return "SpanSentenceNodeParser"
 
     def _make_splitter(self, budget: int | None) -> Splitter:
-        options = {} if self.abbreviations is None else {"abbreviations": self.abbreviations}
-        return SentenceChunker(
-            max_chars=budget or self.chunk_size,
-            overlap=self._scaled(self.chunk_overlap, budget),
+        return SentenceSplitter(
+            budget or self.chunk_size,
+            self._scaled(self.chunk_overlap, budget),
             length=self._length(),
-            **options,
+            abbreviations=(
+                DEFAULT_ABBREVIATIONS if self.abbreviations is None else self.abbreviations
+            ),
         )
 
 
-class SpanTokenParagraphNodeParser(_OverlapMixin):
-    """Paragraphs packed under a token budget (:class:`spansplit.TokenParagraphSplitter`):
-    a paragraph too large is split at sentences (Chinese and English punctuation), a
+class SpanParagraphNodeParser(_OverlapMixin):
+    """Paragraphs packed under the budget (:class:`spansplit.ParagraphSplitter`): a
+    paragraph too large is split at sentences (Chinese and English punctuation), a
     sentence too large at words, then at grapheme clusters, each measured for real."""
 
     chunk_overlap: int = Field(default=0, strict=True, description=_OVERLAP_DESCRIPTION)
 
     @classmethod
     def class_name(cls) -> str:
-        return "SpanTokenParagraphNodeParser"
+        return "SpanParagraphNodeParser"
 
     def _make_splitter(self, budget: int | None) -> Splitter:
-        return TokenParagraphSplitter(
+        return ParagraphSplitter(
             budget or self.chunk_size,
+            self._scaled(self.chunk_overlap, budget),
             length=self._length(),
-            overlap=self._scaled(self.chunk_overlap, budget),
         )
 
 
@@ -144,15 +145,3 @@ class SpanBlockNodeParser(SpanSizedNodeParser):
 
     def _make_splitter(self, budget: int | None) -> Splitter:
         return BlockSplitter(budget or self.chunk_size, length=self._length())
-
-
-class SpanParagraphNodeParser(SpanNodeParser):
-    """One node per paragraph (:class:`spansplit.ParagraphSplitter`): maximal runs of
-    non-blank lines, with no size limit."""
-
-    @classmethod
-    def class_name(cls) -> str:
-        return "SpanParagraphNodeParser"
-
-    def _make_splitter(self, budget: int | None) -> Splitter:
-        return ParagraphSplitter()

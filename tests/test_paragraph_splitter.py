@@ -1,29 +1,36 @@
-"""Token-budgeted paragraphs (seed 003): the seed's chars-per-token guess beside our real
-tokenizer cuts, paragraph packing with the text between paragraphs kept, sentence and word
-fallbacks, Hypothesis properties and the real corpus."""
+"""ParagraphSplitter (seed 003's token-limited paragraphs, done right): the seed's
+chars-per-token guess beside our real tokenizer cuts, paragraph packing with the text between
+paragraphs kept, sentence and word fallbacks, Hypothesis properties, the texts of tests/data
+and the real corpus.
+
+Most tests count cl100k_base tokens, as seed 003 did: ``length=CL100K`` is passed, since
+``ParagraphSplitter`` counts code points by default (``spansplit.compat.split_token_paragraphs``
+keeps the seed's names and its cl100k_base default)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from itertools import pairwise
+from itertools import pairwise, product
 
 import pytest
-from conftest import corpus_path
+from conftest import corpus_path, sample
 from hypothesis import given
 from hypothesis import strategies as st
-from support import check_chunks, toy_tokens, unicode_texts, word_count
+from support import check_chunks, corpus_cases, toy_tokens, unicode_texts, word_count
 
 from spansplit import (
+    Chunk,
     ChunkTooLargeError,
     InvalidParameterError,
-    TokenParagraphSplitter,
+    ParagraphSplitter,
     split_paragraphs,
-    split_token_paragraphs,
 )
+from spansplit.compat import PlainParagraphSplitter, split_token_paragraphs
 from spansplit.sizing import resolve_length
 
-TOKENS = resolve_length("cl100k_base")
+CL100K = "cl100k_base"
+TOKENS = resolve_length(CL100K)
 
 
 def seed003_split_large_paragraph(
@@ -58,6 +65,14 @@ def seed003_split_large_paragraph(
     return chunks
 
 
+def ours_for_seed(text: str, max_tokens: int) -> list[Chunk]:
+    """Our chunks for the seed's call: through ``spansplit.compat.split_token_paragraphs``
+    (the seed's names, cl100k_base by default) and the main API, which must agree."""
+    chunks = split_token_paragraphs(text, max_tokens)
+    assert chunks == split_paragraphs(text, max_tokens, length=CL100K)
+    return chunks
+
+
 # A Chinese sentence with no punctuation: 43 characters, 68 cl100k tokens.
 LONG_CJK = "天青色等烟雨而我在等你炊烟袅袅升起隔江千万里在瓶底书汉隶仿前朝的飘逸就当我为遇见你伏笔"
 
@@ -65,21 +80,21 @@ LONG_CJK = "天青色等烟雨而我在等你炊烟袅袅升起隔江千万里�
 def test_seed_breaks_the_budget_on_cjk_ours_holds_it() -> None:
     seed = seed003_split_large_paragraph(LONG_CJK + "。", 20, TOKENS.count)
     assert max(TOKENS.count(chunk) for chunk in seed) > 20  # 30 characters are ~49 tokens
-    ours = split_token_paragraphs(LONG_CJK + "。", 20)
+    ours = ours_for_seed(LONG_CJK + "。", 20)
     assert ours and all(c.size == TOKENS.count(c.text) <= 20 for c in ours)
     assert "".join(c.text for c in ours) == LONG_CJK + "。"
 
 
 def test_seed_loses_positions_ours_keeps_them() -> None:
     text = "第一段。\n\n  Second paragraph here.  \n\n第三段。"
-    chunks = split_token_paragraphs(text, 5)
+    chunks = ours_for_seed(text, 5)
     assert all(text[c.start : c.end] == c.text for c in chunks)
     assert [c.start_line for c in chunks] == [1, 3, 5]
 
 
 def test_paragraphs_are_packed_with_the_text_between_them() -> None:
     text = "Alpha one.\n\nBeta two.\n\n\n  Gamma three.\n\nDelta four."
-    chunks = split_token_paragraphs(text, 12)
+    chunks = split_paragraphs(text, 12, length=CL100K)
     assert [c.text for c in chunks] == [
         "Alpha one.\n\nBeta two.\n\n\n  Gamma three.",
         "Delta four.",
@@ -92,7 +107,7 @@ def test_a_paragraph_over_the_budget_is_split_at_sentences_on_its_own() -> None:
     small = "Short intro."
     big = "一二三四五六七八九十。" * 6 + "This is English. And more English here!"
     text = f"{small}\n\n{big}\n\nShort outro."
-    chunks = split_token_paragraphs(text, 30)
+    chunks = split_paragraphs(text, 30, length=CL100K)
     check_chunks(text, chunks, 30, TOKENS.count)
     assert chunks[0].text == small  # the split paragraph never joins its neighbours
     assert chunks[-1].text == "Short outro."
@@ -103,7 +118,7 @@ def test_a_paragraph_over_the_budget_is_split_at_sentences_on_its_own() -> None:
 def test_chinese_full_stop_ends_its_chunk_and_never_starts_the_next() -> None:
     # langchain#18770
     text = "天青色等烟雨，而我在等你。哈哈哈。月色被打捞起，晕开了结局。如传世的青花瓷自顾自美丽。"
-    chunks = split_token_paragraphs(text, 24)
+    chunks = split_paragraphs(text, 24, length=CL100K)
     assert len(chunks) > 1
     for chunk in chunks:
         assert chunk.text.endswith("。")
@@ -112,7 +127,7 @@ def test_chinese_full_stop_ends_its_chunk_and_never_starts_the_next() -> None:
 
 def test_one_emoji_over_a_one_token_budget_is_a_clear_error() -> None:
     with pytest.raises(ChunkTooLargeError) as caught:
-        split_token_paragraphs("👍" * 50, 1)
+        split_paragraphs("👍" * 50, 1, length=CL100K)
     error = caught.value
     assert (error.offset, error.size, error.budget) == (0, 3, 1)
     assert "offset 0" in str(error) and "3 cl100k_base tokens" in str(error)
@@ -120,27 +135,42 @@ def test_one_emoji_over_a_one_token_budget_is_a_clear_error() -> None:
 
 def test_special_token_text_is_ordinary_text() -> None:
     text = "before <|endoftext|> after\n\n<|fim_prefix|> more"
-    chunks = split_token_paragraphs(text, 8)
+    chunks = split_paragraphs(text, 8, length=CL100K)
     check_chunks(text, chunks, 8, TOKENS.count)
 
 
 def test_invalid_parameters_are_named() -> None:
-    with pytest.raises(InvalidParameterError, match="max_tokens=0"):
-        TokenParagraphSplitter(0)
-    with pytest.raises(InvalidParameterError, match="overlap=5: must be smaller than max_tokens=5"):
-        TokenParagraphSplitter(5, overlap=5)
+    with pytest.raises(InvalidParameterError, match="chunk_size=0"):
+        ParagraphSplitter(0, length=CL100K)
+    with pytest.raises(
+        InvalidParameterError, match="chunk_overlap=5: must be smaller than chunk_size=5"
+    ):
+        ParagraphSplitter(5, 5, length=CL100K)
+
+
+def test_code_points_by_default_tokens_under_the_seed_name() -> None:
+    # ParagraphSplitter counts code points unless told otherwise; seed 003's name keeps
+    # counting cl100k_base tokens.
+    text = "一二三四五六七八九十。" * 3  # 33 code points, more cl100k tokens
+    assert TOKENS.count(text) > 33
+    chars = split_paragraphs(text, 33)
+    assert [(c.text, c.size) for c in chars] == [(text, 33)]
+    assert ParagraphSplitter(33).spans(text) == [(0, 33, 33)]
+    tokens = split_token_paragraphs(text, 33)
+    assert len(tokens) > 1 and all(c.size == TOKENS.count(c.text) <= 33 for c in tokens)
 
 
 def test_overlap_repeats_trailing_sentences() -> None:
     text = "One fish. Two fish. Red fish. Blue fish. Old fish. New fish."
-    chunks = split_token_paragraphs(text, 9, overlap=3)
+    chunks = split_paragraphs(text, 9, 3, length=CL100K)
     check_chunks(text, chunks, 9, TOKENS.count, overlap=3)
     assert all(b.start < a.end for a, b in pairwise(chunks))
 
 
 def test_without_a_tokenizer_any_length_works() -> None:
-    text = "\n\n".join(p.text for p in split_paragraphs("a b c\n\nd e f g h i j\n\nk"))
-    chunks = split_token_paragraphs(text, 4, length=word_count)
+    paragraphs = PlainParagraphSplitter().split("a b c\n\nd e f g h i j\n\nk")
+    text = "\n\n".join(p.text for p in paragraphs)
+    chunks = split_paragraphs(text, 4, length=word_count)
     assert [c.text for c in chunks] == ["a b c", "d e f g", "h i j", "k"]
 
 
@@ -151,33 +181,57 @@ def test_without_a_tokenizer_any_length_works() -> None:
 def test_properties(text: str, max_tokens: int, spec: object) -> None:
     measure = resolve_length(spec)
     try:
-        chunks = split_token_paragraphs(text, max_tokens, length=spec)
+        chunks = split_paragraphs(text, max_tokens, length=spec)
     except ChunkTooLargeError as error:
         assert error.size > max_tokens
         return
     check_chunks(text, chunks, max_tokens, measure.count, naive_lines=True)
-    assert split_token_paragraphs(text, max_tokens, length=spec) == chunks
+    assert split_paragraphs(text, max_tokens, length=spec) == chunks
+
+
+# --- the texts of tests/data (also on a clone without the corpus) ----------------------------
+
+SAMPLES = {
+    "english": sample("english.txt"),
+    "english-crlf-bom": "\ufeff" + sample("english.txt").replace("\n", "\r\n"),
+    "chinese": sample("chinese.txt"),
+    "markdown": sample("markdown.md"),
+    "code": sample("code.py"),
+}
+TOKEN_SETTINGS = [(64, 0), (256, 32), (512, 0)]
+
+
+def check_token_paragraphs(text: str, max_tokens: int, overlap: int) -> None:
+    chunks = split_paragraphs(text, max_tokens, overlap, length=CL100K)
+    check_chunks(text, chunks, max_tokens, TOKENS.count, overlap=overlap or None)
+    # Every paragraph boundary inside a chunk keeps the source text between paragraphs.
+    assert all(text[c.start : c.end] == c.text for c in chunks)
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+@pytest.mark.parametrize(("max_tokens", "overlap"), TOKEN_SETTINGS)
+def test_samples(name: str, max_tokens: int, overlap: int) -> None:
+    check_token_paragraphs(SAMPLES[name], max_tokens, overlap)
 
 
 # --- the corpus -------------------------------------------------------------------------------
 
+CORPUS_CASES = [
+    ("english_prose/pg2701_moby_dick.txt", 150_000),
+    ("english_prose/pg1342_pride_and_prejudice.gitenberg.crlf.txt", 150_000),
+    ("chinese/pg23962_xiyouji_journey_to_the_west.txt", 60_000),
+    ("chinese/trpl-zh-cn/src/ch04-01-what-is-ownership.md", 60_000),
+    ("mixed/ru-prose/gogol_shinel.txt", 60_000),
+    ("mixed/react-docs-parallel/ko/src/content/learn/thinking-in-react.md", 60_000),
+    ("mixed/crlf/semchunk_CHANGELOG.crlf.md", 60_000),
+]
 
+
+@pytest.mark.corpus
 @pytest.mark.parametrize(
-    ("path", "limit"),
-    [
-        ("english_prose/pg2701_moby_dick.txt", 150_000),
-        ("english_prose/pg1342_pride_and_prejudice.gitenberg.crlf.txt", 150_000),
-        ("chinese/pg23962_xiyouji_journey_to_the_west.txt", 60_000),
-        ("chinese/trpl-zh-cn/src/ch04-01-what-is-ownership.md", 60_000),
-        ("mixed/ru-prose/gogol_shinel.txt", 60_000),
-        ("mixed/react-docs-parallel/ko/src/content/learn/thinking-in-react.md", 60_000),
-        ("mixed/crlf/semchunk_CHANGELOG.crlf.md", 60_000),
-    ],
+    ("path", "limit", "max_tokens", "overlap"),
+    corpus_cases([(*case, *settings) for case, settings in product(CORPUS_CASES, TOKEN_SETTINGS)]),
 )
-@pytest.mark.parametrize(("max_tokens", "overlap"), [(64, 0), (256, 32), (512, 0)])
 def test_corpus(path: str, limit: int, max_tokens: int, overlap: int) -> None:
     text = corpus_path(path).read_text(encoding="utf-8")[:limit]
-    chunks = split_token_paragraphs(text, max_tokens, overlap=overlap)
-    check_chunks(text, chunks, max_tokens, TOKENS.count, overlap=overlap or None)
-    # Every paragraph boundary inside a chunk keeps the source text between paragraphs.
-    assert all(text[c.start : c.end] == c.text for c in chunks)
+    check_token_paragraphs(text, max_tokens, overlap)

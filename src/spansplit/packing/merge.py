@@ -1,278 +1,24 @@
-"""Packing: pieces in, chunks out, never over budget — the one place that enforces budgets.
+"""Packing pieces into chunks: the second step of the general packing path.
 
-Two steps, each blind to which structure produced the pieces:
-
-* :func:`fit` makes every piece fit: a piece over the budget is split with the next finer
-  boundary level, and after the last level it is hard-cut at grapheme-cluster boundaries.
-* :func:`merge` packs consecutive pieces greedily up to the budget, adds overlap made of
-  whole trailing pieces (or of a finer level inside the last piece), trims whitespace and
-  measures every chunk with the real length function, shrinking any chunk that a
-  non-additive length (a tokenizer) finds over the budget.
+:func:`merge` packs consecutive pieces greedily up to the budget, adds overlap made of
+whole trailing pieces (or of a finer level inside the last piece, :class:`OverlapSearch`),
+trims whitespace and measures every chunk with the real length function, shrinking any
+chunk that a non-additive length (a tokenizer) finds over the budget.
 """
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import accumulate
 
-from .boundaries.graphemes import cluster_ends, first_cluster_end
-from .errors import ChunkTooLargeError
-from .sizing.base import LengthFunction, Span, TextMeasurer
+from ..boundaries.levels import Level
+from ..chunk import SizedSpan, Span
+from ..sizing.base import LengthFunction, TextMeasurer
+from .pieces import Pieces, hard_cut, trim_span
 
 VERIFY_BATCH = 128
 """Chunks planned ahead and measured together when the length is not additive."""
-
-Level = Callable[[str, int, int], list[Span]]
-"""A boundary level: the sub-spans of ``text[start:end]`` at a finer structure, in order."""
-
-
-@dataclass(slots=True)
-class Pieces:
-    """Pieces of one text that each fit the budget, ready for :func:`merge`.
-
-    ``sizes[i]`` is the size of piece ``i`` alone. For a non-additive length, ``joined[i]``
-    is the size of the text from the end of piece ``i - 1`` to the end of piece ``i`` (the
-    gap and the piece), measured once, and ``sizes[i]`` is that same figure (an estimate
-    that the final measurement checks) unless it was over budget and the piece was then
-    measured alone; for an additive length ``joined`` is derived in ``merge``.
-    ``breaks`` holds the indices of pieces that must start a new chunk.
-    """
-
-    spans: list[Span] = field(default_factory=list)
-    sizes: list[int] = field(default_factory=list)
-    joined: list[int] = field(default_factory=list)
-    breaks: set[int] = field(default_factory=set)
-    trimmed: bool = False  # no piece starts or ends with whitespace (``fit(trim=True)``)
-    measurer: TextMeasurer | None = None  # what measured them, reused by ``merge``
-
-
-def fit(
-    text: str,
-    spans: Sequence[Span],
-    budget: int,
-    length: LengthFunction,
-    levels: Sequence[Level] = (),
-    *,
-    breaks: Sequence[int] = (),
-    isolate: bool = False,
-    trim: bool = False,
-) -> Pieces:
-    """Measure ``spans`` and split each one over ``budget`` until every piece fits.
-
-    ``levels`` are tried in order on a piece that is too big (a level that finds no
-    boundary inside it is skipped); after the last level the piece is hard-cut at
-    grapheme-cluster boundaries. ``breaks`` are indices into ``spans`` of pieces that must
-    start a chunk. With ``isolate``, the pieces of a split piece never share a chunk with
-    its neighbours (LangChain's recursive behaviour). With ``trim`` (for splitters whose
-    chunks are trimmed), pieces lose their surrounding whitespace before they are measured,
-    so whitespace that trimming removes never counts against the budget, and blank pieces
-    are dropped.
-    """
-    out = Pieces(trimmed=trim, measurer=length.measurer(text))
-    wanted = set(breaks)
-    _place(text, list(spans), 0, budget, length, levels, out, wanted, isolate, trim)
-    return out
-
-
-def _trimmed(text: str, start: int, end: int) -> Span:
-    """``(start, end)`` without surrounding whitespace (``str.isspace``, as ``str.strip``)."""
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
-
-
-_SPACE = re.compile(r"\s")  # the characters str.isspace accepts (both use Py_UNICODE_ISSPACE)
-
-
-def _trim_spans(text: str, spans: list[Span], wanted: set[int]) -> tuple[list[Span], set[int]]:
-    """``spans`` without surrounding whitespace, blank ones dropped; a break on a dropped
-    span moves to the next kept one.
-
-    Most pieces have no whitespace at their edges: their first and last characters are
-    gathered into two strings and searched at C speed, and only the pieces found are
-    trimmed one by one.
-    """
-    firsts = "".join([text[start] for start, _ in spans])
-    lasts = "".join([text[end - 1] for _, end in spans])
-    edged = sorted(
-        {m.start() for m in _SPACE.finditer(firsts)}.union(
-            m.start() for m in _SPACE.finditer(lasts)
-        )
-    )
-    if not edged:
-        return spans, wanted
-    kept = list(spans)
-    dropped: list[int] = []
-    for index in edged:
-        start, end = _trimmed(text, *spans[index])
-        if start == end:
-            dropped.append(index)
-        else:
-            kept[index] = (start, end)
-    if not dropped:
-        return kept, wanted
-    gone = set(dropped)
-    origins = [index for index in range(len(spans)) if index not in gone]
-    kept = [kept[index] for index in origins]
-    moved = {bisect_left(origins, index) for index in wanted}
-    return kept, moved - {len(kept)}
-
-
-def _place(
-    text: str,
-    spans: list[Span],
-    level: int,
-    budget: int,
-    length: LengthFunction,
-    levels: Sequence[Level],
-    out: Pieces,
-    wanted: set[int],
-    isolate: bool,
-    trim: bool,
-) -> None:
-    """Append ``spans`` to ``out``, splitting those over budget; ``wanted`` are break indices."""
-    if trim:
-        spans, wanted = _trim_spans(text, spans, wanted)
-    if not spans:
-        return
-    additive = length.additive
-    measurer = out.measurer or length.measurer(text)
-    if additive:
-        sizes = joined = measurer.sizes(spans, budget)
-    else:
-        # One measure per piece, with the gap before it (what packing adds); a piece over
-        # budget that way is measured alone too, since alone it may still fit.
-        lead = out.spans[-1][1] if out.spans else spans[0][0]
-        leads = [lead] + [end for _, end in spans[:-1]]
-        reach = [(a, end) for a, (_, end) in zip(leads, spans)]
-        joined = measurer.sizes(reach, budget)
-        sizes = list(joined)
-        over = [k for k, size in enumerate(joined) if size > budget]
-        for k, alone in zip(over, measurer.sizes([spans[k] for k in over], budget)):
-            sizes[k] = alone
-    too_big = [k for k, size in enumerate(sizes) if size > budget]
-    breaks = sorted(wanted)
-    done = 0
-    for k in [*too_big, len(spans)]:
-        # Pieces done..k-1 fit: append them in bulk.
-        shift = len(out.spans) - done
-        window = breaks[bisect_left(breaks, done) : bisect_left(breaks, k)]
-        out.breaks.update(i + shift for i in window)
-        out.spans += spans[done:k]
-        out.sizes += sizes[done:k]
-        if not additive:
-            out.joined += joined[done:k]
-        if k == len(spans):
-            break
-        done = k + 1
-        first = len(out.spans)
-        _refine(text, spans[k], level, budget, length, levels, out, isolate, trim)
-        if k in wanted or isolate:
-            out.breaks.add(first)
-        if isolate and done < len(spans):
-            out.breaks.add(len(out.spans))
-
-
-def _refine(
-    text: str,
-    span: Span,
-    level: int,
-    budget: int,
-    length: LengthFunction,
-    levels: Sequence[Level],
-    out: Pieces,
-    isolate: bool,
-    trim: bool,
-) -> None:
-    """Split one piece that is over budget with the next level that finds a boundary in it."""
-    while level < len(levels):
-        parts = levels[level](text, span[0], span[1])
-        level += 1
-        if len(parts) > 1 or (parts and parts[0] != span):
-            _place(text, parts, level, budget, length, levels, out, set(), isolate, trim)
-            return
-    for start, end, size in hard_cut(text, span[0], span[1], budget, length):
-        if trim and (text[start].isspace() or text[end - 1].isspace()):
-            start, end = _trimmed(text, start, end)
-            if start == end:
-                continue
-            size = length.count(text[start:end])
-        out.spans.append((start, end))
-        out.sizes.append(size)
-        if not length.additive:
-            out.joined.append(size)
-
-
-def hard_cut(
-    text: str, start: int, end: int, budget: int, length: LengthFunction
-) -> list[tuple[int, int, int]]:
-    """Cut ``text[start:end]`` into ``(start, end, size)`` pieces of at most ``budget``.
-
-    Cuts fall only on grapheme-cluster boundaries; each piece is as long as the length
-    function allows (found from the length function's hint, else by galloping and binary
-    search, always measured). A single cluster over the budget raises
-    :class:`ChunkTooLargeError` naming its offset and both sizes.
-    """
-    pieces: list[tuple[int, int, int]] = []
-    pos = start
-    while pos < end:
-        cut, size = _longest_fitting_prefix(text, pos, end, budget, length)
-        if cut == pos:
-            cluster = first_cluster_end(text, pos, end)
-            raise ChunkTooLargeError(pos, length.count(text[pos:cluster]), budget, length.unit)
-        pieces.append((pos, cut, size))
-        pos = cut
-    return pieces
-
-
-def _longest_fitting_prefix(
-    text: str, pos: int, end: int, budget: int, length: LengthFunction
-) -> tuple[int, int]:
-    """The furthest cluster boundary ``b`` in ``(pos, end]`` with ``text[pos:b]`` in budget.
-
-    Returns ``(b, size)``, or ``(pos, 0)`` when not even the first cluster fits. Only text
-    near the answer is measured: the window grows from the hint (or from 256 code points)
-    until its end no longer fits, then a binary search runs over its cluster boundaries.
-    """
-    count = length.count
-    hint = length.prefix_hint(text, pos, end, budget)
-    window = 256 if hint is None else hint + 64
-    while True:
-        window_end = min(end, pos + max(window, 1))
-        bounds = cluster_ends(text, pos, window_end)
-        if window_end < end:
-            bounds.pop()  # the window may end inside a cluster
-        if not bounds:
-            window *= 4
-            continue
-        if window_end < end and count(text[pos : bounds[-1]]) <= budget:
-            window *= 4
-            continue
-        break
-    best, best_size = pos, 0
-    low, high = 0, len(bounds) - 1
-    if hint is not None:
-        # Probe the hint first: most searches then end within a few steps.
-        probe = bisect_right(bounds, pos + hint) - 1
-        if probe >= 0:
-            size = count(text[pos : bounds[probe]])
-            if size <= budget:
-                best, best_size, low = bounds[probe], size, probe + 1
-            else:
-                high = probe - 1
-    while low <= high:
-        mid = (low + high) // 2
-        size = count(text[pos : bounds[mid]])
-        if size <= budget:
-            best, best_size, low = bounds[mid], size, mid + 1
-        else:
-            high = mid - 1
-    return best, best_size
 
 
 def merge(
@@ -284,7 +30,7 @@ def merge(
     overlap: int = 0,
     overlap_level: Level | None = None,
     trim: bool = True,
-) -> list[tuple[int, int, int]]:
+) -> list[SizedSpan]:
     """Pack ``pieces`` into ``(start, end, size)`` chunks of at most ``budget``.
 
     A chunk covers the text from its first piece's start to its last piece's end, gaps
@@ -463,12 +209,12 @@ class _Packer:
         self.breaks = sorted(breaks)
         self.prefix = [0, *accumulate(self.joined)]
 
-    def run(self) -> list[tuple[int, int, int]]:
+    def run(self) -> list[SizedSpan]:
         """Plan chunks ahead in batches and measure each batch at once (a tokenizer counts a
         batch in parallel); a chunk over budget is shrunk and planning resumes after it.
         Measured spans are remembered, so a re-plan that meets the same chunk again does not
         measure it twice."""
-        chunks: list[tuple[int, int, int]] = []
+        chunks: list[SizedSpan] = []
         batch = len(self.spans) if self.length.additive else VERIFY_BATCH
         measured: dict[Span, int] = {}
         plan: _Plan | None = self._greedy(0, None, 0) if self.spans else None
@@ -560,7 +306,7 @@ class _Packer:
         start = plan.overlap_start if plan.overlap_start is not None else self.spans[plan.first][0]
         end = self.spans[plan.last][1]
         if self.trim:
-            return _trimmed(self.text, start, end)
+            return trim_span(self.text, start, end)
         return start, end
 
     def _shrink(self, plan: _Plan) -> _Plan:

@@ -1,7 +1,10 @@
-"""Paragraphs (seed 002): the seed's example, hand-written cases, properties, the corpus.
+"""Plain paragraphs (seed 002, ``spansplit.compat.PlainParagraphSplitter`` and
+``paragraphs_json``, on ``spansplit.boundaries.paragraphs``): the seed's example,
+hand-written cases, properties, the texts of tests/data and the corpus.
 
 The reference here finds paragraphs with a plain loop over lines found character by
-character; the splitter finds them with regex passes over the whole text.
+character; the splitter finds them with regex passes over the whole text. (The budgeted
+``ParagraphSplitter`` is tested in test_paragraph_splitter.py.)
 """
 
 from __future__ import annotations
@@ -11,20 +14,23 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, SEEDS, corpus_files
+from conftest import CORPUS, corpus_files, sample
 from hypothesis import given
 from hypothesis import strategies as st
-from support import SEED_REQUEST, SEED_RESPONSE, texts_of
+from support import SEED_REQUEST, SEED_RESPONSE, corpus_cases, texts_of
 
-from spansplit import paragraphs_json, split_paragraphs
+from spansplit import Chunk
 from spansplit.boundaries.paragraphs import (
-    blank_line_runs,
     leading_blanks_end,
     paragraph_spans,
-    separator_spans,
 )
+from spansplit.compat import PlainParagraphSplitter, paragraphs_json
 from spansplit.errors import InputTypeError, InvalidInputError
-from spansplit.lines import has_lone_cr
+
+
+def split_paragraphs(text: str) -> list[Chunk]:
+    """Seed 002's paragraphs as chunks: one a paragraph, no budget."""
+    return PlainParagraphSplitter().split(text)
 
 
 def naive_lines(text: str) -> list[tuple[int, int, int]]:
@@ -124,16 +130,6 @@ def test_seed_example_as_serialized_json() -> None:
         "line_count",
         "text",
     ]
-
-
-def test_copied_example_matches_the_seed_document() -> None:
-    documents = sorted(SEEDS.glob("002_*.txt")) if SEEDS.is_dir() else []
-    if not documents:
-        pytest.skip(f"seed documents not found at {SEEDS} (set SPANSPLIT_SEEDS)")
-    blocks = documents[0].read_text(encoding="utf-8").split("```json")
-    request, response = (json.loads(b.split("```")[0]) for b in blocks[1:3])
-    assert request == SEED_REQUEST
-    assert response == SEED_RESPONSE
 
 
 def test_split_paragraphs_chunks_for_the_seed_example() -> None:
@@ -241,17 +237,13 @@ def test_paragraph_spans_of_a_range_match_the_slice() -> None:
         assert paragraph_spans(text, start, end) == expected
 
 
-def test_blank_line_runs_by_hand() -> None:
-    # Empty, space/tab-only and CRLF blank lines make one run; a final blank line may
-    # have no line ending; a line of U+00A0 is not blank.
-    text = "a\n\n \t\n\r\n\nb\n\u00a0\n\t"
-    assert blank_line_runs(text) == [(2, 9), (13, 14)]
-    assert blank_line_runs(text, 11) == [(13, 14)]
-    assert leading_blanks_end(text) == 0
+def test_leading_blank_lines_by_hand() -> None:
+    # Empty, space/tab-only and CRLF blank lines; a final blank line may have no line
+    # ending; a line of U+00A0 is not blank.
+    assert leading_blanks_end("a\n\n \t\n") == 0
     assert leading_blanks_end("\n \r\n\tx\n") == 4
     assert leading_blanks_end(" \t") == 2
-    # A separator starts at the line ending before the blank lines (at the CR of a CRLF).
-    assert separator_spans("a\r\n\r\nb", 0, 6) == [(1, 5)]
+    assert leading_blanks_end("\u00a0\n") == 0
 
 
 # --- properties on generated text ----------------------------------------------------
@@ -312,19 +304,41 @@ def test_paragraph_spans_of_any_line_range(text: str, data: st.DataObject) -> No
 
 
 @given(TEXTS, st.data())
-def test_blank_line_runs_match_the_reference(text: str, data: st.DataObject) -> None:
+def test_leading_blank_lines_match_the_reference(text: str, data: st.DataObject) -> None:
     start = data.draw(st.sampled_from([line[0] for line in naive_lines(text)] or [0]))
-    lone_cr = data.draw(st.sampled_from([None, has_lone_cr(text)]))
-    assert blank_line_runs(text, start, lone_cr) == naive_blank_runs(text, start)
     runs = naive_blank_runs(text, start)
     expected_end = runs[0][1] if runs and runs[0][0] == start else start
     assert leading_blanks_end(text, start) == expected_end
 
 
+# --- the texts of tests/data (also on a clone without the corpus) ----------------------------
+
+SAMPLES = {
+    "english": sample("english.txt"),
+    "english-crlf-bom": "\ufeff" + sample("english.txt").replace("\n", "\r\n"),
+    "english-cr": sample("english.txt").replace("\n", "\r"),
+    "chinese": sample("chinese.txt"),
+    "markdown": sample("markdown.md"),
+    "code": sample("code.py"),
+}
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_samples_match_the_reference(name: str) -> None:
+    text = SAMPLES[name]
+    assert len(split_paragraphs(text)) > 5
+    check_against_reference(text)
+
+
 # --- the corpus ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: str(p.relative_to(CORPUS)))
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    "path",
+    corpus_cases(corpus_files(), stand_in=CORPUS),
+    ids=lambda p: str(p.relative_to(CORPUS)),
+)
 def test_corpus_paragraphs(path: Path) -> None:
     text = path.read_bytes().decode("utf-8")
     if len(text) <= 300_000:

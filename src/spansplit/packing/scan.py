@@ -1,4 +1,4 @@
-"""Recursive splitting by scanning: the fast path for code points and whitespace separators.
+"""Packing by scanning: the fast strategy for code points and whitespace separators.
 
 With sizes in code points, trimmed chunks and separators made only of whitespace (the
 defaults ``"\\n\\n"``, ``"\\n"``, ``" "``), the pieces at one level are the stretches of
@@ -8,10 +8,15 @@ starts at or before ``start + chunk_size`` starts (one ``rfind``), so the work f
 number of chunks, not of pieces, and no piece list is built; overlap is found by search
 too, down to the parts of a chunk's last piece. The chunks are exactly those of the
 general path (:func:`~spansplit.packing.fit` then :func:`~spansplit.packing.merge`),
-as the tests check on generated text. A piece that needs a finer level than whitespace (a
-word longer than the budget) is split by the general path alone when there is no overlap;
-with overlap, it hands the whole text back to the general path, which splits it from the
-start (the scan so far is lost: at most the cost of scanning it).
+as the tests check on generated text through :func:`spansplit.packing.pack`. A piece that
+needs a finer level than whitespace (a word longer than the budget) is split by the
+general path alone when there is no overlap; with overlap, it hands the whole text back to
+the general path, which splits it from the start (the scan so far is lost: at most the
+cost of scanning it).
+
+:func:`scan_separators` says when the scan applies: the structure keeps the pieces of a
+split piece apart (``isolate``), sizes are code points, chunks are trimmed, and the
+structure's first levels are literal separators made only of whitespace.
 """
 
 from __future__ import annotations
@@ -19,8 +24,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from ..packing import OverlapSearch
-from .base import SizedSpan
+from ..boundaries.levels import Level
+from ..boundaries.separators import SeparatorLevel
+from ..chunk import SizedSpan
+from ..config import ChunkConfig
+from ..sizing.base import CodePoints
+from .merge import OverlapSearch
 
 _RUN = re.compile(r"\s*")  # \s is str.isspace for str patterns (both Py_UNICODE_ISSPACE)
 
@@ -29,14 +38,31 @@ _Previous = tuple[str, int, int, int]
 trimming) and its end. A plain tuple: one is made per chunk."""
 
 
-def whitespace_prefix(separators: Sequence[object]) -> tuple[str, ...]:
-    """The leading separators that are non-empty literals made only of whitespace."""
+def scan_separators(levels: Sequence[Level], isolate: bool, config: ChunkConfig) -> tuple[str, ...]:
+    """The separators the scan can read chunks off the text with: the leading levels that
+    split at a literal made only of whitespace, when the scan applies at all (see the
+    module docstring); empty when it does not."""
+    if not (isolate and config.strip_whitespace and type(config.length) is CodePoints):
+        return ()
     prefix: list[str] = []
-    for separator in separators:
-        if not (isinstance(separator, str) and separator.isspace()):
+    for level in levels:
+        literal = level.literal if isinstance(level, SeparatorLevel) else None
+        if literal is None or not literal.isspace():
             break
-        prefix.append(separator)
+        prefix.append(literal)
     return tuple(prefix)
+
+
+def literal_levels(levels: Sequence[Level]) -> list[str | None] | None:
+    """Every level's literal separator (``None`` for grapheme clusters) when all levels are
+    literal separators dropped at cuts, so that overlap inside a piece can be found by
+    search; ``None`` otherwise."""
+    found: list[str | None] = []
+    for level in levels:
+        if not isinstance(level, SeparatorLevel) or level.is_regex or level.keep is not False:
+            return None
+        found.append(level.literal)
+    return found
 
 
 FinerSplit = Callable[[int, int], list[SizedSpan]]

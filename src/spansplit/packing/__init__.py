@@ -1,0 +1,155 @@
+"""Packing: pieces in, chunks out, never over budget — the one place that enforces budgets.
+
+A splitter describes how it sees text as a :class:`Structure` (boundary levels, coarsest
+first, and how their pieces may share chunks) and hands it with a
+:class:`~spansplit.config.ChunkConfig` to :func:`pack`, which chooses a strategy:
+
+* the general path: :func:`~.pieces.fit` splits every piece over budget with the next
+  level that finds a boundary in it (after the last level, hard cuts at grapheme clusters
+  where the length function says the budget is reached), then :func:`~.merge.merge` packs
+  consecutive pieces up to the budget, adds overlap and measures every chunk for real;
+* scanning (:mod:`.scan`): with code points, trimmed chunks and whitespace separators
+  as the first levels, chunks are read off the text directly — the same chunks as the
+  general path, in far fewer steps.
+
+Paging blocks tile their text with whole lines and keep a line longer than the budget
+whole; :func:`~.tiling.tile` is that documented extension. Whatever the strategy, every
+chunk's size is checked against the budget here before it is returned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..boundaries.levels import FirstSplit, Level, splits
+from ..boundaries.separators import SeparatorLevel
+from ..chunk import SizedSpan, Span
+from ..config import ChunkConfig
+from ..errors import InconsistentLengthError
+from .merge import OverlapSearch, merge
+from .pieces import fit, hard_cut
+from .scan import RecursiveScan, literal_levels, scan_separators
+from .tiling import Tiles, tile
+
+
+@dataclass(frozen=True, slots=True)
+class Structure:
+    """How a splitter sees text: what :func:`pack` needs besides the text and the budget.
+
+    ``levels`` split a region at one structure each, coarsest first. With ``isolate``,
+    the pieces of a piece that had to be split never share a chunk with the pieces around
+    it (LangChain's recursive splitting; seed 003's paragraphs). ``overlap_level`` gives
+    the starts that overlap may take inside the last piece of a chunk when no whole piece
+    fits; by default the coarsest of ``levels`` that splits that piece.
+    """
+
+    levels: tuple[Level, ...]
+    isolate: bool = False
+    overlap_level: Level | None = None
+
+    @property
+    def overlap_starts(self) -> Level:
+        """:attr:`overlap_level`, or its default."""
+        return self.overlap_level or FirstSplit(self.levels)
+
+
+def pack(text: str, structure: Structure, config: ChunkConfig) -> list[SizedSpan]:
+    """``(start, end, size)`` of the chunks of ``text`` (already validated), in order."""
+    if not text:
+        return []
+    chunks = _scan(text, structure, config)
+    if chunks is None:
+        top, rest = _top_level(text, structure.levels)
+        chunks = _general(text, top, rest, structure, config)
+    check_budget(chunks, config)
+    return chunks
+
+
+def _top_level(text: str, levels: Sequence[Level]) -> tuple[list[Span], Sequence[Level]]:
+    """The pieces of the whole text at the coarsest level that splits it, and the levels
+    after that one (the whole text rarely fits, so it is not measured first)."""
+    for index, level in enumerate(levels):
+        occurs = getattr(level, "occurs", None)
+        if occurs is not None and not occurs(text, 0, len(text)):
+            continue
+        parts = level(text, 0, len(text))
+        if splits(parts, 0, len(text)):
+            return parts, levels[index + 1 :]
+    return [(0, len(text))], ()
+
+
+def _general(
+    text: str,
+    top: list[Span],
+    levels: Sequence[Level],
+    structure: Structure,
+    config: ChunkConfig,
+    *,
+    overlap: bool = True,
+) -> list[SizedSpan]:
+    """The general path: :func:`fit` then :func:`merge`."""
+    budget, length, trim = config.chunk_size, config.length, config.strip_whitespace
+    pieces = fit(text, top, budget, length, levels, isolate=structure.isolate, trim=trim)
+    return merge(
+        text,
+        pieces,
+        budget,
+        length,
+        overlap=config.chunk_overlap if overlap else 0,
+        overlap_level=structure.overlap_starts,
+        trim=trim,
+    )
+
+
+def _scan(text: str, structure: Structure, config: ChunkConfig) -> list[SizedSpan] | None:
+    """The chunks read off the text by :class:`RecursiveScan` where it applies, else ``None``."""
+    levels = structure.levels
+    separators = scan_separators(levels, structure.isolate, config)
+    first = next(
+        (
+            index
+            for index, level in enumerate(levels[: len(separators)])
+            if isinstance(level, SeparatorLevel) and level.occurs(text, 0, len(text))
+        ),
+        None,
+    )
+    if first is None:
+        return None
+    finer = levels[len(separators) :]
+
+    def split_piece(start: int, end: int) -> list[SizedSpan]:
+        # A piece too big for every whitespace separator, alone (no overlap: its chunks
+        # never cross its edges).
+        return _general(text, [(start, end)], finer, structure, config, overlap=False)
+
+    search = OverlapSearch(text, config.length.measurer(text), structure.overlap_starts)
+    scan = RecursiveScan(
+        text,
+        separators[first:],
+        config.chunk_size,
+        config.chunk_overlap,
+        search,
+        split_piece,
+        literal_levels(levels),
+    )
+    return scan.spans()
+
+
+def check_budget(chunks: Sequence[SizedSpan], config: ChunkConfig) -> None:
+    """Raise :class:`InconsistentLengthError` if a chunk measured over the budget: only a
+    length function whose sizes contradict each other can get a chunk past the cuts."""
+    budget = config.chunk_size
+    for start, end, size in chunks:
+        if size > budget:
+            raise InconsistentLengthError(config.length, start, end, size, budget)
+
+
+__all__ = [
+    "Structure",
+    "Tiles",
+    "check_budget",
+    "hard_cut",
+    "pack",
+    "tile",
+]

@@ -1,0 +1,114 @@
+"""Every use of tiktoken's private attributes, in one place, each with a correct fallback.
+
+spansplit reads a few things tiktoken does not publish, because they make counting and
+offline loading fast or possible. Each accessor here returns ``None`` (or takes the public
+way) when a tiktoken release no longer has the attribute, so spansplit stays correct and
+only gets slower; ``tests/test_tiktoken_internals.py`` fails with the attribute's name
+when one is gone, so the change is seen rather than silently paid for.
+
+What is read (tiktoken 0.12 to 0.14), what it gives, and the fallback:
+
+* ``Encoding._core_bpe.encode_to_tiktoken_buffer``: token ids as a native buffer;
+  else ``encode_ordinary`` (a Python list).
+* ``Encoding._mergeable_ranks``: every token's bytes; else ``decode_single_token_bytes``
+  for each id.
+* ``tiktoken.registry.ENCODINGS``: encodings tiktoken has loaded; else load again.
+* ``tiktoken.registry.ENCODING_CONSTRUCTORS`` and the ``load_tiktoken_bpe`` in a
+  constructor's globals: an encoding's definition, run with a loader that reads local
+  copies; else ``tiktoken.get_encoding`` (tiktoken's own cache, then the network).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import FunctionType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tiktoken import Encoding
+
+BufferEncoder = Callable[[str], Any]
+"""Text to a buffer of uint32 token ids (``encode_ordinary`` semantics)."""
+
+
+def buffer_encoder(encoding: Encoding) -> BufferEncoder | None:
+    """``encode_ordinary`` that returns the ids as a native uint32 buffer, if available."""
+    core: Any = getattr(encoding, "_core_bpe", None)
+    encode = getattr(core, "encode_to_tiktoken_buffer", None)
+    if encode is None:
+        return None
+    no_special: set[str] = set()  # special-token text counts as ordinary text
+
+    def encode_buffer(text: str) -> Any:
+        return encode(text, no_special)
+
+    return encode_buffer
+
+
+def token_bytes(encoding: Encoding) -> dict[bytes, int]:
+    """The bytes of every ordinary token, by rank: ``_mergeable_ranks`` when present,
+    else decoded token by token through the public API (a few seconds, once)."""
+    ranks: dict[bytes, int] | None = getattr(encoding, "_mergeable_ranks", None)
+    if isinstance(ranks, dict) and ranks:
+        return ranks
+    special = {encoding.encode_single_token(token) for token in encoding.special_tokens_set}
+    decode = encoding.decode_single_token_bytes
+    found: dict[bytes, int] = {}
+    for rank in range(encoding.n_vocab):
+        if rank in special:
+            continue
+        try:
+            found[decode(rank)] = rank
+        except KeyError:  # a gap in the ranks
+            continue
+    return found
+
+
+def loaded_encoding(name: str) -> Encoding | None:
+    """The encoding ``name`` if tiktoken has already loaded it in this process."""
+    import tiktoken.registry
+
+    loaded: dict[str, Encoding] | None = getattr(tiktoken.registry, "ENCODINGS", None)
+    return loaded.get(name) if isinstance(loaded, dict) else None
+
+
+def local_constructor(
+    name: str,
+    load_bpe: Callable[[str, str | None], dict[bytes, int]],
+    load_data_gym: Callable[[str], dict[bytes, int]],
+) -> Callable[[], dict[str, Any]] | None:
+    """tiktoken's constructor for encoding ``name``, rebound so that it reads its ranks
+    through ``load_bpe(url, expected_sha256)`` instead of ``load_tiktoken_bpe`` (and
+    ``load_data_gym(url)`` for gpt2's two-file format).
+
+    The definition of an encoding (pattern, special tokens, file URL and hash) lives in
+    its constructor; rather than copying it, the same code runs with another loader.
+    ``None`` when the constructor is not reachable or does not load that way.
+    """
+    import tiktoken.load
+    import tiktoken.registry
+
+    tiktoken.registry.list_encoding_names()  # makes tiktoken find its plugins' constructors
+    constructors = getattr(tiktoken.registry, "ENCODING_CONSTRUCTORS", None) or {}
+    constructor = constructors.get(name)
+    if not isinstance(constructor, FunctionType):
+        return None
+    scope = constructor.__globals__
+    if scope.get("load_tiktoken_bpe") is not tiktoken.load.load_tiktoken_bpe:
+        return None
+
+    def load_local_bpe(blobpath: str, expected_hash: str | None = None) -> dict[bytes, int]:
+        return load_bpe(blobpath, expected_hash)
+
+    local_scope = dict(scope)
+    local_scope["load_tiktoken_bpe"] = load_local_bpe
+    local_scope["data_gym_to_mergeable_bpe_ranks"] = lambda vocab_bpe_file, *_, **__: load_data_gym(
+        vocab_bpe_file
+    )
+    for key, value in scope.items():  # so that o200k_harmony calls the rebound o200k_base
+        if isinstance(value, FunctionType) and value.__globals__ is scope:
+            local_scope[key] = FunctionType(
+                value.__code__, local_scope, value.__name__, value.__defaults__, value.__closure__
+            )
+    rebound: Callable[[], dict[str, Any]] = local_scope[constructor.__name__]
+    return rebound

@@ -1,0 +1,246 @@
+"""The engine's promises to every splitter: one vocabulary checked in one place, splitters
+that pickle and run in process pools, and a garbage-collector pause that is safe with
+threads."""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import pickle
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from itertools import pairwise
+
+import pytest
+from conftest import sample
+
+import spansplit
+from spansplit import (
+    BlockSplitter,
+    Chunk,
+    ChunkConfig,
+    InvalidParameterError,
+    ParagraphSplitter,
+    ParameterTypeError,
+    RecursiveSplitter,
+    SentenceSplitter,
+    Splitter,
+)
+from spansplit.compat import PlainParagraphSplitter
+from spansplit.packing import Structure, pack
+from spansplit.splitters import base
+
+TEXT = sample("english.txt")[:6000] + "\n\n" + sample("chinese.txt")[:1500]
+
+
+def word_count(text: str) -> int:
+    """A module-level length function (pickles by reference)."""
+    return len(text.split())
+
+
+SPLITTERS: dict[str, Splitter] = {
+    "recursive": RecursiveSplitter(200, 40),
+    "recursive-cl100k": RecursiveSplitter(64, 8, length="cl100k_base"),
+    "recursive-markdown": RecursiveSplitter.from_preset("markdown", 300, chunk_overlap=30),
+    "recursive-regex": RecursiveSplitter(
+        120, 0, [r"\n\n+", r"(?<=[.!?])\s+", r"\s+", ""], separators_are_regex=True
+    ),
+    "sentences": SentenceSplitter(300, 60),
+    "sentences-words": SentenceSplitter(40, 5, length=word_count),
+    "paragraphs-cl100k": ParagraphSplitter(96, 16, length="cl100k_base"),
+    "paragraphs-utf8": ParagraphSplitter(500, length="utf8"),
+    "blocks": BlockSplitter(400),
+    "blocks-utf16": BlockSplitter(300, length="utf16"),
+    "plain-paragraphs": PlainParagraphSplitter(),
+}
+
+
+# --- one vocabulary --------------------------------------------------------------------
+
+
+BUDGETED = [RecursiveSplitter, SentenceSplitter, ParagraphSplitter]
+
+
+@pytest.mark.parametrize("cls", BUDGETED)
+def test_every_budgeted_splitter_speaks_the_same_parameters(cls: type) -> None:
+    splitter = cls(120, 20, length="utf8", strip_whitespace=False)
+    config = splitter.config
+    assert (config.chunk_size, config.chunk_overlap) == (120, 20)
+    assert (splitter.chunk_size, splitter.chunk_overlap) == (120, 20)
+    assert splitter.length.name == "utf8" and splitter.strip_whitespace is False
+    assert repr(splitter).startswith(f"{cls.__name__}(chunk_size=120, chunk_overlap=20")
+
+
+@pytest.mark.parametrize("cls", [*BUDGETED, ChunkConfig])
+@pytest.mark.parametrize(
+    ("args", "kwargs", "error", "words"),
+    [
+        ((0,), {}, InvalidParameterError, "chunk_size=0"),
+        ((10, 10), {}, InvalidParameterError, "chunk_overlap=10: must be smaller than chunk_size"),
+        ((10, -1), {}, InvalidParameterError, "chunk_overlap=-1"),
+        (("10",), {}, ParameterTypeError, "chunk_size must be int, got str"),
+        ((True,), {}, ParameterTypeError, "chunk_size must be int, got bool"),
+        ((10, 2.5), {}, ParameterTypeError, "chunk_overlap must be int, got float"),
+        ((10,), {"strip_whitespace": "no"}, ParameterTypeError, "strip_whitespace must be bool"),
+        ((10,), {"length": 3}, ParameterTypeError, "length must be None"),
+    ],
+)
+def test_bad_parameters_get_the_same_typed_error_everywhere(
+    cls: type, args: tuple[object, ...], kwargs: dict[str, object], error: type, words: str
+) -> None:
+    with pytest.raises(error, match=words.replace("(", r"\(")):
+        cls(*args, **kwargs)
+
+
+def test_block_splitter_takes_chunk_size_and_length() -> None:
+    blocks = BlockSplitter(50, length="utf16")
+    assert (blocks.chunk_size, blocks.length.name) == (50, "utf16")
+    with pytest.raises(InvalidParameterError, match="chunk_size=0"):
+        BlockSplitter(0)
+
+
+def test_public_names_carry_no_seed_numbers() -> None:
+    for name in spansplit.__all__:
+        assert "seed" not in name.lower() and not any(ch.isdigit() for ch in name), name
+
+
+# --- pickling and process pools --------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(SPLITTERS))
+def test_every_splitter_round_trips_through_pickle(name: str) -> None:
+    splitter = SPLITTERS[name]
+    copy = pickle.loads(pickle.dumps(splitter))
+    assert type(copy) is type(splitter)
+    assert copy.split(TEXT) == splitter.split(TEXT)
+
+
+def test_a_tiktoken_length_pickles_by_name() -> None:
+    splitter = SPLITTERS["recursive-cl100k"]
+    # The encoding's ranks (over a megabyte) are not in the pickle: a worker loads its own.
+    assert len(pickle.dumps(splitter)) < 4000
+
+
+def split_in_worker(splitter: Splitter, text: str) -> list[Chunk]:
+    return splitter.split(text)
+
+
+@pytest.fixture(scope="module", params=["spawn", "fork"])
+def pool(request: pytest.FixtureRequest) -> Iterator[ProcessPoolExecutor]:
+    context = multiprocessing.get_context(request.param)
+    with ProcessPoolExecutor(max_workers=2, mp_context=context) as executor:
+        yield executor
+
+
+def test_every_splitter_works_in_a_process_pool(pool: ProcessPoolExecutor) -> None:
+    futures = {
+        name: pool.submit(split_in_worker, splitter, TEXT) for name, splitter in SPLITTERS.items()
+    }
+    for name, future in futures.items():
+        assert future.result(timeout=120) == SPLITTERS[name].split(TEXT), name
+
+
+# --- packing is the one entry point ------------------------------------------------------
+
+
+def test_pack_is_what_a_budgeted_splitter_runs() -> None:
+    splitter = SentenceSplitter(200, 30)
+    spans = pack(TEXT, splitter.structure, splitter.config)
+    assert [(c.start, c.end, c.size) for c in splitter.split(TEXT)] == spans
+
+
+def test_a_new_splitter_is_levels_plus_configuration() -> None:
+    """A splitter written from levels alone: lines, then characters, with overlap."""
+
+    def lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
+        pieces, at = [], start
+        while at < end:
+            stop = text.find("\n", at, end)
+            stop = end if stop < 0 else stop + 1
+            pieces.append((at, stop))
+            at = stop
+        return pieces
+
+    class LineSplitter(spansplit.BudgetedSplitter):
+        structure = Structure((lines,))
+
+    chunks = LineSplitter(80, 20).split(TEXT)
+    assert chunks and all(c.size <= 80 and c.text == TEXT[c.start : c.end] for c in chunks)
+    assert any(after.start < before.end for before, after in pairwise(chunks))
+
+
+# --- the collector pause -----------------------------------------------------------------
+
+
+@pytest.fixture
+def collector_enabled() -> Iterator[None]:
+    was = gc.isenabled()
+    gc.enable()
+    yield
+    if not was:
+        gc.disable()
+
+
+def test_a_split_pauses_the_collector_and_restores_it(collector_enabled: None) -> None:
+    seen: list[bool] = []
+
+    def spy(text: str, start: int, end: int) -> list[tuple[int, int]]:
+        seen.append(gc.isenabled())
+        return [(start, end)]
+
+    class Spy(spansplit.BudgetedSplitter):
+        structure = Structure((spy,))
+
+    Spy(10).split("a" * 50)
+    assert seen == [False]
+    assert gc.isenabled()
+
+
+def test_a_split_leaves_a_disabled_collector_disabled(collector_enabled: None) -> None:
+    gc.disable()
+    RecursiveSplitter(50).split(TEXT)
+    assert not gc.isenabled()
+    gc.enable()
+
+
+def test_overlapping_splits_in_two_threads_restore_the_collector(
+    collector_enabled: None,
+) -> None:
+    """Thread A starts, B starts, A finishes (the collector must stay paused for B), B
+    finishes (the collector is back on)."""
+    inside = threading.Barrier(2)
+    a_done = threading.Event()
+    during_b: list[bool] = []
+
+    def level_a(text: str, start: int, end: int) -> list[tuple[int, int]]:
+        inside.wait(timeout=10)
+        return [(start, end)]
+
+    def level_b(text: str, start: int, end: int) -> list[tuple[int, int]]:
+        inside.wait(timeout=10)
+        a_done.wait(timeout=10)
+        during_b.append(gc.isenabled())
+        return [(start, end)]
+
+    class A(spansplit.BudgetedSplitter):
+        structure = Structure((level_a,))
+
+    class B(spansplit.BudgetedSplitter):
+        structure = Structure((level_b,))
+
+    def run_a() -> None:
+        A(5).split("x" * 20)
+        a_done.set()
+
+    threads = [
+        threading.Thread(target=run_a),
+        threading.Thread(target=B(5).split, args=("y" * 20,)),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert during_b == [False]  # A finished first, but B was still splitting
+    assert gc.isenabled()
+    assert base.COLLECTOR_PAUSE._active == 0
