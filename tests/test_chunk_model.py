@@ -7,6 +7,7 @@ converted by encoding each prefix), independent of the code under test.
 from __future__ import annotations
 
 import dataclasses
+import pickle
 from bisect import bisect_right
 from pathlib import Path
 
@@ -130,8 +131,18 @@ def test_chunk_to_dict() -> None:
         "kind": "code",
         "source": 0,
         "oversized": True,
+        "metadata": {},
     }
     assert list(chunk.to_dict()) == [f.name for f in dataclasses.fields(Chunk)]
+
+
+def test_chunk_metadata_is_read_only_and_pickles() -> None:
+    chunk = Chunk("ab", 0, 2, 0, 1, 1, 2, metadata={"headings": [[1, "Title"]]})
+    with pytest.raises(TypeError):
+        chunk.metadata["headings"] = []  # type: ignore[index]
+    assert pickle.loads(pickle.dumps(chunk)) == chunk
+    assert chunk.to_dict()["metadata"] == {"headings": [[1, "Title"]]}
+    assert make_chunk().metadata == {} and hash(chunk) == hash(pickle.loads(pickle.dumps(chunk)))
 
 
 # --- convert_offsets ---------------------------------------------------------------------

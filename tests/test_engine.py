@@ -10,6 +10,7 @@ import pickle
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from itertools import pairwise
 
 import pytest
@@ -244,3 +245,31 @@ def test_overlapping_splits_in_two_threads_restore_the_collector(
     assert during_b == [False]  # A finished first, but B was still splitting
     assert gc.isenabled()
     assert base.COLLECTOR_PAUSE._active == 0
+
+
+@dataclass(frozen=True)
+class Halves:
+    """A nested structure: every region splits into two halves (at a space)."""
+
+    recursive = True
+
+    def __call__(self, text: str, start: int, end: int) -> list[tuple[int, int]]:
+        middle = text.find(" ", (start + end) // 2, end)
+        return [(start, middle), (middle, end)] if start < middle < end else [(start, end)]
+
+
+def test_a_recursive_level_is_applied_again_to_its_own_pieces() -> None:
+    seen: list[tuple[int, int]] = []
+
+    def words(text: str, start: int, end: int) -> list[tuple[int, int]]:
+        seen.append((start, end))
+        return [(start, end)]
+
+    text = " ".join(f"w{i:02d}" for i in range(32))  # 32 words of 3 characters
+    structure = Structure((Halves(), words))
+    spans = pack(text, structure, ChunkConfig(12, strip_whitespace=True))
+    assert all(size <= 12 for _, _, size in spans)
+    # Halving went on down to pieces that fit: the word level was never needed.
+    assert seen == []
+    # 32 words halve into 16 pairs (7 characters; two pairs and a space are 15).
+    assert [text[a:b] for a, b, _ in spans] == [f"w{i:02d} w{i + 1:02d}" for i in range(0, 32, 2)]

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from types import MappingProxyType
 from typing import Any, Generic, Literal, TypeVar
 
 from .errors import InvalidParameterError
 from .validate import check_int
+
+NO_METADATA: Mapping[str, Any] = MappingProxyType({})
+"""The metadata of a chunk whose splitter adds none."""
 
 Span = tuple[int, int]
 """``(start, end)``: code point offsets of a piece of a text, end exclusive."""
@@ -25,7 +29,9 @@ class Chunk:
     ``size`` is the chunk's size in the splitter's length unit; ``kind`` says what structure
     made it; ``source`` is the position of its text when a list of texts was split;
     ``oversized`` marks the one documented exception to budgets (a paging block made of a
-    single line longer than the target).
+    single line longer than the target). ``metadata`` is what a structure-aware splitter
+    knows of where the chunk lies (a Markdown heading path, a code symbol path; each
+    splitter documents its keys), read-only and empty for the others.
     """
 
     text: str
@@ -38,6 +44,7 @@ class Chunk:
     kind: str = "text"
     source: int = 0
     oversized: bool = False
+    metadata: Mapping[str, Any] = field(default_factory=lambda: NO_METADATA, hash=False)
 
     def __init__(
         self,
@@ -51,6 +58,7 @@ class Chunk:
         kind: str = "text",
         source: int = 0,
         oversized: bool = False,
+        metadata: Mapping[str, Any] | None = None,
     ) -> None:
         # Written out (the slots' own setters) because splitters make a chunk per ~200
         # characters and the generated frozen __init__ costs twice as much.
@@ -64,6 +72,12 @@ class Chunk:
         _set_kind(self, kind)
         _set_source(self, source)
         _set_oversized(self, oversized)
+        _set_metadata(self, MappingProxyType(dict(metadata)) if metadata else NO_METADATA)
+
+    def __reduce__(self) -> tuple[type[Chunk], tuple[Any, ...]]:
+        values = [getattr(self, f.name) for f in fields(self)]
+        values[-1] = dict(self.metadata)  # a read-only view does not pickle
+        return (Chunk, tuple(values))
 
     @property
     def number(self) -> int:
@@ -76,8 +90,10 @@ class Chunk:
         return self.end_line - self.start_line + 1
 
     def to_dict(self) -> dict[str, Any]:
-        """The chunk as a JSON-ready dict (its fields, in declaration order)."""
-        return asdict(self)
+        """The chunk as a dict of its fields, in declaration order (``metadata`` as a dict)."""
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values["metadata"] = dict(self.metadata)
+        return values
 
 
 (
@@ -91,7 +107,8 @@ class Chunk:
     _set_kind,
     _set_source,
     _set_oversized,
-) = (getattr(Chunk, field.name).__set__ for field in fields(Chunk))
+    _set_metadata,
+) = (getattr(Chunk, f.name).__set__ for f in fields(Chunk))
 
 Unit = Literal["utf8", "utf16"]
 

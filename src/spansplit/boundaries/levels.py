@@ -4,7 +4,9 @@ A level is any callable ``level(text, start, end) -> list[Span]`` that returns t
 of the region ``text[start:end]`` at one structure (paragraphs, sentences, words, a
 separator ...), in order. Levels know nothing of sizes; packing asks a level for the
 pieces of a region only when that region is over budget. Levels are module-level
-functions or frozen dataclasses, so splitters that hold them pickle.
+functions or frozen dataclasses, so splitters that hold them pickle. A level whose
+structure nests (sections within sections, items within lists) sets ``recursive = True``:
+packing then tries it again on its own pieces before the next level.
 """
 
 from __future__ import annotations
@@ -16,6 +18,11 @@ from ..chunk import Span
 
 Level = Callable[[str, int, int], list[Span]]
 """The pieces of ``text[start:end]`` at one structure, in order."""
+
+
+def is_recursive(level: Level) -> bool:
+    """Whether ``level`` splits its own pieces again (nested structure)."""
+    return getattr(level, "recursive", False) is True
 
 
 def splits(parts: list[Span], start: int, end: int) -> bool:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..boundaries.levels import FirstSplit, Level, splits
+from ..boundaries.levels import FirstSplit, Level, is_recursive, splits
 from ..boundaries.separators import SeparatorLevel
 from ..chunk import SizedSpan, Span
 from ..config import ChunkConfig
@@ -75,7 +75,7 @@ def _top_level(text: str, levels: Sequence[Level]) -> tuple[list[Span], Sequence
             continue
         parts = level(text, 0, len(text))
         if splits(parts, 0, len(text)):
-            return parts, levels[index + 1 :]
+            return parts, levels[index if is_recursive(level) else index + 1 :]
     return [(0, len(text))], ()
 
 

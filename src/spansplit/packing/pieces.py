@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..boundaries.graphemes import cluster_ends, first_cluster_end
-from ..boundaries.levels import Level, splits
+from ..boundaries.levels import Level, is_recursive, splits
 from ..chunk import SizedSpan, Span
 from ..errors import ChunkTooLargeError
 from ..sizing.base import LengthFunction, TextMeasurer
@@ -180,12 +180,14 @@ def _refine(
     isolate: bool,
     trim: bool,
 ) -> None:
-    """Split one piece that is over budget with the next level that finds a boundary in it."""
+    """Split one piece that is over budget with the next level that finds a boundary in it
+    (a recursive level, such as nested sections, is tried again on its own parts)."""
     while level < len(levels):
         parts = levels[level](text, span[0], span[1])
+        following = level if is_recursive(levels[level]) else level + 1
         level += 1
         if splits(parts, *span):
-            _place(text, parts, level, budget, length, levels, out, set(), isolate, trim)
+            _place(text, parts, following, budget, length, levels, out, set(), isolate, trim)
             return
     for start, end, size in hard_cut(text, span[0], span[1], budget, length):
         if trim and (text[start].isspace() or text[end - 1].isspace()):

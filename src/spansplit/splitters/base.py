@@ -12,7 +12,7 @@ from __future__ import annotations
 import gc
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Container, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
@@ -84,15 +84,34 @@ def make_chunks(
     source: int = 0,
     first_index: int = 0,
     oversized: Container[int] = (),
+    metadata: Sequence[Mapping[str, Any]] | None = None,
 ) -> list[Chunk]:
     """Chunks for ``spans`` of ``text``, numbered from ``first_index``, with line numbers.
 
     ``kind`` is one kind for all chunks or one per span; ``oversized`` holds the positions
-    (in ``spans``) of chunks allowed over their budget by contract (paging blocks).
+    (in ``spans``) of chunks allowed over their budget by contract (paging blocks);
+    ``metadata`` is one mapping per span, for structure-aware splitters.
     """
     spans = spans if isinstance(spans, list) else list(spans)
     lines = LineIndex(text).spans_lines([(start, end) for start, end, _ in spans])
     kinds: Sequence[str] = [kind] * len(spans) if isinstance(kind, str) else kind
+    if metadata is not None:
+        return [
+            Chunk(
+                text[start:end],
+                start,
+                end,
+                first_index + position,
+                first,
+                last,
+                size,
+                kinds[position],
+                source,
+                position in oversized,
+                metadata[position],
+            )
+            for position, ((start, end, size), (first, last)) in enumerate(zip(spans, lines))
+        ]
     return [
         Chunk(
             text[start:end],
