@@ -15,6 +15,7 @@ from .chunk import Chunk, Page, Span, convert_offsets, page
 from .config import ChunkConfig
 from .errors import (
     ChunkTooLargeError,
+    ExtraNotInstalledError,
     InconsistentLengthError,
     InputTypeError,
     InvalidInputError,
@@ -27,6 +28,7 @@ from .lines import LineIndex, count_lines
 from .sizing import LengthFunction, resolve_length
 from .splitters.base import BudgetedSplitter, Splitter
 from .splitters.blocks import BlockSplitter, split_blocks
+from .splitters.markdown import MarkdownSplitter, split_markdown, with_heading_path
 from .splitters.paragraphs import ParagraphSplitter, split_paragraphs
 from .splitters.recursive import RecursiveSplitter, split_recursive
 from .splitters.sentences import SentenceSplitter, split_sentences
@@ -42,12 +44,14 @@ __all__ = [
     "Chunk",
     "ChunkConfig",
     "ChunkTooLargeError",
+    "ExtraNotInstalledError",
     "InconsistentLengthError",
     "InputTypeError",
     "InvalidInputError",
     "InvalidParameterError",
     "LengthFunction",
     "LineIndex",
+    "MarkdownSplitter",
     "Page",
     "ParagraphSplitter",
     "ParameterTypeError",
@@ -66,8 +70,10 @@ __all__ = [
     "resolve_length",
     "sentence_spans",
     "split_blocks",
+    "split_markdown",
     "split_paragraphs",
     "split_recursive",
     "split_sentences",
+    "with_heading_path",
     "word_spans",
 ]

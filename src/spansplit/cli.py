@@ -156,6 +156,27 @@ def _run_paragraphs(text: str, options: argparse.Namespace) -> list[Chunk]:
     ).split(text)
 
 
+def _configure_markdown(parser: argparse.ArgumentParser) -> None:
+    _add_budget_options(parser)
+    parser.add_argument(
+        "--count-heading-path",
+        action="store_true",
+        help="the budget also covers the heading path put before each chunk for embedding",
+    )
+
+
+def _run_markdown(text: str, options: argparse.Namespace) -> list[Chunk]:
+    from .splitters.markdown import MarkdownSplitter
+
+    splitter = MarkdownSplitter(
+        options.chunk_size,
+        options.chunk_overlap,
+        length=options.length,
+        count_heading_path=options.count_heading_path,
+    )
+    return splitter.split(text)
+
+
 def _configure_blocks(parser: argparse.ArgumentParser) -> None:
     _add_budget_options(parser, overlap=False)
 
@@ -208,6 +229,13 @@ COMMANDS: tuple[Command, ...] = (
         _run_paragraphs,
     ),
     Command(
+        "markdown",
+        "Markdown by sections, then blocks, with each chunk's heading path (needs the "
+        "markdown extra)",
+        _configure_markdown,
+        _run_markdown,
+    ),
+    Command(
         "blocks",
         "structure-aware paging blocks of about --chunk-size that tile the input",
         _configure_blocks,
@@ -231,6 +259,7 @@ def chunk_record(chunk: Chunk) -> dict[str, Any]:
     }
     if chunk.oversized:
         record["oversized"] = True
+    record.update(chunk.metadata)
     return record
 
 

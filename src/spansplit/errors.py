@@ -78,3 +78,14 @@ class InconsistentLengthError(SpansplitError, ValueError):
         self.end = end
         self.size = size
         self.budget = budget
+
+
+class ExtraNotInstalledError(SpansplitError, ImportError):
+    """A feature needs an optional extra that is not installed; the message names it."""
+
+    def __init__(self, feature: str, extra: str, package: str) -> None:
+        super().__init__(
+            f"{feature} needs the {package!r} package, which is not installed: "
+            f"pip install 'spansplit[{extra}]'"
+        )
+        self.extra = extra

@@ -39,10 +39,11 @@ offsets (C speed), and no object is made per line or per segment.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+import threading
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import chain, repeat
+from itertools import chain, pairwise, repeat
 
 from ..lines import LineWalker
 from .paragraphs import BLANK_CHARACTERS, leading_blanks_end
@@ -314,3 +315,62 @@ def _indented_code(line: str) -> bool:
     """Whether ``line`` is indented 4 or more columns (a tab reaches the next multiple of 4)."""
     stripped = line.lstrip(" ")
     return len(line) - len(stripped) >= 4 or stripped[:1] == "\t"
+
+
+MARKDOWN_CUTS = ("heading", "fence", "rule", "paragraph")
+"""The structures :class:`MarkdownCuts` can cut before, coarsest first."""
+
+_CACHE = threading.local()
+
+
+def _cuts_of(text: str) -> dict[str, list[int]]:
+    """Where each of :data:`MARKDOWN_CUTS` starts in ``text``, from its block layout
+    (made once per text: recursive splitting asks every level about the same text)."""
+    cached = getattr(_CACHE, "last", None)
+    if cached is not None and cached[0] is text:
+        found: dict[str, list[int]] = cached[1]
+        return found
+    layout = block_layout(text)
+    firsts, kinds, lines = layout.firsts, layout.kinds, layout.lines
+    ends = [*firsts[1:], lines.size]
+
+    def bare_heading(index: int) -> bool:
+        """Whether segment ``index`` is a heading and nothing else (before blank lines)."""
+        first = firsts[index]
+        if kinds[index] != HEADING:
+            return False
+        content_end = layout.blank_starts.get(ends[index], ends[index])
+        return layout.lead_ends.get(first, lines.end(first)) >= content_end
+
+    fence_starts = [f for f, kind in zip(firsts, kinds) if kind == CODE]
+    found = {
+        "heading": [f for f, kind in zip(firsts, kinds) if kind == HEADING],
+        "fence": sorted(
+            {*fence_starts, *(layout.lead_ends[f] for f in fence_starts)} - {lines.size}
+        ),
+        # After a thematic break: it closes what is before it (and alone it says nothing).
+        "rule": [lines.end(f) for f, kind in zip(firsts, kinds) if kind == RULE],
+        "paragraph": [
+            firsts[i]
+            for i in range(1, len(firsts))
+            if firsts[i] in layout.blank_starts and not bare_heading(i - 1)
+        ],
+    }
+    _CACHE.last = (text, found)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class MarkdownCuts:
+    """A level for recursive splitting read off the paging-block structure: cut before
+    every ``what`` of :data:`MARKDOWN_CUTS` (a heading, a fence or the line after one,
+    after a thematic break, before a paragraph after blank lines unless they follow a bare
+    heading), as CommonMark reads them: a ``# comment`` inside a fence is not a heading."""
+
+    what: str
+
+    def __call__(self, text: str, start: int, end: int) -> list[tuple[int, int]]:
+        cuts = _cuts_of(text)[self.what]
+        inside = cuts[bisect_right(cuts, start) : bisect_left(cuts, end)]
+        bounds = [start, *inside, end]
+        return list(pairwise(bounds))

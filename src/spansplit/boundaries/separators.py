@@ -9,7 +9,7 @@ to the preceding piece (``True``/``"end"``), or prepended to the following one
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
@@ -17,18 +17,34 @@ from typing import Literal
 
 from ..chunk import Span
 from ..errors import InvalidParameterError, ParameterTypeError
+from .blocks import MARKDOWN_CUTS, MarkdownCuts
 from .graphemes import cluster_ends
+from .levels import Level
 
 KeepSeparator = bool | Literal["start", "end"]
 
 
 @dataclass(frozen=True, slots=True)
 class SeparatorPreset:
-    """Separators for one kind of text, coarsest first, and where separators should go."""
+    """Separators for one kind of text, coarsest first, and where separators should go.
+
+    ``levels``, where set, replaces the separators by structure-aware levels (given
+    ``keep_separator``) when :meth:`RecursiveSplitter.from_preset` builds the splitter;
+    ``separators`` then shows the regular expressions those levels improve on.
+    """
 
     separators: tuple[str, ...]
     regex: bool = True
     keep_separator: KeepSeparator = "start"
+    levels: Callable[[KeepSeparator], tuple[Level, ...]] | None = None
+
+
+def markdown_levels(keep: KeepSeparator) -> tuple[Level, ...]:
+    """The ``markdown`` preset's levels: headings, fences, thematic breaks and paragraphs
+    as CommonMark reads them (see :class:`~.blocks.MarkdownCuts`), then lines, words and
+    grapheme clusters."""
+    structure: tuple[Level, ...] = tuple(MarkdownCuts(what) for what in MARKDOWN_CUTS)
+    return structure + tuple(SeparatorLevel(s, keep) for s in ("\n", " ", ""))
 
 
 PRESETS: dict[str, SeparatorPreset] = {
@@ -42,7 +58,8 @@ PRESETS: dict[str, SeparatorPreset] = {
             r"\n",
             r" ",
             r"",
-        )
+        ),
+        levels=markdown_levels,
     ),
     "python": SeparatorPreset(
         (

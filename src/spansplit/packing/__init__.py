@@ -54,29 +54,35 @@ class Structure:
         return self.overlap_level or FirstSplit(self.levels)
 
 
-def pack(text: str, structure: Structure, config: ChunkConfig) -> list[SizedSpan]:
-    """``(start, end, size)`` of the chunks of ``text`` (already validated), in order."""
-    if not text:
+def pack(
+    text: str, structure: Structure, config: ChunkConfig, *, region: Span | None = None
+) -> list[SizedSpan]:
+    """``(start, end, size)`` of the chunks of ``text`` (already validated), in order;
+    with ``region``, of ``text[start:end]`` only (offsets stay those of ``text``)."""
+    start, end = (0, len(text)) if region is None else region
+    if start >= end:
         return []
-    chunks = _scan(text, structure, config)
+    chunks = _scan(text, structure, config) if region is None else None
     if chunks is None:
-        top, rest = _top_level(text, structure.levels)
+        top, rest = _top_level(text, structure.levels, start, end)
         chunks = _general(text, top, rest, structure, config)
     check_budget(chunks, config)
     return chunks
 
 
-def _top_level(text: str, levels: Sequence[Level]) -> tuple[list[Span], Sequence[Level]]:
-    """The pieces of the whole text at the coarsest level that splits it, and the levels
-    after that one (the whole text rarely fits, so it is not measured first)."""
+def _top_level(
+    text: str, levels: Sequence[Level], start: int, end: int
+) -> tuple[list[Span], Sequence[Level]]:
+    """The pieces of the region at the coarsest level that splits it, and the levels after
+    that one (a recursive level stays); the region rarely fits, so it is not measured."""
     for index, level in enumerate(levels):
         occurs = getattr(level, "occurs", None)
-        if occurs is not None and not occurs(text, 0, len(text)):
+        if occurs is not None and not occurs(text, start, end):
             continue
-        parts = level(text, 0, len(text))
-        if splits(parts, 0, len(text)):
+        parts = level(text, start, end)
+        if splits(parts, start, end):
             return parts, levels[index if is_recursive(level) else index + 1 :]
-    return [(0, len(text))], ()
+    return [(start, end)], ()
 
 
 def _general(

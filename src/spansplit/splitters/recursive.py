@@ -69,12 +69,15 @@ class RecursiveSplitter(BudgetedSplitter):
             raise InvalidParameterError("preset", preset, f"must be one of {sorted(PRESETS)}")
         chosen = PRESETS[preset]
         options.setdefault("keep_separator", chosen.keep_separator)
-        return cls(
+        splitter = cls(
             chunk_size,
             separators=chosen.separators,
             separators_are_regex=chosen.regex,
             **options,
         )
+        if chosen.levels is not None:
+            splitter.structure = Structure(chosen.levels(splitter.keep_separator), isolate=True)
+        return splitter
 
 
 def split_recursive(

@@ -1,0 +1,381 @@
+"""Markdown structure as CommonMark (and GFM tables) reads it: sections, blocks, their parts.
+
+The text is parsed once by pulldown-cmark (the ``pyromark`` package, the ``markdown``
+extra): every block (paragraph, heading, fenced or indented code, table and its rows,
+list and its items, block quote, HTML block, thematic break, footnote) with its source
+range, converted from UTF-8 bytes to code points. A BOM and YAML front matter (``---``
+lines at the very start) are read here, not by the parser.
+
+Two boundary levels, both recursive, give packing the places to cut:
+
+* :class:`SectionLevel` splits a region at the coarsest headings inside it (only headings
+  outside block quotes and lists open sections), so a section that fits stays whole and a
+  larger one splits into its introduction and its sub-sections;
+* :class:`BlockLevel` splits a region at its blocks, a list at its items, a table at its
+  rows, a code block at its lines and a paragraph at its sentences.
+
+Cuts fall at line starts, and never right after a heading: a heading goes with the start of
+what follows it (a table's header rows with its first row, a fence's opening line with its
+first line and its closing line with its last), so no chunk ends on a heading whose body
+could follow it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import partial
+from itertools import accumulate
+from typing import Any
+
+from ..chunk import Span
+from ..errors import ExtraNotInstalledError
+from ..lines import split_lines
+from .sentences import SentenceLevel
+
+FRONT_MATTER = re.compile(
+    r"---[ \t]*(?:\r\n|\r|\n)(?![ \t]*(?:\r\n|\r|\n))(?:.*?(?:\r\n|\r|\n))??"
+    r"(?:---|\.\.\.)[ \t]*(?:\r\n|\r|\n|\Z)",
+    re.DOTALL,
+)
+"""YAML front matter: a ``---`` line at the start, a non-blank line, ``---`` or ``...``."""
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+# pulldown-cmark's block tags, by the kind we give them; other tags are inline.
+_KINDS = {
+    "Paragraph": "paragraph",
+    "Heading": "heading",
+    "CodeBlock": "code",
+    "HtmlBlock": "html",
+    "BlockQuote": "quote",
+    "List": "list",
+    "Item": "item",
+    "Table": "table",
+    "TableHead": "row",
+    "TableRow": "row",
+    "FootnoteDefinition": "footnote",
+    "DefinitionList": "list",
+    "DefinitionListTitle": "item",
+    "DefinitionListDefinition": "item",
+}
+_CONTAINERS = frozenset({"quote", "list", "item", "footnote"})
+"""Kinds whose headings do not open sections of the document."""
+
+_SENTENCES = SentenceLevel(wrapped=True)
+
+
+@dataclass(eq=False, slots=True)
+class Block:
+    """One block of the document: its kind, its span (whole lines), and what it holds."""
+
+    kind: str
+    start: int
+    end: int
+    depth: int = 0  # how many containers (quotes, lists, items, footnotes) hold it
+    level: int = 0  # headings: 1 to 6
+    text: str = ""  # headings: their text as rendered (entities decoded, no markup)
+    info: str = ""  # fenced code: the info string ("indented" for indented code)
+    children: list[Block] = field(default_factory=list)
+    child_starts: list[int] = field(default_factory=list)  # for bisecting ``children``
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """A heading that opens a section: its level, text, and the section's span."""
+
+    level: int
+    text: str
+    start: int  # where its line starts
+    title_end: int  # where its own lines end (both lines of a setext heading)
+    end: int  # where its section ends: the next heading of the same level or higher
+    parent: int  # index of the enclosing section's heading, -1 for none
+
+
+class MarkdownLayout:
+    """The blocks and sections of one text, and the lookups the levels and metadata need."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.line_starts = list(accumulate(map(len, split_lines(text)), initial=0))
+        if self.line_starts[-1] == len(text) and len(self.line_starts) > 1:
+            self.line_starts.pop()  # the end of the text is not a line start
+        base = 1 if text.startswith("\ufeff") else 0
+        matter = FRONT_MATTER.match(text, base)
+        self.front_matter: Span | None = (base, matter.end()) if matter else None
+        self.body_start = matter.end() if matter else base
+        self.root = _parse(text, self.body_start, self.line_starts)
+        self.headings = _sections(self.root, len(text))
+        self._heading_starts = [heading.start for heading in self.headings]
+
+    # -- lines ---------------------------------------------------------------------------
+
+    def line_start(self, pos: int) -> int:
+        """Start of the line that holds ``pos``."""
+        return self.line_starts[bisect_right(self.line_starts, pos) - 1]
+
+    # -- sections ------------------------------------------------------------------------
+
+    def section_of(self, start: int, end: int) -> int:
+        """Index of the innermost section holding all of ``[start, end)``; -1 for none."""
+        index = bisect_right(self._heading_starts, start) - 1
+        while index >= 0 and self.headings[index].end < end:
+            index = self.headings[index].parent
+        return index
+
+    def heading_path(self, index: int) -> list[Heading]:
+        """The headings from the outermost section down to section ``index``."""
+        path = []
+        while index >= 0:
+            path.append(self.headings[index])
+            index = self.headings[index].parent
+        return path[::-1]
+
+    def section_cuts(self, start: int, end: int) -> list[int]:
+        """Line starts of the coarsest headings inside ``(start, end)``, except after a
+        part that is a heading alone (it goes with the part after it)."""
+        low = bisect_right(self._heading_starts, start)
+        high = bisect_left(self._heading_starts, end)
+        inside = self.headings[low:high]
+        if not inside:
+            return []
+        top = min(heading.level for heading in inside)
+        cuts = [heading.start for heading in inside if heading.level == top]
+        return [cut for before, cut in zip([start, *cuts], cuts) if not self._bare(before, cut)]
+
+    def _bare(self, start: int, end: int) -> bool:
+        """Whether ``[start, end)`` holds nothing but headings (and blank lines)."""
+        at = start
+        index = bisect_left(self._heading_starts, at)
+        while index < len(self.headings) and self.headings[index].start < end:
+            heading = self.headings[index]
+            if self.text[at : heading.start].strip():
+                return False
+            at = heading.title_end
+            index += 1
+        return at > start and not self.text[at:end].strip()
+
+    # -- blocks --------------------------------------------------------------------------
+
+    def holder(self, start: int, end: int) -> Block:
+        """The innermost block whose span holds all of ``[start, end)``."""
+        block = self.root
+        while True:
+            kids = block.children
+            index = bisect_right(block.child_starts, start) - 1
+            if index < 0 or not (kids[index].start <= start and end <= kids[index].end):
+                return block
+            block = kids[index]
+
+    def block_cuts(self, start: int, end: int) -> list[int]:
+        """Where a region may be cut at its blocks (see the module docstring)."""
+        block = self.holder(start, end)
+        if block.kind == "table" or not block.children:
+            whole = _same_text(self.text, (start, end), (block.start, block.end))
+            return [cut for cut in self._inner_cuts(block) if start < cut < end] if whole else []
+        low = max(0, bisect_right(block.child_starts, start) - 1)
+        high = bisect_left(block.child_starts, end)
+        kids = [kid for kid in block.children[low:high] if kid.end > start]
+        cuts = _glued(kids, self.line_start) + self._around_loose_text(kids, start, end)
+        inside = sorted({cut for cut in cuts if start < cut < end})
+        if inside or not kids:
+            return inside
+        # One group: headings glued to the block after them. Cut that block inside, so
+        # the headings go with its first part.
+        last = kids[-1]
+        if all(kid.kind == "heading" for kid in kids[:-1]):
+            return [cut for cut in self._inner_cuts(last) if start < cut < end]
+        return []
+
+    def _around_loose_text(self, kids: list[Block], start: int, end: int) -> list[int]:
+        """Cuts around text that no block holds (link reference definitions, which the
+        parser reads but does not report), so that it is a part of its own."""
+        text, cuts = self.text, []
+        if kids and text[start : kids[0].start].strip():
+            cuts.append(kids[0].start)
+        for kid, following in zip(kids, [*(k.start for k in kids[1:]), end]):
+            if text[kid.end : following].strip():
+                cuts.append(kid.end)
+                if following < end:
+                    cuts.append(following)
+        return cuts
+
+    def _inner_cuts(self, block: Block) -> list[int]:
+        """The cuts inside one block: its children, rows, lines or sentences."""
+        kind, text = block.kind, self.text
+        if kind in ("code", "html"):
+            lines = self.line_starts[
+                bisect_right(self.line_starts, block.start) : bisect_left(
+                    self.line_starts, block.end
+                )
+            ]
+            if kind == "code" and block.info != "indented":
+                lines = lines[1:-1]  # the fences go with the first and last lines
+            return lines
+        if kind == "table":
+            rows = [self.line_start(row.start) for row in block.children]
+            return rows[2:]  # the header and delimiter rows go with the first row
+        if block.children:
+            return self.block_cuts(block.start, block.end)
+        if kind in ("paragraph", "item", "footnote", "quote"):
+            return [start for start, _ in _SENTENCES(text, block.start, block.end)[1:]]
+        return []
+
+
+def _same_text(text: str, a: Span, b: Span) -> bool:
+    """Whether two spans hold the same text once whitespace around it is trimmed."""
+    return _trim(text, *a) == _trim(text, *b)
+
+
+def _trim(text: str, start: int, end: int) -> Span:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _glued(blocks: list[Block], line_start: Any) -> list[int]:
+    """Line starts of ``blocks`` after the first, except right after a heading."""
+    return [
+        line_start(block.start)
+        for before, block in itertools.pairwise(blocks)
+        if before.kind != "heading"
+    ]
+
+
+def _parse(text: str, start: int, line_starts: list[int]) -> Block:
+    """The document ``text[start:]`` as a tree of blocks (pulldown-cmark), each block's
+    span widened to whole lines of ``text`` (whose line starts are ``line_starts``)."""
+    try:
+        import pyromark
+    except ImportError as error:
+        raise ExtraNotInstalledError("MarkdownSplitter", "markdown", "pyromark") from error
+    options = pyromark.Options
+    parser = pyromark.Markdown(
+        options=options.ENABLE_TABLES
+        | options.ENABLE_TASKLISTS
+        | options.ENABLE_STRIKETHROUGH
+        | options.ENABLE_FOOTNOTES
+    )
+    body = text[start:]
+    root = Block("document", start, len(text))
+    stack = [root]
+    blocks: list[Block] = []  # in document order, byte offsets until the end
+    depth = 0  # containers open (quotes, lists, items, footnotes)
+    heading_text: list[str] | None = None
+    events: Iterable[tuple[Any, Any]] = parser.events_with_range(body, merge_text=True)
+    for event, where in events:
+        if type(event) is str:  # Rule, SoftBreak, HardBreak ...
+            if event == "Rule":
+                block = Block("rule", where["start"], where["end"], depth)
+                stack[-1].children.append(block)
+                blocks.append(block)
+        elif "Start" in event:
+            opened = event["Start"]
+            kind = _KINDS.get(opened if type(opened) is str else next(iter(opened)))
+            if kind is None:
+                continue
+            block = Block(kind, where["start"], where["end"], depth)
+            if kind == "heading":
+                block.level = int(opened["Heading"]["level"][1:])
+                heading_text = []
+            elif kind == "code":
+                fenced = opened["CodeBlock"]
+                block.info = fenced["Fenced"] if type(fenced) is dict else "indented"
+            elif kind in _CONTAINERS:
+                depth += 1
+            stack[-1].children.append(block)
+            stack.append(block)
+            blocks.append(block)
+        elif "End" in event:
+            closed = event["End"]
+            if (closed if type(closed) is str else next(iter(closed))) in _KINDS:
+                block = stack.pop()
+                if block.kind in _CONTAINERS:
+                    depth -= 1
+                elif block.kind == "heading" and heading_text is not None:
+                    block.text = "".join(heading_text).strip()
+                    heading_text = None
+        elif heading_text is not None:
+            piece = event.get("Text") or event.get("Code")
+            if piece:
+                heading_text.append(piece)
+    _to_whole_lines(blocks, body, start, line_starts, len(text))
+    for block in [root, *blocks]:
+        block.child_starts = [kid.start for kid in block.children]
+    return root
+
+
+def _to_whole_lines(
+    blocks: list[Block], body: str, base: int, line_starts: list[int], size: int
+) -> None:
+    """Turn every block's UTF-8 byte range in ``body`` (which starts at code point
+    ``base`` of the text) into whole lines of the text, in code points."""
+    data = body.encode("utf-8")
+    offsets = sorted({block.start for block in blocks}.union(block.end for block in blocks))
+    if len(data) == len(body):
+        points = [base + offset for offset in offsets]
+    else:
+        points, done, count = [], 0, base
+        for offset in offsets:
+            count += len(data[done:offset].decode("utf-8"))
+            done = offset
+            points.append(count)
+    # Each offset's line start, and the first line start at or after it (else the end).
+    firsts = [line_starts[i - 1] for i in map(partial(bisect_right, line_starts), points)]
+    bounded = [*line_starts, size]
+    lasts = [bounded[i] for i in map(partial(bisect_left, bounded), points)]
+    starts = dict(zip(offsets, firsts))
+    ends = dict(zip(offsets, lasts))
+    for block in blocks:
+        block.start, block.end = starts[block.start], ends[block.end]
+
+
+def _sections(root: Block, size: int) -> list[Heading]:
+    """The headings outside containers, each with its section's end and parent."""
+    found: list[Heading] = []
+    open_sections: list[int] = []  # indices of the sections still open, outermost first
+    ends: dict[int, int] = {}
+    for block in root.children:
+        if block.kind != "heading":
+            continue
+        while open_sections and found[open_sections[-1]].level >= block.level:
+            ends[open_sections.pop()] = block.start
+        parent = open_sections[-1] if open_sections else -1
+        found.append(Heading(block.level, block.text, block.start, block.end, size, parent))
+        open_sections.append(len(found) - 1)
+    return [
+        Heading(h.level, h.text, h.start, h.title_end, ends.get(i, size), h.parent)
+        for i, h in enumerate(found)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class SectionLevel:
+    """Cut a region at the coarsest headings inside it (nested: tried again on each part)."""
+
+    layout: MarkdownLayout
+    recursive = True
+
+    def __call__(self, text: str, start: int, end: int) -> list[Span]:
+        return _parts(start, end, self.layout.section_cuts(start, end))
+
+
+@dataclass(frozen=True, slots=True)
+class BlockLevel:
+    """Cut a region at its blocks, items, rows, lines or sentences (nested)."""
+
+    layout: MarkdownLayout
+    recursive = True
+
+    def __call__(self, text: str, start: int, end: int) -> list[Span]:
+        return _parts(start, end, self.layout.block_cuts(start, end))
+
+
+def _parts(start: int, end: int, cuts: list[int]) -> list[Span]:
+    bounds = [start, *(cut for cut in cuts if start < cut < end), end]
+    return list(itertools.pairwise(bounds))

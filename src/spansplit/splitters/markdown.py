@@ -1,0 +1,201 @@
+"""Markdown split by sections, with the heading path of every chunk.
+
+A section that fits is one chunk; small sibling sections are merged up to ``chunk_size``;
+a larger section is split at its sub-headings first, then at its blocks (paragraphs, list
+items, fenced code, tables, block quotes, HTML blocks), then at rows, lines or sentences,
+then words and grapheme clusters. A fence, a table or a list item that fits is never cut.
+Structure is read by a CommonMark parser (:mod:`spansplit.boundaries.markdown`, the
+``markdown`` extra).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from typing import Any
+
+from ..boundaries.markdown import BlockLevel, Heading, MarkdownLayout, SectionLevel
+from ..boundaries.words import word_spans
+from ..chunk import Chunk, SizedSpan
+from ..config import ChunkConfig
+from ..errors import InvalidParameterError
+from ..packing import Structure, pack
+from ..sizing import LengthSpec
+from ..validate import check_bool
+from .base import BudgetedSplitter, make_chunks
+
+HEADING_PATH_SEPARATOR = " > "
+"""Between the headings of a path in :func:`with_heading_path`."""
+
+
+def _lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The lines of ``text[start:end]``, each with its line ending (front matter)."""
+    from ..lines import split_lines
+
+    bounds = [start]
+    for line in split_lines(text[start:end]):
+        bounds.append(bounds[-1] + len(line))
+    return list(itertools.pairwise(bounds))
+
+
+_FRONT_MATTER = Structure((_lines, word_spans))
+
+
+class MarkdownSplitter(BudgetedSplitter):
+    """Markdown chunks of at most ``chunk_size`` that follow its sections.
+
+    Every chunk's ``metadata`` holds ``headings``, the heading path of the innermost
+    section that holds the whole chunk (outermost first, each ``{"level": n, "text":
+    ...}``), and ``section``, that section's ``[start, end]`` (the whole document where
+    there are no headings), for small-to-big retrieval. YAML front matter is a chunk of
+    its own, of kind ``"front_matter"``; other chunks are of kind ``"markdown"``.
+
+    With ``count_heading_path``, ``chunk_size`` also covers the heading path that
+    :func:`with_heading_path` puts before a chunk's text for an embedding model (as
+    LlamaIndex counts metadata); the chunk's span stays exact either way.
+    """
+
+    kind = "markdown"
+
+    def __init__(
+        self,
+        chunk_size: int,
+        chunk_overlap: int = 0,
+        *,
+        length: LengthSpec = None,
+        strip_whitespace: bool = True,
+        count_heading_path: bool = False,
+    ) -> None:
+        super().__init__(
+            chunk_size, chunk_overlap, length=length, strip_whitespace=strip_whitespace
+        )
+        self.count_heading_path = check_bool("count_heading_path", count_heading_path)
+
+    def structure_for(self, layout: MarkdownLayout) -> Structure:
+        """The levels of one parsed text: sections, then blocks, then words."""
+        return Structure((SectionLevel(layout), BlockLevel(layout), word_spans), isolate=True)
+
+    def spans(self, text: str) -> list[SizedSpan]:
+        return [span for span, _ in self._planned(text, MarkdownLayout(text))]
+
+    def _chunks(self, text: str, source: int, first_index: int) -> list[Chunk]:
+        layout = MarkdownLayout(text)
+        found = self._planned(text, layout)
+        spans = [span for span, _ in found]
+        kinds = [kind for _, kind in found]
+        metadata = [describe(layout, start, end) for start, end, _ in spans]
+        return make_chunks(
+            text, spans, kinds, source=source, first_index=first_index, metadata=metadata
+        )
+
+    def _planned(self, text: str, layout: MarkdownLayout) -> list[tuple[SizedSpan, str]]:
+        """The chunks' spans and kinds; with ``count_heading_path``, packed with a budget
+        that leaves room for the longest heading path, less any excess then measured."""
+        if not self.count_heading_path:
+            return self._sized(text, layout, self.config)
+        count = self.length.count
+        room = max(
+            (
+                count(heading_path_text(layout.heading_path(i)) + "\n\n")
+                for i in range(len(layout.headings))
+            ),
+            default=0,
+        )
+        while True:
+            config = self._config_with_room(room)
+            found = self._sized(text, layout, config)
+            largest = max(
+                (
+                    count(with_heading_path_of(text[a:b], describe(layout, a, b)))
+                    for (a, b, _), _ in found
+                ),
+                default=0,
+            )
+            if largest <= self.chunk_size:
+                return found
+            room += largest - self.chunk_size
+
+    def _sized(
+        self, text: str, layout: MarkdownLayout, config: ChunkConfig
+    ) -> list[tuple[SizedSpan, str]]:
+        """The chunks' spans and kinds: front matter apart, then the body."""
+        found: list[tuple[SizedSpan, str]] = []
+        if layout.front_matter is not None:
+            spans = pack(text, _FRONT_MATTER, config, region=layout.front_matter)
+            found += [(span, "front_matter") for span in spans]
+        body = pack(text, self.structure_for(layout), config, region=(layout.body_start, len(text)))
+        found += [(span, self.kind) for span in body]
+        return found
+
+    def _config_with_room(self, room: int) -> ChunkConfig:
+        """The configuration whose budget leaves ``room`` for a heading path."""
+        budget = self.chunk_size - room
+        if budget < 1:
+            raise InvalidParameterError(
+                "chunk_size",
+                self.chunk_size,
+                f"the longest heading path takes {room} {self.length.unit}, leaving no room "
+                "for text with count_heading_path=True",
+            )
+        overlap = min(self.chunk_overlap, budget - 1)
+        return ChunkConfig(budget, overlap, self.length, self.strip_whitespace)
+
+
+def describe(layout: MarkdownLayout, start: int, end: int) -> dict[str, Any]:
+    """The metadata of the chunk ``[start, end)``: heading path and section span."""
+    if layout.front_matter is not None and start < layout.front_matter[1]:
+        return {"headings": [], "section": list(layout.front_matter)}
+    index = layout.section_of(start, end)
+    if index < 0:
+        return {"headings": [], "section": [layout.body_start, len(layout.text)]}
+    heading = layout.headings[index]
+    return {
+        "headings": [{"level": h.level, "text": h.text} for h in layout.heading_path(index)],
+        "section": [heading.start, heading.end],
+    }
+
+
+def heading_path_text(headings: list[Heading] | list[Mapping[str, Any]]) -> str:
+    """The heading path as one line, outermost first (``"Guide > Install > Linux"``)."""
+    return HEADING_PATH_SEPARATOR.join(
+        h.text if isinstance(h, Heading) else str(h["text"]) for h in headings
+    )
+
+
+def with_heading_path(chunk: Chunk) -> str:
+    """The chunk's text with its heading path before it, for an embedding model.
+
+    The innermost heading is not repeated when its line starts the chunk; a chunk without
+    headings is returned as it is.
+    """
+    return with_heading_path_of(chunk.text, chunk.metadata)
+
+
+def with_heading_path_of(text: str, metadata: Mapping[str, Any]) -> str:
+    """:func:`with_heading_path` for a chunk's text and metadata."""
+    headings = list(metadata.get("headings", ()))
+    if headings and text.lstrip("# \t").startswith(str(headings[-1]["text"])):
+        headings.pop()
+    if not headings:
+        return text
+    return f"{heading_path_text(headings)}\n\n{text}"
+
+
+def split_markdown(
+    text: str,
+    chunk_size: int,
+    chunk_overlap: int = 0,
+    *,
+    length: LengthSpec = None,
+    strip_whitespace: bool = True,
+    count_heading_path: bool = False,
+) -> list[Chunk]:
+    """Shortcut for ``MarkdownSplitter(...).split(text)``."""
+    splitter = MarkdownSplitter(
+        chunk_size,
+        chunk_overlap,
+        length=length,
+        strip_whitespace=strip_whitespace,
+        count_heading_path=count_heading_path,
+    )
+    return splitter.split(text)

@@ -1,0 +1,322 @@
+"""MarkdownSplitter: sections with heading paths, fences and tables kept whole, exact spans,
+hard budgets — on texts written for the project, generated Markdown and the corpus."""
+
+from __future__ import annotations
+
+import builtins
+import pickle
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, corpus_path, sample
+from hypothesis import given
+from hypothesis import strategies as st
+from markdown_judge import Verdict, judge
+from support import check_chunks, corpus_cases, toy_tokens
+
+from spansplit import (
+    ExtraNotInstalledError,
+    InvalidParameterError,
+    MarkdownSplitter,
+    resolve_length,
+    split_markdown,
+    with_heading_path,
+)
+from spansplit.boundaries.markdown import MarkdownLayout
+
+pytest.importorskip("pyromark")
+
+HANDBOOK = sample("markdown.md")
+RIVER_LOG = (ROOT / "examples" / "sample.md").read_text(encoding="utf-8")
+CL100K = resolve_length("cl100k_base")
+
+
+def headings_of(chunk: object) -> list[str]:
+    return [h["text"] for h in chunk.metadata["headings"]]  # type: ignore[attr-defined]
+
+
+# --- the promise --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["handbook", "river-log", "handbook-crlf-bom"])
+@pytest.mark.parametrize(
+    ("length", "size", "overlap"),
+    [(None, 120, 0), (None, 400, 60), ("cl100k_base", 48, 0), ("cl100k_base", 160, 24)],
+)
+def test_spans_budgets_lines_and_coverage(
+    name: str, length: str | None, size: int, overlap: int
+) -> None:
+    text = {
+        "handbook": HANDBOOK,
+        "river-log": RIVER_LOG,
+        "handbook-crlf-bom": "\ufeff" + HANDBOOK.replace("\n", "\r\n"),
+    }[name]
+    chunks = MarkdownSplitter(size, overlap, length=length).split(text)
+    measure = len if length is None else CL100K.count
+    # A byte order mark is not text: no chunk holds it.
+    check_chunks(text, chunks, size, measure, overlap=overlap, dropped="\ufeff")
+
+
+def test_kept_whole_where_they_fit_and_no_chunk_ends_on_a_heading() -> None:
+    fitting = 0
+    for text in (HANDBOOK, RIVER_LOG):
+        for size in (80, 150, 300, 700):
+            chunks = MarkdownSplitter(size).split(text)
+            found = judge(
+                text, [(c.start, c.end) for c in chunks], [c.text for c in chunks], size, len
+            )
+            assert (found.cut_blocks, found.heading_ends) == (0, 0), (size, found)
+            fitting += found.fitting_blocks
+    assert fitting >= 10  # fences and tables that fit were there to be cut
+
+
+def test_a_section_that_fits_is_one_chunk_and_small_siblings_merge() -> None:
+    chunks = MarkdownSplitter(600).split(HANDBOOK)
+    texts = [c.text for c in chunks]
+    mounting = HANDBOOK.index("### Mounting the staff")
+    parts = HANDBOOK.index("### Parts list")
+    # "Installation" (its intro and the "Parts list" table) fits in one chunk; the next
+    # sub-section is the next chunk.
+    assert any(t.startswith("## Installation") and t.endswith("salt water |") for t in texts)
+    assert any(c.start == mounting for c in chunks)
+    assert not any(c.start == parts for c in chunks)
+
+
+# --- where a chunk lies ----------------------------------------------------------------------
+
+
+def test_heading_paths_and_section_spans() -> None:
+    chunks = MarkdownSplitter(200).split(HANDBOOK)
+    by_start = {HANDBOOK[c.start : c.start + 14]: c for c in chunks}
+    table = by_start["### Parts list"]
+    assert table.metadata["headings"] == [
+        {"level": 1, "text": "Tide Gauge Handbook"},
+        {"level": 2, "text": "Installation"},
+        {"level": 3, "text": "Parts list"},
+    ]
+    start, end = table.metadata["section"]
+    assert (
+        HANDBOOK[start:end].startswith("### Parts list")
+        and "### Mounting" not in HANDBOOK[start:end]
+    )
+    for chunk in chunks:
+        start, end = chunk.metadata["section"]
+        assert start <= chunk.start and chunk.end <= end
+    # A setext heading opens a section; "Questions" (===) is a level-1 heading.
+    assert headings_of(chunks[-1]) == ["Questions"]
+    logger = next(c for c in chunks if c.text.startswith("Setting up the logger"))
+    assert headings_of(logger) == ["Tide Gauge Handbook", "Setting up the logger"]
+
+
+def test_front_matter_is_a_chunk_of_its_own() -> None:
+    first, second = MarkdownSplitter(500).split(HANDBOOK)[:2]
+    assert first.kind == "front_matter" and first.text.startswith("---\ntitle: Tide Gauge")
+    assert first.text.endswith("---") and first.metadata["headings"] == []
+    assert second.kind == "markdown" and second.text.startswith("# Tide Gauge Handbook")
+
+
+def test_what_is_not_a_heading() -> None:
+    layout = MarkdownLayout(HANDBOOK)
+    texts = [h.text for h in layout.headings]
+    # A "# comment" in a fence and a heading inside a block quote open no section.
+    assert "set the sampling interval, in seconds" not in texts
+    assert "A heading inside a quote" not in texts
+    assert texts == [
+        "Tide Gauge Handbook",
+        "Installation",
+        "Parts list",
+        "Mounting the staff",
+        "Setting up the logger",
+        "Reading the gauge",
+        "Publishing",
+        "Checklist",
+        "中文摘要",
+        "Questions",
+    ]
+
+
+def test_a_bom_does_not_hide_the_first_heading() -> None:
+    text = "\ufeff# Title\n\nBody text.\n"
+    (chunk,) = split_markdown(text, 100)
+    assert chunk.text == "# Title\n\nBody text." and headings_of(chunk) == ["Title"]
+    assert chunk.start == 1
+
+
+def test_a_heading_goes_with_the_start_of_a_long_block() -> None:
+    text = "## Table\n\n| a | b |\n|---|---|\n" + "".join(f"| {i} | row {i} |\n" for i in range(40))
+    chunks = split_markdown(text, 120)
+    assert chunks[0].text.startswith("## Table\n\n| a | b |\n|---|---|\n| 0 |")
+    # Rows are never cut: every chunk ends at a row's end.
+    assert all(c.text.endswith("|") for c in chunks)
+    fence = "# Code\n\n```python\n" + "".join(f"x_{i} = {i}\n" for i in range(60)) + "```\n"
+    chunks = split_markdown(fence, 100)
+    assert chunks[0].text.startswith("# Code\n\n```python\nx_0 = 0")
+    assert chunks[-1].text.endswith("x_59 = 59\n```")
+    assert all("\n" not in c.text or c.text.count("\n") >= 1 for c in chunks)
+
+
+def test_text_no_block_holds_stays_apart_from_a_fence() -> None:
+    # Link reference definitions are read by the parser but are not blocks.
+    text = "Intro.\n\n```rust\nfn main() {\n}\n```\n\n[ref]: https://example.com\n[two]: /b\n"
+    chunks = split_markdown(text, 30)
+    assert "```rust\nfn main() {\n}\n```" in [c.text for c in chunks]
+
+
+# --- text for embedding ----------------------------------------------------------------------
+
+
+def test_with_heading_path_puts_the_path_before_the_text() -> None:
+    chunks = MarkdownSplitter(150).split(HANDBOOK)
+    body = next(c for c in chunks if c.text.startswith("| Stilling well"))
+    assert with_heading_path(body).startswith(
+        "Tide Gauge Handbook > Installation > Parts list\n\n| Stilling well"
+    )
+    heading_first = next(c for c in chunks if c.text.startswith("### Parts list"))
+    # The innermost heading is not repeated when the chunk starts with it.
+    assert with_heading_path(heading_first).startswith(
+        "Tide Gauge Handbook > Installation\n\n### Parts list"
+    )
+
+
+@pytest.mark.parametrize(("length", "size"), [(None, 160), ("cl100k_base", 60)])
+def test_count_heading_path_keeps_the_contextual_text_within_budget(
+    length: str | None, size: int
+) -> None:
+    measure = len if length is None else CL100K.count
+    plain = MarkdownSplitter(size, length=length).split(HANDBOOK)
+    assert max(measure(with_heading_path(c)) for c in plain) > size  # the case exists
+    chunks = MarkdownSplitter(size, length=length, count_heading_path=True).split(HANDBOOK)
+    assert max(measure(with_heading_path(c)) for c in chunks) <= size
+    check_chunks(HANDBOOK, chunks, size, measure)
+
+
+def test_count_heading_path_with_no_room_left_is_refused() -> None:
+    text = "# " + "Very long title " * 10 + "\n\n## " + "Another long one " * 10 + "\n\nx\n"
+    with pytest.raises(InvalidParameterError, match="chunk_size=40: the longest heading path"):
+        MarkdownSplitter(40, count_heading_path=True).split(text)
+
+
+# --- generated Markdown -----------------------------------------------------------------------
+
+BLOCKS = st.sampled_from(
+    [
+        "# Title\n",
+        "## Section\n",
+        "### Sub 3\n",
+        "Setext\n------\n",
+        "Plain words here. And more words.\n",
+        "中文句子。第二句！\n",
+        "```\ncode line\n# not a heading\n```\n",
+        "~~~py\nx = 1\n~~~\n",
+        "| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n",
+        "- item one\n- item two\n  - nested\n",
+        "1. first\n2. second\n",
+        "> quoted text\n> ## quoted heading\n",
+        "<div>\nhtml\n</div>\n",
+        "***\n",
+        "    indented code\n",
+        "👩‍👩‍👧 e\u0301 emoji line\n",
+        "[ref]: /x\n",
+        "\n",
+    ]
+)
+MARKDOWN = st.lists(st.tuples(BLOCKS, st.sampled_from(["\n", "\r\n", "\n\n"])), max_size=25).map(
+    lambda parts: "".join(
+        block.replace("\n", ending) if ending == "\r\n" else block + ending
+        for block, ending in parts
+    )
+)
+
+
+@given(MARKDOWN, st.integers(8, 200), st.data())
+def test_generated_markdown_keeps_every_promise(text: str, size: int, data: st.DataObject) -> None:
+    overlap = data.draw(st.integers(0, size // 3))
+    measure = data.draw(st.sampled_from([None, toy_tokens]))
+    splitter = MarkdownSplitter(size, overlap, length=measure)
+    chunks = splitter.split(text)
+    check_chunks(text, chunks, size, len if measure is None else measure, overlap=overlap)
+    assert chunks == splitter.split(text)  # deterministic
+    for chunk in chunks:
+        start, end = chunk.metadata["section"]
+        assert start <= chunk.start and chunk.end <= end
+
+
+# --- objects and errors ------------------------------------------------------------------------
+
+
+def test_pickles_and_splits_the_same() -> None:
+    splitter = MarkdownSplitter(100, 10, length="cl100k_base", count_heading_path=True)
+    copy = pickle.loads(pickle.dumps(splitter))
+    assert copy.split(HANDBOOK) == splitter.split(HANDBOOK)
+
+
+@pytest.fixture
+def no_pyromark(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    real_import = builtins.__import__
+
+    def refuse(name: str, *args: object, **kwargs: object) -> object:
+        if name == "pyromark":
+            raise ImportError("No module named 'pyromark'")
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", refuse)
+    yield
+
+
+def test_without_the_extra_the_error_names_it(no_pyromark: None) -> None:
+    with pytest.raises(ExtraNotInstalledError, match=r"pip install 'spansplit\[markdown\]'"):
+        split_markdown("# a\n\nb\n", 100)
+
+
+def test_snapshot(snapshot) -> None:  # type: ignore[no-untyped-def]
+    cases = {}
+    for name, text in {"handbook": HANDBOOK, "river-log": RIVER_LOG}.items():
+        for length, sizes in {"chars": (100, 400), "cl100k_base": (32, 128)}.items():
+            for size in sizes:
+                for overlap in (0, size // 5):
+                    splitter = MarkdownSplitter(size, overlap, length=length)
+                    cases[f"{name} {length} {size}+{overlap}"] = [
+                        [c.start, c.end, c.size, c.kind, *headings_of(c)]
+                        for c in splitter.split(text)
+                    ]
+    snapshot.check("markdown", cases)
+
+
+# --- the corpus ---------------------------------------------------------------------------------
+
+CORPUS_FOLDERS = [
+    "markdown_docs/rust-lang-book/src",
+    "markdown_docs/rust-lang-reference/src",
+    "chinese/trpl-zh-cn/src",
+    "mixed/react-docs-parallel",
+    "mixed/crlf",
+]
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    ("folder", "length", "size", "overlap"),
+    corpus_cases(
+        [
+            (folder, *setting)
+            for folder in CORPUS_FOLDERS
+            for setting in [("chars", 500, 0), ("cl100k_base", 512, 0), ("cl100k_base", 256, 32)]
+        ]
+    ),
+)
+def test_corpus_documentation(folder: str, length: str, size: int, overlap: int) -> None:
+    files = sorted(Path(corpus_path(folder)).rglob("*.md"))
+    measure = len if length == "chars" else CL100K.count
+    splitter = MarkdownSplitter(size, overlap, length=length)
+    total = Verdict()
+    for path in files:
+        text = path.read_bytes().decode("utf-8")
+        chunks = splitter.split(text)
+        check_chunks(text, chunks, size, measure, overlap=overlap)
+        total.add(
+            judge(text, [(c.start, c.end) for c in chunks], [c.text for c in chunks], size, measure)
+        )
+    assert total.cut_blocks == 0, total.cut_examples[:3]
+    assert total.heading_ends <= total.chunks // 100, total.heading_examples[:3]
+    assert (total.over_budget, total.inexact) == (0, 0)
