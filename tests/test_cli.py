@@ -773,3 +773,25 @@ def test_token_paragraphs_in_a_subprocess(tmp_path: Path) -> None:
     assert failed.returncode == 1 and failed.stdout == b""
     err = failed.stderr.decode("utf-8")
     assert "grapheme cluster at offset 0" in err and "Traceback" not in err
+
+
+# --- markdown ---------------------------------------------------------------------------------
+
+
+def test_markdown_records_carry_the_heading_path(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("pyromark")
+    text = "# Guide\n\nIntro text.\n\n## Install\n\nRun the installer. Then restart.\n"
+    path = write(tmp_path, text.encode())
+    status, out, err = run(capfd, "markdown", str(path), "--chunk-size", "30")
+    assert (status, err) == (0, "")
+    found = records(out)
+    assert [r["text"] for r in found] == [
+        "# Guide\n\nIntro text.",
+        "## Install\n\nRun the installer.",
+        "Then restart.",
+    ]
+    assert found[1]["headings"] == [{"level": 1, "text": "Guide"}, {"level": 2, "text": "Install"}]
+    assert found[1]["section"] == [text.index("## Install"), len(text)]
+    assert all(text[r["start"] : r["end"]] == r["text"] for r in found)

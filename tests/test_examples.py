@@ -218,6 +218,13 @@ def test_markdown_recursive_shows_three_budgets(tmp_path: Path) -> None:
     assert "cl100k_base tokens" in output and '"content":' in output
 
 
+def test_markdown_sections_over_the_repository_documentation(tmp_path: Path) -> None:
+    output = run_example("markdown_sections.py", tmp_path, str(EXAMPLES.parent), "--show", "50")
+    summary = re.search(r"-> (\d+) files, (\d+) chunks, every span exact", output)
+    assert summary is not None and int(summary[1]) >= 3 and int(summary[2]) >= 50
+    assert "README.md:" in output and "[spansplit > Set-up: two commands]" in output
+
+
 def test_llama_index_ingest_runs_offline(tmp_path: Path) -> None:
     if importlib.util.find_spec("llama_index") is None:
         pytest.skip("llama-index is not installed")
