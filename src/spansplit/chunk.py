@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
@@ -137,6 +138,22 @@ def convert_offsets(
         converted[pos] = total
         previous = pos
     return [(converted[c.start], converted[c.end]) for c in chunks]
+
+
+def with_page_numbers(text: str, chunks: Sequence[Chunk]) -> list[Chunk]:
+    """``chunks`` of ``text`` with ``page_start``/``page_end`` in their metadata: 1-based
+    pages of their first and last characters, where a form feed (U+000C, as text extracted
+    from PDFs has between pages) ends a page. One pass over the text's form feeds."""
+    feeds = [i for i, char in enumerate(text) if char == "\f"] if "\f" in text else []
+    out = []
+    for chunk in chunks:
+        first = bisect_right(feeds, chunk.start - 1) + 1 if feeds else 1
+        last = bisect_right(feeds, max(chunk.start, chunk.end - 1) - 1) + 1 if feeds else 1
+        metadata = {**chunk.metadata, "page_start": first, "page_end": last}
+        values = [getattr(chunk, f.name) for f in fields(chunk)]
+        values[-1] = metadata
+        out.append(Chunk(*values))
+    return out
 
 
 T = TypeVar("T")

@@ -6,9 +6,25 @@ caller would expect (``ValueError`` or ``TypeError``), so ``except ValueError`` 
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class SpansplitError(Exception):
-    """Base class of every error raised on purpose by spansplit."""
+    """Base class of every error raised on purpose by spansplit.
+
+    Errors pickle whatever their constructor's signature (a worker process reports them
+    to its parent): they are rebuilt from their message and attributes.
+    """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), self.args, self.__dict__))
+
+
+def _rebuild(cls: type[SpansplitError], args: tuple[Any, ...], state: dict[str, Any]) -> Any:
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(state)
+    return error
 
 
 class InputTypeError(SpansplitError, TypeError):

@@ -39,12 +39,21 @@ _CHAR_STARTS: dict[str, bytes] = {}
 _POOL_PID = 0
 
 
+THREADS_VARIABLE = "SPANSPLIT_THREADS"
+"""Environment variable that caps the threads one process encodes with (``1``: no pool).
+Worker processes of a batch set it to 1, so that N workers use N cores, not N squared."""
+
+
 def _workers() -> int:
-    """Threads worth using: the CPUs this process may run on, at most 8."""
+    """Threads worth using: the CPUs this process may run on, at most 8, or fewer where
+    ``SPANSPLIT_THREADS`` says so."""
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         cpus = os.cpu_count() or 1
+    limit = os.environ.get(THREADS_VARIABLE, "")
+    if limit.isdigit() and int(limit) >= 1:
+        cpus = min(cpus, int(limit))
     return max(1, min(cpus, 8))
 
 

@@ -1,0 +1,241 @@
+"""Many documents at once: documents in, chunk records out, in order, streamed.
+
+:func:`split_documents` takes any iterable of documents (a :class:`Document`, a mapping
+with ``text``/``id``/``metadata``, or a plain string) and yields one :class:`ChunkRecord`
+per chunk, document after document, in input order. With ``workers=N`` the documents are
+split in N processes (started with ``spawn`` by default, so it is safe wherever Python
+runs); at most a few documents per worker are in flight, so memory stays bounded however
+long the input is. A document that is not plain text (a NUL, a lone surrogate) either
+stops the run with an error that names it, or is skipped and reported.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .chunk import Chunk, convert_offsets, with_page_numbers
+from .errors import InvalidParameterError, ParameterTypeError, SpansplitError
+from .sizing.tiktoken import THREADS_VARIABLE
+from .splitters.base import Splitter
+from .validate import check_int
+
+OnError = Literal["raise", "skip"]
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One text to split, with the id its chunks will carry and metadata copied to them."""
+
+    text: str
+    id: str
+    metadata: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkRecord:
+    """One chunk of one document: what a corpus job writes out (:meth:`to_dict`)."""
+
+    document_id: str
+    chunk: Chunk
+    document_metadata: Mapping[str, Any]
+    byte_offsets: tuple[int, int] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as JSON-ready values: the document id and metadata, the chunk's index,
+        offsets (code points; UTF-8 bytes as ``start_byte``/``end_byte`` where asked for),
+        lines, size, kind, text and its splitter's metadata (headings, symbols, pages)."""
+        chunk = self.chunk
+        record: dict[str, Any] = {
+            "document_id": self.document_id,
+            **self.document_metadata,
+            "chunk_index": chunk.index,
+            "start": chunk.start,
+            "end": chunk.end,
+        }
+        if self.byte_offsets is not None:
+            record["start_byte"], record["end_byte"] = self.byte_offsets
+        record.update(
+            start_line=chunk.start_line,
+            end_line=chunk.end_line,
+            size=chunk.size,
+            kind=chunk.kind,
+            text=chunk.text,
+        )
+        if chunk.oversized:
+            record["oversized"] = True
+        record.update(chunk.metadata)
+        return record
+
+
+class DocumentError(SpansplitError, ValueError):
+    """A document could not be split; ``document_id`` names it, ``error`` says why."""
+
+    def __init__(self, document_id: str, error: Exception) -> None:
+        super().__init__(f"document {document_id!r}: {error}")
+        self.document_id = document_id
+        self.error = error
+
+
+@dataclass(slots=True)
+class Progress:
+    """How far a batch has got: reported after each document."""
+
+    documents: int = 0
+    characters: int = 0
+    chunks: int = 0
+    failed: int = 0
+
+
+def as_document(item: object, position: int) -> Document:
+    """A :class:`Document` from what a caller passed: a Document, a mapping with ``text``
+    (and ``id``, ``metadata``), or a string (its id is its position)."""
+    if isinstance(item, Document):
+        return item
+    if isinstance(item, str):
+        return Document(item, str(position))
+    if isinstance(item, Mapping) and "text" in item:
+        metadata = item.get("metadata") or {}
+        return Document(item["text"], str(item.get("id", position)), metadata)
+    raise ParameterTypeError(
+        f"documents[{position}] must be a Document, a mapping with 'text', or a str, "
+        f"got {type(item).__name__}: {item!r:.80}"
+    )
+
+
+def split_document(
+    splitter: Splitter, document: Document, *, pages: bool = False, byte_offsets: bool = False
+) -> list[ChunkRecord]:
+    """The records of one document (its errors say which document)."""
+    try:
+        chunks = splitter.split(document.text)
+    except SpansplitError as error:
+        raise DocumentError(document.id, error) from error
+    if pages:
+        chunks = with_page_numbers(document.text, chunks)
+    offsets: list[tuple[int, int] | None] = [None] * len(chunks)
+    if byte_offsets:
+        offsets = list(convert_offsets(document.text, chunks, "utf8"))
+    metadata = dict(document.metadata)  # one copy shared by the document's records
+    return [
+        ChunkRecord(document.id, chunk, metadata, where) for chunk, where in zip(chunks, offsets)
+    ]
+
+
+def split_documents(
+    documents: Iterable[Document | Mapping[str, Any] | str],
+    splitter: Splitter | Callable[[Document], Splitter],
+    *,
+    workers: int = 1,
+    pages: bool = False,
+    byte_offsets: bool = False,
+    on_error: OnError = "raise",
+    on_skip: Callable[[DocumentError], None] | None = None,
+    progress: Callable[[Progress], None] | None = None,
+    start_method: str = "spawn",
+) -> Iterator[ChunkRecord]:
+    """The chunk records of ``documents``, in order (see the module docstring).
+
+    ``splitter`` is a splitter, or a picklable function from a document to the splitter
+    for it (e.g. by file type). ``pages`` adds ``page_start``/``page_end`` (form feeds end
+    pages); ``byte_offsets`` adds UTF-8 byte offsets. With ``on_error="skip"`` a document
+    that cannot be split is passed to ``on_skip`` and the run goes on; ``progress`` is
+    called after each document.
+    """
+    check_int("workers", workers, 1)
+    if on_error not in ("raise", "skip"):
+        raise InvalidParameterError("on_error", on_error, "must be 'raise' or 'skip'")
+    task = _Task(splitter, pages, byte_offsets)
+    state = Progress()
+    items = (as_document(item, i) for i, item in enumerate(documents))
+    results = (
+        _serial(task, items) if workers == 1 else _parallel(task, items, workers, start_method)
+    )
+    for document, outcome in results:
+        if isinstance(outcome, DocumentError):
+            state.failed += 1
+            if on_error == "raise":
+                raise outcome
+            if on_skip is not None:
+                on_skip(outcome)
+        else:
+            state.chunks += len(outcome)
+            yield from outcome
+        state.documents += 1
+        state.characters += len(document.text)
+        if progress is not None:
+            progress(state)
+
+
+@dataclass(frozen=True, slots=True)
+class _Task:
+    """What each document goes through: picklable, so worker processes receive it once."""
+
+    splitter: Splitter | Callable[[Document], Splitter]
+    pages: bool
+    byte_offsets: bool
+
+    def __call__(self, document: Document) -> list[ChunkRecord] | DocumentError:
+        splitter = self.splitter
+        if not isinstance(splitter, Splitter):
+            splitter = splitter(document)
+        try:
+            return split_document(
+                splitter, document, pages=self.pages, byte_offsets=self.byte_offsets
+            )
+        except DocumentError as error:
+            return error
+
+
+Outcome = tuple[Document, "list[ChunkRecord] | DocumentError"]
+
+
+def _serial(task: _Task, documents: Iterator[Document]) -> Iterator[Outcome]:
+    for document in documents:
+        yield document, task(document)
+
+
+_WORKER_TASK: _Task | None = None
+
+
+def _start_worker(task: _Task) -> None:
+    """Keep the task for this worker's documents; one encoding thread per worker."""
+    global _WORKER_TASK
+    os.environ[THREADS_VARIABLE] = "1"
+    _WORKER_TASK = task
+
+
+def _run_in_worker(document: Document) -> list[ChunkRecord] | DocumentError:
+    assert _WORKER_TASK is not None, "worker started without its task"
+    return _WORKER_TASK(document)
+
+
+def _parallel(
+    task: _Task, documents: Iterator[Document], workers: int, start_method: str
+) -> Iterator[Outcome]:
+    """Documents split in ``workers`` processes, results in input order, with at most a
+    few documents per worker submitted ahead (bounded memory)."""
+    context = multiprocessing.get_context(start_method)
+    ahead = 2 * workers
+    pending: deque[tuple[Document, Future[list[ChunkRecord] | DocumentError]]] = deque()
+    pool = ProcessPoolExecutor(workers, context, _start_worker, (task,))
+    finished = False
+    try:
+        for document in documents:
+            pending.append((document, pool.submit(_run_in_worker, document)))
+            if len(pending) >= ahead:
+                head, future = pending.popleft()
+                yield head, future.result()
+        while pending:
+            head, future = pending.popleft()
+            yield head, future.result()
+        finished = True
+    finally:
+        # Stopped early (an error, an interrupt, a caller that stopped reading): drop
+        # what is queued and do not wait for workers that may be gone.
+        pool.shutdown(wait=finished, cancel_futures=True)
