@@ -43,6 +43,7 @@ from langchain_spansplit import (
 )
 from langchain_text_splitters import (
     CharacterTextSplitter,
+    Language,
     RecursiveCharacterTextSplitter,
     TextSplitter,
     TokenTextSplitter,
@@ -441,6 +442,33 @@ def test_character_splitter_gives_langchains_chunks_where_langchain_keeps_the_bu
     assert_exact(ours.create_documents([text]), [text])
 
 
+LANGUAGE_SEPARATORS = {
+    language: RecursiveCharacterTextSplitter.get_separators_for_language(language)
+    for language in Language
+    if language is not Language.PERL  # LangChain 1.1.3: "not implemented yet"
+}
+
+CODE_SAMPLE = (
+    "# Title\n\nclass A:\n    def f(self):\n        return 1\n\nfunction g() {\n  if (x) "
+    "{ return 2; }\n}\n\\section{One}\n\\begin{enumerate}\n\\item x\n\\end{enumerate}\n"
+    "<div><p>text</p></div>\nfn main() { let y = 3; }\nSUB Foo()\nEND SUB\n---\n" * 3
+)
+
+
+@pytest.mark.parametrize("language", list(LANGUAGE_SEPARATORS), ids=lambda lang: lang.value)
+def test_langchains_language_separators_compile_and_keep_all_text(language: Language) -> None:
+    """Issue 17: LangChain's separators are Python ``re`` patterns (its LaTeX one raised
+    under the ``regex`` module); each list splits a mixed sample with nothing lost."""
+    separators = LANGUAGE_SEPARATORS[language]
+    splitter = SpanRecursiveTextSplitter(
+        separators, True, True, chunk_size=40, chunk_overlap=0, add_start_index=True
+    )
+    docs = splitter.create_documents([CODE_SAMPLE])
+    assert_exact(docs, [CODE_SAMPLE])
+    kept = "".join(d.page_content for d in docs)
+    assert re.sub(r"\s", "", kept) == re.sub(r"\s", "", CODE_SAMPLE)
+
+
 def test_character_splitter_keeps_the_budget_where_langchain_does_not() -> None:
     text = "short words then averyveryverylongword and more"
     stock = CharacterTextSplitter(" ", chunk_size=10, chunk_overlap=0).split_text(text)
@@ -532,8 +560,6 @@ def test_keep_separator_true_means_start_as_in_langchain() -> None:
 
 
 def test_from_preset_and_from_language() -> None:
-    from langchain_text_splitters import Language
-
     code = (
         "import os\n\n\nclass A:\n    def f(self):\n        return 1\n\n\ndef g():\n    return 2\n"
     )
