@@ -234,6 +234,26 @@ def test_relationships_and_metadata_across_documents() -> None:
 
 def test_empty_document_gives_no_nodes() -> None:
     assert SpanRecursiveNodeParser(chunk_size=8, chunk_overlap=0)([Document(text="")]) == []
+    # The stock splitter makes one empty node (README: differences).
+    stock = SentenceSplitter(chunk_size=60, chunk_overlap=0)([Document(text="")])
+    assert [n.get_content() for n in stock] == [""]
+
+
+@pytest.mark.parametrize("cls", ALL_PARSERS)
+def test_every_entry_point_gives_the_same_exact_nodes(cls: type[SpanNodeParser]) -> None:
+    documents = _documents()[:3]
+    parser = make(cls, 20)
+    nodes = parser.get_nodes_from_documents(documents)
+    for other in (
+        parser(documents),
+        asyncio.run(parser.acall(documents)),
+        asyncio.run(parser.aget_nodes_from_documents(documents)),
+    ):
+        assert summary(other) == summary(nodes)
+    for document in documents:
+        assert_exact(document.text, [n for n in nodes if n.ref_doc_id == document.doc_id])
+    texts = [d.text for d in documents]
+    assert parser.split_texts(texts) == [c for t in texts for c in parser.split_text(t)]
 
 
 # -- line numbers ---------------------------------------------------------------------
