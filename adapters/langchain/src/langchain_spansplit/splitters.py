@@ -34,9 +34,26 @@ from .base import SpanTextSplitter, check_no_overlap, length_spec
 _LANGUAGE_PRESETS = {"js": "javascript", "ts": "typescript"}
 
 
-def core_keep_separator(keep_separator: KeepSeparator) -> KeepSeparator:
-    """LangChain's ``keep_separator`` in the core's terms: LangChain's ``True`` is ``"start"``."""
-    return "start" if keep_separator is True else keep_separator
+def separator_splitter(
+    separators: Sequence[str],
+    keep_separator: KeepSeparator,
+    is_separator_regex: bool,
+    chunk_size: int,
+    chunk_overlap: int,
+    length_function: LengthSpec,
+    strip_whitespace: bool,
+) -> RecursiveSplitter:
+    """The core splitter for LangChain's separator settings, in LangChain's meaning:
+    ``keep_separator=True`` is ``"start"`` (the core's ``True`` is ``"end"``)."""
+    return RecursiveSplitter(
+        chunk_size,
+        chunk_overlap,
+        separators,
+        "start" if keep_separator is True else keep_separator,
+        length=length_spec(length_function),
+        strip_whitespace=strip_whitespace,
+        separators_are_regex=is_separator_regex,
+    )
 
 
 class SpanRecursiveTextSplitter(SpanTextSplitter):
@@ -61,18 +78,11 @@ class SpanRecursiveTextSplitter(SpanTextSplitter):
         add_start_index: bool = False,
         strip_whitespace: bool = True,
     ) -> None:
-        super().__init__(
-            RecursiveSplitter(
-                chunk_size,
-                chunk_overlap,
-                separators or DEFAULT_SEPARATORS,
-                core_keep_separator(keep_separator),
-                length=length_spec(length_function),
-                strip_whitespace=strip_whitespace,
-                separators_are_regex=is_separator_regex,
-            ),
-            add_start_index=add_start_index,
-        )
+        splitter = separator_splitter(
+            separators or DEFAULT_SEPARATORS, keep_separator, is_separator_regex,
+            chunk_size, chunk_overlap, length_function, strip_whitespace,
+        )  # fmt: skip
+        super().__init__(splitter, add_start_index=add_start_index)
 
     @classmethod
     def from_preset(cls, preset: str, **kwargs: Any) -> Self:
@@ -125,18 +135,11 @@ class SpanCharacterTextSplitter(SpanTextSplitter):
         add_start_index: bool = False,
         strip_whitespace: bool = True,
     ) -> None:
-        super().__init__(
-            RecursiveSplitter(
-                chunk_size,
-                chunk_overlap,
-                [separator],
-                core_keep_separator(keep_separator),
-                length=length_spec(length_function),
-                strip_whitespace=strip_whitespace,
-                separators_are_regex=is_separator_regex,
-            ),
-            add_start_index=add_start_index,
-        )
+        splitter = separator_splitter(
+            [separator], keep_separator, is_separator_regex,
+            chunk_size, chunk_overlap, length_function, strip_whitespace,
+        )  # fmt: skip
+        super().__init__(splitter, add_start_index=add_start_index)
 
 
 class SpanSentenceTextSplitter(SpanTextSplitter):
