@@ -148,9 +148,13 @@ class Difference:
     tests: tuple[str, ...]
 
 
-def documented_differences(readme: str) -> list[Difference]:
-    """The rows of the table under :data:`TABLE_HEADING` (columns: difference, reason, tests)."""
-    section = readme.split(TABLE_HEADING, 1)[1].split("\n#", 1)[0]
+def readme_section() -> str:
+    """The README's section under :data:`TABLE_HEADING`, up to the next heading."""
+    return README.read_text(encoding="utf-8").split(TABLE_HEADING, 1)[1].split("\n#", 1)[0]
+
+
+def documented_differences(section: str) -> list[Difference]:
+    """The rows of the table in ``section`` (columns: difference, reason, tests)."""
     rows = [line for line in section.splitlines() if line.startswith("|")][2:]
     differences = []
     for row in rows:
@@ -167,7 +171,13 @@ def listed(test: str, entry: str) -> bool:
 
 
 def test_readme_lists_each_difference_with_its_reason() -> None:
-    differences = documented_differences(README.read_text(encoding="utf-8"))
+    section = readme_section()
+    release = version(DISTRIBUTION)
+    assert f"{DISTRIBUTION} {release}" in section, (
+        f"the table documents another release than the installed {release}: run the suite "
+        "and update the table and its text"
+    )
+    differences = documented_differences(section)
     assert differences
     for row in differences:
         assert row.difference and row.reason and row.tests, row
@@ -180,8 +190,7 @@ def test_langchain_unit_tests_fail_only_where_documented(tmp_path: Path) -> None
     sdist_root = extract_tests(cached_sdist(release), tmp_path)
     run = run_suite(sdist_root, tmp_path)
     assert len(run.passed) > 50, run.output  # the swapped classes really ran
-    differences = documented_differences(README.read_text(encoding="utf-8"))
-    entries = [test for row in differences for test in row.tests]
+    entries = [test for row in documented_differences(readme_section()) for test in row.tests]
     undocumented = [t for t in run.failed if not any(listed(t, e) for e in entries)]
     stale = [e for e in entries if not any(listed(t, e) for t in run.failed)]
     assert not undocumented, (
@@ -192,4 +201,8 @@ def test_langchain_unit_tests_fail_only_where_documented(tmp_path: Path) -> None
     assert not stale, (
         f"listed in {README.relative_to(ROOT)} but passing now: remove them from the table "
         f"(and update its text): {stale}"
+    )
+    counts = f"{len(run.failed)} of the module's {len(run.failed) + len(run.passed)} tests"
+    assert counts in " ".join(readme_section().split()), (
+        f"update the counts in the text above the table: {counts!r} that run fail"
     )
