@@ -737,6 +737,16 @@ def test_tokenizer_counts_tokens_as_llama_index_does(cls: type[SpanNodeParser]) 
         make(cls, 12, tokenizer=words, length="chars")
 
 
+def test_block_parser_takes_a_tokenizer_too() -> None:
+    text = "# Notes\n\n" + "\n".join(["a few words on a line"] * 12) + "\n"
+    parser = SpanBlockNodeParser(chunk_size=12, tokenizer=words)
+    nodes = parser([Document(text=text)])
+    assert_exact(text, nodes)
+    assert "".join(n.get_content() for n in nodes) == text  # blocks tile the text
+    assert max(len(words(n.get_content())) for n in nodes) <= 12  # no line is over the target
+    assert parser.to_dict()["length"] == {"length_name": f"{__name__}.words"}
+
+
 def test_tokenizer_as_llama_index_builds_it() -> None:
     """``get_tokenizer()`` (LlamaIndex's default: tiktoken's encode with every special token
     allowed) works as ``tokenizer=`` and is saved under a name that says what it is."""
