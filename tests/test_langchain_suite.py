@@ -46,6 +46,7 @@ its unit tests needs) and ``--strict-config`` (which would reject that setting).
 
 
 def sdist_name(release: str) -> str:
+    """The file name of the distribution's sdist for ``release`` (PEP 625)."""
     return f"{DISTRIBUTION.replace('-', '_')}-{release}.tar.gz"
 
 
