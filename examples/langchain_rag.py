@@ -76,8 +76,11 @@ def main() -> None:
         Document(page_content=text, metadata={"source": name}) for name, text in HANDBOOK.items()
     ]
 
-    # At most 40 cl100k_base tokens per chunk, up to 8 of them repeated from the chunk before.
-    splitter = SpanRecursiveTextSplitter.from_tiktoken_encoder(chunk_size=40, chunk_overlap=8)
+    # At most 40 cl100k_base tokens per chunk, up to 8 of them repeated from the chunk before;
+    # add_start_index=True (off by default, as in LangChain) writes the offsets and lines.
+    splitter = SpanRecursiveTextSplitter.from_tiktoken_encoder(
+        chunk_size=40, chunk_overlap=8, add_start_index=True
+    )
     chunks = splitter.split_documents(documents)
     print(f"{len(documents)} documents -> {len(chunks)} chunks\n")
 

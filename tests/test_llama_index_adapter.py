@@ -11,10 +11,17 @@ from __future__ import annotations
 import asyncio
 import bisect
 import itertools
+import json
+import math
 import multiprocessing
+import os
 import pickle
+import subprocess
+import sys
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,7 +36,19 @@ import regex
 from conftest import corpus_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from llama_index.core import Document
+from llama_index.core import (
+    Document,
+    StorageContext,
+    VectorStoreIndex,
+    load_index_from_storage,
+)
+from llama_index.core.callbacks import (
+    CallbackManager,
+    CBEventType,
+    EventPayload,
+    LlamaDebugHandler,
+)
+from llama_index.core.embeddings import BaseEmbedding
 from llama_index.core.ingestion import IngestionCache, IngestionPipeline
 from llama_index.core.ingestion.pipeline import get_transformation_hash
 from llama_index.core.node_parser import (
@@ -51,8 +70,9 @@ from llama_index.node_parser.spansplit import (
 )
 from pydantic import ValidationError
 
-from spansplit import ParagraphSplitter
+from spansplit import ParagraphSplitter, resolve_length
 from spansplit.errors import InvalidParameterError, ParameterTypeError, SpansplitError
+from spansplit.sizing import CallableLength
 
 TOKENS = get_tokenizer()  # cl100k_base, from the copy llama-index-core bundles
 
@@ -214,6 +234,26 @@ def test_relationships_and_metadata_across_documents() -> None:
 
 def test_empty_document_gives_no_nodes() -> None:
     assert SpanRecursiveNodeParser(chunk_size=8, chunk_overlap=0)([Document(text="")]) == []
+    # The stock splitter makes one empty node (README: differences).
+    stock = SentenceSplitter(chunk_size=60, chunk_overlap=0)([Document(text="")])
+    assert [n.get_content() for n in stock] == [""]
+
+
+@pytest.mark.parametrize("cls", ALL_PARSERS)
+def test_every_entry_point_gives_the_same_exact_nodes(cls: type[SpanNodeParser]) -> None:
+    documents = _documents()[:3]
+    parser = make(cls, 20)
+    nodes = parser.get_nodes_from_documents(documents)
+    for other in (
+        parser(documents),
+        asyncio.run(parser.acall(documents)),
+        asyncio.run(parser.aget_nodes_from_documents(documents)),
+    ):
+        assert summary(other) == summary(nodes)
+    for document in documents:
+        assert_exact(document.text, [n for n in nodes if n.ref_doc_id == document.doc_id])
+    texts = [d.text for d in documents]
+    assert parser.split_texts(texts) == [c for t in texts for c in parser.split_text(t)]
 
 
 # -- line numbers ---------------------------------------------------------------------
@@ -646,3 +686,339 @@ def test_recursive_from_preset_round_trips_and_stays_exact() -> None:
     assert_exact(text, nodes)
     with pytest.raises(InvalidParameterError, match="preset"):
         SpanRecursiveNodeParser.from_preset("no-such-preset")
+
+
+# -- drop-in: what LlamaIndex's parsers take and promise ---------------------------------
+
+
+def words(text: str) -> list[str]:
+    """A LlamaIndex-style tokenizer (text -> list of tokens): whitespace-separated words."""
+    return text.split()
+
+
+def letters(text: str) -> list[str]:
+    """Another tokenizer: one token per letter or digit."""
+    return [c for c in text if c.isalnum()]
+
+
+def word_count(text: str) -> int:
+    """A length function (text -> int): whitespace-separated words."""
+    return len(text.split())
+
+
+@pytest.mark.parametrize("cls", ALL_PARSERS)
+def test_unknown_keywords_raise_type_error_as_llama_index_parsers_do(
+    cls: type[SpanNodeParser],
+) -> None:
+    with pytest.raises(TypeError, match="chunk_sise"):
+        SentenceSplitter(chunk_sise=8)  # type: ignore[call-arg]
+    with pytest.raises(ParameterTypeError, match="keyword argument 'chunk_sise'") as info:
+        cls(chunk_sise=8)
+    assert "Did you mean 'chunk_size'?" in str(info.value)
+    for stock_setting in ("separator", "paragraph_separator", "secondary_chunking_regex"):
+        with pytest.raises(ParameterTypeError, match=rf"'{stock_setting}'.*LlamaIndex's"):
+            cls(**{stock_setting: " "})
+
+
+@pytest.mark.parametrize("cls", BUDGETED)
+def test_tokenizer_counts_tokens_as_llama_index_does(cls: type[SpanNodeParser]) -> None:
+    """``tokenizer=`` is a callable from text to a list; a chunk holds at most ``chunk_size``
+    of its tokens, as in LlamaIndex's SentenceSplitter(tokenizer=...)."""
+    text = PROSE + "\n\n" + PROSE
+    nodes = make(cls, 12, tokenizer=words)([Document(text=text)])
+    assert_exact(text, nodes)
+    assert max(len(words(n.get_content(MetadataMode.EMBED))) for n in nodes) == 12
+    stock = SentenceSplitter(chunk_size=12, chunk_overlap=0, tokenizer=words).split_text(text)
+    assert max(len(words(chunk)) for chunk in stock) == 12  # the same unit, the same budget
+    assert make(cls, 12, tokenizer=words).to_dict()["length"] == {
+        "length_name": f"{__name__}.words"
+    }
+    with pytest.raises(InvalidParameterError, match="tokenizer or length, not both"):
+        make(cls, 12, tokenizer=words, length="chars")
+
+
+def test_block_parser_takes_a_tokenizer_too() -> None:
+    text = "# Notes\n\n" + "\n".join(["a few words on a line"] * 12) + "\n"
+    parser = SpanBlockNodeParser(chunk_size=12, tokenizer=words)
+    nodes = parser([Document(text=text)])
+    assert_exact(text, nodes)
+    assert "".join(n.get_content() for n in nodes) == text  # blocks tile the text
+    assert max(len(words(n.get_content())) for n in nodes) <= 12  # no line is over the target
+    assert parser.to_dict()["length"] == {"length_name": f"{__name__}.words"}
+
+
+def test_tokenizer_as_llama_index_builds_it() -> None:
+    """``get_tokenizer()`` (LlamaIndex's default: tiktoken's encode with every special token
+    allowed) works as ``tokenizer=`` and is saved under a name that says what it is."""
+    parser = SpanSentenceNodeParser(chunk_size=16, chunk_overlap=0, tokenizer=TOKENS)
+    saved = parser.to_dict()["length"]["length_name"]
+    assert saved == "partial(tiktoken.core.Encoding.encode of cl100k_base, allowed_special='all')"
+    nodes = parser([Document(text=PROSE)])
+    assert_exact(PROSE, nodes)
+    assert max(ntokens(n.get_content()) for n in nodes) <= 16
+
+
+def _trained_tokenizer() -> Any:
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    tokenizer = Tokenizer(models.BPE(unk_token="[UNK]"))
+    tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()
+    trainer = trainers.BpeTrainer(vocab_size=120, special_tokens=["[UNK]"])
+    tokenizer.train_from_iterator([PROSE, PICKLE_TEXT], trainer)
+    return tokenizer
+
+
+LENGTH_FORMS: dict[str, Callable[[], tuple[Any, Callable[[str], int], Any]]] = {
+    # form -> (what length= gets, how a node is measured, what to_dict saves)
+    "None": lambda: (None, len, None),
+    "chars": lambda: ("chars", len, "chars"),
+    "utf8": lambda: ("utf8", lambda t: len(t.encode("utf-8")), "utf8"),
+    "utf16": lambda: ("utf16", lambda t: len(t.encode("utf-16-le")) // 2, "utf16"),
+    "encoding name": lambda: ("cl100k_base", ntokens, "cl100k_base"),
+    "model name": lambda: ("gpt-4", ntokens, "gpt-4"),
+    "tiktoken Encoding": lambda: (
+        resolve_length("cl100k_base").encoding,  # type: ignore[attr-defined]
+        ntokens,
+        "cl100k_base",
+    ),
+    "LengthFunction": lambda: (
+        resolve_length("utf16"),
+        lambda t: len(t.encode("utf-16-le")) // 2,
+        "utf16",
+    ),
+    "named LengthFunction": lambda: (
+        CallableLength(word_count, "words-v1"),
+        word_count,
+        {"length_name": "words-v1"},
+    ),
+    "callable": lambda: (word_count, word_count, {"length_name": f"{__name__}.word_count"}),
+    "Hugging Face tokenizer": lambda: (
+        (tokenizer := _trained_tokenizer()),
+        lambda t: len(tokenizer.encode(t, add_special_tokens=False).ids),
+        {"length_name": "bpe tokenizer"},
+    ),
+}
+
+
+@pytest.mark.parametrize("form", list(LENGTH_FORMS))
+@pytest.mark.parametrize("cls", BUDGETED)
+def test_length_takes_every_form_of_resolve_length(cls: type[SpanNodeParser], form: str) -> None:
+    """Each form keeps its budget, saves a JSON-able value, pickles and gives the same
+    nodes in the copy (a name, or the object in the pickle)."""
+    length, measure, saved = LENGTH_FORMS[form]()
+    parser = make(cls, 24, length=length)
+    text = PROSE + "\n\n" + PICKLE_TEXT
+    document = Document(text=text, doc_id="d")
+    nodes = parser([document])
+    assert_exact(text, nodes)
+    assert max(measure(n.get_content(MetadataMode.EMBED)) for n in nodes) <= 24
+    assert parser.to_dict()["length"] == saved
+    assert json.loads(parser.to_json())["length"] == saved
+    copy = pickle.loads(pickle.dumps(parser))
+    assert summary(copy([document])) == summary(nodes)
+
+
+def test_saved_names_are_stable_across_processes() -> None:
+    """The cache key of a parser with a tokenizer is the same in a fresh interpreter."""
+    script = (
+        "import test_llama_index_adapter as t\n"
+        "from llama_index.node_parser.spansplit import SpanSentenceNodeParser as P\n"
+        "print(repr(P(chunk_size=16, chunk_overlap=0, tokenizer=t.words).to_dict()['length']))\n"
+        "print(repr(P(chunk_size=16, chunk_overlap=0, tokenizer=t.TOKENS).to_dict()['length']))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), *sys.path])}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    parsers = [
+        SpanSentenceNodeParser(chunk_size=16, chunk_overlap=0, tokenizer=tokenizer)
+        for tokenizer in (words, TOKENS)
+    ]
+    here = [repr(parser.to_dict()["length"]) for parser in parsers]
+    assert done.stdout.splitlines() == here
+
+
+def test_tokenizers_of_other_names_never_share_cached_nodes() -> None:
+    documents = [Document(text=PROSE, doc_id="d")]
+    by_words = SpanRecursiveNodeParser(chunk_size=12, chunk_overlap=0, tokenizer=words)
+    by_letters = SpanRecursiveNodeParser(chunk_size=12, chunk_overlap=0, tokenizer=letters)
+    assert get_transformation_hash(documents, by_words) != get_transformation_hash(
+        documents, by_letters
+    )
+    assert not _stale(by_words, by_letters, documents)
+
+
+def test_a_tokenizer_that_cannot_be_pickled_is_a_clear_error() -> None:
+    """LlamaIndex drops an attribute it cannot pickle (with a warning) and the copy would
+    count in cl100k_base; here pickling fails and says why, also through num_workers."""
+    parser = SpanSentenceNodeParser(chunk_size=12, chunk_overlap=0, tokenizer=lambda t: t.split())
+    assert parser([Document(text=PROSE)])  # works in this process
+    with pytest.raises(ParameterTypeError, match=r"cannot be pickled.*num_workers"):
+        pickle.dumps(parser)
+    with pytest.raises(ParameterTypeError, match="cannot be pickled"):
+        IngestionPipeline(transformations=[parser]).run(documents=_documents(), num_workers=2)
+
+
+def test_a_length_saved_by_name_must_be_passed_again() -> None:
+    parser = SpanRecursiveNodeParser(chunk_size=12, chunk_overlap=0, tokenizer=words)
+    data = parser.to_dict()
+    with pytest.raises(ParameterTypeError, match=r"saved by name only.*tokenizer=") as info:
+        SpanRecursiveNodeParser.from_dict(data)
+    assert f"{__name__}.words" in str(info.value)
+    documents = [Document(text=PROSE, doc_id="d")]
+    for again in (
+        SpanRecursiveNodeParser.from_dict(data, tokenizer=words),
+        SpanRecursiveNodeParser.from_json(parser.to_json(), tokenizer=words),
+    ):
+        assert again.to_dict() == data
+        assert summary(again(documents)) == summary(parser(documents))
+
+
+@pytest.mark.parametrize("cls", ALL_PARSERS)
+def test_from_defaults_is_the_constructor(cls: type[SpanNodeParser]) -> None:
+    fields = {"chunk_size": 40} if "chunk_size" in cls.model_fields else {}
+    if "chunk_overlap" in cls.model_fields:
+        fields["chunk_overlap"] = 4
+    made = cls.from_defaults(**fields)
+    assert type(made) is cls and made.to_dict() == cls(**fields).to_dict()
+    handler = LlamaDebugHandler()
+    watched = cls.from_defaults(callback_manager=CallbackManager([handler]), **fields)
+    assert watched.callback_manager.handlers == [handler]
+    with pytest.raises(TypeError, match="chunk_sise"):
+        cls.from_defaults(chunk_sise=3)
+
+
+@pytest.mark.parametrize("cls", ALL_PARSERS)
+def test_include_metadata_false_adds_no_metadata_as_llama_index(cls: type[SpanNodeParser]) -> None:
+    text = "alpha\r\nbeta gamma.\n\nDelta epsilon. " * 8
+    document = Document(text=text, metadata={"source": "a.txt"})
+    nodes = make(cls, 24, include_metadata=False)([document])
+    stock = SentenceSplitter(chunk_size=24, chunk_overlap=0, include_metadata=False)([document])
+    assert all(n.metadata == {} for n in [*nodes, *stock])  # no line numbers either
+    assert_exact(text, nodes, lines=False)
+    assert all(n.get_content(MetadataMode.EMBED) == n.get_content() for n in nodes)
+    # and nothing is taken from the budget for metadata that is not shown
+    full = make(cls, 24, include_metadata=False).split_text(text)
+    assert [n.get_content() for n in nodes] == full
+
+
+def _events(handler: LlamaDebugHandler, kind: CBEventType) -> list[tuple[Any, Any]]:
+    return [(start.payload, end.payload) for start, end in handler.get_event_pairs(kind)]
+
+
+@pytest.mark.parametrize("cls", ALL_PARSERS)
+def test_callback_events_as_the_stock_parsers_emit_them(cls: type[SpanNodeParser]) -> None:
+    """One NODE_PARSING pair per call; one CHUNKING pair per non-empty text: the text in,
+    its chunk texts out (which are the nodes' texts) — as SentenceSplitter does."""
+    documents = [
+        Document(text=PROSE, metadata={"title": "Fox"}, doc_id="a"),
+        Document(text="Short one. " * 9, doc_id="b"),
+    ]
+    ours, stock = LlamaDebugHandler(), LlamaDebugHandler()
+    parser = make(cls, 40, callback_manager=CallbackManager([ours]))
+    nodes = parser.get_nodes_from_documents(documents)
+    SentenceSplitter(
+        chunk_size=40, chunk_overlap=0, callback_manager=CallbackManager([stock])
+    ).get_nodes_from_documents(documents)
+    for kind in (CBEventType.NODE_PARSING, CBEventType.CHUNKING):
+        assert len(_events(ours, kind)) == len(_events(stock, kind)), kind
+    chunking = _events(ours, CBEventType.CHUNKING)
+    assert [start[EventPayload.CHUNKS] for start, _ in chunking] == [[d.text] for d in documents]
+    chunk_texts = [chunk for _, end in chunking for chunk in end[EventPayload.CHUNKS]]
+    assert chunk_texts == [n.get_content() for n in nodes]
+    [(start, end)] = _events(ours, CBEventType.NODE_PARSING)
+    assert start[EventPayload.DOCUMENTS] == documents and end[EventPayload.NODES] == nodes
+    ours.flush_event_logs()
+    chunks = parser.split_text(PROSE)
+    assert _events(ours, CBEventType.CHUNKING) == [
+        ({EventPayload.CHUNKS: [PROSE]}, {EventPayload.CHUNKS: chunks})
+    ]
+
+
+# -- the user flows: pipeline cache and workers, vector index, persist and reload --------------
+
+
+def flow_documents() -> list[Document]:
+    """Documents with CRLF and lone CR line endings, repeated sentences and metadata."""
+    return [
+        Document(
+            text=f"# Chapter {d}\r\n\r\n" + "It was a dark night. The rain fell.\r\n" * (6 + d)
+            + "\rSame words again.\n\nSame words again.\n",
+            metadata={"chapter": d},
+            doc_id=f"chapter-{d}",
+        )
+        for d in range(5)
+    ]  # fmt: skip
+
+
+def assert_exact_by_document(documents: Sequence[Document], nodes: Sequence[BaseNode]) -> None:
+    texts = {d.doc_id: d.text for d in documents}
+    assert {n.ref_doc_id for n in nodes} == set(texts)
+    for doc_id, text in texts.items():
+        assert_exact(text, [n for n in nodes if n.ref_doc_id == doc_id])
+
+
+@pytest.mark.parametrize("tokenizer", [None, words], ids=["cl100k_base", "tokenizer"])
+def test_pipeline_with_cache_and_two_workers_keeps_exact_offsets(tokenizer: Any) -> None:
+    documents = flow_documents()
+    parser = SpanSentenceNodeParser(chunk_size=20, chunk_overlap=5, tokenizer=tokenizer)
+    cache = IngestionCache()
+    first = IngestionPipeline(transformations=[parser], cache=cache).run(
+        documents=documents, num_workers=2
+    )
+    assert_exact_by_document(documents, first)
+    assert summary(first) == summary(parser(documents))
+    assert cache.cache.get_all(collection=cache.collection)  # the workers' entries came back
+    cached = IngestionPipeline(transformations=[parser], cache=cache).run(
+        documents=documents, num_workers=2
+    )
+    assert [n.node_id for n in cached] == [n.node_id for n in first]  # served from the cache
+    assert_exact_by_document(documents, cached)
+
+
+class HashedWordsEmbedding(BaseEmbedding):
+    """A deterministic stand-in for an embedding model (no network): hashed word counts."""
+
+    def _vector(self, text: str) -> list[float]:
+        vector = [0.0] * 64
+        for word in regex.findall(r"\w+", text.lower()):
+            vector[zlib.crc32(word.encode()) % 64] += 1.0
+        norm = math.sqrt(sum(x * x for x in vector)) or 1.0
+        return [x / norm for x in vector]
+
+    def _get_text_embedding(self, text: str) -> list[float]:
+        return self._vector(text)
+
+    def _get_query_embedding(self, query: str) -> list[float]:
+        return self._vector(query)
+
+    async def _aget_query_embedding(self, query: str) -> list[float]:
+        return self._vector(query)
+
+
+def test_vector_index_persist_and_reload_keep_exact_offsets(tmp_path: Path) -> None:
+    documents = flow_documents()
+    embed_model = HashedWordsEmbedding()
+    parser = SpanRecursiveNodeParser(chunk_size=24, chunk_overlap=6)
+    index = VectorStoreIndex.from_documents(
+        documents, transformations=[parser], embed_model=embed_model
+    )
+    stored = list(index.docstore.docs.values())
+    assert_exact_by_document(documents, stored)
+
+    def hits(index: VectorStoreIndex) -> list[tuple[Any, ...]]:
+        found = index.as_retriever(similarity_top_k=4).retrieve("dark rain night chapter 3")
+        assert len(found) == 4
+        for hit in found:
+            text = next(d.text for d in documents if d.doc_id == hit.node.ref_doc_id)
+            assert_exact(text, [hit.node])
+        return [(hit.node.node_id, *summary([hit.node])) for hit in found]
+
+    before = hits(index)
+    index.storage_context.persist(persist_dir=str(tmp_path))
+    reloaded = load_index_from_storage(
+        StorageContext.from_defaults(persist_dir=str(tmp_path)), embed_model=embed_model
+    )
+    assert hits(reloaded) == before  # type: ignore[arg-type]
+    assert_exact_by_document(documents, list(reloaded.docstore.docs.values()))

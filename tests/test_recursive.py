@@ -500,6 +500,34 @@ def test_regex_separators_are_python_re_syntax() -> None:
         assert caught.value.name == "separators[1]"
 
 
+def test_invalid_pattern_error_names_the_separator() -> None:
+    with pytest.raises(InvalidParameterError, match="not a valid regular expression") as caught:
+        RecursiveSplitter(10, separators=["\n\n", "(unclosed", ""], separators_are_regex=True)
+    assert (caught.value.name, caught.value.value) == ("separators[1]", "(unclosed")
+    assert "separators[1]='(unclosed'" in str(caught.value)
+
+
+def test_langchain_latex_separator_compiles() -> None:
+    """Issue 17: LangChain's own LaTeX separator raised under the ``regex`` module."""
+    separator = "\n\\\\begin{enumerate}"  # as LangChain writes it: \n, \\, begin{enumerate}
+    text = "Intro text here.\n\\begin{enumerate}\n\\item one\n\\end{enumerate}"
+    separators = [separator, "\n", " ", ""]
+    chunks = split_recursive(
+        text, 24, separators=separators, separators_are_regex=True, keep_separator="start"
+    )
+    assert texts_of(chunks)[:2] == ["Intro text here.", "\\begin{enumerate}"]
+    check_chunks(text, chunks, 24)
+
+
+def test_regex_module_syntax_drops_no_text() -> None:
+    """Issue 17: ``x{e}`` is fuzzy matching in the ``regex`` module (it matched everything,
+    and every chunk was lost); in Python's ``re`` it is the literal text ``x{e}``."""
+    text = "alpha beta\n\ngamma delta epsilon"
+    splitter = RecursiveSplitter(10, separators=["x{e}", "\n\n", " "], separators_are_regex=True)
+    assert splitter.split_text(text) == ["alpha beta", "gamma", "delta", "epsilon"]
+    assert split_recursive("ax{e}b", 3, separators=["x{e}"], separators_are_regex=True)
+
+
 def test_overlap_not_below_chunk_size_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="chunk_overlap=5: must be smaller than chunk_size=5"):
         split_recursive("text", 5, 5)
@@ -689,6 +717,74 @@ def test_properties(
     check_chunks(text, chunks, chunk_size, measure, overlap=overlap, naive_lines=True)
     again = split_or_too_large(text, chunk_size, spec, chunk_overlap=overlap, keep_separator=keep)
     assert again == chunks
+
+
+LITERAL_SEPARATORS = ["\n\n", "\n", " ", "", ".", "|", "。", "ab", "x{e}", "(", "\\", "*"]
+REGEX_SEPARATORS = [
+    r"\n\n+", r"[.!?]\s+", r"\s+", r"(?=#)", r"x{e}", r"\d+", r",\s*", r"\|", r"(?<=\.)",
+    r"\b", r"\n(?=#{1,6} )", r"\n\\\\begin{enumerate}", r"[。！？]", "",
+]  # fmt: skip
+SEPARATOR_TEXTS = st.lists(
+    st.sampled_from(
+        ["word", "ab", "x{e}", "12", " ", "\n", "\n\n", "# T\n", ". ", "! ", ", ", "|", "(",
+         "\\", "*", "。", "猫", FAMILY, "e\u0301", "\\begin{enumerate}"]
+    ),
+    max_size=40,
+).map("".join)  # fmt: skip
+
+
+@st.composite
+def separator_sets(draw: st.DrawFn) -> tuple[list[str], bool]:
+    """A list of separators, literal or regular expressions (Python ``re`` syntax)."""
+    is_regex = draw(st.booleans())
+    pool = REGEX_SEPARATORS if is_regex else LITERAL_SEPARATORS
+    return draw(st.lists(st.sampled_from(pool), min_size=1, max_size=5, unique=True)), is_regex
+
+
+def check_no_text_dropped(
+    text: str, chunks: Sequence[Chunk], chunk_size: int, separators: Sequence[str],
+    is_regex: bool, keep: bool | str,
+) -> None:  # fmt: skip
+    """Every promise of :func:`check_chunks`; outside the chunks lies only whitespace, and
+    with ``keep_separator=False`` whole matches of the separators (which it drops)."""
+    patterns = [s if is_regex else re.escape(s) for s in separators if s]
+    dropped = "|".join(f"(?:{p})" for p in patterns) if keep is False else ""
+    check_chunks(text, chunks, chunk_size, dropped=dropped)
+
+
+@given(SEPARATOR_TEXTS, separator_sets(), st.integers(1, 16), keeps, st.data())
+def test_no_separator_set_drops_text(
+    text: str,
+    separators: tuple[list[str], bool],
+    chunk_size: int,
+    keep: bool | str,
+    data: st.DataObject,
+) -> None:
+    """Issue 17: no configuration silently drops text: every character outside the chunks is
+    whitespace or (with ``keep_separator=False``) part of a separator match."""
+    chosen, is_regex = separators
+    overlap = data.draw(st.integers(0, chunk_size - 1))
+    chunks = split_or_too_large(
+        text, chunk_size, None, chunk_overlap=overlap, separators=chosen, keep_separator=keep,
+        separators_are_regex=is_regex,
+    )  # fmt: skip
+    if chunks is not None:
+        check_no_text_dropped(text, chunks, chunk_size, chosen, is_regex, keep)
+
+
+@given(SEPARATOR_TEXTS, st.sampled_from(sorted(PRESETS)), st.integers(1, 24), st.data())
+def test_no_preset_drops_text(text: str, preset: str, chunk_size: int, data: st.DataObject) -> None:
+    chosen = PRESETS[preset]
+    overlap = data.draw(st.integers(0, chunk_size - 1))
+    keep = data.draw(st.sampled_from([chosen.keep_separator, False]))
+    try:
+        splitter = RecursiveSplitter.from_preset(
+            preset, chunk_size, chunk_overlap=overlap, keep_separator=keep
+        )
+        chunks = splitter.split(text)
+    except ChunkTooLargeError:
+        return
+    check_no_text_dropped(text, chunks, chunk_size, chosen.separators, chosen.regex, keep)
 
 
 @given(atom_texts, st.integers(1, 30), st.sampled_from([True, "start", "end"]))

@@ -75,7 +75,9 @@ def _configure_recursive(parser: argparse.ArgumentParser) -> None:
         "cjk or plain",
     )
     parser.add_argument(
-        "--regex", action="store_true", help="the --separators are regular expressions"
+        "--regex",
+        action="store_true",
+        help="the --separators are regular expressions (Python re syntax)",
     )
     parser.add_argument(
         "--keep-separator",

@@ -18,6 +18,7 @@ from .base import (
 )
 from .splitters import (
     SpanBlockTextSplitter,
+    SpanCharacterTextSplitter,
     SpanParagraphTextSplitter,
     SpanRecursiveTextSplitter,
     SpanSentenceTextSplitter,
@@ -33,6 +34,7 @@ __all__ = [
     "START_INDEX",
     "START_LINE",
     "SpanBlockTextSplitter",
+    "SpanCharacterTextSplitter",
     "SpanParagraphTextSplitter",
     "SpanRecursiveTextSplitter",
     "SpanSentenceTextSplitter",

@@ -56,14 +56,14 @@ class SpanTextSplitter(TextSplitter):
     """A LangChain ``TextSplitter`` whose Documents are exact spans of their source.
 
     ``splitter`` is any spansplit ``Splitter``; all the splitting happens there. With
-    ``add_start_index`` (on by default here, off in LangChain) each Document's metadata
-    gets :data:`SPAN_METADATA_KEYS`: ``start_index`` and ``end_index`` (code point
-    offsets, ``text[start_index:end_index] == page_content``) and ``start_line`` /
-    ``end_line`` (1-based, inclusive). Offsets are relative to the text that was split,
-    i.e. the input Document's ``page_content``.
+    ``add_start_index`` (off by default, as in LangChain) each Document's metadata gets
+    :data:`SPAN_METADATA_KEYS`: ``start_index`` and ``end_index`` (code point offsets,
+    ``text[start_index:end_index] == page_content``) and ``start_line`` / ``end_line``
+    (1-based, inclusive). Offsets are relative to the text that was split, i.e. the input
+    Document's ``page_content``.
     """
 
-    def __init__(self, splitter: Splitter, *, add_start_index: bool = True) -> None:
+    def __init__(self, splitter: Splitter, *, add_start_index: bool = False) -> None:
         if not isinstance(splitter, Splitter):
             raise ParameterTypeError(
                 "splitter must be a spansplit splitter (e.g. spansplit.RecursiveSplitter(500)), "
@@ -95,18 +95,19 @@ class SpanTextSplitter(TextSplitter):
     ) -> list[Document]:
         """One Document per chunk of each text; metadata deep-copied per chunk.
 
-        Covers ``split_documents``, ``transform_documents`` and ``atransform_documents``,
-        which LangChain routes through here.
+        ``metadatas`` of ``None`` or ``[]`` means no metadata, as in LangChain. Covers
+        ``split_documents``, ``transform_documents`` and ``atransform_documents``, which
+        LangChain routes through here.
         """
         if isinstance(texts, str):
             raise ParameterTypeError("texts must be a list of str, got str: pass [text]")
-        if metadatas is not None and len(metadatas) != len(texts):
+        if metadatas and len(metadatas) != len(texts):
             raise InvalidParameterError(
                 "metadatas", f"<{len(metadatas)} dicts>", f"needs one dict per text ({len(texts)})"
             )
         documents = []
         for position, text in enumerate(texts):
-            source = metadatas[position] if metadatas is not None else {}
+            source = metadatas[position] if metadatas else {}
             for chunk in self._splitter.split(text):
                 metadata = copy.deepcopy(source)
                 if self._add_start_index:

@@ -2,9 +2,12 @@
 
 Each class only translates LangChain's parameter names (``chunk_size``, ``chunk_overlap``,
 ``length_function``) to the core splitter's and hands it to :class:`SpanTextSplitter`.
-``length_function`` takes anything ``spansplit.resolve_length`` accepts: a callable
-``str -> int`` (``len`` means code points), ``"utf8"``, a tiktoken encoding or model name,
-a tiktoken ``Encoding`` or a Hugging Face tokenizer.
+The two that replace LangChain classes (:class:`SpanRecursiveTextSplitter` for
+``RecursiveCharacterTextSplitter``, :class:`SpanCharacterTextSplitter` for
+``CharacterTextSplitter``) take LangChain's parameters in LangChain's order with its
+defaults. ``length_function`` takes anything ``spansplit.resolve_length`` accepts: a
+callable ``str -> int`` (``len`` means code points), ``"utf8"``, a tiktoken encoding or
+model name, a tiktoken ``Encoding`` or a Hugging Face tokenizer.
 """
 
 from __future__ import annotations
@@ -24,46 +27,62 @@ from spansplit import (
 )
 from spansplit.boundaries.separators import KeepSeparator
 from spansplit.sizing import LengthSpec
+from spansplit.splitters.recursive import DEFAULT_SEPARATORS
 
 from .base import SpanTextSplitter, check_no_overlap, length_spec
 
 _LANGUAGE_PRESETS = {"js": "javascript", "ts": "typescript"}
 
 
+def separator_splitter(
+    separators: Sequence[str],
+    keep_separator: KeepSeparator,
+    is_separator_regex: bool,
+    chunk_size: int,
+    chunk_overlap: int,
+    length_function: LengthSpec,
+    strip_whitespace: bool,
+) -> RecursiveSplitter:
+    """The core splitter for LangChain's separator settings, in LangChain's meaning:
+    ``keep_separator=True`` is ``"start"`` (the core's ``True`` is ``"end"``)."""
+    return RecursiveSplitter(
+        chunk_size,
+        chunk_overlap,
+        separators,
+        "start" if keep_separator is True else keep_separator,
+        length=length_spec(length_function),
+        strip_whitespace=strip_whitespace,
+        separators_are_regex=is_separator_regex,
+    )
+
+
 class SpanRecursiveTextSplitter(SpanTextSplitter):
     """``RecursiveCharacterTextSplitter``'s scheme with exact spans and hard budgets.
 
-    Same parameters and defaults as LangChain's class; ``keep_separator=True`` means
-    ``"start"`` as in LangChain. Unlike it, no chunk ever exceeds ``chunk_size`` under
-    ``length_function`` and ``chunk_overlap`` must be smaller than ``chunk_size``.
+    Same parameters, order and defaults as LangChain's class (``separators`` first, the
+    ``TextSplitter`` settings as keywords); ``keep_separator=True`` means ``"start"`` and
+    ``separators`` of ``None`` or ``[]`` mean the defaults, as in LangChain. Unlike it, no
+    chunk ever exceeds ``chunk_size`` under ``length_function`` and ``chunk_overlap`` must
+    be smaller than ``chunk_size``.
     """
 
     def __init__(
         self,
-        chunk_size: int = 4000,
-        chunk_overlap: int = 200,
         separators: Sequence[str] | None = None,
         keep_separator: KeepSeparator = True,
         is_separator_regex: bool = False,
+        *,
+        chunk_size: int = 4000,
+        chunk_overlap: int = 200,
         length_function: LengthSpec = len,
+        add_start_index: bool = False,
         strip_whitespace: bool = True,
-        add_start_index: bool = True,
     ) -> None:
-        options: dict[str, Any] = {}
-        if separators is not None:
-            options["separators"] = separators
-        super().__init__(
-            RecursiveSplitter(
-                chunk_size,
-                chunk_overlap,
-                keep_separator="start" if keep_separator is True else keep_separator,
-                length=length_spec(length_function),
-                strip_whitespace=strip_whitespace,
-                separators_are_regex=is_separator_regex,
-                **options,
-            ),
-            add_start_index=add_start_index,
-        )
+        splitter = separator_splitter(
+            separators or DEFAULT_SEPARATORS, keep_separator, is_separator_regex,
+            chunk_size, chunk_overlap, length_function, strip_whitespace,
+        )  # fmt: skip
+        super().__init__(splitter, add_start_index=add_start_index)
 
     @classmethod
     def from_preset(cls, preset: str, **kwargs: Any) -> Self:
@@ -94,18 +113,50 @@ class SpanRecursiveTextSplitter(SpanTextSplitter):
         return cls.from_preset(preset, **kwargs)
 
 
+class SpanCharacterTextSplitter(SpanTextSplitter):
+    """``CharacterTextSplitter`` with exact spans and hard budgets: the text is split at
+    ``separator`` (a literal, or a regular expression with ``is_separator_regex``) and the
+    pieces merged up to ``chunk_size``.
+
+    Same parameters, order and defaults as LangChain's class. A piece larger than
+    ``chunk_size`` is cut at grapheme clusters rather than passed through over budget;
+    ``keep_separator=True`` means ``"start"``, as in LangChain.
+    """
+
+    def __init__(
+        self,
+        separator: str = "\n\n",
+        is_separator_regex: bool = False,
+        *,
+        chunk_size: int = 4000,
+        chunk_overlap: int = 200,
+        length_function: LengthSpec = len,
+        keep_separator: KeepSeparator = False,
+        add_start_index: bool = False,
+        strip_whitespace: bool = True,
+    ) -> None:
+        splitter = separator_splitter(
+            [separator], keep_separator, is_separator_regex,
+            chunk_size, chunk_overlap, length_function, strip_whitespace,
+        )  # fmt: skip
+        super().__init__(splitter, add_start_index=add_start_index)
+
+
 class SpanSentenceTextSplitter(SpanTextSplitter):
     """Whole sentences packed up to ``chunk_size``, overlapping by up to ``chunk_overlap``
     (spansplit's ``SentenceSplitter``: UAX #29 sentences with CJK punctuation; a sentence
     longer than ``chunk_size`` is split at words). ``abbreviations``: words whose period
-    does not end a sentence (the core's list by default)."""
+    does not end a sentence (the core's list by default). No LangChain class does this;
+    the parameters follow ``TextSplitter``'s."""
 
     def __init__(
         self,
         chunk_size: int = 500,
         chunk_overlap: int = 0,
         length_function: LengthSpec = len,
-        add_start_index: bool = True,
+        *,
+        add_start_index: bool = False,
+        strip_whitespace: bool = True,
         abbreviations: Collection[str] | None = None,
     ) -> None:
         options: dict[str, Any] = {}
@@ -116,6 +167,7 @@ class SpanSentenceTextSplitter(SpanTextSplitter):
                 chunk_size,
                 chunk_overlap,
                 length=length_spec(length_function),
+                strip_whitespace=strip_whitespace,
                 **options,
             ),
             add_start_index=add_start_index,
@@ -125,17 +177,24 @@ class SpanSentenceTextSplitter(SpanTextSplitter):
 class SpanParagraphTextSplitter(SpanTextSplitter):
     """Paragraphs packed up to ``chunk_size``, an over-long paragraph split at sentences,
     then words (spansplit's ``ParagraphSplitter``); ``chunk_overlap`` repeats trailing
-    words of the previous chunk."""
+    words of the previous chunk. The parameters follow ``TextSplitter``'s."""
 
     def __init__(
         self,
         chunk_size: int = 4000,
         chunk_overlap: int = 0,
         length_function: LengthSpec = len,
-        add_start_index: bool = True,
+        *,
+        add_start_index: bool = False,
+        strip_whitespace: bool = True,
     ) -> None:
         super().__init__(
-            ParagraphSplitter(chunk_size, chunk_overlap, length=length_spec(length_function)),
+            ParagraphSplitter(
+                chunk_size,
+                chunk_overlap,
+                length=length_spec(length_function),
+                strip_whitespace=strip_whitespace,
+            ),
             add_start_index=add_start_index,
         )
 
@@ -150,7 +209,8 @@ class SpanBlockTextSplitter(SpanTextSplitter):
         chunk_size: int,
         chunk_overlap: int = 0,
         length_function: LengthSpec = len,
-        add_start_index: bool = True,
+        *,
+        add_start_index: bool = False,
     ) -> None:
         check_no_overlap(chunk_overlap, type(self).__name__)
         super().__init__(

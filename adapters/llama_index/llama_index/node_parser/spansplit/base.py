@@ -9,13 +9,20 @@ when a parser splits the nodes of another parser.
 
 from __future__ import annotations
 
+import difflib
+import pickle
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
-from llama_index.core.bridge.pydantic import Field, PrivateAttr, field_validator
-from llama_index.core.callbacks import CBEventType, EventPayload
+from llama_index.core.bridge.pydantic import (
+    Field,
+    PrivateAttr,
+    field_serializer,
+    field_validator,
+)
+from llama_index.core.callbacks import CallbackManager, CBEventType, EventPayload
 from llama_index.core.node_parser.interface import MetadataAwareTextSplitter, TextSplitter
 from llama_index.core.node_parser.node_utils import build_nodes_from_splits, default_id_func
 from llama_index.core.schema import (
@@ -27,10 +34,13 @@ from llama_index.core.schema import (
     TextNode,
 )
 from llama_index.core.utils import get_tqdm_iterable
+from typing_extensions import Self
 
 from spansplit import Chunk, LengthFunction, Splitter, count_lines, resolve_length
 from spansplit.errors import InvalidParameterError, ParameterTypeError
 from spansplit.validate import check_int
+
+from .lengths import TokenListLength, is_saved_name, length_setting, saved_length
 
 START_LINE = "start_line"
 END_LINE = "end_line"
@@ -41,6 +51,16 @@ CONTENT_MODES = (MetadataMode.EMBED, MetadataMode.LLM)
 """The renderings of a node that must fit ``chunk_size``: what is embedded, what the LLM reads."""
 
 T = TypeVar("T")
+
+STOCK_SETTINGS = {
+    "separator": "the word separator of LlamaIndex's SentenceSplitter/TokenTextSplitter",
+    "paragraph_separator": "the paragraph separator of LlamaIndex's SentenceSplitter",
+    "secondary_chunking_regex": "the sub-sentence regex of LlamaIndex's SentenceSplitter",
+    "chunking_tokenizer_fn": "the sentence tokenizer of LlamaIndex's SentenceSplitter",
+    "backup_separators": "the fallback separators of LlamaIndex's TokenTextSplitter",
+}
+"""Settings of LlamaIndex's own text splitters that spansplit's parsers do not take, and
+what they are: the error for one says what to use instead."""
 
 
 class _Cache(dict[Any, Any]):
@@ -120,10 +140,44 @@ class SpanNodeParser(TextSplitter):
 
     _cache: _Cache = PrivateAttr(default_factory=_Cache)
 
+    init_only: ClassVar[frozenset[str]] = frozenset()
+    """Keyword arguments ``__init__`` takes besides the fields (turned into fields)."""
+
     def __init__(self, **data: Any) -> None:
+        self._reject_unknown(data)
         super().__init__(**data)
         self._check_settings()
         self._splitter()  # build once: a bad setting fails here, with spansplit's typed error
+
+    @classmethod
+    def _reject_unknown(cls, data: dict[str, Any]) -> None:
+        """Raise ``TypeError`` for a keyword that is no setting, as LlamaIndex's own parsers
+        do (pydantic would ignore it: ``chunk_sise=8`` would leave the default size)."""
+        known = set(cls.model_fields) | cls.init_only
+        for name in data:
+            if name in known:
+                continue
+            if name in STOCK_SETTINGS:
+                hint = (
+                    f" That is {STOCK_SETTINGS[name]}: spansplit's parsers find sentences, "
+                    "paragraphs and words themselves, and SpanRecursiveNodeParser takes "
+                    "separators=[...]."
+                )
+            else:
+                close = difflib.get_close_matches(name, sorted(known), n=1)
+                hint = f" Did you mean {close[0]!r}?" if close else ""
+            raise ParameterTypeError(
+                f"{cls.__name__}() got an unexpected keyword argument {name!r} "
+                f"(={data[name]!r:.60}).{hint} Its settings: {', '.join(sorted(known))}."
+            )
+
+    @classmethod
+    def from_defaults(
+        cls, callback_manager: CallbackManager | None = None, **settings: Any
+    ) -> Self:
+        """The parser with ``settings`` and the defaults for the rest, as LlamaIndex's
+        parsers' ``from_defaults`` (a ``callback_manager`` of ``None`` means a new one)."""
+        return cls(callback_manager=callback_manager or CallbackManager([]), **settings)
 
     @field_validator("id_func", mode="before")
     @classmethod
@@ -153,15 +207,27 @@ class SpanNodeParser(TextSplitter):
 
     def split_chunks(self, text: str, budget: int | None = None) -> list[Chunk]:
         """spansplit's chunks of ``text`` (spans, line numbers, sizes) for these settings."""
+        return self._splitter(budget).split(text)
+
+    def split_text(self, text: str) -> list[str]:
+        return self._chunking(text, lambda: [chunk.text for chunk in self.split_chunks(text)])
+
+    def _chunking(self, text: str, split: Callable[[], list[T]]) -> list[T]:
+        """``split()`` (chunk texts or nodes of ``text``) inside one ``CHUNKING`` event, as
+        LlamaIndex's own text splitters emit it: the text in, the chunk texts out, none for
+        an empty text."""
+        if not text:
+            return split()
         with self.callback_manager.event(
             CBEventType.CHUNKING, payload={EventPayload.CHUNKS: [text]}
         ) as event:
-            chunks = self._splitter(budget).split(text)
-            event.on_end(payload={EventPayload.CHUNKS: [chunk.text for chunk in chunks]})
-        return chunks
-
-    def split_text(self, text: str) -> list[str]:
-        return [chunk.text for chunk in self.split_chunks(text)]
+            result = split()
+            chunks = [
+                item.get_content(MetadataMode.NONE) if isinstance(item, BaseNode) else item
+                for item in result
+            ]
+            event.on_end(payload={EventPayload.CHUNKS: chunks})
+        return result
 
     # -- nodes ------------------------------------------------------------------------
 
@@ -174,8 +240,13 @@ class SpanNodeParser(TextSplitter):
         return parsed
 
     def _nodes_from(self, node: BaseNode) -> list[BaseNode]:
-        """The nodes of one input node; subclasses with budgets fit them to metadata."""
+        """The nodes of one input node, inside one ``CHUNKING`` event."""
         text = node.get_content(metadata_mode=MetadataMode.NONE)
+        return self._chunking(text, lambda: self._fitted_nodes(node, text))
+
+    def _fitted_nodes(self, node: BaseNode, text: str) -> list[BaseNode]:
+        """The nodes of ``node`` (whose text is ``text``); subclasses with budgets fit them
+        to the metadata shown with them."""
         return self._build_nodes(node, self.split_chunks(text), _origin(node, text))
 
     def _build_nodes(self, node: BaseNode, chunks: list[Chunk], origin: _Origin) -> list[BaseNode]:
@@ -196,12 +267,11 @@ class SpanNodeParser(TextSplitter):
         self, node: BaseNode, origin: _Origin, start_line: int, end_line: int
     ) -> dict[str, Any]:
         """The input's metadata (its line numbers describe the input, not this chunk) and
-        this chunk's line numbers in the root document, where they are known."""
-        metadata = (
-            {k: v for k, v in node.metadata.items() if k not in LINE_KEYS}
-            if self.include_metadata
-            else {}
-        )
+        this chunk's line numbers in the root document, where they are known; nothing with
+        ``include_metadata=False``, as LlamaIndex's parsers."""
+        if not self.include_metadata:
+            return {}
+        metadata = {k: v for k, v in node.metadata.items() if k not in LINE_KEYS}
         if self.include_line_numbers and origin.line is not None:
             metadata[START_LINE] = origin.line + start_line - 1
             metadata[END_LINE] = origin.line + end_line - 1
@@ -262,14 +332,57 @@ class SpanSizedNodeParser(SpanNodeParser):
         strict=True,
         description="Largest chunk (a target for blocks), in the unit of `length`.",
     )
-    length: str = Field(
+    length: Any = Field(
         default="cl100k_base",
-        strict=True,
         description=(
-            "How sizes are measured: 'chars' (code points), 'utf8', 'utf16', or a tiktoken "
-            "encoding or model name such as 'cl100k_base', 'o200k_base' or 'gpt-4o'."
+            "How sizes are measured: 'chars' (code points), 'utf8', 'utf16', a tiktoken "
+            "encoding or model name such as 'cl100k_base', 'o200k_base' or 'gpt-4o', or any "
+            "other form spansplit.resolve_length accepts (a tiktoken Encoding, a Hugging Face "
+            "tokenizer, a callable str -> int); tokenizer= (text -> list) sets it too. A name "
+            "is saved as it is, an object by a stable name only (see the README)."
         ),
     )
+
+    init_only: ClassVar[frozenset[str]] = frozenset({"tokenizer"})
+
+    def __init__(self, **data: Any) -> None:
+        """``tokenizer`` (a callable from text to a list of tokens, as LlamaIndex's parsers
+        take it) counts ``len(tokenizer(text))``: it becomes ``length``."""
+        tokenizer = data.pop("tokenizer", None)
+        if tokenizer is not None:
+            if data.get("length") is not None and not is_saved_name(data["length"]):
+                raise InvalidParameterError(
+                    "tokenizer",
+                    tokenizer,
+                    f"give tokenizer or length, not both (length={data['length']!r})",
+                )
+            data["length"] = TokenListLength(tokenizer)
+        super().__init__(**data)
+
+    @field_validator("length", mode="before")
+    @classmethod
+    def _length_setting(cls, value: Any) -> Any:
+        return length_setting(value, cls.__name__)
+
+    @field_serializer("length")
+    def _saved_length(self, value: Any) -> Any:
+        return saved_length(value)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """LlamaIndex's pickling, but a length that cannot be pickled is an error here:
+        LlamaIndex would drop it with a warning, and the copy a worker process gets (with
+        ``num_workers > 1``) would count in cl100k_base instead."""
+        try:
+            pickle.dumps(self.length)
+        except Exception as error:
+            name = getattr(self.length, "name", self.length)
+            raise ParameterTypeError(
+                f"length {name!r} cannot be pickled ({error}), so this "
+                "parser cannot go to another process (IngestionPipeline num_workers > 1, a "
+                "process pool): pass a module-level function, a tiktoken encoding name or a "
+                "Hugging Face tokenizer instead of a lambda or a local function"
+            ) from error
+        return super().__getstate__()
 
     @classmethod
     def class_name(cls) -> str:
@@ -279,7 +392,7 @@ class SpanSizedNodeParser(SpanNodeParser):
         check_int("chunk_size", self.chunk_size, 1)
 
     def _length(self) -> LengthFunction:
-        """The length function named by ``length``, built once per process."""
+        """The length function ``length`` stands for, built once per process."""
         length = self._cache.get("length")
         if length is None:
             length = self._cache["length"] = resolve_length(self.length)
@@ -307,8 +420,7 @@ class SpanBudgetNodeParser(SpanSizedNodeParser, MetadataAwareTextSplitter):
     def class_name(cls) -> str:
         return "SpanBudgetNodeParser"
 
-    def _nodes_from(self, node: BaseNode) -> list[BaseNode]:
-        text = node.get_content(metadata_mode=MetadataMode.NONE)
+    def _fitted_nodes(self, node: BaseNode, text: str) -> list[BaseNode]:
         origin = _origin(node, text)
         last_line = max(1, count_lines(text))  # the most digits a line number has here
         probe = self._build_nodes(node, [Chunk("", 0, 0, 0, last_line, last_line, 0)], origin)[0]
@@ -332,6 +444,10 @@ class SpanBudgetNodeParser(SpanSizedNodeParser, MetadataAwareTextSplitter):
         shown = metadata_str.strip()
         if not shown:
             return self.split_text(text)
+        return self._chunking(text, lambda: self._fitted_texts(text, shown))
+
+    def _fitted_texts(self, text: str, shown: str) -> list[str]:
+        """Chunk texts of ``text`` that fit with the metadata string ``shown``."""
         count = self._length().count
 
         def render(content: str) -> str:

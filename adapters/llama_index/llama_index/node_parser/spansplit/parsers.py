@@ -57,7 +57,9 @@ class SpanRecursiveNodeParser(_OverlapMixin):
         default=True, strict=True, description="Trim each chunk (its span follows the trim)."
     )
     separators_are_regex: bool = Field(
-        default=False, strict=True, description="Read the separators as regular expressions."
+        default=False,
+        strict=True,
+        description="Read the separators as regular expressions (Python re syntax).",
     )
 
     @classmethod
