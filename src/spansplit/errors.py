@@ -78,3 +78,14 @@ class InconsistentLengthError(SpansplitError, ValueError):
         self.end = end
         self.size = size
         self.budget = budget
+
+
+class GrammarUnavailableError(SpansplitError, ValueError):
+    """The syntax-tree splitter has no grammar for a language here: tree-sitter or the
+    language's grammar wheel is not installed (the message names the extra or package to
+    install), or no grammar works offline for it (the message names the separator-table
+    splitter instead)."""
+
+    def __init__(self, language: str, message: str) -> None:
+        super().__init__(message)
+        self.language = language
