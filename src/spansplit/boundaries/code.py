@@ -341,15 +341,18 @@ class SyntaxLevel:
         return out
 
     def _parts(self, unit: Unit) -> list[Unit]:
-        """The children of ``unit``, looking through a unit whose only child is as large."""
+        """The children of ``unit``, looking through a unit whose only child holds all of
+        its text but blank lines."""
+        text = self.text
         while True:
             children = self.children(unit)
-            if len(children) != 1 or (children[0].first, children[0].last) != (
-                unit.first,
-                unit.last,
-            ):
+            if len(children) != 1:
                 return children
-            unit = children[0]
+            child = children[0]
+            before, after = text[unit.start : child.start], text[child.end : unit.end]
+            if (before and not before.isspace()) or (after and not after.isspace()):
+                return children
+            unit = child
 
     def children(self, unit: Unit) -> list[Unit]:
         """The parts of ``unit`` (made once), each registered for later look-ups.

@@ -112,7 +112,15 @@ class CodeSplitter(BudgetedSplitter):
     def spans(self, text: str) -> list[tuple[int, int, int]]:
         if not self.uses_grammar:
             return pack(text, self.structure, self.config)
-        return pack(text, self.syntax_structure(self.syntax(text)), self.config)
+        return self._pack(text, self.syntax(text))
+
+    def _pack(self, text: str, syntax: SyntaxLevel) -> list[tuple[int, int, int]]:
+        """The chunks of one parsed text; without trimming, a cut inside an over-long line
+        can leave a chunk of spaces alone, which is dropped."""
+        spans = pack(text, self.syntax_structure(syntax), self.config)
+        if self.strip_whitespace:
+            return spans
+        return [span for span in spans if not text[span[0] : span[1]].isspace()]
 
     def _chunks(self, text: str, source: int, first_index: int) -> list[Chunk]:
         if not text or text.isspace():
@@ -122,7 +130,7 @@ class CodeSplitter(BudgetedSplitter):
             metadata = [{"language": self.language, "symbols": [], "node_kinds": []}] * len(spans)
         else:
             syntax = self.syntax(text)
-            spans = pack(text, self.syntax_structure(syntax), self.config)
+            spans = self._pack(text, syntax)
             metadata = []
             for start, end, _ in spans:
                 symbols, kinds = syntax.describe(start, end)
