@@ -8,6 +8,7 @@ wheel is missing skips its tests with a reason.
 from __future__ import annotations
 
 import bisect
+import json
 import pickle
 import subprocess
 import sys
