@@ -4,7 +4,8 @@ Every subcommand reads a UTF-8 file (or ``-`` for standard input) and prints one
 object per chunk. The budgeted ones share ``--chunk-size``, ``--chunk-overlap`` and
 ``--length``; ``code`` takes the language from ``--language`` or the file's extension.
 Adding a splitter is one entry in ``COMMANDS``: its name, help, the options it adds and
-a function from (text, options) to chunks. The seed contracts' own output shapes live in a ``compat`` subcommand that the main help does not list.
+a function from (text, options) to chunks. The seed contracts' own output shapes live in
+a ``compat`` subcommand that the main help does not list.
 """
 
 from __future__ import annotations
