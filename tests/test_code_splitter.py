@@ -339,15 +339,18 @@ def test_code_snapshot(language: str, snapshot) -> None:  # type: ignore[no-unty
     snapshot.check(f"code-{language}", cases)
 
 
-def test_cli_code_subcommand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_code_subcommand(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     needs_grammar("go")
     from spansplit.cli import main
 
     source = tmp_path / "tides.go"
     source.write_text(sample("code.go"), encoding="utf-8")
     assert main(["code", "--chunk-size", "64", "--length", "cl100k_base", str(source)]) == 0
-    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    records = [json.loads(line) for line in capfd.readouterr().out.splitlines()]
     assert records and all(r["size"] <= 64 for r in records)
     assert {"language", "symbols", "node_kinds"} <= set(records[0]["metadata"])
-    assert main(["code", "--chunk-size", "64", "-"]) == 1  # no extension: --language needed
-    assert "--language" in capsys.readouterr().err
+    bare = tmp_path / "tides"
+    bare.write_text(sample("code.go"), encoding="utf-8")
+    assert main(["code", "--chunk-size", "64", str(bare)]) == 1  # no extension
+    assert "pass the language" in capfd.readouterr().err
+    assert main(["code", "--chunk-size", "64", "--language", "go", str(bare)]) == 0
