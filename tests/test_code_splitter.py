@@ -116,9 +116,7 @@ def test_any_budget_keeps_the_promise(
 ) -> None:
     needs_grammar(language)
     text = sample(SAMPLES[language])
-    splitter = CodeSplitter(
-        language, size, int(size * overlap_share), strip_whitespace=strip
-    )
+    splitter = CodeSplitter(language, size, int(size * overlap_share), strip_whitespace=strip)
     check_chunks(text, splitter.split(text), splitter)
 
 

@@ -34,6 +34,7 @@ from langchain_core.vectorstores import InMemoryVectorStore
 from langchain_spansplit import (
     SPAN_METADATA_KEYS,
     SpanBlockTextSplitter,
+    SpanCodeTextSplitter,
     SpanParagraphTextSplitter,
     SpanRecursiveTextSplitter,
     SpanSentenceTextSplitter,
@@ -382,15 +383,19 @@ def test_from_preset_and_from_language() -> None:
     code = (
         "import os\n\n\nclass A:\n    def f(self):\n        return 1\n\n\ndef g():\n    return 2\n"
     )
-    for splitter in (
-        SpanRecursiveTextSplitter.from_preset("python", chunk_size=40, chunk_overlap=0),
-        SpanRecursiveTextSplitter.from_language(Language.PYTHON, chunk_size=40, chunk_overlap=0),
-    ):
-        docs = splitter.create_documents([code])
-        assert_exact(docs, [code])
-        assert any(d.page_content.startswith("class A") for d in docs)
+    splitter = SpanRecursiveTextSplitter.from_preset("python", chunk_size=40, chunk_overlap=0)
+    docs = splitter.create_documents([code])
+    assert_exact(docs, [code])
+    assert any(d.page_content.startswith("class A") for d in docs)
+    # Every Language member works (the syntax tree or a separator table: test_code_adapters).
+    splitter = SpanRecursiveTextSplitter.from_language(
+        Language.PYTHON, chunk_size=40, chunk_overlap=0
+    )
+    assert_exact(splitter.create_documents([code]), [code])
+    cobol = SpanRecursiveTextSplitter.from_language(Language.COBOL, chunk_size=40, chunk_overlap=0)
+    assert_exact(cobol.create_documents([code]), [code])
     with pytest.raises(InvalidParameterError, match="language"):
-        SpanRecursiveTextSplitter.from_language(Language.COBOL, chunk_size=40)
+        SpanRecursiveTextSplitter.from_language("klingon", chunk_size=40)
 
 
 @given(
@@ -504,6 +509,7 @@ ADAPTERS: dict[str, Callable[[], SpanTextSplitter]] = {
     "paragraphs": lambda: SpanParagraphTextSplitter(chunk_size=30, chunk_overlap=8),
     "paragraphs-tiktoken": lambda: SpanParagraphTextSplitter.from_tiktoken_encoder(chunk_size=16),
     "blocks": lambda: SpanBlockTextSplitter(chunk_size=30),
+    "code": lambda: SpanCodeTextSplitter("python", chunk_size=30, chunk_overlap=8),
 }
 
 

@@ -16,6 +16,7 @@ from .base import (
     START_LINE,
     SpanTextSplitter,
 )
+from .code import SpanCodeTextSplitter, get_separators_for_language
 from .splitters import (
     SpanBlockTextSplitter,
     SpanParagraphTextSplitter,
@@ -33,9 +34,11 @@ __all__ = [
     "START_INDEX",
     "START_LINE",
     "SpanBlockTextSplitter",
+    "SpanCodeTextSplitter",
     "SpanParagraphTextSplitter",
     "SpanRecursiveTextSplitter",
     "SpanSentenceTextSplitter",
     "SpanTextSplitter",
     "__version__",
+    "get_separators_for_language",
 ]
