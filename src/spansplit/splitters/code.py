@@ -36,7 +36,10 @@ from ..lines import LINE_ENDING
 from ..packing import Structure, pack
 from ..packing.pieces import trim_span
 from ..sizing import LengthSpec
+from ..sizing.base import CodePoints, Utf8Bytes, Utf16Units
 from .base import BudgetedSplitter, make_chunks
+
+TIKTOKEN_MODULE = "spansplit.sizing.tiktoken"  # not imported here: tiktoken is optional
 
 Fallback = Literal["error", "separators"]
 
@@ -97,11 +100,18 @@ class CodeSplitter(BudgetedSplitter):
         """The syntax level of one text (parsed now), told how to check the budget."""
         count, budget = self.length.count, self.chunk_size
         trim = self.strip_whitespace
+        # Units where an ASCII character never counts more than one.
+        ascii_bound = isinstance(self.length, (CodePoints, Utf8Bytes, Utf16Units)) or (
+            type(self.length).__module__ == TIKTOKEN_MODULE
+        )
 
         def fits(start: int, end: int) -> bool:
             if trim:
                 start, end = trim_span(text, start, end)
-            return count(text[start:end]) <= budget
+            piece = text[start:end]
+            if ascii_bound and len(piece) <= budget and piece.isascii():
+                return True
+            return count(piece) <= budget
 
         return SyntaxLevel(text, self.info, fits)
 
