@@ -352,3 +352,16 @@ def test_cli_code_subcommand(tmp_path: Path, capfd: pytest.CaptureFixture[str]) 
     assert main(["code", "--chunk-size", "64", str(bare)]) == 1  # no extension
     assert "pass the language" in capfd.readouterr().err
     assert main(["code", "--chunk-size", "64", "--language", "go", str(bare)]) == 0
+
+
+def test_code_tree_example_runs_over_a_folder() -> None:
+    needs_grammar("python")
+    example = DATA.parent.parent / "examples" / "code_tree.py"
+    done = subprocess.run(
+        [sys.executable, str(example), str(DATA), "--chunk-size", "128"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=True,
+    )
+    assert "code.go (go):" in done.stdout and "Predictor.Extremes" in done.stdout

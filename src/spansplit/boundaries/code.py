@@ -396,7 +396,8 @@ class SyntaxLevel:
         """Append the children of ``parent`` to ``out``, opening those that cannot be a
         piece of their own: a child sharing its first line with what came before, the body
         of a definition, the definition inside a wrapper, the one list of statements
-        inside a body. ``header``: ``parent`` is a definition (or wrapper), so its own
+        inside a body. A definition's signature stays whole (its parameters may span
+        lines). ``header``: ``parent`` is a definition (or wrapper), so its own
         children are its header; ``body``: ``parent`` is a definition's body."""
         language = self.language
         own_body = None
@@ -412,7 +413,7 @@ class SyntaxLevel:
             opens_body = is_definition and child == own_body
             if last > first and (
                 opens_body
-                or (out and first <= out[-1].last)
+                or (out and first <= out[-1].last and not (is_definition and own_body))
                 or (parent.type in language.wrappers and self._is_definition(child))
                 or (body and sole and child.is_named and not self._is_definition(child))
             ):
