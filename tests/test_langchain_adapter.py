@@ -36,6 +36,7 @@ from langchain_spansplit import (
     SPAN_METADATA_KEYS,
     SpanBlockTextSplitter,
     SpanCharacterTextSplitter,
+    SpanCodeTextSplitter,
     SpanParagraphTextSplitter,
     SpanRecursiveTextSplitter,
     SpanSentenceTextSplitter,
@@ -417,9 +418,12 @@ def test_classmethods_take_langchains_parameters() -> None:
         differing = {n for n in stock if ours[n].default != stock[n].default}
         # gpt2 needs a download; cl100k_base is bundled (README: differences)
         assert differing == ({"encoding_name"} if name == "from_tiktoken_encoder" else set())
-    assert inspect.signature(SpanRecursiveTextSplitter.from_tiktoken_encoder).parameters[
-        "encoding_name"
-    ].default == langchain_spansplit.DEFAULT_ENCODING
+    assert (
+        inspect.signature(SpanRecursiveTextSplitter.from_tiktoken_encoder)
+        .parameters["encoding_name"]
+        .default
+        == langchain_spansplit.DEFAULT_ENCODING
+    )
 
 
 @given(
@@ -573,9 +577,14 @@ def test_from_preset_and_from_language() -> None:
     ):
         docs = splitter.create_documents([code])
         assert_exact(docs, [code])
-        assert any(d.page_content.startswith("class A") for d in docs)
+        assert any("class A" in d.page_content for d in docs)
+    # Every Language member works (the syntax tree or a separator table: test_code_adapters).
+    cobol = SpanRecursiveTextSplitter.from_language(
+        Language.COBOL, chunk_size=40, chunk_overlap=0, add_start_index=True
+    )
+    assert_exact(cobol.create_documents([code]), [code])
     with pytest.raises(InvalidParameterError, match="language"):
-        SpanRecursiveTextSplitter.from_language(Language.COBOL, chunk_size=40)
+        SpanRecursiveTextSplitter.from_language("klingon", chunk_size=40)
 
 
 @given(
@@ -699,6 +708,9 @@ ADAPTERS: dict[str, Callable[[], SpanTextSplitter]] = {
         chunk_size=16, add_start_index=True
     ),
     "blocks": lambda: SpanBlockTextSplitter(30, add_start_index=True),
+    "code": lambda: SpanCodeTextSplitter(
+        "python", chunk_size=30, chunk_overlap=8, add_start_index=True
+    ),
 }
 
 
@@ -835,3 +847,10 @@ def test_example_runs_offline_and_cites_exactly() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("bikes.md:") >= 2  # the script asserts every citation itself
+
+
+def test_the_markdown_preset_keeps_its_structure() -> None:
+    text = "# T\n\n```bash\n# not a heading\necho 1\n```\n\nAfter the fence.\n"
+    splitter = SpanRecursiveTextSplitter.from_preset("markdown", chunk_size=40, chunk_overlap=0)
+    fence = "```bash\n# not a heading\necho 1\n```"
+    assert any(fence in chunk for chunk in splitter.split_text(text))

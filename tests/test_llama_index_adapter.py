@@ -450,7 +450,8 @@ def test_all_parsers_are_every_exported_parser() -> None:
         if name.startswith("Span") and name.endswith("NodeParser")
     }
     bases = {SpanNodeParser, adapter.SpanBudgetNodeParser, adapter.SpanSizedNodeParser}
-    assert set(ALL_PARSERS) == exported - bases
+    code = {adapter.SpanCodeNodeParser}  # takes a language: tests/test_code_adapters.py
+    assert set(ALL_PARSERS) == exported - bases - code
 
 
 @pytest.mark.parametrize("cls", ALL_PARSERS)
@@ -583,7 +584,8 @@ def test_every_setting_changes_the_cache_key(cls: type[SpanNodeParser]) -> None:
     assert set(settings_) | {"id_func", "callback_manager"} == set(cls.model_fields)
     key = get_transformation_hash(documents, base)
     for name, value in settings_.items():
-        changed = cls(**{**settings_, name: _variant(value)})
+        variant = "markdown" if name == "preset" else _variant(value)
+        changed = cls(**{**settings_, name: variant})
         assert get_transformation_hash(documents, changed) != key, name
 
 
@@ -1022,3 +1024,14 @@ def test_vector_index_persist_and_reload_keep_exact_offsets(tmp_path: Path) -> N
     )
     assert hits(reloaded) == before  # type: ignore[arg-type]
     assert_exact_by_document(documents, list(reloaded.docstore.docs.values()))
+
+
+def test_the_markdown_preset_keeps_its_structure_through_the_parser() -> None:
+    text = "# T\n\n```bash\n# not a heading\necho 1\n```\n\nAfter the fence.\n"
+    parser = SpanRecursiveNodeParser.from_preset(
+        "markdown", chunk_size=40, chunk_overlap=0, length="chars"
+    )
+    texts = [node.text for node in parser.get_nodes_from_documents([Document(text=text)])]
+    assert any("```bash\n# not a heading\necho 1\n```" in t for t in texts)
+    copy = SpanRecursiveNodeParser.from_dict(parser.to_dict())
+    assert [n.text for n in copy.get_nodes_from_documents([Document(text=text)])] == texts

@@ -8,6 +8,7 @@ splitter takes ``chunk_size``, ``chunk_overlap``, ``length`` and ``strip_whitesp
 
 from __future__ import annotations
 
+from .boundaries.code_languages import LANGUAGES, CodeLanguage, language_for_path
 from .boundaries.sentences import DEFAULT_ABBREVIATIONS, sentence_spans
 from .boundaries.separators import PRESETS, SeparatorPreset
 from .boundaries.words import word_spans
@@ -16,6 +17,7 @@ from .config import ChunkConfig
 from .errors import (
     ChunkTooLargeError,
     ExtraNotInstalledError,
+    GrammarUnavailableError,
     InconsistentLengthError,
     InputTypeError,
     InvalidInputError,
@@ -28,6 +30,7 @@ from .lines import LineIndex, count_lines
 from .sizing import LengthFunction, resolve_length
 from .splitters.base import BudgetedSplitter, Splitter
 from .splitters.blocks import BlockSplitter, split_blocks
+from .splitters.code import CodeSplitter, split_code
 from .splitters.markdown import MarkdownSplitter, split_markdown, with_heading_path
 from .splitters.paragraphs import ParagraphSplitter, split_paragraphs
 from .splitters.recursive import RecursiveSplitter, split_recursive
@@ -38,13 +41,17 @@ __version__ = "0.2.0"
 
 __all__ = [
     "DEFAULT_ABBREVIATIONS",
+    "LANGUAGES",
     "PRESETS",
     "BlockSplitter",
     "BudgetedSplitter",
     "Chunk",
     "ChunkConfig",
     "ChunkTooLargeError",
+    "CodeLanguage",
+    "CodeSplitter",
     "ExtraNotInstalledError",
+    "GrammarUnavailableError",
     "InconsistentLengthError",
     "InputTypeError",
     "InvalidInputError",
@@ -66,10 +73,12 @@ __all__ = [
     "check_text",
     "convert_offsets",
     "count_lines",
+    "language_for_path",
     "page",
     "resolve_length",
     "sentence_spans",
     "split_blocks",
+    "split_code",
     "split_markdown",
     "split_paragraphs",
     "split_recursive",

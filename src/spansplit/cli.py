@@ -2,9 +2,10 @@
 
 Every subcommand reads a UTF-8 file (or ``-`` for standard input) and prints one JSON
 object per chunk. The budgeted ones share ``--chunk-size``, ``--chunk-overlap`` and
-``--length``. Adding a splitter is one entry in ``COMMANDS``: its name, help, the
-options it adds and a function from (text, options) to chunks. The seed contracts' own
-output shapes live in a ``compat`` subcommand that the main help does not list.
+``--length``; ``code`` takes the language from ``--language`` or the file's extension.
+Adding a splitter is one entry in ``COMMANDS``: its name, help, the options it adds and
+a function from (text, options) to chunks. The seed contracts' own output shapes live in
+a ``compat`` subcommand that the main help does not list.
 """
 
 from __future__ import annotations
@@ -189,6 +190,44 @@ def _run_blocks(text: str, options: argparse.Namespace) -> list[Chunk]:
     return split_blocks(text, options.chunk_size, length=options.length)
 
 
+def _configure_code(parser: argparse.ArgumentParser) -> None:
+    _add_budget_options(parser)
+    parser.add_argument(
+        "--language",
+        default=None,
+        help="the programming language (python, typescript, go, rust, java ...); by default "
+        "from the file's extension",
+    )
+    parser.add_argument(
+        "--separators-fallback",
+        action="store_true",
+        help="where the language's grammar is not installed, split with its separator table "
+        "instead of failing",
+    )
+
+
+def _run_code(text: str, options: argparse.Namespace) -> list[Chunk]:
+    from .boundaries.code_languages import language_for_path
+    from .errors import InvalidParameterError
+    from .splitters.code import CodeSplitter
+
+    language = options.language
+    if language is None:
+        if options.file == "-":
+            raise InvalidParameterError(
+                "--language", None, "standard input has no file extension: pass --language"
+            )
+        language = language_for_path(options.file)
+    splitter = CodeSplitter(
+        language,
+        options.chunk_size,
+        options.chunk_overlap,
+        length=options.length,
+        fallback="separators" if options.separators_fallback else "error",
+    )
+    return splitter.split(text)
+
+
 def _configure_compat(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "shape",
@@ -242,6 +281,13 @@ COMMANDS: tuple[Command, ...] = (
         "structure-aware paging blocks of about --chunk-size that tile the input",
         _configure_blocks,
         _run_blocks,
+    ),
+    Command(
+        "code",
+        "source code split at its syntax (definitions, then statements, lines, words); "
+        "each record has the chunk's symbol path and node kinds",
+        _configure_code,
+        _run_code,
     ),
     Command("compat", None, _configure_compat, _run_compat),
 )

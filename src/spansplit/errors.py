@@ -105,3 +105,14 @@ class ExtraNotInstalledError(SpansplitError, ImportError):
             f"pip install 'spansplit[{extra}]'"
         )
         self.extra = extra
+
+
+class GrammarUnavailableError(SpansplitError, ValueError):
+    """The syntax-tree splitter has no grammar for a language here: tree-sitter or the
+    language's grammar wheel is not installed (the message names the extra or package to
+    install), or no grammar works offline for it (the message names the separator-table
+    splitter instead)."""
+
+    def __init__(self, language: str, message: str) -> None:
+        super().__init__(message)
+        self.language = language

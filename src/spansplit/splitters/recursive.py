@@ -14,9 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..boundaries.code_languages import get_language
 from ..boundaries.separators import (
     PRESETS,
     KeepSeparator,
+    SeparatorPreset,
     check_keep_separator,
     separator_levels,
 )
@@ -63,11 +65,24 @@ class RecursiveSplitter(BudgetedSplitter):
         self.structure = Structure(levels, isolate=True)
 
     @classmethod
+    def from_language(cls, language: Any, chunk_size: int, **options: Any) -> RecursiveSplitter:
+        """A splitter with the separator table of a programming language (any name
+        ``spansplit.LANGUAGES`` or its aliases know, a LangChain ``Language`` member):
+        definitions first, then control flow, blank lines, lines, words. Needs no grammar;
+        :class:`~spansplit.CodeSplitter` splits at the syntax tree instead."""
+        return cls._with_separators(get_language(language).separators, chunk_size, options)
+
+    @classmethod
     def from_preset(cls, preset: str, chunk_size: int, **options: Any) -> RecursiveSplitter:
         """A splitter with the separators of a preset: one of ``spansplit.PRESETS``."""
         if preset not in PRESETS:
             raise InvalidParameterError("preset", preset, f"must be one of {sorted(PRESETS)}")
-        chosen = PRESETS[preset]
+        return cls._with_separators(PRESETS[preset], chunk_size, options)
+
+    @classmethod
+    def _with_separators(
+        cls, chosen: SeparatorPreset, chunk_size: int, options: dict[str, Any]
+    ) -> RecursiveSplitter:
         options.setdefault("keep_separator", chosen.keep_separator)
         splitter = cls(
             chunk_size,

@@ -16,6 +16,7 @@ from .base import (
     START_LINE,
     SpanTextSplitter,
 )
+from .code import SpanCodeTextSplitter, get_separators_for_language
 from .splitters import (
     SpanBlockTextSplitter,
     SpanCharacterTextSplitter,
@@ -35,9 +36,11 @@ __all__ = [
     "START_LINE",
     "SpanBlockTextSplitter",
     "SpanCharacterTextSplitter",
+    "SpanCodeTextSplitter",
     "SpanParagraphTextSplitter",
     "SpanRecursiveTextSplitter",
     "SpanSentenceTextSplitter",
     "SpanTextSplitter",
     "__version__",
+    "get_separators_for_language",
 ]

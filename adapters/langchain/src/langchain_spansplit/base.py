@@ -110,6 +110,7 @@ class SpanTextSplitter(TextSplitter):
             source = metadatas[position] if metadatas else {}
             for chunk in self._splitter.split(text):
                 metadata = copy.deepcopy(source)
+                metadata.update(chunk.metadata)  # a structure-aware splitter's (code symbols)
                 if self._add_start_index:
                     metadata[START_INDEX] = chunk.start
                     metadata[END_INDEX] = chunk.end

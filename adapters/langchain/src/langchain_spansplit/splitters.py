@@ -26,12 +26,11 @@ from spansplit import (
     SentenceSplitter,
 )
 from spansplit.boundaries.separators import KeepSeparator
+from spansplit.packing import Structure
 from spansplit.sizing import LengthSpec
 from spansplit.splitters.recursive import DEFAULT_SEPARATORS
 
 from .base import SpanTextSplitter, check_no_overlap, length_spec
-
-_LANGUAGE_PRESETS = {"js": "javascript", "ts": "typescript"}
 
 
 def separator_splitter(
@@ -83,6 +82,7 @@ class SpanRecursiveTextSplitter(SpanTextSplitter):
             chunk_size, chunk_overlap, length_function, strip_whitespace,
         )  # fmt: skip
         super().__init__(splitter, add_start_index=add_start_index)
+        self._separators = list(separators or DEFAULT_SEPARATORS)  # as LangChain keeps them
 
     @classmethod
     def from_preset(cls, preset: str, **kwargs: Any) -> Self:
@@ -95,22 +95,49 @@ class SpanRecursiveTextSplitter(SpanTextSplitter):
         chosen = spansplit.PRESETS[preset]
         keep = chosen.keep_separator  # the core's True is "end"; here True means "start"
         kwargs.setdefault("keep_separator", "end" if keep is True else keep)
-        return cls(separators=chosen.separators, is_separator_regex=chosen.regex, **kwargs)
+        splitter = cls(separators=chosen.separators, is_separator_regex=chosen.regex, **kwargs)
+        core = splitter.splitter
+        if chosen.levels is not None and isinstance(core, RecursiveSplitter):
+            # A structure-aware preset (markdown): its levels, not its regexes.
+            core.structure = Structure(chosen.levels(core.keep_separator), isolate=True)
+        return splitter
 
     @classmethod
     def from_language(cls, language: Any, **kwargs: Any) -> Self:
-        """LangChain's ``from_language``: a ``Language`` member (or its value) whose
-        separators spansplit has as a preset."""
-        name = str(getattr(language, "value", language))
-        preset = _LANGUAGE_PRESETS.get(name, name)
-        if preset not in spansplit.PRESETS:
-            raise InvalidParameterError(
-                "language",
-                language,
-                f"no spansplit preset for it; presets are {sorted(spansplit.PRESETS)}, "
-                "or pass separators=[...] yourself",
+        """LangChain's ``from_language`` for every ``Language`` member (or its value).
+
+        Where the language's tree-sitter grammar is installed (``spansplit[code]``) and
+        no ``separators`` are given, the chunks follow the syntax tree (spansplit's
+        ``CodeSplitter``: definitions, statements, lines, words, with ``symbols`` in the
+        metadata); elsewhere the language's separator table is used, as LangChain does.
+        ``kwargs`` as for the class.
+        """
+        from spansplit.boundaries.code import grammar_available
+        from spansplit.boundaries.code_languages import get_language
+
+        from .code import SpanCodeTextSplitter, get_separators_for_language
+
+        info = get_language(language)
+        syntax_options = {"chunk_size", "chunk_overlap", "length_function", "add_start_index"}
+        if info.grammar is not None and set(kwargs) <= syntax_options and grammar_available(info):
+            code = SpanCodeTextSplitter(info.name, **kwargs)
+            splitter = cls.__new__(cls)
+            SpanTextSplitter.__init__(
+                splitter, code.splitter, add_start_index=kwargs.get("add_start_index", False)
             )
-        return cls.from_preset(preset, **kwargs)
+            splitter._separators = get_separators_for_language(info.name)
+            return splitter
+        kwargs.setdefault("keep_separator", "start")
+        return cls(
+            separators=get_separators_for_language(info.name), is_separator_regex=True, **kwargs
+        )
+
+    @staticmethod
+    def get_separators_for_language(language: Any) -> list[str]:
+        """LangChain's static method: the separator table of ``language``."""
+        from .code import get_separators_for_language
+
+        return get_separators_for_language(language)
 
 
 class SpanCharacterTextSplitter(SpanTextSplitter):

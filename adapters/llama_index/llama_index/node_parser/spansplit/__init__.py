@@ -15,6 +15,7 @@ from .base import (
     SpanNodeParser,
     SpanSizedNodeParser,
 )
+from .code import SpanCodeNodeParser
 from .parsers import (
     SpanBlockNodeParser,
     SpanParagraphNodeParser,
@@ -28,6 +29,7 @@ __all__ = [
     "START_LINE",
     "SpanBlockNodeParser",
     "SpanBudgetNodeParser",
+    "SpanCodeNodeParser",
     "SpanNodeParser",
     "SpanParagraphNodeParser",
     "SpanRecursiveNodeParser",

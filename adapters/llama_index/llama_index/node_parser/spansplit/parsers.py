@@ -21,6 +21,7 @@ from spansplit import (
     Splitter,
 )
 from spansplit.errors import InvalidParameterError
+from spansplit.packing import Structure
 from spansplit.splitters.recursive import DEFAULT_SEPARATORS
 from spansplit.validate import check_overlap
 
@@ -61,6 +62,11 @@ class SpanRecursiveNodeParser(_OverlapMixin):
         strict=True,
         description="Read the separators as regular expressions (Python re syntax).",
     )
+    preset: str | None = Field(
+        default=None,
+        description="The spansplit preset the separators come from (set by from_preset); a "
+        "structure-aware preset ('markdown') splits by its structure, not its separators.",
+    )
 
     @classmethod
     def class_name(cls) -> str:
@@ -73,11 +79,16 @@ class SpanRecursiveNodeParser(_OverlapMixin):
             raise InvalidParameterError("preset", preset, f"must be one of {sorted(PRESETS)}")
         chosen = PRESETS[preset]
         fields.setdefault("keep_separator", chosen.keep_separator)
-        return cls(separators=list(chosen.separators), separators_are_regex=chosen.regex, **fields)
+        return cls(
+            separators=list(chosen.separators),
+            separators_are_regex=chosen.regex,
+            preset=preset,
+            **fields,
+        )
 
     def _make_splitter(self, budget: int | None) -> Splitter:
         size = budget or self.chunk_size
-        return RecursiveSplitter(
+        splitter = RecursiveSplitter(
             size,
             self._scaled(self.chunk_overlap, budget),
             separators=self.separators,
@@ -86,6 +97,10 @@ class SpanRecursiveNodeParser(_OverlapMixin):
             strip_whitespace=self.strip_whitespace,
             separators_are_regex=self.separators_are_regex,
         )
+        chosen = PRESETS.get(self.preset) if self.preset else None
+        if chosen is not None and chosen.levels is not None:
+            splitter.structure = Structure(chosen.levels(splitter.keep_separator), isolate=True)
+        return splitter
 
 
 class SpanSentenceNodeParser(_OverlapMixin):

@@ -1,0 +1,617 @@
+"""Code structure from tree-sitter syntax trees, as one boundary level of whole lines.
+
+:class:`SyntaxLevel` parses a text once and offers its structure to packing as a
+recursive level: the top-level definitions and statements of the file, then, inside a
+piece over budget, its own parts (a class's header and methods, a function's signature,
+docstring and statements, a block's statements), down to single statements, which the
+next levels cut at lines and words. Every piece is made of whole lines (a line holding
+two statements stays whole), so no chunk starts mid-line unless one line is over budget.
+Comments, decorators and attributes on the lines right above a definition or statement
+go with it, and a docstring with its signature.
+
+Pieces are found lazily, only for the regions packing asks about, so a file whose
+definitions fit is parsed and walked one level deep. Offsets come from the tree's rows
+(line numbers), never from its byte offsets, so non-ASCII text needs no conversion.
+Grammars are the per-language wheels (``pip install 'spansplit[code]'``), loaded on first
+use, one parser per language and thread; nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import threading
+import warnings
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..chunk import Span
+from ..errors import GrammarUnavailableError
+from ..packing.pieces import trim_span
+from .code_languages import CodeLanguage
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Parser
+
+_LF = re.compile("\n")
+_THREAD = threading.local()
+_BODY_FIELDS = ("body",)
+_FUNCTION_VALUES = frozenset(
+    {
+        "arrow_function",
+        "function_expression",
+        "function",
+        "generator_function",
+        "class",
+        "class_expression",
+    }
+)
+_DECLARATOR_NAMES = frozenset(
+    {
+        "identifier",
+        "field_identifier",
+        "qualified_identifier",
+        "destructor_name",
+        "operator_name",
+        "type_identifier",
+    }
+)
+_LITERAL_NAMES = frozenset({"init", "deinit", "subscript", "constructor", "operator"})
+
+
+def _install_hint(language: CodeLanguage) -> str:
+    extra = f"pip install 'spansplit[{language.extra}]'"
+    return f"{extra} (or pip install tree-sitter {language.package})"
+
+
+def load_parser(language: CodeLanguage) -> Parser:
+    """A tree-sitter parser for ``language`` (one per language and thread, made on first
+    use from the grammar wheel); :class:`GrammarUnavailableError` says what to install."""
+    parsers: dict[str, Parser] | None = getattr(_THREAD, "parsers", None)
+    if parsers is None:
+        parsers = _THREAD.parsers = {}
+    parser = parsers.get(language.name)
+    if parser is None:
+        parser = parsers[language.name] = new_parser(language)
+    return parser
+
+
+def new_parser(language: CodeLanguage) -> Parser:
+    """A new parser for ``language`` from its grammar wheel."""
+    if language.grammar is None:
+        raise GrammarUnavailableError(
+            language.name,
+            f"no tree-sitter grammar for {language.name!r} works offline; split it with its "
+            f"separator table: RecursiveSplitter.from_language({language.name!r}, chunk_size) "
+            "or CodeSplitter(..., fallback='separators')",
+        )
+    module_name, function_name = language.grammar
+    try:
+        import tree_sitter
+    except ImportError as error:
+        raise GrammarUnavailableError(
+            language.name,
+            f"splitting {language.name} code by its syntax needs tree-sitter and the "
+            f"{language.package} grammar: {_install_hint(language)}",
+        ) from error
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise GrammarUnavailableError(
+            language.name,
+            f"the {language.name} grammar is not installed: {_install_hint(language)}",
+        ) from error
+    with warnings.catch_warnings():
+        # Some grammar wheels hand the language over as an int (deprecated by tree-sitter).
+        warnings.simplefilter("ignore", DeprecationWarning)
+        grammar = tree_sitter.Language(getattr(module, function_name)())
+    try:
+        return tree_sitter.Parser(grammar)
+    except ValueError as error:  # a grammar newer than the installed tree-sitter reads
+        raise GrammarUnavailableError(
+            language.name,
+            f"the installed tree-sitter cannot read the {language.package} grammar ({error}): "
+            "pip install 'tree-sitter>=0.25'",
+        ) from error
+
+
+def grammar_available(language: CodeLanguage) -> bool:
+    """Whether ``language``'s grammar loads here (tree-sitter and its wheel installed)."""
+    try:
+        load_parser(language)
+    except GrammarUnavailableError:
+        return False
+    return True
+
+
+def _text(node: Node | None) -> str | None:
+    if node is None or node.text is None:
+        return None
+    return node.text.decode("utf-8", "replace")
+
+
+def _declarator_name(node: Node) -> str | None:
+    """The name at the end of a C/C++ declarator chain (pointer, function declarator ...)."""
+    current = node.child_by_field_name("declarator")
+    while current is not None and current.type not in _DECLARATOR_NAMES:
+        current = current.child_by_field_name("declarator")
+    return _text(current)
+
+
+def _go_method(node: Node) -> tuple[str, ...] | None:
+    """``(Type, Method)`` for a Go method, from its receiver's type."""
+    name = _text(node.child_by_field_name("name"))
+    if name is None:
+        return None
+    receiver = node.child_by_field_name("receiver")
+    for parameter in receiver.named_children if receiver is not None else ():
+        type_text = _text(parameter.child_by_field_name("type"))
+        if type_text:
+            return (type_text.lstrip("*").split("[")[0].strip(), name)
+    return (name,)
+
+
+def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | None:
+    """The symbol path elements a definition node adds (usually its name), or ``None``
+    when ``node`` is not a definition of ``language`` (wrappers name their inner one)."""
+    if node.type in language.wrappers:
+        inner = _wrapped_definition(node, language)
+        return None if inner is None else definition_name(inner, language)
+    rule = language.definitions.get(node.type)
+    if rule is None:
+        return None
+    name: str | None
+    if rule == "name":
+        name = _text(node.child_by_field_name("name"))
+    elif rule == "optional_name":
+        name = _text(node.child_by_field_name("name")) or "(anonymous)"
+    elif rule == "with_body":
+        if node.child_by_field_name("body") is None:
+            return None
+        name = _text(node.child_by_field_name("name")) or "(anonymous)"
+    elif rule == "declarator":
+        name = _declarator_name(node)
+    elif rule == "variable":
+        name = next(
+            (
+                _text(declarator.child_by_field_name("name"))
+                for declarator in node.named_children
+                if declarator.type == "variable_declarator"
+                and (value := declarator.child_by_field_name("value")) is not None
+                and value.type in _FUNCTION_VALUES
+            ),
+            None,
+        )
+    elif rule == "go_method":
+        return _go_method(node)
+    elif rule == "go_type":
+        names = [
+            _text(spec.child_by_field_name("name"))
+            for spec in node.named_children
+            if spec.type in ("type_spec", "type_alias")
+        ]
+        name = ", ".join(n for n in names if n) or None
+    elif rule == "rust_impl":
+        type_name = _text(node.child_by_field_name("type"))
+        trait = _text(node.child_by_field_name("trait"))
+        name = f"{trait} for {type_name}" if trait else type_name
+    elif rule == "singleton":
+        name = "<< " + (_text(node.child_by_field_name("value")) or "self")
+    elif rule == "companion":
+        name = _text(node.child_by_field_name("name")) or "Companion"
+    elif rule in _LITERAL_NAMES:
+        name = rule
+    else:  # pragma: no cover - a table entry with an unknown rule
+        raise AssertionError(f"unknown naming rule {rule!r} for {node.type}")
+    return None if name is None else (name,)
+
+
+def _wrapped_definition(node: Node, language: CodeLanguage) -> Node | None:
+    """The definition inside a wrapper node (decorators, ``export``, ``template<>``)."""
+    for child in node.named_children:
+        if child.type in language.wrappers or child.type in language.definitions:
+            return child
+    return None
+
+
+def _rows(node: Node) -> tuple[int, int]:
+    """First and last row of ``node`` (a node ending at column 0 ends on the row before)."""
+    first = node.start_point.row
+    end_row, end_column = node.end_point
+    if end_column == 0 and end_row > first:
+        end_row -= 1
+    return first, end_row
+
+
+@dataclass(slots=True)
+class _Item:
+    """One node placed in a row range; ``owner`` is the definition whose header it is."""
+
+    node: Node
+    first: int
+    last: int
+    owner: str | None
+
+
+class Unit:
+    """A run of whole lines of the text holding one or more syntax nodes.
+
+    ``start``/``end`` are code point offsets of its first line's start and its last
+    line's end; ``kind`` is the type of its main node (a wrapped definition's own type;
+    ``""`` for punctuation alone); ``name`` the symbol path elements it adds (a
+    definition's name, else empty). ``children`` are found on first use: from ``items``
+    (the nodes on its lines), or for a definition with comments above it (``attached``:
+    the comment units and the definition's own unit) as described in
+    :meth:`SyntaxLevel.children`.
+    """
+
+    __slots__ = ("attached", "children", "end", "first", "items", "kind", "last", "name", "start")
+
+    def __init__(
+        self,
+        start: int,
+        end: int,
+        first: int,
+        last: int,
+        kind: str,
+        name: tuple[str, ...],
+        items: list[_Item],
+        attached: tuple[list[Unit], Unit] | None = None,
+    ) -> None:
+        self.start = start
+        self.end = end
+        self.first = first
+        self.last = last
+        self.kind = kind
+        self.name = name
+        self.items = items
+        self.attached = attached
+        self.children: list[Unit] | None = None
+
+    def __repr__(self) -> str:
+        return f"Unit({self.start}, {self.end}, {self.kind!r}, {self.name!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A definition found in a text: its symbol path, node kind and span (whole lines,
+    leading comments, decorators and attributes included)."""
+
+    path: tuple[str, ...]
+    kind: str
+    start: int
+    end: int
+    own_start: int  # where the definition's own first line starts (after its comments)
+
+
+class SyntaxLevel:
+    """The syntax tree of one text as a recursive boundary level (see the module
+    docstring), and where each chunk lies in it (:meth:`describe`).
+
+    Made per text by the code splitter (it holds the tree, so it is never pickled).
+    ``fits(start, end)`` says whether a span is within the budget: the one question of
+    size the level asks, for a definition with comments above it that is over budget
+    with them (see :meth:`children`); without it, such a definition is kept whole.
+    """
+
+    recursive = True
+
+    def __init__(
+        self, text: str, language: CodeLanguage, fits: Callable[[int, int], bool] | None = None
+    ) -> None:
+        self.text = text
+        self.language = language
+        self.fits = fits
+        tree = load_parser(language).parse(text.encode("utf-8"))
+        self.row_starts = [0, *(match.end() for match in _LF.finditer(text))]
+        root = tree.root_node
+        self._tree = tree  # nodes stay valid while the tree lives
+        last_row = len(self.row_starts) - 1
+        self.root = Unit(0, len(text), 0, last_row, root.type, (), [_Item(root, 0, last_row, None)])
+        self._by_span: dict[Span, Unit] = {(0, len(text)): self.root}
+
+    # -- the level ----------------------------------------------------------------------
+
+    def __call__(self, text: str, start: int, end: int) -> list[Span]:
+        unit = self._by_span.get((start, end))
+        if unit is None:
+            return [(start, end)]
+        children = self._parts(unit)
+        if not children:
+            return [(start, end)]
+        return self._cover(start, end, [(child.start, child.end) for child in children])
+
+    def _cover(self, start: int, end: int, spans: list[Span]) -> list[Span]:
+        """``spans`` clipped to ``[start, end)``, with any text between them that is not
+        blank (a token outside every part) as parts of its own, so nothing is lost."""
+        text = self.text
+        out: list[Span] = []
+        position = start
+        for piece_start, piece_end in spans:
+            piece_start, piece_end = max(piece_start, start), min(piece_end, end)
+            if piece_start >= piece_end:
+                continue
+            if piece_start > position and not text[position:piece_start].isspace():
+                out.append((position, piece_start))
+            out.append((piece_start, piece_end))
+            position = piece_end
+        if end > position and not text[position:end].isspace():
+            out.append((position, end))
+        return out
+
+    def _parts(self, unit: Unit) -> list[Unit]:
+        """The children of ``unit``, looking through a unit whose only child holds all of
+        its text but blank lines."""
+        text = self.text
+        while True:
+            children = self.children(unit)
+            if len(children) != 1:
+                return children
+            child = children[0]
+            before, after = text[unit.start : child.start], text[child.end : unit.end]
+            if (before and not before.isspace()) or (after and not after.isspace()):
+                return children
+            unit = child
+
+    def children(self, unit: Unit) -> list[Unit]:
+        """The parts of ``unit`` (made once), each registered for later look-ups.
+
+        A definition with comments (or attributes, decorators) right above it splits
+        into the comments and the whole definition when the definition alone fits, so
+        that it stays whole; otherwise the comments join the definition's first part (its
+        signature), so that they are never apart from it.
+        """
+        if unit.children is None:
+            if unit.attached is not None:
+                prefix, main = unit.attached
+                head = prefix[0]
+                for other in prefix[1:]:
+                    head = self._join(head, other)
+                inner = (
+                    []
+                    if self.fits is None or self.fits(main.start, main.end)
+                    else self._parts(main)
+                )
+                if inner and inner[0].items and not inner[0].name:
+                    unit.children = [self._join(head, inner[0]), *inner[1:]]
+                else:
+                    unit.children = [head, main]
+            else:
+                items: list[_Item] = []
+                for item in unit.items:
+                    self._flatten(item.node, items, item.node.type in self.language.wrappers)
+                unit.children = self._units(items)
+            for child in unit.children:
+                self._register(child)
+        return unit.children
+
+    def _register(self, unit: Unit) -> None:
+        self._by_span.setdefault((unit.start, unit.end), unit)
+        self._by_span.setdefault(trim_span(self.text, unit.start, unit.end), unit)
+
+    # -- from nodes to units ------------------------------------------------------------
+
+    def _flatten(self, parent: Node, out: list[_Item], header: bool, body: bool = False) -> None:
+        """Append the children of ``parent`` to ``out``, opening those that cannot be a
+        piece of their own: a child sharing its first line with what came before, the body
+        of a definition, the definition inside a wrapper, the one list of statements
+        inside a body. A definition's signature stays whole (its parameters may span
+        lines). ``header``: ``parent`` is a definition (or wrapper), so its own
+        children are its header; ``body``: ``parent`` is a definition's body."""
+        language = self.language
+        own_body = None
+        for field_name in _BODY_FIELDS:
+            own_body = parent.child_by_field_name(field_name)
+            if own_body is not None:
+                break
+        is_definition = header or parent.type in language.definitions
+        owner = self._kind(parent) if is_definition else None
+        sole = parent.named_child_count == 1
+        for child in parent.children:
+            first, last = _rows(child)
+            opens_body = is_definition and child == own_body
+            if last > first and (
+                opens_body
+                or (out and first <= out[-1].last and not (is_definition and own_body))
+                or (parent.type in language.wrappers and self._is_definition(child))
+                or (body and sole and child.is_named and not self._is_definition(child))
+            ):
+                wrapper = child.type in language.wrappers
+                self._flatten(child, out, wrapper or child.type in language.definitions, opens_body)
+            else:
+                out.append(_Item(child, first, last, owner if child != own_body else None))
+
+    def _is_definition(self, node: Node) -> bool:
+        return node.type in self.language.definitions or node.type in self.language.wrappers
+
+    def _kind(self, node: Node) -> str:
+        """A node's kind: its type, or its inner definition's for a wrapper."""
+        while node.type in self.language.wrappers:
+            inner = _wrapped_definition(node, self.language)
+            if inner is None:
+                break
+            node = inner
+        return node.type
+
+    def _units(self, items: list[_Item]) -> list[Unit]:
+        """Units of whole lines from ``items``: items sharing a line go together; comments
+        and prefixes right above an item (no blank line between) go with it, a docstring
+        with the signature above it."""
+        groups: list[list[_Item]] = []
+        for item in items:
+            if groups and item.first <= groups[-1][-1].last:
+                groups[-1].append(item)
+            else:
+                groups.append([item])
+        units: list[Unit] = []
+        pending: list[Unit] = []  # comment/prefix units waiting for what follows them
+        for group in groups:
+            unit = self._unit(group)
+            if self._is_prefix(group):
+                if pending and unit.first != pending[-1].last + 1:
+                    units += pending
+                    pending = []
+                pending.append(unit)
+                continue
+            if pending and unit.first == pending[-1].last + 1:
+                unit = self._attach(pending, unit)
+            else:
+                units += pending
+            pending = []
+            if units and self._follows_header(unit, units[-1]):
+                unit = self._join(units.pop(), unit)
+            units.append(unit)
+        return units + pending
+
+    def _unit(self, group: list[_Item]) -> Unit:
+        first, last = group[0].first, max(item.last for item in group)
+        main = next(
+            (
+                item
+                for item in group
+                if item.node.is_named and item.node.type not in self.language.comments
+            ),
+            None,
+        )
+        if main is None:
+            comment = next((item for item in group if item.node.is_named), None)
+            kind = comment.node.type if comment else ""
+            return Unit(self._row_start(first), self._row_end(last), first, last, kind, (), group)
+        kind = main.owner or self._kind(main.node)
+        name = () if main.owner else (definition_name(main.node, self.language) or ())
+        return Unit(self._row_start(first), self._row_end(last), first, last, kind, name, group)
+
+    def _is_prefix(self, group: list[_Item]) -> bool:
+        language = self.language
+        return all(
+            item.node.type in language.comments or item.node.type in language.prefixes
+            for item in group
+        )
+
+    def _follows_header(self, unit: Unit, before: Unit) -> bool:
+        """Whether ``unit`` joins the signature right above it: a definition's header
+        does not end a chunk alone, so its first statement (its docstring) goes with it
+        where both fit, unless that is a definition of its own."""
+        return (
+            unit.first == before.last + 1
+            and (self.fits is None or self.fits(before.start, unit.end))
+            and not unit.name
+            and unit.attached is None
+            and bool(before.items)
+            and before.attached is None
+            and all(item.owner is not None or not item.node.is_named for item in before.items)
+        )
+
+    def _attach(self, prefix: list[Unit], unit: Unit) -> Unit:
+        """Comments and prefixes above ``unit``: a definition keeps them apart (see
+        :meth:`children`); any other unit takes them in."""
+        if unit.name or unit.attached is not None or not unit.items:
+            name, unit.name = unit.name, ()  # the whole carries the name, once
+            return Unit(
+                prefix[0].start,
+                unit.end,
+                prefix[0].first,
+                unit.last,
+                unit.kind,
+                name,
+                [],
+                (prefix, unit),
+            )
+        joined = prefix[0]
+        for other in [*prefix[1:], unit]:
+            joined = self._join(joined, other)
+        return joined
+
+    def _join(self, before: Unit, after: Unit) -> Unit:
+        """One unit of two adjacent ones; the main kind and name are ``after``'s when
+        ``before`` holds only comments, a header's otherwise."""
+        main = after if before.kind in self.language.comments or not before.kind else before
+        return Unit(
+            before.start,
+            after.end,
+            before.first,
+            after.last,
+            main.kind,
+            main.name,
+            [*before.items, *after.items],
+        )
+
+    def _row_start(self, row: int) -> int:
+        return self.row_starts[row]
+
+    def _row_end(self, row: int) -> int:
+        return self.row_starts[row + 1] if row + 1 < len(self.row_starts) else len(self.text)
+
+    # -- where a chunk lies -------------------------------------------------------------
+
+    def describe(self, start: int, end: int) -> tuple[list[str], list[str]]:
+        """The symbol path of the deepest definition holding ``text[start:end]`` and the
+        kinds of the nodes it holds (its parts' kinds, or its own when it is one part)."""
+        path: list[str] = []
+        unit = self.root
+        while True:
+            if unit is not self.root and self._covers(start, end, unit):
+                return path, [unit.kind] if unit.kind else []
+            children = unit.children if unit is not self.root else self.children(unit)
+            if not children:
+                return path, [unit.kind] if unit.kind else []
+            inner = _containing(children, start, end)
+            if inner is None:
+                kinds = dict.fromkeys(
+                    child.kind
+                    for child in children
+                    if child.kind and child.start < end and child.end > start
+                )
+                return path, list(kinds)
+            path += inner.name
+            unit = inner
+
+    def _covers(self, start: int, end: int, unit: Unit) -> bool:
+        content_start, content_end = trim_span(self.text, unit.start, unit.end)
+        return start <= content_start and content_end <= end
+
+    # -- definitions --------------------------------------------------------------------
+
+    def definitions(self, depth: int = 2) -> Iterator[Definition]:
+        """The definitions of the text up to ``depth`` levels of nesting (2: top-level
+        ones and their members), with their leading comments; statements are opened to
+        find definitions inside them (``if TYPE_CHECKING:`` ...)."""
+        yield from self._definitions(self.root, (), depth)
+
+    def _definitions(self, unit: Unit, path: tuple[str, ...], depth: int) -> Iterator[Definition]:
+        for child in self.children(unit):
+            if child.name:
+                inner = (*path, *child.name)
+                own = child.attached[1].start if child.attached is not None else child.start
+                yield Definition(inner, child.kind, child.start, child.end, own)
+                if depth > 1:
+                    yield from self._definitions(child, inner, depth - 1)
+            elif child.last > child.first:
+                yield from self._definitions(child, path, depth)
+
+
+def _containing(children: list[Unit], start: int, end: int) -> Unit | None:
+    """The child whose lines hold all of ``[start, end)``, if one does."""
+    low, high = 0, len(children)
+    while low < high:  # the last child starting at or before ``start``
+        middle = (low + high) // 2
+        if children[middle].start <= start:
+            low = middle + 1
+        else:
+            high = middle
+    if low == 0:
+        return None
+    child = children[low - 1]
+    return child if end <= child.end else None
+
+
+__all__ = [
+    "Definition",
+    "SyntaxLevel",
+    "Unit",
+    "definition_name",
+    "grammar_available",
+    "load_parser",
+    "new_parser",
+]

@@ -1,0 +1,600 @@
+"""Programming languages as data: grammar, file extensions, definitions and separators.
+
+One :class:`CodeLanguage` per language that LangChain's ``Language`` enum lists (and a
+few close relatives, such as TSX). Each says where its tree-sitter grammar lives (a
+per-language wheel that ships the compiled grammar, so nothing downloads at run time;
+``None`` where no such wheel exists), which file extensions it has, which syntax nodes are
+definitions and how each is named, which nodes are comments or prefixes (decorators,
+attributes) that belong to the definition after them, and a separator table (regular
+expressions at line starts, coarsest first) for splitting without a grammar. The
+separator tables were written for spansplit from each language's syntax.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePath
+
+from ..errors import InvalidParameterError, ParameterTypeError
+from .separators import PRESETS, SeparatorPreset
+
+CODE_EXTRA = "code"
+"""The extra that brings tree-sitter and the grammars of the common languages."""
+
+MORE_EXTRA = "code-more"
+"""The extra that brings the grammars of Kotlin, Scala, Swift, Lua and Solidity."""
+
+
+@dataclass(frozen=True, slots=True)
+class CodeLanguage:
+    """What spansplit knows of one programming language.
+
+    ``grammar`` is ``(module, function)`` of a tree-sitter grammar wheel, ``package`` its
+    name on PyPI and ``extra`` the spansplit extra that installs it (``None`` when no
+    offline grammar exists: only the separator table then). ``definitions`` maps a
+    definition's node type to how it is named: ``"name"`` (its ``name`` field) or one of
+    the rules of :func:`spansplit.boundaries.code.definition_name`. ``wrappers`` are node
+    types around a definition (decorators, ``export``, ``template<>``) whose name is
+    their inner definition's. ``comments`` and ``prefixes`` (decorators, attributes) stay
+    with the definition or statement on the next line.
+    """
+
+    name: str
+    separators: SeparatorPreset
+    extensions: tuple[str, ...] = ()
+    grammar: tuple[str, str] | None = None
+    package: str | None = None
+    extra: str | None = None
+    definitions: Mapping[str, str] = field(default_factory=dict)
+    wrappers: frozenset[str] = frozenset()
+    comments: frozenset[str] = frozenset({"comment"})
+    prefixes: frozenset[str] = frozenset()
+
+
+def _code(*separators: str) -> SeparatorPreset:
+    """A separator table: the given patterns (regular expressions, each kept with the piece
+    after it), then blank lines, lines, spaces and grapheme clusters."""
+    return SeparatorPreset((*separators, r"\n\n", r"\n", r" ", r""), keep_separator="start")
+
+
+def _line_starting(*words: str) -> str:
+    """A line break followed (after indentation) by one of ``words`` and a word boundary."""
+    return r"\n(?=[ \t]*(?:" + "|".join(words) + r")\b)"
+
+
+_C_LIKE_FLOW = _line_starting("if", "for", "while", "do", "switch", "case", "return", "try")
+_NAME = "name"
+
+_LANGUAGES: tuple[CodeLanguage, ...] = (
+    CodeLanguage(
+        "python",
+        _code(
+            r"\n(?=(?:@[^\n]*\n)*(?:async[ \t]+)?(?:class|def)[ \t])",
+            r"\n(?=[ \t]+(?:@[^\n]*\n[ \t]*)*(?:async[ \t]+)?def[ \t])",
+            _line_starting("if", "for", "while", "with", "try", "return", "match"),
+        ),
+        (".py", ".pyi", ".pyw"),
+        ("tree_sitter_python", "language"),
+        "tree-sitter-python",
+        CODE_EXTRA,
+        {"function_definition": _NAME, "class_definition": _NAME},
+        frozenset({"decorated_definition"}),
+        prefixes=frozenset({"decorator"}),
+    ),
+    CodeLanguage(
+        "javascript",
+        _code(
+            r"\n(?=(?:export[ \t]+(?:default[ \t]+)?)?(?:async[ \t]+)?(?:function\*?|class)\b)",
+            r"\n(?=(?:export[ \t]+)?(?:const|let|var)[ \t])",
+            _line_starting("if", "for", "while", "do", "switch", "case", "return", "try"),
+        ),
+        (".js", ".mjs", ".cjs", ".jsx"),
+        ("tree_sitter_javascript", "language"),
+        "tree-sitter-javascript",
+        CODE_EXTRA,
+        {
+            "function_declaration": _NAME,
+            "generator_function_declaration": _NAME,
+            "class_declaration": _NAME,
+            "method_definition": _NAME,
+            "lexical_declaration": "variable",
+            "variable_declaration": "variable",
+        },
+        frozenset({"export_statement"}),
+        prefixes=frozenset({"decorator"}),
+    ),
+    CodeLanguage(
+        "typescript",
+        _code(
+            r"\n(?=(?:export[ \t]+(?:default[ \t]+)?)?(?:declare[ \t]+)?(?:abstract[ \t]+)?"
+            r"(?:async[ \t]+)?(?:function\*?|class|interface|enum|namespace|module|type)\b)",
+            r"\n(?=(?:export[ \t]+)?(?:const|let|var)[ \t])",
+            _line_starting("if", "for", "while", "do", "switch", "case", "return", "try"),
+        ),
+        (".ts", ".mts", ".cts"),
+        ("tree_sitter_typescript", "language_typescript"),
+        "tree-sitter-typescript",
+        CODE_EXTRA,
+        {
+            "function_declaration": _NAME,
+            "generator_function_declaration": _NAME,
+            "class_declaration": _NAME,
+            "abstract_class_declaration": _NAME,
+            "method_definition": _NAME,
+            "abstract_method_signature": _NAME,
+            "function_signature": _NAME,
+            "interface_declaration": _NAME,
+            "enum_declaration": _NAME,
+            "type_alias_declaration": _NAME,
+            "internal_module": _NAME,
+            "module": _NAME,
+            "lexical_declaration": "variable",
+            "variable_declaration": "variable",
+        },
+        frozenset({"export_statement", "ambient_declaration"}),
+        prefixes=frozenset({"decorator"}),
+    ),
+    CodeLanguage(
+        "go",
+        _code(
+            r"\n(?=func[ \t])",
+            r"\n(?=(?:type|var|const)[ \t(])",
+            _line_starting("if", "for", "switch", "select", "case", "return", "go", "defer"),
+        ),
+        (".go",),
+        ("tree_sitter_go", "language"),
+        "tree-sitter-go",
+        CODE_EXTRA,
+        {
+            "function_declaration": _NAME,
+            "method_declaration": "go_method",
+            "type_declaration": "go_type",
+        },
+    ),
+    CodeLanguage(
+        "rust",
+        _code(
+            r"\n(?=(?:#\[[^\n]*\n)*(?:pub(?:\([^)\n]*\))?[ \t]+)?(?:unsafe[ \t]+)?"
+            r"(?:impl|trait|mod|struct|enum|union|macro_rules!)\b)",
+            r"\n(?=[ \t]*(?:#\[[^\n]*\n[ \t]*)*(?:pub(?:\([^)\n]*\))?[ \t]+)?"
+            r"(?:const[ \t]+)?(?:async[ \t]+)?(?:unsafe[ \t]+)?(?:extern[ \t]+\"[^\"]*\"[ \t]+)?"
+            r"fn[ \t])",
+            r"\n(?=[ \t]*(?:let|if|for|while|loop|match|return)\b)",
+        ),
+        (".rs",),
+        ("tree_sitter_rust", "language"),
+        "tree-sitter-rust",
+        CODE_EXTRA,
+        {
+            "function_item": _NAME,
+            "function_signature_item": _NAME,
+            "impl_item": "rust_impl",
+            "trait_item": _NAME,
+            "mod_item": _NAME,
+            "struct_item": _NAME,
+            "enum_item": _NAME,
+            "union_item": _NAME,
+            "macro_definition": _NAME,
+        },
+        comments=frozenset({"line_comment", "block_comment"}),
+        prefixes=frozenset({"attribute_item"}),
+    ),
+    CodeLanguage(
+        "java",
+        _code(
+            r"\n(?=[ \t]*(?:@\w+[^\n]*\n[ \t]*)*(?:(?:public|protected|private|static|abstract|"
+            r"final|sealed|non-sealed|strictfp)[ \t]+)*(?:class|interface|enum|record|@interface)"
+            r"[ \t])",
+            r"\n(?=[ \t]*(?:@\w+[^\n]*\n[ \t]*)*(?:(?:public|protected|private|static|abstract|"
+            r"final|synchronized|native|default)[ \t]+)+[\w<>\[\],. ?]+[ \t]+\w+[ \t]*\()",
+            _C_LIKE_FLOW,
+        ),
+        (".java",),
+        ("tree_sitter_java", "language"),
+        "tree-sitter-java",
+        CODE_EXTRA,
+        {
+            "class_declaration": _NAME,
+            "interface_declaration": _NAME,
+            "enum_declaration": _NAME,
+            "record_declaration": _NAME,
+            "annotation_type_declaration": _NAME,
+            "method_declaration": _NAME,
+            "constructor_declaration": _NAME,
+            "compact_constructor_declaration": _NAME,
+        },
+        comments=frozenset({"line_comment", "block_comment"}),
+    ),
+    CodeLanguage(
+        "c",
+        _code(
+            r"\n(?=(?:static[ \t]+|inline[ \t]+|extern[ \t]+)*(?:struct|union|enum|typedef)\b)",
+            r"\n(?=[A-Za-z_][\w \t*]*\b[A-Za-z_]\w*[ \t]*\([^;\n]*\)?[ \t]*\n?\{)",
+            _C_LIKE_FLOW,
+        ),
+        (".c", ".h"),
+        ("tree_sitter_c", "language"),
+        "tree-sitter-c",
+        CODE_EXTRA,
+        {
+            "function_definition": "declarator",
+            "struct_specifier": "with_body",
+            "union_specifier": "with_body",
+            "enum_specifier": "with_body",
+            "type_definition": "declarator",
+        },
+    ),
+    CodeLanguage(
+        "cpp",
+        _code(
+            r"\n(?=(?:template[ \t]*<[^\n]*>\s*)?(?:namespace|class|struct|union|enum)\b)",
+            r"\n(?=[ \t]*(?:template[ \t]*<[^\n]*>\s*)?[A-Za-z_~][\w \t*&:<>,~]*\b"
+            r"(?:operator\S*|[A-Za-z_~]\w*)[ \t]*\([^;\n]*\)?[^;\n]*\n?[ \t]*\{)",
+            _C_LIKE_FLOW,
+        ),
+        (".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp"),
+        ("tree_sitter_cpp", "language"),
+        "tree-sitter-cpp",
+        CODE_EXTRA,
+        {
+            "function_definition": "declarator",
+            "class_specifier": "with_body",
+            "struct_specifier": "with_body",
+            "union_specifier": "with_body",
+            "enum_specifier": "with_body",
+            "namespace_definition": "optional_name",
+            "type_definition": "declarator",
+        },
+        frozenset({"template_declaration", "linkage_specification"}),
+    ),
+    CodeLanguage(
+        "csharp",
+        _code(
+            r"\n(?=[ \t]*(?:\[[^\n]*\]\s*)*(?:(?:public|private|protected|internal|static|"
+            r"abstract|sealed|partial|readonly|unsafe|file)[ \t]+)*"
+            r"(?:namespace|class|interface|struct|enum|record)[ \t])",
+            r"\n(?=[ \t]*(?:\[[^\n]*\]\s*)*(?:(?:public|private|protected|internal|static|"
+            r"virtual|override|abstract|sealed|async|extern|unsafe|new|partial)[ \t]+)+"
+            r"[\w<>\[\],.? ]+[ \t]+\w+[ \t]*[(<])",
+            _C_LIKE_FLOW,
+        ),
+        (".cs",),
+        ("tree_sitter_c_sharp", "language"),
+        "tree-sitter-c-sharp",
+        CODE_EXTRA,
+        {
+            "namespace_declaration": _NAME,
+            "file_scoped_namespace_declaration": _NAME,
+            "class_declaration": _NAME,
+            "struct_declaration": _NAME,
+            "interface_declaration": _NAME,
+            "enum_declaration": _NAME,
+            "record_declaration": _NAME,
+            "method_declaration": _NAME,
+            "constructor_declaration": _NAME,
+            "destructor_declaration": _NAME,
+            "operator_declaration": "operator",
+            "property_declaration": _NAME,
+            "local_function_statement": _NAME,
+            "delegate_declaration": _NAME,
+        },
+    ),
+    CodeLanguage(
+        "ruby",
+        _code(
+            r"\n(?=[ \t]*(?:module|class)[ \t])",
+            r"\n(?=[ \t]*def[ \t])",
+            _line_starting("if", "unless", "while", "until", "for", "case", "begin", "return"),
+        ),
+        (".rb", ".rake", ".gemspec"),
+        ("tree_sitter_ruby", "language"),
+        "tree-sitter-ruby",
+        CODE_EXTRA,
+        {
+            "module": _NAME,
+            "class": _NAME,
+            "singleton_class": "singleton",
+            "method": _NAME,
+            "singleton_method": _NAME,
+        },
+    ),
+    CodeLanguage(
+        "php",
+        _code(
+            r"\n(?=[ \t]*(?:(?:abstract|final|readonly)[ \t]+)*"
+            r"(?:namespace|class|interface|trait|enum)[ \t])",
+            r"\n(?=[ \t]*(?:(?:public|private|protected|static|abstract|final)[ \t]+)*"
+            r"function[ \t])",
+            _line_starting("if", "foreach", "for", "while", "do", "switch", "case", "return"),
+        ),
+        (".php", ".phtml"),
+        ("tree_sitter_php", "language_php"),
+        "tree-sitter-php",
+        CODE_EXTRA,
+        {
+            "namespace_definition": "optional_name",
+            "class_declaration": _NAME,
+            "interface_declaration": _NAME,
+            "trait_declaration": _NAME,
+            "enum_declaration": _NAME,
+            "function_definition": _NAME,
+            "method_declaration": _NAME,
+        },
+    ),
+    CodeLanguage(
+        "kotlin",
+        _code(
+            r"\n(?=[ \t]*(?:@\w+[^\n]*\n[ \t]*)*(?:(?:public|private|protected|internal|open|"
+            r"abstract|sealed|data|enum|inner|annotation|companion|value)[ \t]+)*"
+            r"(?:class|interface|object)\b)",
+            r"\n(?=[ \t]*(?:@\w+[^\n]*\n[ \t]*)*(?:(?:public|private|protected|internal|open|"
+            r"override|abstract|suspend|inline|operator|infix|tailrec)[ \t]+)*fun\b)",
+            _line_starting("if", "for", "while", "do", "when", "return", "try"),
+        ),
+        (".kt", ".kts"),
+        ("tree_sitter_kotlin", "language"),
+        "tree-sitter-kotlin",
+        MORE_EXTRA,
+        {
+            "class_declaration": _NAME,
+            "object_declaration": _NAME,
+            "companion_object": "companion",
+            "function_declaration": _NAME,
+        },
+        comments=frozenset({"line_comment", "block_comment"}),
+    ),
+    CodeLanguage(
+        "scala",
+        _code(
+            r"\n(?=[ \t]*(?:(?:abstract|final|sealed|implicit|lazy|case|private|protected)"
+            r"[ \t]+)*(?:class|object|trait|enum)[ \t])",
+            r"\n(?=[ \t]*(?:(?:override|private|protected|final|implicit|inline)[ \t]+)*"
+            r"(?:def|given)[ \t])",
+            _line_starting("if", "for", "while", "match", "val", "var", "return"),
+        ),
+        (".scala", ".sc"),
+        ("tree_sitter_scala", "language"),
+        "tree-sitter-scala",
+        MORE_EXTRA,
+        {
+            "class_definition": _NAME,
+            "object_definition": _NAME,
+            "trait_definition": _NAME,
+            "enum_definition": _NAME,
+            "function_definition": _NAME,
+            "function_declaration": _NAME,
+            "given_definition": "optional_name",
+        },
+        comments=frozenset({"comment", "block_comment"}),
+    ),
+    CodeLanguage(
+        "swift",
+        _code(
+            r"\n(?=[ \t]*(?:@\w+[^\n]*\n[ \t]*)*(?:(?:public|private|fileprivate|internal|open|"
+            r"final)[ \t]+)*(?:class|struct|enum|protocol|extension|actor)[ \t])",
+            r"\n(?=[ \t]*(?:@\w+[^\n]*\n[ \t]*)*(?:(?:public|private|fileprivate|internal|open|"
+            r"override|static|class|mutating|final)[ \t]+)*(?:func|init|deinit|subscript)\b)",
+            _line_starting("if", "guard", "for", "while", "repeat", "switch", "case", "return"),
+        ),
+        (".swift",),
+        ("tree_sitter_swift", "language"),
+        "tree-sitter-swift",
+        MORE_EXTRA,
+        {
+            "class_declaration": _NAME,
+            "protocol_declaration": _NAME,
+            "function_declaration": _NAME,
+            "protocol_function_declaration": _NAME,
+            "init_declaration": "init",
+            "deinit_declaration": "deinit",
+            "subscript_declaration": "subscript",
+        },
+        comments=frozenset({"comment", "multiline_comment"}),
+    ),
+    CodeLanguage(
+        "lua",
+        _code(
+            r"\n(?=(?:local[ \t]+)?function[ \t])",
+            r"\n(?=[ \t]*(?:local[ \t]+)?function[ \t])",
+            _line_starting("if", "for", "while", "repeat", "return", "local"),
+        ),
+        (".lua",),
+        ("tree_sitter_lua", "language"),
+        "tree-sitter-lua",
+        MORE_EXTRA,
+        {"function_declaration": _NAME},
+    ),
+    CodeLanguage(
+        "solidity",
+        _code(
+            r"\n(?=[ \t]*(?:abstract[ \t]+)?(?:pragma|contract|interface|library)[ \t])",
+            r"\n(?=[ \t]*(?:constructor|function|modifier|event|struct|enum|error|fallback|"
+            r"receive)\b)",
+            _line_starting("if", "for", "while", "do", "return", "try", "emit", "require"),
+        ),
+        (".sol",),
+        ("tree_sitter_solidity", "language"),
+        "tree-sitter-solidity",
+        MORE_EXTRA,
+        {
+            "contract_declaration": _NAME,
+            "interface_declaration": _NAME,
+            "library_declaration": _NAME,
+            "function_definition": _NAME,
+            "modifier_definition": _NAME,
+            "constructor_definition": "init",
+            "struct_declaration": _NAME,
+            "enum_declaration": _NAME,
+            "event_definition": _NAME,
+        },
+    ),
+    # Languages without a grammar wheel that works offline: separator tables only.
+    CodeLanguage(
+        "proto",
+        _code(
+            r"\n(?=[ \t]*(?:message|service|enum|oneof|extend)[ \t])",
+            r"\n(?=[ \t]*(?:rpc|option|import|syntax|package)[ \t])",
+            r"\n(?=[ \t]*(?:optional|required|repeated|map<|reserved)\b)",
+        ),
+        (".proto",),
+    ),
+    CodeLanguage(
+        "r",
+        _code(
+            r"\n(?=[\w.]+[ \t]*(?:<-|=)[ \t]*function\b)",
+            r"\n(?=[ \t]*(?:setClass|setGeneric|setMethod|setRefClass|R6Class)\b)",
+            _line_starting("if", "for", "while", "repeat", "switch", "return"),
+        ),
+        (".r",),
+    ),
+    CodeLanguage(
+        "rst",
+        _code(
+            r"\n(?=[^\n]+\n(?:=+|-+|~+|\^+|\*+|#+|\"+)\n)",
+            r"\n(?=\.\. [\w-]+::)",
+            r"\n(?=(?:=+|-+|\*+)\n)",
+        ),
+        (".rst",),
+    ),
+    CodeLanguage(
+        "cobol",
+        _code(
+            r"\n(?=[ \t\d]*(?:IDENTIFICATION|ENVIRONMENT|DATA|PROCEDURE)[ \t]+DIVISION)",
+            r"\n(?=[ \t\d]*[\w-]+[ \t]+SECTION\.)",
+            r"\n(?=[ \t\d]*(?:PERFORM|IF|EVALUATE|MOVE|COMPUTE|CALL|DISPLAY|STOP)\b)",
+        ),
+        (".cob", ".cbl", ".cpy"),
+    ),
+    CodeLanguage(
+        "perl",
+        _code(
+            r"\n(?=(?:package|sub|BEGIN|END)[ \t{])",
+            r"\n(?=[ \t]*sub[ \t])",
+            _line_starting("if", "unless", "for", "foreach", "while", "until", "return", "my"),
+        ),
+        (".pl", ".pm", ".t"),
+    ),
+    CodeLanguage(
+        "haskell",
+        _code(
+            r"\n(?=(?:module|import|data|newtype|type|class|instance)[ \t])",
+            r"\n(?=[a-z_][\w']*[ \t]+::)",
+            r"\n(?=[a-z_][\w']*\b)",
+            r"\n(?=[ \t]+(?:where|let|case|do)\b)",
+        ),
+        (".hs", ".lhs"),
+    ),
+    CodeLanguage(
+        "elixir",
+        _code(
+            r"\n(?=[ \t]*(?:defmodule|defprotocol|defimpl)[ \t])",
+            r"\n(?=[ \t]*(?:@doc|@spec|@impl|def|defp|defmacro|defmacrop|defguard|"
+            r"defdelegate|defstruct|describe|test)\b)",
+            _line_starting("if", "unless", "case", "cond", "with", "for", "receive"),
+        ),
+        (".ex", ".exs"),
+    ),
+    CodeLanguage(
+        "powershell",
+        _code(
+            r"\n(?=[ \t]*(?:function|filter|workflow|class|enum|configuration)[ \t])",
+            r"\n(?=[ \t]*(?:param|begin|process|end)\b)",
+            _line_starting("if", "elseif", "else", "foreach", "for", "while", "switch", "try"),
+        ),
+        (".ps1", ".psm1", ".psd1"),
+    ),
+    CodeLanguage(
+        "visualbasic6",
+        _code(
+            r"\n(?=[ \t]*(?:(?:Public|Private|Friend|Static)[ \t]+)*"
+            r"(?:Sub|Function|Property|Type|Enum)[ \t])",
+            r"\n(?=[ \t]*(?:If|For|Do|While|Select|With)\b)",
+        ),
+        (".bas", ".cls", ".frm", ".vb"),
+    ),
+    CodeLanguage("markdown", PRESETS["markdown"], (".md", ".markdown")),
+    CodeLanguage("latex", PRESETS["latex"], (".tex", ".latex")),
+    CodeLanguage("html", PRESETS["html"], (".html", ".htm", ".xhtml")),
+)
+
+LANGUAGES: dict[str, CodeLanguage] = {language.name: language for language in _LANGUAGES}
+"""Every language spansplit knows, by its name."""
+
+# TSX: TypeScript's definitions and separators with the grammar that reads JSX.
+_TS = LANGUAGES["typescript"]
+LANGUAGES["tsx"] = CodeLanguage(
+    "tsx",
+    _TS.separators,
+    (".tsx",),
+    ("tree_sitter_typescript", "language_tsx"),
+    _TS.package,
+    CODE_EXTRA,
+    _TS.definitions,
+    _TS.wrappers,
+    _TS.comments,
+    _TS.prefixes,
+)
+
+ALIASES: dict[str, str] = {
+    # LangChain's ``Language`` values that are not our names.
+    "js": "javascript",
+    "ts": "typescript",
+    "sol": "solidity",
+    # Common spellings.
+    "py": "python",
+    "python3": "python",
+    "golang": "go",
+    "c++": "cpp",
+    "cxx": "cpp",
+    "c#": "csharp",
+    "c-sharp": "csharp",
+    "c_sharp": "csharp",
+    "cs": "csharp",
+    "jsx": "javascript",
+    "rb": "ruby",
+    "rs": "rust",
+    "kt": "kotlin",
+    "vb6": "visualbasic6",
+    "protobuf": "proto",
+    "md": "markdown",
+    "tex": "latex",
+}
+
+EXTENSIONS: dict[str, str] = {
+    extension: language.name for language in LANGUAGES.values() for extension in language.extensions
+}
+"""File extension (with its dot, as written) to language name."""
+
+
+def get_language(language: object) -> CodeLanguage:
+    """The :class:`CodeLanguage` of a name, an alias (``"js"``, ``"c++"``) or a LangChain
+    ``Language`` member; :class:`InvalidParameterError` names the value otherwise."""
+    value = getattr(language, "value", language)
+    if not isinstance(value, str):
+        raise ParameterTypeError(
+            f"language must be a language name such as 'python', got "
+            f"{type(language).__name__}: {language!r:.80}"
+        )
+    key = value.strip().lower()
+    key = ALIASES.get(key, key)
+    if key not in LANGUAGES:
+        raise InvalidParameterError(
+            "language", language, f"not a language spansplit knows; one of {sorted(LANGUAGES)}"
+        )
+    return LANGUAGES[key]
+
+
+def language_for_path(path: str | PurePath) -> str:
+    """The language name of a file from its extension (``"src/app.tsx"`` → ``"tsx"``);
+    :class:`InvalidParameterError` names the path when the extension is unknown."""
+    suffix = PurePath(path).suffix
+    name = EXTENSIONS.get(suffix) or EXTENSIONS.get(suffix.lower())
+    if name is None:
+        raise InvalidParameterError(
+            "path",
+            str(path),
+            f"no language for the extension {suffix!r}; pass the language by name "
+            f"(one of {sorted(LANGUAGES)})",
+        )
+    return name

@@ -1,0 +1,180 @@
+"""Source code split at its syntax: definitions, nested definitions, blocks, lines, words.
+
+:class:`CodeSplitter` is configuration only: a :class:`~spansplit.config.ChunkConfig` and
+boundary levels for :func:`~spansplit.packing.pack`: the syntax tree (top-level
+definitions and statements, then the parts of any piece over budget: a class's methods, a
+function's statements, a block's statements; see :mod:`spansplit.boundaries.code`), then
+lines, then words (then grapheme clusters, by packing). It overrides ``_chunks`` only to
+parse each text once and to say where each chunk lies (``chunk.metadata``):
+
+* ``symbols``: the symbol path of the deepest definition holding the whole chunk, e.g.
+  ``["Parser", "parse_block"]`` (``[]`` at the top level of the file);
+* ``node_kinds``: the tree-sitter node types the chunk holds, in order and without
+  repeats (a definition's own type when the chunk is one whole definition);
+* ``language``: the language's name.
+
+Pieces are packed greedily, so the parts of a definition over budget may share a chunk
+with what comes before and after it; its signature comes with its first statement (or
+docstring) where both fit, and comments above it with its signature. Grammars come from
+the ``spansplit[code]`` extra; without one, the splitter raises
+:class:`~spansplit.errors.GrammarUnavailableError` naming what to install, or with
+``fallback="separators"`` splits with the language's separator table.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from ..boundaries.code import SyntaxLevel, grammar_available, load_parser
+from ..boundaries.code_languages import CodeLanguage, get_language
+from ..boundaries.levels import Level
+from ..boundaries.separators import SeparatorLevel, separator_levels
+from ..boundaries.words import word_spans
+from ..chunk import Chunk
+from ..errors import InvalidParameterError
+from ..lines import LINE_ENDING
+from ..packing import Structure, pack
+from ..packing.pieces import trim_span
+from ..sizing import LengthSpec
+from ..sizing.base import CodePoints, Utf8Bytes, Utf16Units
+from .base import BudgetedSplitter, make_chunks
+
+TIKTOKEN_MODULE = "spansplit.sizing.tiktoken"  # not imported here: tiktoken is optional
+
+Fallback = Literal["error", "separators"]
+
+LINES: Level = SeparatorLevel(LINE_ENDING.pattern, keep="end", is_regex=True)
+"""Whole lines, each with its line ending: the level after the syntax tree, and where
+overlap may start."""
+
+
+class CodeSplitter(BudgetedSplitter):
+    """Split source code at its syntax into chunks of at most ``chunk_size``.
+
+    ``language`` is a name (``"python"``, ``"typescript"``, ``"go"`` ...), an alias
+    (``"js"``, ``"c++"``), a LangChain ``Language`` member, or found from a file name with
+    :func:`spansplit.language_for_path`. ``chunk_overlap`` repeats whole trailing lines of
+    the previous chunk. ``strip_whitespace`` is off by default: chunks are whole lines
+    with their indentation and line endings, and the blank lines between chunks are left
+    out. ``fallback="separators"`` splits with the language's separator table where its
+    grammar is not installed (no ``symbols`` then), instead of raising
+    :class:`~spansplit.errors.GrammarUnavailableError`.
+    """
+
+    kind = "code"
+
+    def __init__(
+        self,
+        language: Any,
+        chunk_size: int,
+        chunk_overlap: int = 0,
+        *,
+        length: LengthSpec = None,
+        strip_whitespace: bool = False,
+        fallback: Fallback = "error",
+    ) -> None:
+        super().__init__(
+            chunk_size, chunk_overlap, length=length, strip_whitespace=strip_whitespace
+        )
+        if fallback not in ("error", "separators"):
+            raise InvalidParameterError("fallback", fallback, "must be 'error' or 'separators'")
+        self.fallback: Fallback = fallback
+        self.language = get_language(language).name
+        if fallback == "error":
+            load_parser(self.info)  # a missing grammar fails here, naming what to install
+        preset = self.info.separators
+        separators = separator_levels(preset.separators, preset.regex, preset.keep_separator)
+        self.structure = Structure(separators, isolate=True)  # LangChain's scheme
+
+    @property
+    def info(self) -> CodeLanguage:
+        """What spansplit knows of :attr:`language` (grammar, definitions, separators)."""
+        return get_language(self.language)
+
+    @property
+    def uses_grammar(self) -> bool:
+        """Whether this splitter splits by the syntax tree here (else by separators)."""
+        return self.fallback == "error" or grammar_available(self.info)
+
+    def syntax(self, text: str) -> SyntaxLevel:
+        """The syntax level of one text (parsed now), told how to check the budget."""
+        count, budget = self.length.count, self.chunk_size
+        trim = self.strip_whitespace
+        # Units where an ASCII character never counts more than one.
+        ascii_bound = isinstance(self.length, (CodePoints, Utf8Bytes, Utf16Units)) or (
+            type(self.length).__module__ == TIKTOKEN_MODULE
+        )
+
+        def fits(start: int, end: int) -> bool:
+            if trim:
+                start, end = trim_span(text, start, end)
+            piece = text[start:end]
+            if ascii_bound and len(piece) <= budget and piece.isascii():
+                return True
+            return count(piece) <= budget
+
+        return SyntaxLevel(text, self.info, fits)
+
+    def syntax_structure(self, syntax: SyntaxLevel) -> Structure:
+        """The levels for one parsed text: its syntax, then lines, then words."""
+        return Structure((syntax, LINES, word_spans), overlap_level=LINES)
+
+    def spans(self, text: str) -> list[tuple[int, int, int]]:
+        if not self.uses_grammar:
+            return pack(text, self.structure, self.config)
+        return self._pack(text, self.syntax(text))
+
+    def _pack(self, text: str, syntax: SyntaxLevel) -> list[tuple[int, int, int]]:
+        """The chunks of one parsed text; without trimming, a cut inside an over-long line
+        can leave a chunk of spaces alone, which is dropped."""
+        spans = pack(text, self.syntax_structure(syntax), self.config)
+        if self.strip_whitespace:
+            return spans
+        return [span for span in spans if not text[span[0] : span[1]].isspace()]
+
+    def _chunks(self, text: str, source: int, first_index: int) -> list[Chunk]:
+        if not text or text.isspace():
+            return []
+        if not self.uses_grammar:
+            spans = pack(text, self.structure, self.config)
+            metadata = [{"language": self.language, "symbols": [], "node_kinds": []}] * len(spans)
+        else:
+            syntax = self.syntax(text)
+            spans = self._pack(text, syntax)
+            metadata = []
+            for start, end, _ in spans:
+                symbols, kinds = syntax.describe(start, end)
+                metadata.append(
+                    {"language": self.language, "symbols": symbols, "node_kinds": kinds}
+                )
+        return make_chunks(
+            text, spans, self.kind, source=source, first_index=first_index, metadata=metadata
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"CodeSplitter(language={self.language!r}, chunk_size={self.chunk_size!r}, "
+            f"chunk_overlap={self.chunk_overlap!r}, length={self.length!r})"
+        )
+
+
+def split_code(
+    text: str,
+    language: Any,
+    chunk_size: int,
+    chunk_overlap: int = 0,
+    *,
+    length: LengthSpec = None,
+    strip_whitespace: bool = False,
+    fallback: Fallback = "error",
+) -> list[Chunk]:
+    """Shortcut for ``CodeSplitter(language, chunk_size, ...).split(text)``."""
+    splitter = CodeSplitter(
+        language,
+        chunk_size,
+        chunk_overlap,
+        length=length,
+        strip_whitespace=strip_whitespace,
+        fallback=fallback,
+    )
+    return splitter.split(text)

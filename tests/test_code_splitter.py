@@ -1,0 +1,367 @@
+"""CodeSplitter: syntax-tree chunks of real code, exact and within budget.
+
+Samples in ``tests/data/code.*`` were written for the project; the Python standard
+library on disk is real code nobody tuned the splitter on. A language whose grammar
+wheel is missing skips its tests with a reason.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import pickle
+import subprocess
+import sys
+import sysconfig
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+from conftest import DATA, sample
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spansplit import (
+    LANGUAGES,
+    Chunk,
+    CodeSplitter,
+    GrammarUnavailableError,
+    InvalidParameterError,
+    ParameterTypeError,
+    RecursiveSplitter,
+    language_for_path,
+    split_code,
+)
+from spansplit.boundaries import code as code_boundaries
+from spansplit.boundaries.code import SyntaxLevel, grammar_available
+from spansplit.boundaries.code_languages import get_language
+
+SAMPLES = {
+    "python": "code.py",
+    "go": "code.go",
+    "rust": "code.rs",
+    "java": "code.java",
+    "typescript": "code.ts",
+    "ruby": "code.rb",
+}
+
+
+def needs_grammar(language: str) -> None:
+    if not grammar_available(get_language(language)):
+        pytest.skip(f"the {language} grammar wheel is not installed")
+
+
+def check_chunks(text: str, chunks: list[Chunk], splitter: CodeSplitter) -> None:
+    """Exact spans, budget under the real length, order, lines, line starts, no lost text."""
+    count = splitter.length.count
+    covered = bytearray(len(text))
+    previous = -1
+    for position, chunk in enumerate(chunks):
+        assert chunk.index == position
+        assert text[chunk.start : chunk.end] == chunk.text
+        assert chunk.text.strip()
+        assert chunk.size == count(chunk.text) <= splitter.chunk_size
+        assert chunk.start > previous
+        previous = chunk.start
+        line_start = text.rfind("\n", 0, chunk.start) + 1
+        assert chunk.start_line == text.count("\n", 0, chunk.start) + 1
+        if text[line_start : chunk.start].strip():
+            line_end = text.find("\n", chunk.start)
+            line = text[line_start : len(text) if line_end < 0 else line_end + 1]
+            assert count(line) > splitter.chunk_size, f"chunk {position} starts mid-line"
+        covered[chunk.start : chunk.end] = b"\x01" * (chunk.end - chunk.start)
+    lost = [i for i, seen in enumerate(covered) if not seen and not text[i].isspace()]
+    assert not lost, f"text lost at {lost[:5]}"
+
+
+def cut_definitions(text: str, chunks: list[Chunk], splitter: CodeSplitter) -> tuple[int, int]:
+    """How many definitions (top-level and members) fit the budget, and how many of those
+    a chunk edge falls inside."""
+    edges = sorted({c.start for c in chunks} | {c.end for c in chunks})
+    fitting = cut = 0
+    for definition in SyntaxLevel(text, splitter.info).definitions(2):
+        own = text[definition.own_start : definition.end]
+        start = definition.own_start + len(own) - len(own.lstrip())
+        end = definition.own_start + len(own.rstrip())
+        if splitter.length.count(text[start:end]) > splitter.chunk_size:
+            continue
+        fitting += 1
+        following = bisect.bisect_right(edges, start)
+        cut += following < len(edges) and edges[following] < end
+    return fitting, cut
+
+
+@pytest.mark.parametrize("language", list(SAMPLES))
+@pytest.mark.parametrize(("length", "size"), [(None, 200), (None, 600), ("cl100k_base", 64)])
+def test_samples_are_split_exactly(language: str, length: str | None, size: int) -> None:
+    needs_grammar(language)
+    text = sample(SAMPLES[language])
+    splitter = CodeSplitter(language, size, length=length)
+    chunks = splitter.split(text)
+    check_chunks(text, chunks, splitter)
+    assert splitter.split(text) == chunks  # deterministic
+    fitting, cut = cut_definitions(text, chunks, splitter)
+    assert fitting and cut == 0
+
+
+@pytest.mark.parametrize("language", list(SAMPLES))
+@settings(max_examples=25)
+@given(
+    size=st.integers(8, 700),
+    overlap_share=st.sampled_from([0, 0, 0.1, 0.3]),
+    strip=st.booleans(),
+)
+def test_any_budget_keeps_the_promise(
+    language: str, size: int, overlap_share: float, strip: bool
+) -> None:
+    needs_grammar(language)
+    text = sample(SAMPLES[language])
+    splitter = CodeSplitter(language, size, int(size * overlap_share), strip_whitespace=strip)
+    check_chunks(text, splitter.split(text), splitter)
+
+
+def test_symbol_paths_and_kinds() -> None:
+    needs_grammar("python")
+    text = sample("code.py")
+    chunks = split_code(text, "python", 300)
+    paths = {tuple(c.metadata["symbols"]) for c in chunks}
+    assert ("TidePredictor", "extremes") in paths
+    assert all(c.metadata["language"] == "python" for c in chunks)
+    whole = [c for c in chunks if c.metadata["symbols"] == ["format_table"]]
+    assert whole and whole[0].metadata["node_kinds"] == ["function_definition"]
+    assert whole[0].text.lstrip().startswith("def format_table")
+
+
+@pytest.mark.parametrize(
+    ("language", "size", "path"),
+    [
+        ("go", 300, ("Predictor", "Extremes")),
+        ("rust", 300, ("Predict", "extremes")),
+        ("java", 300, ("TidePredictor", "extremes")),
+        ("typescript", 300, ("TidePredictor", "extremes")),
+        ("ruby", 300, ("Tides", "Predictor", "extremes")),
+    ],
+)
+def test_symbol_paths_in_other_languages(language: str, size: int, path: tuple[str, ...]) -> None:
+    needs_grammar(language)
+    chunks = split_code(sample(SAMPLES[language]), language, size)
+    assert path in {tuple(c.metadata["symbols"]) for c in chunks}
+
+
+@pytest.mark.parametrize("language", list(SAMPLES))
+def test_comments_decorators_and_attributes_stay_with_their_definition(language: str) -> None:
+    needs_grammar(language)
+    text = sample(SAMPLES[language])
+    for size in (150, 250, 400):
+        splitter = CodeSplitter(language, size)
+        chunks = splitter.split(text)
+        starts = [c.start for c in chunks]
+        count = splitter.length.count
+        for definition in SyntaxLevel(text, splitter.info).definitions(2):
+            if definition.own_start == definition.start:
+                continue  # nothing above it
+            alone = text[definition.own_start : definition.end]
+            together = text[definition.start : definition.end]
+            if count(alone) <= size < count(together):
+                continue  # kept whole, with its comments in the chunk before
+            # The comment's first line and the definition's first line share a chunk.
+            own_line_end = text.index("\n", definition.own_start)
+            if count(text[definition.start : own_line_end + 1]) > size:
+                continue  # they cannot
+            holder = bisect.bisect_right(starts, definition.start) - 1
+            assert holder >= 0 and chunks[holder].end > own_line_end, (
+                size,
+                definition.path,
+            )
+
+
+def test_standard_library_is_split_well() -> None:
+    """Real code: at most 1% of the definitions that fit are cut (none, in practice)."""
+    needs_grammar("python")
+    folder = Path(sysconfig.get_paths()["stdlib"])
+    files = sorted(folder.glob("*.py"))[:12]
+    splitter = CodeSplitter("python", 256, length="cl100k_base")
+    fitting = cut = 0
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        chunks = splitter.split(text)
+        check_chunks(text, chunks, splitter)
+        found = cut_definitions(text, chunks, splitter)
+        fitting, cut = fitting + found[0], cut + found[1]
+    assert fitting > 100 and cut <= fitting // 100
+
+
+def test_line_longer_than_the_budget_is_cut_at_words() -> None:
+    needs_grammar("python")
+    text = "def f():\n    return [" + ", ".join(str(i) for i in range(200)) + "]\n"
+    splitter = CodeSplitter("python", 60)
+    check_chunks(text, splitter.split(text), splitter)
+
+
+def test_empty_and_blank_text() -> None:
+    needs_grammar("python")
+    assert split_code("", "python", 10) == []
+    assert split_code("\n  \n", "python", 10) == []
+
+
+def test_non_ascii_and_crlf() -> None:
+    needs_grammar("python")
+    text = sample("code.py").replace("\n", "\r\n").replace("height", "hauteur_été_😀")
+    splitter = CodeSplitter("python", 200)
+    check_chunks(text, splitter.split(text), splitter)
+
+
+def test_language_from_name_alias_extension_and_langchain() -> None:
+    assert language_for_path("src/app.tsx") == "tsx"
+    assert language_for_path("lib/Main.JAVA") == "java"
+    assert get_language("JS").name == "javascript"
+    assert get_language("c++").name == "cpp"
+    with pytest.raises(InvalidParameterError, match="path"):
+        language_for_path("notes.unknown")
+    with pytest.raises(InvalidParameterError, match="language='klingon'"):
+        CodeSplitter("klingon", 100)
+    with pytest.raises(ParameterTypeError, match="language"):
+        CodeSplitter(3, 100)
+    with pytest.raises(InvalidParameterError, match="chunk_size"):
+        CodeSplitter("python", 0)
+    with pytest.raises(InvalidParameterError, match="fallback"):
+        CodeSplitter("python", 10, fallback="guess")  # type: ignore[arg-type]
+
+
+def test_every_langchain_language_has_a_separator_table() -> None:
+    language_enum = pytest.importorskip("langchain_text_splitters").Language
+    text = sample("code.py")
+    for member in language_enum:
+        splitter = RecursiveSplitter.from_language(member, 120)
+        chunks = splitter.split(text)
+        assert all(text[c.start : c.end] == c.text and c.size <= 120 for c in chunks)
+        assert get_language(member).separators.separators[-1] == ""
+
+
+def test_missing_grammar_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    kotlin = get_language("kotlin")
+    monkeypatch.setattr(code_boundaries, "_THREAD", type(code_boundaries._THREAD)())
+    real_import = code_boundaries.importlib.import_module
+
+    def no_grammar(name: str) -> object:
+        if name.startswith("tree_sitter_"):
+            raise ImportError(f"No module named {name!r}")
+        return real_import(name)
+
+    monkeypatch.setattr(code_boundaries.importlib, "import_module", no_grammar)
+    with pytest.raises(GrammarUnavailableError, match=r"spansplit\[code-more\]") as error:
+        CodeSplitter(kotlin.name, 100)
+    assert error.value.language == "kotlin"
+    with pytest.raises(GrammarUnavailableError, match=r"spansplit\[code\]"):
+        CodeSplitter("go", 100)
+    fallback = CodeSplitter("go", 200, fallback="separators")
+    text = sample("code.go")
+    chunks = fallback.split(text)
+    assert chunks and all(text[c.start : c.end] == c.text and c.size <= 200 for c in chunks)
+    assert chunks[0].metadata["symbols"] == []
+
+
+def test_language_without_offline_grammar() -> None:
+    with pytest.raises(GrammarUnavailableError, match="from_language"):
+        CodeSplitter("proto", 100)
+    text = 'syntax = "proto3";\n\nmessage A {\n  int32 x = 1;\n}\n'
+    chunks = CodeSplitter("proto", 20, fallback="separators").split(text)
+    assert chunks[0].text.strip() == 'syntax = "proto3";'
+
+
+def _split_in_worker(splitter: CodeSplitter, text: str) -> list[Chunk]:
+    return splitter.split(text)
+
+
+def test_pickles_and_works_in_a_process_pool() -> None:
+    needs_grammar("python")
+    splitter = CodeSplitter("python", 64, 8, length="cl100k_base")
+    text = sample("code.py")
+    expected = splitter.split(text)
+    copy = pickle.loads(pickle.dumps(splitter))
+    assert copy.split(text) == expected
+    assert pickle.loads(pickle.dumps(expected)) == expected
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        assert pool.submit(_split_in_worker, splitter, text).result() == expected
+
+
+OFFLINE = """
+import socket, sys
+def refuse(*args, **kwargs):
+    raise OSError("network used")
+socket.socket.connect = refuse
+socket.create_connection = refuse
+socket.getaddrinfo = refuse
+from spansplit import CodeSplitter, LANGUAGES
+from spansplit.boundaries.code import grammar_available
+text = open(sys.argv[1], encoding="utf-8").read()
+loaded = [n for n, l in LANGUAGES.items() if l.grammar and grammar_available(l)]
+chunks = CodeSplitter("python", 64, length="cl100k_base").split(text)
+print(len(loaded), len(chunks))
+"""
+
+
+def test_grammars_and_tokenizer_load_without_network() -> None:
+    needs_grammar("python")
+    result = subprocess.run(
+        [sys.executable, "-c", OFFLINE, str(DATA / "code.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    loaded, chunks = map(int, result.stdout.split())
+    assert loaded >= 1 and chunks > 1
+
+
+def test_languages_table_is_consistent() -> None:
+    for name, language in LANGUAGES.items():
+        assert language.name == name
+        assert (language.grammar is None) == (language.package is None)
+        for extension in language.extensions:
+            assert extension.startswith(".")
+
+
+@pytest.mark.parametrize("language", list(SAMPLES))
+def test_code_snapshot(language: str, snapshot) -> None:  # type: ignore[no-untyped-def]
+    """Chunk spans, sizes and symbol paths on each sample, with code points and tokens."""
+    needs_grammar(language)
+    text = sample(SAMPLES[language])
+    cases: dict[str, list[list[object]]] = {}
+    for length, sizes in {"chars": (100, 400), "cl100k_base": (32, 128)}.items():
+        for size in sizes:
+            for overlap in (0, size // 5):
+                chunks = CodeSplitter(language, size, overlap, length=length).split(text)
+                cases[f"{length} {size}+{overlap}"] = [
+                    [c.start, c.end, c.size, ".".join(c.metadata["symbols"])] for c in chunks
+                ]
+    snapshot.check(f"code-{language}", cases)
+
+
+def test_cli_code_subcommand(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    needs_grammar("go")
+    from spansplit.cli import main
+
+    source = tmp_path / "tides.go"
+    source.write_text(sample("code.go"), encoding="utf-8")
+    assert main(["code", "--chunk-size", "64", "--length", "cl100k_base", str(source)]) == 0
+    records = [json.loads(line) for line in capfd.readouterr().out.splitlines()]
+    assert records and all(r["size"] <= 64 for r in records)
+    assert {"language", "symbols", "node_kinds"} <= set(records[0])
+    bare = tmp_path / "tides"
+    bare.write_text(sample("code.go"), encoding="utf-8")
+    assert main(["code", "--chunk-size", "64", str(bare)]) == 1  # no extension
+    assert "pass the language" in capfd.readouterr().err
+    assert main(["code", "--chunk-size", "64", "--language", "go", str(bare)]) == 0
+
+
+def test_code_tree_example_runs_over_a_folder() -> None:
+    needs_grammar("python")
+    example = DATA.parent.parent / "examples" / "code_tree.py"
+    done = subprocess.run(
+        [sys.executable, str(example), str(DATA), "--chunk-size", "128"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=True,
+    )
+    assert "code.go (go):" in done.stdout and "Predictor.Extremes" in done.stdout
