@@ -63,6 +63,7 @@ from llama_index.node_parser.spansplit import (
     END_LINE,
     START_LINE,
     SpanBlockNodeParser,
+    SpanMarkdownNodeParser,
     SpanNodeParser,
     SpanParagraphNodeParser,
     SpanRecursiveNodeParser,
@@ -77,7 +78,7 @@ from spansplit.sizing import CallableLength
 TOKENS = get_tokenizer()  # cl100k_base, from the copy llama-index-core bundles
 
 BUDGETED = [SpanRecursiveNodeParser, SpanSentenceNodeParser, SpanParagraphNodeParser]
-ALL_PARSERS: list[type[SpanNodeParser]] = [*BUDGETED, SpanBlockNodeParser]
+ALL_PARSERS: list[type[SpanNodeParser]] = [*BUDGETED, SpanBlockNodeParser, SpanMarkdownNodeParser]
 
 
 def make(cls: type[SpanNodeParser], size: int = 64, **fields: Any) -> SpanNodeParser:
@@ -569,6 +570,8 @@ def _variant(value: Any) -> Any:
         return value[:-1]
     if value == "cl100k_base":
         return "chars"
+    if value == "/":  # header_path_separator
+        return " > "
     raise AssertionError(f"no variant for {value!r}")
 
 
@@ -644,9 +647,10 @@ def test_generated_text_offsets_and_lines_exact(text: str, size: int, chars: boo
     length = "chars" if chars else "cl100k_base"
     for cls in ALL_PARSERS:
         document = Document(text=text)
-        nodes = make(cls, size, length=length)([document])
+        room = 60 if cls is SpanMarkdownNodeParser else 0  # its header_path is in the budget
+        nodes = make(cls, size + room, length=length)([document])
         assert_exact(text, nodes)
-        chained = make(SpanRecursiveNodeParser, 20, length=length)(nodes)
+        chained = make(SpanRecursiveNodeParser, 20 + room, length=length)(nodes)
         assert_exact(text, chained)
 
 

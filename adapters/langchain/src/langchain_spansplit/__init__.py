@@ -17,6 +17,7 @@ from .base import (
     SpanTextSplitter,
 )
 from .code import SpanCodeTextSplitter, get_separators_for_language
+from .markdown import SpanMarkdownTextSplitter
 from .splitters import (
     SpanBlockTextSplitter,
     SpanCharacterTextSplitter,
@@ -37,6 +38,7 @@ __all__ = [
     "SpanBlockTextSplitter",
     "SpanCharacterTextSplitter",
     "SpanCodeTextSplitter",
+    "SpanMarkdownTextSplitter",
     "SpanParagraphTextSplitter",
     "SpanRecursiveTextSplitter",
     "SpanSentenceTextSplitter",

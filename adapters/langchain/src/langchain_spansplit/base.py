@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import sys
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -19,7 +19,7 @@ from langchain_core.documents import Document
 from langchain_text_splitters import TextSplitter
 from typing_extensions import Self
 
-from spansplit import InvalidParameterError, ParameterTypeError, Splitter, resolve_length
+from spansplit import Chunk, InvalidParameterError, ParameterTypeError, Splitter, resolve_length
 from spansplit.sizing import LengthFunction, LengthSpec
 
 START_INDEX = "start_index"
@@ -90,6 +90,11 @@ class SpanTextSplitter(TextSplitter):
         """The chunk texts of ``text``, in order."""
         return [chunk.text for chunk in self._splitter.split(text)]
 
+    def _chunk_metadata(self, chunk: Chunk) -> Mapping[str, Any]:
+        """What a structure-aware splitter says of the chunk (code symbols ...), as the
+        Document's metadata will hold it; a subclass may rename it for LangChain users."""
+        return chunk.metadata
+
     def create_documents(
         self, texts: list[str], metadatas: list[dict[Any, Any]] | None = None
     ) -> list[Document]:
@@ -110,7 +115,7 @@ class SpanTextSplitter(TextSplitter):
             source = metadatas[position] if metadatas else {}
             for chunk in self._splitter.split(text):
                 metadata = copy.deepcopy(source)
-                metadata.update(chunk.metadata)  # a structure-aware splitter's (code symbols)
+                metadata.update(self._chunk_metadata(chunk))
                 if self._add_start_index:
                     metadata[START_INDEX] = chunk.start
                     metadata[END_INDEX] = chunk.end

@@ -16,6 +16,7 @@ from .base import (
     SpanSizedNodeParser,
 )
 from .code import SpanCodeNodeParser
+from .markdown import SpanMarkdownNodeParser
 from .parsers import (
     SpanBlockNodeParser,
     SpanParagraphNodeParser,
@@ -30,6 +31,7 @@ __all__ = [
     "SpanBlockNodeParser",
     "SpanBudgetNodeParser",
     "SpanCodeNodeParser",
+    "SpanMarkdownNodeParser",
     "SpanNodeParser",
     "SpanParagraphNodeParser",
     "SpanRecursiveNodeParser",

@@ -305,8 +305,12 @@ class SpanNodeParser(TextSplitter):
                 node.metadata.pop(key, None)
             node.metadata.update(lines)
         if self.include_prev_next_rel:
-            _link_neighbours(nodes)
+            _link_neighbours([node for node in nodes if self._linked(node)])
         return nodes
+
+    def _linked(self, node: BaseNode) -> bool:
+        """Whether ``node`` takes part in PREVIOUS/NEXT links (parent nodes do not)."""
+        return True
 
 
 def _link_neighbours(nodes: list[BaseNode]) -> None:

@@ -1,0 +1,96 @@
+"""``SpanMarkdownTextSplitter``: Markdown split by sections, with the heading path named as
+LangChain's ``MarkdownHeaderTextSplitter`` names it, under a hard budget, with exact offsets.
+
+LangChain splits Markdown in two steps: ``MarkdownHeaderTextSplitter`` (no budget; its
+chunks are not text of the file) then a ``RecursiveCharacterTextSplitter`` (whose
+``start_index`` points into the section, not the file). Here one splitter does both
+(spansplit's ``MarkdownSplitter``): a section that fits is one chunk, a larger one is
+split at its sub-headings, then blocks, and fences and tables that fit stay whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from spansplit import Chunk, InvalidParameterError, MarkdownSplitter
+from spansplit.sizing import LengthSpec
+
+from .base import SpanTextSplitter, length_spec
+
+DEFAULT_HEADERS: tuple[tuple[str, str], ...] = tuple(
+    ("#" * level, f"Header {level}") for level in range(1, 7)
+)
+"""``headers_to_split_on`` when none are given: every level, named as LangChain's docs do."""
+
+SECTION_START = "section_start"
+SECTION_END = "section_end"
+
+
+class SpanMarkdownTextSplitter(SpanTextSplitter):
+    """Markdown chunks of at most ``chunk_size`` that follow its sections.
+
+    ``headers_to_split_on`` is ``MarkdownHeaderTextSplitter``'s: ``[("#", "Header 1"),
+    ("##", "Header 2"), ...]``. Each Document's metadata names the headings of its path at
+    those levels (``{"Header 1": "Guide", "Header 2": "Install"}``), and gets
+    ``section_start``/``section_end``, the span of the innermost section holding it (for
+    small-to-big retrieval). ``count_heading_path`` makes ``chunk_size`` also cover the
+    heading path put before the text by ``spansplit.with_heading_path``. Headings are
+    always kept in the text (a chunk is a span of the file); every heading level
+    structures the split, whether or not it is named.
+    """
+
+    def __init__(
+        self,
+        headers_to_split_on: Sequence[tuple[str, str]] | None = None,
+        *,
+        chunk_size: int = 4000,
+        chunk_overlap: int = 200,
+        length_function: LengthSpec = len,
+        add_start_index: bool = False,
+        strip_whitespace: bool = True,
+        count_heading_path: bool = False,
+    ) -> None:
+        self._header_names = _header_names(headers_to_split_on or DEFAULT_HEADERS)
+        super().__init__(
+            MarkdownSplitter(
+                chunk_size,
+                chunk_overlap,
+                length=length_spec(length_function),
+                strip_whitespace=strip_whitespace,
+                count_heading_path=count_heading_path,
+            ),
+            add_start_index=add_start_index,
+        )
+
+    def _chunk_metadata(self, chunk: Chunk) -> Mapping[str, Any]:
+        metadata: dict[str, Any] = {}
+        for heading in chunk.metadata.get("headings", ()):
+            name = self._header_names.get(heading["level"])
+            if name is not None:
+                metadata[name] = heading["text"]
+        section = chunk.metadata.get("section")
+        if section is not None:
+            metadata[SECTION_START], metadata[SECTION_END] = section
+        return metadata
+
+
+def _header_names(headers: Sequence[tuple[str, str]]) -> dict[int, str]:
+    """Heading level -> metadata name, from LangChain's ``[("##", "Header 2"), ...]``."""
+    names: dict[int, str] = {}
+    for index, pair in enumerate(headers):
+        if (
+            not isinstance(pair, (tuple, list))
+            or len(pair) != 2
+            or not isinstance(pair[0], str)
+            or not isinstance(pair[1], str)
+            or not 1 <= len(pair[0]) <= 6
+            or set(pair[0]) != {"#"}
+        ):
+            raise InvalidParameterError(
+                f"headers_to_split_on[{index}]",
+                pair,
+                "must be a pair such as ('##', 'Header 2'): one to six '#' and a name",
+            )
+        names[len(pair[0])] = pair[1]
+    return names

@@ -1,0 +1,132 @@
+"""``SpanMarkdownNodeParser``: LlamaIndex's ``MarkdownNodeParser`` metadata (``header_path``)
+with spansplit's Markdown splitting: a hard budget, fences and tables kept whole, exact
+offsets, and optionally the sections as parent nodes of their chunks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from llama_index.core.bridge.pydantic import Field
+from llama_index.core.node_parser.node_utils import build_nodes_from_splits
+from llama_index.core.schema import BaseNode, NodeRelationship
+
+from spansplit import Chunk, MarkdownSplitter, Splitter
+
+from .base import LINE_KEYS, _Origin, _origin
+from .parsers import _OverlapMixin
+
+HEADER_PATH = "header_path"
+SECTION_START = "section_start"
+SECTION_END = "section_end"
+NODE_ROLE = "markdown_node"
+"""Metadata key that marks a section node (value ``"section"``)."""
+HIDDEN_KEYS = (SECTION_START, SECTION_END, NODE_ROLE)
+"""Metadata for retrieval code, left out of what the embedding model and the LLM see."""
+
+
+def header_path(metadata: Mapping[str, Any], text: str, separator: str) -> str:
+    """LlamaIndex's ``header_path`` for a chunk: the headings above it, between and around
+    ``separator`` (``"/Guide/Install/"``); the innermost is left out when the chunk's text
+    starts with it, as LlamaIndex leaves out a section's own heading."""
+    headings = [str(h["text"]) for h in metadata.get("headings", ())]
+    if headings and text.lstrip("# \t").startswith(headings[-1]):
+        headings.pop()
+    return separator + separator.join(headings) + separator if headings else separator
+
+
+class SpanMarkdownNodeParser(_OverlapMixin):
+    """Markdown nodes of at most ``chunk_size`` tokens of ``length``, metadata included,
+    that follow the document's sections (:class:`spansplit.MarkdownSplitter`).
+
+    Each node gets ``header_path`` as LlamaIndex's ``MarkdownNodeParser`` writes it; it is
+    shown to the embedding model and counted against ``chunk_size``. With
+    ``include_sections``, each section that holds a chunk is also returned as a node (its
+    exact span, possibly over the budget: it is for small-to-big retrieval, not for
+    embedding), the PARENT of its chunks, which are its CHILDREN.
+    """
+
+    chunk_overlap: int = Field(
+        default=0,
+        strict=True,
+        description="Most trailing context a node repeats from the one before it.",
+    )
+    header_path_separator: str = Field(
+        default="/", description="Separator between the headings of header_path."
+    )
+    include_sections: bool = Field(
+        default=False,
+        strict=True,
+        description="Also return each section as the parent node of its chunks.",
+    )
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "SpanMarkdownNodeParser"
+
+    def _make_splitter(self, budget: int | None) -> Splitter:
+        return MarkdownSplitter(
+            budget or self.chunk_size,
+            self._scaled(self.chunk_overlap, budget),
+            length=self._length(),
+        )
+
+    def _build_nodes(self, node: BaseNode, chunks: list[Chunk], origin: _Origin) -> list[BaseNode]:
+        built = super()._build_nodes(node, chunks, origin)
+        if not self.include_metadata:
+            return built
+        base = origin.offset
+        for new, chunk in zip(built, chunks):
+            new.metadata[HEADER_PATH] = header_path(
+                chunk.metadata, chunk.text, self.header_path_separator
+            )
+            section = chunk.metadata.get("section")
+            if section is not None and base is not None:
+                new.metadata[SECTION_START] = base + int(section[0])
+                new.metadata[SECTION_END] = base + int(section[1])
+            for excluded in (new.excluded_embed_metadata_keys, new.excluded_llm_metadata_keys):
+                excluded += [key for key in HIDDEN_KEYS if key not in excluded]
+        return built
+
+    def _fitted_nodes(self, node: BaseNode, text: str) -> list[BaseNode]:
+        chunks = super()._fitted_nodes(node, text)
+        if not self.include_sections:
+            return chunks
+        return chunks + self._sections(node, text, chunks)
+
+    def _sections(self, node: BaseNode, text: str, chunks: list[BaseNode]) -> list[BaseNode]:
+        """One parent node per section that holds chunks (its span trimmed), linked both
+        ways with its chunks; none where offsets are unknown."""
+        base = _origin(node, text).offset
+        groups: dict[tuple[int, int], list[BaseNode]] = {}
+        for chunk in chunks:
+            if base is None or SECTION_START not in chunk.metadata:
+                continue
+            start = int(chunk.metadata[SECTION_START]) - base
+            end = int(chunk.metadata[SECTION_END]) - base
+            while end > start and text[end - 1].isspace():
+                end -= 1
+            groups.setdefault((start, end), []).append(chunk)
+        sections: list[BaseNode] = []
+        for (start, end), children in groups.items():
+            (section,) = build_nodes_from_splits([text[start:end]], node, id_func=self.id_func)
+            section.start_char_idx = (base or 0) + start
+            section.end_char_idx = (base or 0) + end
+            first = children[0]
+            section.metadata = {**first.metadata, NODE_ROLE: "section"}
+            for key in LINE_KEYS:
+                section.metadata.pop(key, None)
+            section.excluded_embed_metadata_keys = list(first.excluded_embed_metadata_keys)
+            section.excluded_llm_metadata_keys = list(first.excluded_llm_metadata_keys)
+            parent = section.as_related_node_info()
+            for child in children:
+                child.relationships[NodeRelationship.PARENT] = parent
+            section.relationships[NodeRelationship.CHILD] = [
+                child.as_related_node_info() for child in children
+            ]
+            sections.append(section)
+        return sections
+
+    def _linked(self, node: BaseNode) -> bool:
+        return node.metadata.get(NODE_ROLE) != "section"

@@ -1,0 +1,121 @@
+"""The Markdown splitter through LangChain (``SpanMarkdownTextSplitter``, names as
+``MarkdownHeaderTextSplitter`` gives them) and LlamaIndex (``SpanMarkdownNodeParser``,
+``header_path`` as ``MarkdownNodeParser`` writes it, sections as parent nodes)."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from conftest import sample
+
+from spansplit import InvalidParameterError, resolve_length
+
+pytest.importorskip("pyromark")
+HANDBOOK = sample("markdown.md")
+CL100K = resolve_length("cl100k_base")
+
+
+# --- LangChain ---------------------------------------------------------------------------------
+
+
+def test_langchain_header_names_and_exact_offsets() -> None:
+    langchain_core = pytest.importorskip("langchain_core")
+    from langchain_spansplit import SpanMarkdownTextSplitter
+
+    splitter = SpanMarkdownTextSplitter(
+        [("#", "Header 1"), ("##", "Header 2"), ("###", "Header 3")],
+        chunk_size=300,
+        chunk_overlap=0,
+        add_start_index=True,
+    )
+    source = langchain_core.documents.Document(page_content=HANDBOOK, metadata={"file": "m.md"})
+    documents = splitter.split_documents([source])
+    for document in documents:
+        m = document.metadata
+        assert HANDBOOK[m["start_index"] : m["end_index"]] == document.page_content
+        assert m["file"] == "m.md" and len(document.page_content) <= 300
+        assert m["section_start"] <= m["start_index"] and m["end_index"] <= m["section_end"]
+    parts = next(d for d in documents if d.page_content.startswith("### Parts list"))
+    assert {k: v for k, v in parts.metadata.items() if k.startswith("Header")} == {
+        "Header 1": "Tide Gauge Handbook",
+        "Header 2": "Installation",
+        "Header 3": "Parts list",
+    }
+    # Levels left out of headers_to_split_on are not named (they still structure the split).
+    only_top = SpanMarkdownTextSplitter([("#", "Title")], chunk_size=300, chunk_overlap=0)
+    names = {k for d in only_top.create_documents([HANDBOOK]) for k in d.metadata}
+    assert "Title" in names and not any(k.startswith("Header") for k in names)
+
+
+def test_langchain_rejects_a_bad_header_pair_and_pickles() -> None:
+    pytest.importorskip("langchain_core")
+    from langchain_spansplit import SpanMarkdownTextSplitter
+
+    with pytest.raises(InvalidParameterError, match=r"headers_to_split_on\[1\]"):
+        SpanMarkdownTextSplitter([("#", "H1"), ("h2", "H2")])
+    splitter = SpanMarkdownTextSplitter(chunk_size=200, chunk_overlap=20, add_start_index=True)
+    copy = pickle.loads(pickle.dumps(splitter))
+    assert [d.metadata for d in copy.create_documents([HANDBOOK])] == [
+        d.metadata for d in splitter.create_documents([HANDBOOK])
+    ]
+
+
+# --- LlamaIndex --------------------------------------------------------------------------------
+
+
+def llama_nodes(**settings: object) -> list[object]:
+    pytest.importorskip("llama_index.core")
+    from llama_index.core import Document
+    from llama_index.node_parser.spansplit import SpanMarkdownNodeParser
+
+    parser = SpanMarkdownNodeParser(**settings)
+    return parser.get_nodes_from_documents([Document(text=HANDBOOK, metadata={"file": "m.md"})])
+
+
+def test_llama_index_header_path_and_hard_budget() -> None:
+    from llama_index.core.schema import MetadataMode
+
+    nodes = llama_nodes(chunk_size=96)
+    for node in nodes:
+        assert HANDBOOK[node.start_char_idx : node.end_char_idx] == node.text  # type: ignore[attr-defined]
+        for mode in (MetadataMode.EMBED, MetadataMode.LLM):
+            assert CL100K.count(node.get_content(mode)) <= 96  # type: ignore[attr-defined]
+    paths = {node.text[:14]: node.metadata["header_path"] for node in nodes}  # type: ignore[attr-defined]
+    # The node's own heading is not in its path, as in MarkdownNodeParser.
+    assert paths["### Parts list"] == "/Tide Gauge Handbook/Installation/"
+    assert paths["# Tide Gauge H"] == "/"
+    embedded = nodes[3].get_content(MetadataMode.EMBED)  # type: ignore[attr-defined]
+    assert "header_path: /" in embedded and "section_start" not in embedded
+
+
+def test_llama_index_sections_are_parents_of_their_chunks() -> None:
+    from llama_index.core.schema import NodeRelationship
+
+    nodes = llama_nodes(chunk_size=64, include_sections=True)
+    sections = [n for n in nodes if n.metadata.get("markdown_node") == "section"]  # type: ignore[attr-defined]
+    chunks = [n for n in nodes if n.metadata.get("markdown_node") != "section"]  # type: ignore[attr-defined]
+    assert sections and chunks
+    by_id = {n.node_id: n for n in nodes}  # type: ignore[attr-defined]
+    for chunk in chunks:
+        parent = by_id[chunk.relationships[NodeRelationship.PARENT].node_id]  # type: ignore[attr-defined]
+        assert parent.start_char_idx <= chunk.start_char_idx  # type: ignore[attr-defined]
+        assert chunk.end_char_idx <= parent.end_char_idx + 1  # type: ignore[attr-defined]
+        assert HANDBOOK[parent.start_char_idx : parent.end_char_idx] == parent.text
+    for section in sections:
+        children = section.relationships[NodeRelationship.CHILD]  # type: ignore[attr-defined]
+        assert all(by_id[c.node_id] in chunks for c in children)
+    # PREVIOUS/NEXT link chunks only.
+    for chunk in chunks[1:]:
+        previous = chunk.relationships[NodeRelationship.PREVIOUS].node_id  # type: ignore[attr-defined]
+        assert by_id[previous] in chunks
+
+
+def test_llama_index_round_trips_and_pickles() -> None:
+    pytest.importorskip("llama_index.core")
+    from llama_index.node_parser.spansplit import SpanMarkdownNodeParser
+
+    parser = SpanMarkdownNodeParser(chunk_size=80, chunk_overlap=8, include_sections=True)
+    again = SpanMarkdownNodeParser.from_dict(parser.to_dict())
+    assert again.to_dict() == parser.to_dict()
+    assert pickle.loads(pickle.dumps(parser)).to_dict() == parser.to_dict()
