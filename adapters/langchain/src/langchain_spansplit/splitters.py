@@ -25,6 +25,7 @@ from spansplit import (
     RecursiveSplitter,
     SentenceSplitter,
 )
+from spansplit.batch import OnError
 from spansplit.boundaries.separators import KeepSeparator
 from spansplit.packing import Structure
 from spansplit.sizing import LengthSpec
@@ -75,13 +76,20 @@ class SpanRecursiveTextSplitter(SpanTextSplitter):
         chunk_overlap: int = 200,
         length_function: LengthSpec = len,
         add_start_index: bool = False,
+        add_page_numbers: bool = False,
+        on_error: OnError = "raise",
         strip_whitespace: bool = True,
     ) -> None:
         splitter = separator_splitter(
             separators or DEFAULT_SEPARATORS, keep_separator, is_separator_regex,
             chunk_size, chunk_overlap, length_function, strip_whitespace,
         )  # fmt: skip
-        super().__init__(splitter, add_start_index=add_start_index)
+        super().__init__(
+            splitter,
+            add_start_index=add_start_index,
+            add_page_numbers=add_page_numbers,
+            on_error=on_error,
+        )
         self._separators = list(separators or DEFAULT_SEPARATORS)  # as LangChain keeps them
 
     @classmethod
@@ -160,13 +168,20 @@ class SpanCharacterTextSplitter(SpanTextSplitter):
         length_function: LengthSpec = len,
         keep_separator: KeepSeparator = False,
         add_start_index: bool = False,
+        add_page_numbers: bool = False,
+        on_error: OnError = "raise",
         strip_whitespace: bool = True,
     ) -> None:
         splitter = separator_splitter(
             [separator], keep_separator, is_separator_regex,
             chunk_size, chunk_overlap, length_function, strip_whitespace,
         )  # fmt: skip
-        super().__init__(splitter, add_start_index=add_start_index)
+        super().__init__(
+            splitter,
+            add_start_index=add_start_index,
+            add_page_numbers=add_page_numbers,
+            on_error=on_error,
+        )
 
 
 class SpanSentenceTextSplitter(SpanTextSplitter):
@@ -183,6 +198,8 @@ class SpanSentenceTextSplitter(SpanTextSplitter):
         length_function: LengthSpec = len,
         *,
         add_start_index: bool = False,
+        add_page_numbers: bool = False,
+        on_error: OnError = "raise",
         strip_whitespace: bool = True,
         abbreviations: Collection[str] | None = None,
     ) -> None:
@@ -198,6 +215,8 @@ class SpanSentenceTextSplitter(SpanTextSplitter):
                 **options,
             ),
             add_start_index=add_start_index,
+            add_page_numbers=add_page_numbers,
+            on_error=on_error,
         )
 
 
@@ -213,6 +232,8 @@ class SpanParagraphTextSplitter(SpanTextSplitter):
         length_function: LengthSpec = len,
         *,
         add_start_index: bool = False,
+        add_page_numbers: bool = False,
+        on_error: OnError = "raise",
         strip_whitespace: bool = True,
     ) -> None:
         super().__init__(
@@ -223,6 +244,8 @@ class SpanParagraphTextSplitter(SpanTextSplitter):
                 strip_whitespace=strip_whitespace,
             ),
             add_start_index=add_start_index,
+            add_page_numbers=add_page_numbers,
+            on_error=on_error,
         )
 
 
@@ -238,9 +261,13 @@ class SpanBlockTextSplitter(SpanTextSplitter):
         length_function: LengthSpec = len,
         *,
         add_start_index: bool = False,
+        add_page_numbers: bool = False,
+        on_error: OnError = "raise",
     ) -> None:
         check_no_overlap(chunk_overlap, type(self).__name__)
         super().__init__(
             BlockSplitter(chunk_size, length=length_spec(length_function)),
             add_start_index=add_start_index,
+            add_page_numbers=add_page_numbers,
+            on_error=on_error,
         )
