@@ -21,6 +21,15 @@ SizedSpan = tuple[int, int, int]
 """``(start, end, size)`` of one chunk in its text, ``size`` in the length function's unit."""
 
 
+def trim_span(text: str, start: int, end: int) -> Span:
+    """``(start, end)`` without surrounding whitespace (``str.isspace``, as ``str.strip``)."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
 @dataclass(frozen=True, slots=True, init=False)
 class Chunk:
     """One chunk: ``text == source[start:end]`` always holds.

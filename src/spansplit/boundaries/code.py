@@ -26,9 +26,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..chunk import Span
+from ..chunk import Span, trim_span
 from ..errors import GrammarUnavailableError
-from ..packing.pieces import trim_span
 from .code_languages import CodeLanguage
 
 if TYPE_CHECKING:

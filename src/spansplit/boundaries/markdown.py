@@ -31,7 +31,7 @@ from functools import partial
 from itertools import accumulate
 from typing import Any
 
-from ..chunk import Span
+from ..chunk import Span, trim_span
 from ..errors import ExtraNotInstalledError
 from ..lines import split_lines
 from .sentences import SentenceLevel
@@ -227,15 +227,7 @@ class MarkdownLayout:
 
 def _same_text(text: str, a: Span, b: Span) -> bool:
     """Whether two spans hold the same text once whitespace around it is trimmed."""
-    return _trim(text, *a) == _trim(text, *b)
-
-
-def _trim(text: str, start: int, end: int) -> Span:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
+    return trim_span(text, *a) == trim_span(text, *b)
 
 
 def _glued(blocks: list[Block], line_start: Any) -> list[int]:

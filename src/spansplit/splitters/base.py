@@ -95,23 +95,6 @@ def make_chunks(
     spans = spans if isinstance(spans, list) else list(spans)
     lines = LineIndex(text).spans_lines([(start, end) for start, end, _ in spans])
     kinds: Sequence[str] = [kind] * len(spans) if isinstance(kind, str) else kind
-    if metadata is not None:
-        return [
-            Chunk(
-                text[start:end],
-                start,
-                end,
-                first_index + position,
-                first,
-                last,
-                size,
-                kinds[position],
-                source,
-                position in oversized,
-                metadata[position],
-            )
-            for position, ((start, end, size), (first, last)) in enumerate(zip(spans, lines))
-        ]
     return [
         Chunk(
             text[start:end],
@@ -124,6 +107,7 @@ def make_chunks(
             kinds[position],
             source,
             position in oversized,
+            None if metadata is None else metadata[position],
         )
         for position, ((start, end, size), (first, last)) in enumerate(zip(spans, lines))
     ]

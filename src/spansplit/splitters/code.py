@@ -30,11 +30,10 @@ from ..boundaries.code_languages import CodeLanguage, get_language
 from ..boundaries.levels import Level
 from ..boundaries.separators import SeparatorLevel, separator_levels
 from ..boundaries.words import word_spans
-from ..chunk import Chunk
+from ..chunk import Chunk, trim_span
 from ..errors import InvalidParameterError
 from ..lines import LINE_ENDING
 from ..packing import Structure, pack
-from ..packing.pieces import trim_span
 from ..sizing import LengthSpec
 from ..sizing.base import CodePoints, Utf8Bytes, Utf16Units
 from .base import BudgetedSplitter, make_chunks
