@@ -50,6 +50,14 @@ def test_records_follow_the_documents_and_their_chunks() -> None:
     assert all(r.to_dict()["text"] == r.chunk.text for r in records)
 
 
+def test_document_metadata_never_overwrites_a_chunk_field() -> None:
+    document = Document("one two", "d", {"kind": "manual", "text": "x", "document_id": "y"})
+    record = next(iter(split_documents([document], RecursiveSplitter(5)))).to_dict()
+    assert record["kind"] == "text" and record["text"] == "one"
+    assert record["document_kind"] == "manual" and record["document_text"] == "x"
+    assert record["document_id"] == "d" and record["document_document_id"] == "y"
+
+
 def test_inputs_may_be_strings_and_mappings() -> None:
     records = list(
         split_documents(["one two three", {"text": "four five", "id": "x"}], RecursiveSplitter(5))

@@ -28,7 +28,7 @@ pytest.importorskip("ray.data")
 parquet = pytest.importorskip("pyarrow.parquet")
 
 from spansplit import RecursiveSplitter  # noqa: E402
-from spansplit.batch import Document, split_documents  # noqa: E402
+from spansplit.batch import Document, DocumentError, split_documents  # noqa: E402
 from spansplit.cli import main  # noqa: E402
 from spansplit.corpus import SplitterByFileType  # noqa: E402
 from spansplit.ray_data import ChunkRows, chunk_files  # noqa: E402
@@ -70,6 +70,15 @@ def test_rows_to_chunk_rows(local_ray: None) -> None:
         )
     ]
     assert found == expected
+
+
+def test_rows_that_are_not_text_are_named_or_skipped() -> None:
+    rows = [{"id": "n", "text": None}, {"id": "b", "text": b"\xff\xfe"}]
+    for row, reason in zip(rows, ["text must be text, got NoneType", "not valid UTF-8"]):
+        with pytest.raises(DocumentError, match=reason):
+            ChunkRows(RecursiveSplitter(20))(row)
+        assert ChunkRows(RecursiveSplitter(20), on_error="skip")(row) == []
+    assert ChunkRows(RecursiveSplitter(20))({"id": "u", "text": b"ok"})[0]["text"] == "ok"
 
 
 def test_the_file_pipeline_gives_the_command_lines_chunks(

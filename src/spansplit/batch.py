@@ -71,18 +71,19 @@ class ChunkRecord:
     def to_dict(self) -> dict[str, Any]:
         """The record as JSON-ready values: the document id and metadata, the chunk's index,
         offsets (code points; UTF-8 bytes as ``start_byte``/``end_byte`` where asked for),
-        lines, size, kind, text and its splitter's metadata (headings, symbols, pages)."""
+        lines, size, kind, text and its splitter's metadata (headings, symbols, pages).
+
+        The chunk's own fields win: a document metadata key that names one of them
+        (``kind``, ``language`` ...) is kept as ``document_<key>``."""
         chunk = self.chunk
-        record: dict[str, Any] = {
-            "document_id": self.document_id,
-            **self.document_metadata,
+        fields: dict[str, Any] = {
             "chunk_index": chunk.index,
             "start": chunk.start,
             "end": chunk.end,
         }
         if self.byte_offsets is not None:
-            record["start_byte"], record["end_byte"] = self.byte_offsets
-        record.update(
+            fields["start_byte"], fields["end_byte"] = self.byte_offsets
+        fields.update(
             start_line=chunk.start_line,
             end_line=chunk.end_line,
             size=chunk.size,
@@ -90,8 +91,13 @@ class ChunkRecord:
             text=chunk.text,
         )
         if chunk.oversized:
-            record["oversized"] = True
-        record.update(chunk.metadata)
+            fields["oversized"] = True
+        fields.update(chunk.metadata)
+        record: dict[str, Any] = {"document_id": self.document_id}
+        for key, value in self.document_metadata.items():
+            taken = key in fields or key == "document_id"
+            record[f"document_{key}" if taken else key] = value
+        record.update(fields)
         return record
 
     def to_row(self) -> dict[str, Any]:
@@ -236,7 +242,8 @@ class _Task:
             )
         except DocumentError as error:
             return error
-        except SpansplitError as error:
+        except Exception as error:
+            # (a SpansplitError, or a document deeper than Python's recursion limit ...)
             return DocumentError(document.id, error, _source(document))
 
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .batch import ROW_COLUMNS, Document, DocumentError, OnError, split_document
+from .batch import ROW_COLUMNS, Document, DocumentError, OnError, _Task
 from .corpus import read_document
 from .errors import ExtraNotInstalledError, InvalidParameterError, ParameterTypeError
 from .splitters.base import Splitter
@@ -54,21 +54,19 @@ class _Chunking:
             raise InvalidParameterError("on_error", self.on_error, "must be 'raise' or 'skip'")
 
     def rows(self, document: Document | DocumentError) -> list[dict[str, Any]]:
-        try:
-            if isinstance(document, DocumentError):
-                raise document
-            splitter = self.splitter
-            if not isinstance(splitter, Splitter):
-                splitter = splitter(document)
-            records = split_document(
-                splitter, document, pages=self.pages, byte_offsets=self.byte_offsets
-            )
-        except DocumentError as error:
+        """The chunk rows of one document, as :func:`~spansplit.batch.split_documents`
+        makes them (the same task, the same errors)."""
+        outcome = (
+            document
+            if isinstance(document, DocumentError)
+            else _Task(self.splitter, self.pages, self.byte_offsets)(document)
+        )
+        if isinstance(outcome, DocumentError):
             if self.on_error == "raise":
-                raise
-            LOG.warning("spansplit: skipped %s: %s", error.where, error.error)
+                raise outcome
+            LOG.warning("spansplit: skipped %s: %s", outcome.where, outcome.error)
             return []
-        return [record.to_row() for record in records]
+        return [record.to_row() for record in outcome]
 
 
 @dataclass(frozen=True)
@@ -87,11 +85,20 @@ class ChunkRows(_Chunking):
                 f"rows must have the columns {self.text_column!r} and {self.id_column!r}, "
                 f"got {sorted(row)}"
             )
-        text = row[self.text_column]
-        if isinstance(text, (bytes, bytearray, memoryview)):
-            text = bytes(text).decode("utf-8")
+        identity, text = str(row[self.id_column]), row[self.text_column]
         metadata = {name: row[name] for name in self.keep_columns}
-        return self.rows(Document(str(text), str(row[self.id_column]), metadata))
+        if isinstance(text, (bytes, bytearray, memoryview)):
+            try:
+                text = bytes(text).decode("utf-8")
+            except UnicodeDecodeError as error:
+                reason = ParameterTypeError(f"not valid UTF-8 at byte offset {error.start}")
+                return self.rows(DocumentError(identity, reason))
+        if not isinstance(text, str):
+            reason = ParameterTypeError(
+                f"{self.text_column} must be text, got {type(text).__name__}: {text!r:.40}"
+            )
+            return self.rows(DocumentError(identity, reason))
+        return self.rows(Document(text, identity, metadata))
 
 
 @dataclass(frozen=True)
