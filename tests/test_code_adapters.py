@@ -83,3 +83,15 @@ def test_llama_index_code_node_parser_takes_code_splitter_parameters() -> None:
         copy = SpanCodeNodeParser.from_dict(parser.to_dict())
         assert copy.to_dict() == parser.to_dict()
         assert pickle.loads(pickle.dumps(parser)).to_dict() == parser.to_dict()
+
+
+def test_llama_index_code_nodes_have_no_metadata_when_told() -> None:
+    pytest.importorskip("llama_index.core")
+    from llama_index.core import Document
+    from llama_index.node_parser.spansplit import SpanCodeNodeParser
+
+    if not grammar_available(get_language("python")):
+        pytest.skip("the python grammar wheel is not installed")
+    parser = SpanCodeNodeParser(language="python", max_chars=400, include_metadata=False)
+    nodes = parser.get_nodes_from_documents([Document(text=sample("code.py"), metadata={"a": 1})])
+    assert len(nodes) > 2 and all(node.metadata == {} for node in nodes)

@@ -58,6 +58,16 @@ def test_spans_budgets_lines_and_coverage(
     check_chunks(text, chunks, size, measure, overlap=overlap, dropped="\ufeff")
 
 
+def test_every_line_ending_gives_the_same_chunks_and_sections_skip_the_bom() -> None:
+    def spans(text: str) -> list[tuple[int, int, object]]:
+        return [(c.start, c.end, c.metadata) for c in MarkdownSplitter(300).split(text)]
+
+    # Lone CR and LF are both one code point, so the spans must match exactly.
+    assert spans(HANDBOOK.replace("\n", "\r")) == spans(HANDBOOK)
+    with_bom = MarkdownSplitter(300).split("\ufeff# Title\r\nText.\r\n")
+    assert [(c.start, c.metadata["section"]) for c in with_bom] == [(1, [1, 17])]
+
+
 def test_kept_whole_where_they_fit_and_no_chunk_ends_on_a_heading() -> None:
     fitting = 0
     for text in (HANDBOOK, RIVER_LOG):
@@ -221,9 +231,11 @@ BLOCKS = st.sampled_from(
         "\n",
     ]
 )
-MARKDOWN = st.lists(st.tuples(BLOCKS, st.sampled_from(["\n", "\r\n", "\n\n"])), max_size=25).map(
+MARKDOWN = st.lists(
+    st.tuples(BLOCKS, st.sampled_from(["\n", "\r\n", "\r", "\n\n"])), max_size=25
+).map(
     lambda parts: "".join(
-        block.replace("\n", ending) if ending == "\r\n" else block + ending
+        block.replace("\n", ending) if ending in ("\r\n", "\r") else block + ending
         for block, ending in parts
     )
 )

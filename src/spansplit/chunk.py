@@ -149,6 +149,10 @@ def convert_offsets(
     return [(converted[c.start], converted[c.end]) for c in chunks]
 
 
+PAGE_KEYS = ("page_start", "page_end")
+"""The metadata keys :func:`with_page_numbers` adds."""
+
+
 def with_page_numbers(text: str, chunks: Sequence[Chunk]) -> list[Chunk]:
     """``chunks`` of ``text`` with ``page_start``/``page_end`` in their metadata: 1-based
     pages of their first and last characters, where a form feed (U+000C, as text extracted
@@ -158,7 +162,7 @@ def with_page_numbers(text: str, chunks: Sequence[Chunk]) -> list[Chunk]:
     for chunk in chunks:
         first = bisect_right(feeds, chunk.start - 1) + 1 if feeds else 1
         last = bisect_right(feeds, max(chunk.start, chunk.end - 1) - 1) + 1 if feeds else 1
-        metadata = {**chunk.metadata, "page_start": first, "page_end": last}
+        metadata = {**chunk.metadata, **dict(zip(PAGE_KEYS, (first, last)))}
         values = [getattr(chunk, f.name) for f in fields(chunk)]
         values[-1] = metadata
         out.append(Chunk(*values))

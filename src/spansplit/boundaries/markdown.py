@@ -43,7 +43,7 @@ FRONT_MATTER = re.compile(
 )
 """YAML front matter: a ``---`` line at the start, a non-blank line, ``---`` or ``...``."""
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LONE_CR = re.compile(r"\r(?!\n)")
 
 # pulldown-cmark's block tags, by the kind we give them; other tags are inline.
 _KINDS = {
@@ -253,7 +253,7 @@ def _parse(text: str, start: int, line_starts: list[int]) -> Block:
         | options.ENABLE_STRIKETHROUGH
         | options.ENABLE_FOOTNOTES
     )
-    body = text[start:]
+    body = _LONE_CR.sub("\n", text[start:])  # a lone CR ends a line here, not for the parser
     root = Block("document", start, len(text))
     stack = [root]
     blocks: list[Block] = []  # in document order, byte offsets until the end
@@ -318,7 +318,9 @@ def _to_whole_lines(
             done = offset
             points.append(count)
     # Each offset's line start, and the first line start at or after it (else the end).
-    firsts = [line_starts[i - 1] for i in map(partial(bisect_right, line_starts), points)]
+    firsts = [
+        max(base, line_starts[i - 1]) for i in map(partial(bisect_right, line_starts), points)
+    ]
     bounded = [*line_starts, size]
     lasts = [bounded[i] for i in map(partial(bisect_left, bounded), points)]
     starts = dict(zip(offsets, firsts))

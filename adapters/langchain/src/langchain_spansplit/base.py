@@ -30,7 +30,7 @@ from spansplit import (
     resolve_length,
 )
 from spansplit.batch import DocumentError, OnError
-from spansplit.chunk import with_page_numbers
+from spansplit.chunk import PAGE_KEYS, with_page_numbers
 from spansplit.sizing import LengthFunction, LengthSpec
 
 LOG = logging.getLogger("langchain_spansplit")
@@ -163,6 +163,8 @@ class SpanTextSplitter(TextSplitter):
             for chunk in chunks:
                 metadata = copy.deepcopy(source)
                 metadata.update(self._chunk_metadata(chunk))
+                if self._add_page_numbers:  # whatever a subclass names the rest
+                    metadata.update((key, chunk.metadata[key]) for key in PAGE_KEYS)
                 if self._add_start_index:
                     metadata[START_INDEX] = chunk.start
                     metadata[END_INDEX] = chunk.end

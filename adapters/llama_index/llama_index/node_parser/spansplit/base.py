@@ -39,7 +39,7 @@ from typing_extensions import Self
 
 from spansplit import Chunk, LengthFunction, Splitter, count_lines, resolve_length
 from spansplit.batch import DocumentError
-from spansplit.chunk import with_page_numbers
+from spansplit.chunk import PAGE_KEYS, with_page_numbers
 from spansplit.errors import (
     ChunkTooLargeError,
     InvalidInputError,
@@ -53,11 +53,9 @@ from .lengths import TokenListLength, is_saved_name, length_setting, saved_lengt
 START_LINE = "start_line"
 END_LINE = "end_line"
 LINE_KEYS = (START_LINE, END_LINE)
-PAGE_KEYS = ("page_start", "page_end")
-"""Metadata keys of a node's first and last page (``add_page_numbers``)."""
+"""Metadata keys of a node's 1-based first and last line in its root document."""
 
 LOG = logging.getLogger("llama_index.node_parser.spansplit")
-"""Metadata keys of a node's 1-based first and last line in its root document."""
 
 CONTENT_MODES = (MetadataMode.EMBED, MetadataMode.LLM)
 """The renderings of a node that must fit ``chunk_size``: what is embedded, what the LLM reads."""

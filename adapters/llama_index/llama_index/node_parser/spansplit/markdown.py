@@ -74,13 +74,15 @@ class SpanMarkdownNodeParser(_OverlapMixin):
 
     def _build_nodes(self, node: BaseNode, chunks: list[Chunk], origin: _Origin) -> list[BaseNode]:
         built = super()._build_nodes(node, chunks, origin)
-        if not self.include_metadata:
+        if not (self.include_metadata or self.include_sections):
             return built
         base = origin.offset
         for new, chunk in zip(built, chunks):
-            new.metadata[HEADER_PATH] = header_path(
-                chunk.metadata, chunk.text, self.header_path_separator
-            )
+            if self.include_metadata:
+                new.metadata[HEADER_PATH] = header_path(
+                    chunk.metadata, chunk.text, self.header_path_separator
+                )
+            # (without include_metadata, the section span is only kept until _sections)
             section = chunk.metadata.get("section")
             if section is not None and base is not None:
                 new.metadata[SECTION_START] = base + int(section[0])
@@ -105,6 +107,8 @@ class SpanMarkdownNodeParser(_OverlapMixin):
                 continue
             start = int(chunk.metadata[SECTION_START]) - base
             end = int(chunk.metadata[SECTION_END]) - base
+            if not self.include_metadata:
+                del chunk.metadata[SECTION_START], chunk.metadata[SECTION_END]
             while end > start and text[end - 1].isspace():
                 end -= 1
             groups.setdefault((start, end), []).append(chunk)
