@@ -9,8 +9,9 @@ run goes on; the exit status says whether some failed. The seed contracts' own o
 shapes live in a ``compat`` subcommand that the main help does not list.
 
 Exit status: 0 all went well; 1 some input could not be split (bad file, bad text, a
-chunk no split can fit); 2 bad usage; 3 the output could not be written (closed or full);
-130 interrupted (the output holds the records written so far, each whole).
+chunk no split can fit); 2 bad usage (bad options and settings, found before any file is
+read); 3 the output could not be written (closed or full); 130 interrupted (the output
+holds the records written so far, each whole).
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ from typing import Any, BinaryIO
 
 from . import __version__
 from .batch import ROW_COLUMNS, ChunkRecord, Document, DocumentError, Progress, split_documents
-from .errors import SpansplitError
+from .errors import ExtraNotInstalledError, InvalidParameterError, SpansplitError
 from .splitters.base import Splitter
+from .validate import check_int
 
 OK, FAILED_INPUT, USAGE, FAILED_OUTPUT, INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -123,7 +125,9 @@ def _add_corpus_options(parser: argparse.ArgumentParser) -> None:
 def _length(options: argparse.Namespace) -> Any:
     """``--length``: a name, or a tokenizer.json file loaded with Hugging Face tokenizers."""
     value = options.length
-    if isinstance(value, str) and value.endswith(".json") and Path(value).is_file():
+    if isinstance(value, str) and value.endswith(".json"):
+        if not Path(value).is_file():
+            raise InvalidParameterError("--length", value, "no such tokenizer.json file")
         from .sizing.hf import load_tokenizer_file
 
         return load_tokenizer_file(value)
@@ -282,14 +286,17 @@ class CodeByExtension:
     length: Any
     fallback: str
 
+    def __post_init__(self) -> None:
+        from .config import ChunkConfig
+
+        ChunkConfig(self.chunk_size, self.chunk_overlap, self.length)  # checked before any file
+
     def __call__(self, document: Document) -> Splitter:
         from .boundaries.code_languages import language_for_path
         from .splitters.code import CodeSplitter
 
         source = str(document.metadata.get("source", ""))
         if source in ("", "-"):
-            from .errors import InvalidParameterError
-
             raise InvalidParameterError(
                 "--language", None, "standard input has no file extension: pass --language"
             )
@@ -401,10 +408,10 @@ def build_parser() -> argparse.ArgumentParser:
         sub = subparsers.add_parser(command.name, help=command.help, description=command.help)
         command.configure(sub)
         _add_corpus_options(sub)
-        sub.set_defaults(handler=command)
+        sub.set_defaults(handler=command, usage_error=sub.error)
     compat = subparsers.add_parser("compat")  # no help: not listed in the main help
     _configure_compat(compat)
-    compat.set_defaults(handler=None)
+    compat.set_defaults(handler=None, usage_error=compat.error)
     return parser
 
 
@@ -429,7 +436,7 @@ class _JsonLines:
         self.stream.flush()
 
     def close(self) -> None:
-        self.flush()
+        self.stream.close()
 
 
 class _Parquet:
@@ -444,8 +451,6 @@ class _Parquet:
             import pyarrow  # type: ignore[import-untyped]
             import pyarrow.parquet  # type: ignore[import-untyped]
         except ImportError as error:
-            from .errors import ExtraNotInstalledError
-
             raise ExtraNotInstalledError("Parquet output", "parquet", "pyarrow") from error
         self.pyarrow = pyarrow
         self.schema = pyarrow.schema(
@@ -542,11 +547,9 @@ class _Report:
         self.say(line)
 
 
-def _run(options: argparse.Namespace) -> int:
+def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
     from .corpus import documents_of, find_files
 
-    command: Command = options.handler
-    splitter = command.splitter(options)
     found = find_files(
         options.paths, recursive=options.recursive, include=options.include, exclude=options.exclude
     )
@@ -615,10 +618,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (see the module docstring)."""
     options = build_parser().parse_args(argv)
     name = options.command
+    if options.handler is not None:
+        try:  # settings are checked before any file is read: a bad one is bad usage
+            check_int("--jobs", options.jobs, 1)
+            splitter = options.handler.splitter(options)
+        except SpansplitError as error:
+            options.usage_error(str(error))
     try:
         if options.handler is None:
             return _run_compat(options)
-        return _run(options)
+        return _run(options, splitter)
     except DocumentError as error:
         _error(name, f"{error.where}: {error.error}")
         return FAILED_INPUT
