@@ -247,9 +247,7 @@ def test_comments_go_with_the_signature_where_they_cannot_go_with_more() -> None
         "# And a second line of it, long enough to matter here.\n"
         "def compute(alpha, beta):\n"
         '    """Return the thing."""\n'
-        "    total = alpha + beta\n"
-        + "    total = total * 2\n" * 4
-        + "    return total\n"
+        "    total = alpha + beta\n" + "    total = total * 2\n" * 4 + "    return total\n"
     )
     signature = text.index("def compute")
     docstring_end = text.index("    total")

@@ -137,9 +137,7 @@ class CodeSplitter(BudgetedSplitter):
             return []
         if not self.uses_grammar:
             spans = self._pack(text, None)
-            metadata = [
-                {"language": self.language, "symbols": [], "node_kinds": []} for _ in spans
-            ]
+            metadata = [{"language": self.language, "symbols": [], "node_kinds": []} for _ in spans]
         else:
             syntax = self.syntax(text)
             spans = self._pack(text, syntax)
