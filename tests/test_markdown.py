@@ -189,6 +189,19 @@ def test_with_heading_path_puts_the_path_before_the_text() -> None:
     )
 
 
+def test_the_heading_is_left_out_only_where_the_chunk_starts_on_it() -> None:
+    text = (
+        "# Guide\n\n## Install\n\nSome words before it all.\n\nInstall the gauge first.\n\n"
+        "  ## Setup\n\nSetup comes next.\n"
+    )
+    chunks = MarkdownSplitter(50).split(text)
+    shown = {c.text: with_heading_path(c) for c in chunks}
+    # A paragraph that merely begins with its heading's words still gets the whole path.
+    assert shown["Install the gauge first."] == "Guide > Install\n\nInstall the gauge first."
+    # An indented heading line starts its chunk (after the spaces that were trimmed).
+    assert shown["## Setup\n\nSetup comes next."] == "Guide\n\n## Setup\n\nSetup comes next."
+
+
 @pytest.mark.parametrize(("length", "size"), [(None, 160), ("cl100k_base", 60)])
 def test_count_heading_path_keeps_the_contextual_text_within_budget(
     length: str | None, size: int

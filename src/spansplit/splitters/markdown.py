@@ -106,7 +106,7 @@ class MarkdownSplitter(BudgetedSplitter):
             found = self._sized(text, layout, config)
             largest = max(
                 (
-                    count(with_heading_path_of(text[a:b], describe(layout, a, b)))
+                    count(_with_heading_path(text[a:b], a, describe(layout, a, b)))
                     for (a, b, _), _ in found
                 ),
                 default=0,
@@ -165,17 +165,25 @@ def heading_path_text(headings: list[Heading] | list[Mapping[str, Any]]) -> str:
 def with_heading_path(chunk: Chunk) -> str:
     """The chunk's text with its heading path before it, for an embedding model.
 
-    The innermost heading is not repeated when its line starts the chunk; a chunk without
-    headings is returned as it is.
+    The innermost heading is not repeated when the chunk starts on its line; a chunk
+    without headings is returned as it is.
     """
-    return with_heading_path_of(chunk.text, chunk.metadata)
+    return _with_heading_path(chunk.text, chunk.start, chunk.metadata)
 
 
-def with_heading_path_of(text: str, metadata: Mapping[str, Any]) -> str:
-    """:func:`with_heading_path` for a chunk's text and metadata."""
+def headings_before(metadata: Mapping[str, Any], start: int) -> list[Mapping[str, Any]]:
+    """The headings of a chunk's path (its ``metadata``, its ``start`` offset) that are not
+    in its text: all but the innermost when the chunk starts on that heading's line (its
+    section's first line, up to three spaces of indentation in)."""
     headings = list(metadata.get("headings", ()))
-    if headings and text.lstrip("# \t").startswith(str(headings[-1]["text"])):
+    section = metadata.get("section")
+    if headings and section is not None and 0 <= start - int(section[0]) <= 3:
         headings.pop()
+    return headings
+
+
+def _with_heading_path(text: str, start: int, metadata: Mapping[str, Any]) -> str:
+    headings = headings_before(metadata, start)
     if not headings:
         return text
     return f"{heading_path_text(headings)}\n\n{text}"
