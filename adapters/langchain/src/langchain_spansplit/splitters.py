@@ -91,6 +91,7 @@ class SpanRecursiveTextSplitter(SpanTextSplitter):
             on_error=on_error,
         )
         self._separators = list(separators or DEFAULT_SEPARATORS)  # as LangChain keeps them
+        self._is_separator_regex = bool(is_separator_regex)
 
     @classmethod
     def from_preset(cls, preset: str, **kwargs: Any) -> Self:
@@ -126,14 +127,21 @@ class SpanRecursiveTextSplitter(SpanTextSplitter):
         from .code import SpanCodeTextSplitter, get_separators_for_language
 
         info = get_language(language)
-        syntax_options = {"chunk_size", "chunk_overlap", "length_function", "add_start_index"}
+        syntax_options = {
+            "chunk_size",
+            "chunk_overlap",
+            "length_function",
+            "add_start_index",
+            "add_page_numbers",
+            "on_error",
+            "strip_whitespace",
+        }
         if info.grammar is not None and set(kwargs) <= syntax_options and grammar_available(info):
             code = SpanCodeTextSplitter(info.name, **kwargs)
             splitter = cls.__new__(cls)
-            SpanTextSplitter.__init__(
-                splitter, code.splitter, add_start_index=kwargs.get("add_start_index", False)
-            )
+            vars(splitter).update(vars(code))  # this class, the code splitter's settings
             splitter._separators = get_separators_for_language(info.name)
+            splitter._is_separator_regex = True
             return splitter
         kwargs.setdefault("keep_separator", "start")
         return cls(
