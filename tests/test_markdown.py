@@ -291,7 +291,7 @@ def no_pyromark(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 def test_without_the_extra_the_error_names_it(no_pyromark: None) -> None:
     with pytest.raises(ExtraNotInstalledError, match=r"pip install 'spansplit\[markdown\]'"):
-        split_markdown("# a\n\nb\n", 100)
+        MarkdownSplitter(100)  # when it is made, not at its first text
 
 
 def test_snapshot(snapshot) -> None:  # type: ignore[no-untyped-def]

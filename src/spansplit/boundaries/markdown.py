@@ -239,13 +239,19 @@ def _glued(blocks: list[Block], line_start: Any) -> list[int]:
     ]
 
 
-def _parse(text: str, start: int, line_starts: list[int]) -> Block:
-    """The document ``text[start:]`` as a tree of blocks (pulldown-cmark), each block's
-    span widened to whole lines of ``text`` (whose line starts are ``line_starts``)."""
+def load_pyromark() -> Any:
+    """The CommonMark parser's module; :class:`ExtraNotInstalledError` names the extra."""
     try:
         import pyromark
     except ImportError as error:
         raise ExtraNotInstalledError("MarkdownSplitter", "markdown", "pyromark") from error
+    return pyromark
+
+
+def _parse(text: str, start: int, line_starts: list[int]) -> Block:
+    """The document ``text[start:]`` as a tree of blocks (pulldown-cmark), each block's
+    span widened to whole lines of ``text`` (whose line starts are ``line_starts``)."""
+    pyromark = load_pyromark()
     options = pyromark.Options
     parser = pyromark.Markdown(
         options=options.ENABLE_TABLES

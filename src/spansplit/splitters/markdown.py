@@ -14,7 +14,13 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
-from ..boundaries.markdown import BlockLevel, Heading, MarkdownLayout, SectionLevel
+from ..boundaries.markdown import (
+    BlockLevel,
+    Heading,
+    MarkdownLayout,
+    SectionLevel,
+    load_pyromark,
+)
 from ..boundaries.words import word_spans
 from ..chunk import Chunk, SizedSpan
 from ..config import ChunkConfig
@@ -70,6 +76,7 @@ class MarkdownSplitter(BudgetedSplitter):
             chunk_size, chunk_overlap, length=length, strip_whitespace=strip_whitespace
         )
         self.count_heading_path = check_bool("count_heading_path", count_heading_path)
+        load_pyromark()  # a missing parser fails here, naming the extra
 
     def structure_for(self, layout: MarkdownLayout) -> Structure:
         """The levels of one parsed text: sections, then blocks, then words."""
