@@ -10,6 +10,7 @@ Splitters are plain objects of picklable parts, so process pools and Ray can shi
 from __future__ import annotations
 
 import gc
+import inspect
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
@@ -150,6 +151,19 @@ class Splitter(ABC):
         """Only the chunk texts, for callers that need plain strings."""
         return [chunk.text for chunk in self.split(text)]
 
+    def __repr__(self) -> str:
+        """The class and its settings: those it needs, the sizes and length, and any other
+        that is not its default."""
+        shown = []
+        for name, parameter in inspect.signature(type(self).__init__).parameters.items():
+            if name == "self" or not hasattr(self, name):
+                continue
+            value = getattr(self, name)
+            always = name in ("chunk_overlap", "length") or parameter.default is parameter.empty
+            if always or value != parameter.default:
+                shown.append(f"{name}={value!r}")
+        return f"{type(self).__name__}({', '.join(shown)})"
+
 
 class BudgetedSplitter(Splitter):
     """A splitter that is only configuration: a :class:`ChunkConfig` (``chunk_size``,
@@ -192,11 +206,3 @@ class BudgetedSplitter(Splitter):
 
     def spans(self, text: str) -> list[SizedSpan]:
         return pack(text, self.structure, self.config)
-
-    def __repr__(self) -> str:
-        settings: dict[str, Any] = {
-            "chunk_size": self.chunk_size,
-            "chunk_overlap": self.chunk_overlap,
-            "length": self.length,
-        }
-        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in settings.items())})"

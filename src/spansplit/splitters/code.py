@@ -151,12 +151,6 @@ class CodeSplitter(BudgetedSplitter):
             text, spans, self.kind, source=source, first_index=first_index, metadata=metadata
         )
 
-    def __repr__(self) -> str:
-        return (
-            f"CodeSplitter(language={self.language!r}, chunk_size={self.chunk_size!r}, "
-            f"chunk_overlap={self.chunk_overlap!r}, length={self.length!r})"
-        )
-
 
 def split_code(
     text: str,
