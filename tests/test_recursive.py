@@ -993,10 +993,15 @@ def test_cli_preset_regex_and_length(tmp_path: Path, capfd: pytest.CaptureFixtur
 def test_cli_errors(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "doc.md"
     path.write_text("some text", encoding="utf-8")
-    assert cli.main(["recursive", str(path), "--chunk-size", "5", "--chunk-overlap", "5"]) == 1
-    assert "chunk_overlap=5" in capfd.readouterr().err
-    assert cli.main(["recursive", str(path), "--chunk-size", "5", "--preset", "cobol"]) == 1
-    assert "preset='cobol'" in capfd.readouterr().err
+    # Bad settings are usage errors, found before the file is read (exit status 2).
+    for argv, named in (
+        (["--chunk-size", "5", "--chunk-overlap", "5"], "chunk_overlap=5"),
+        (["--chunk-size", "5", "--preset", "cobol"], "preset='cobol'"),
+    ):
+        with pytest.raises(SystemExit) as caught:
+            cli.main(["recursive", str(path), *argv])
+        assert caught.value.code == 2
+        assert named in capfd.readouterr().err
     with pytest.raises(SystemExit) as caught:
         cli.main(["recursive", str(path), "--chunk-size", "5", "--separators", "not json"])
     assert caught.value.code == 2

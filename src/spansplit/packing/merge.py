@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from ..boundaries.levels import Level
-from ..chunk import SizedSpan, Span
+from ..chunk import SizedSpan, Span, trim_span
 from ..sizing.base import LengthFunction, TextMeasurer
-from .pieces import Pieces, hard_cut, trim_span
+from .pieces import Pieces, hard_cut
 
 VERIFY_BATCH = 128
 """Chunks planned ahead and measured together when the length is not additive."""

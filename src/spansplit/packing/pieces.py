@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from ..boundaries.graphemes import cluster_ends, first_cluster_end
 from ..boundaries.levels import Level, is_recursive, splits
-from ..chunk import SizedSpan, Span
+from ..chunk import SizedSpan, Span, trim_span
 from ..errors import ChunkTooLargeError
 from ..sizing.base import LengthFunction, TextMeasurer
 
@@ -66,15 +66,6 @@ def fit(
     wanted = set(breaks)
     _place(text, list(spans), 0, budget, length, levels, out, wanted, isolate, trim)
     return out
-
-
-def trim_span(text: str, start: int, end: int) -> Span:
-    """``(start, end)`` without surrounding whitespace (``str.isspace``, as ``str.strip``)."""
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
 
 
 _SPACE = re.compile(r"\s")  # the characters str.isspace accepts (both use Py_UNICODE_ISSPACE)

@@ -29,8 +29,9 @@ class SpanCodeNodeParser(SpanBudgetNodeParser):
     (``count_mode="char"``) or ``max_tokens`` tokens of ``length`` (``"token"``).
 
     ``chunk_lines`` is accepted for compatibility and, as in LlamaIndex, does not bound
-    a chunk; ``chunk_lines_overlap`` repeats up to that many whole trailing lines of the
-    previous node where they fit in a fifth of the budget (0 turns overlap off).
+    a chunk; any ``chunk_lines_overlap`` above 0 turns overlap on: each node repeats the
+    end of the previous one, up to a fifth of the budget (spansplit overlaps by size, not
+    by a count of lines).
     ``chunk_size`` follows ``max_chars``/``max_tokens``; ``length`` is ``"chars"`` in
     char mode.
     """
@@ -38,7 +39,7 @@ class SpanCodeNodeParser(SpanBudgetNodeParser):
     language: str = Field(description="The programming language of the code being split.")
     chunk_lines: int = Field(default=40, gt=0, description="Accepted as in LlamaIndex.")
     chunk_lines_overlap: int = Field(
-        default=0, ge=0, description="Most whole trailing lines a node repeats (0: none)."
+        default=0, ge=0, description="Above 0: nodes repeat up to a fifth of the budget (0: none)."
     )
     max_chars: int = Field(default=1500, gt=0, description="Budget in code points (char mode).")
     count_mode: Literal["token", "char"] = Field(
@@ -73,7 +74,10 @@ class SpanCodeNodeParser(SpanBudgetNodeParser):
         return CodeSplitter(self.language, size, self._overlap(size), length=self._length())
 
     def _node_metadata(self, node: BaseNode, origin: _Origin, chunk: Chunk) -> dict[str, Any]:
-        return {**super()._node_metadata(node, origin, chunk), **chunk.metadata}
+        metadata = super()._node_metadata(node, origin, chunk)
+        if self.include_metadata:
+            metadata.update(chunk.metadata)
+        return metadata
 
     def _hidden_keys(self) -> tuple[str, ...]:
-        return (*super()._hidden_keys(), *CODE_KEYS)
+        return (*super()._hidden_keys(), *(CODE_KEYS if self.include_metadata else ()))
