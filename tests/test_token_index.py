@@ -22,7 +22,7 @@ from spansplit.sizing import tiktoken as tiktoken_sizing
 from spansplit.sizing.base import TextMeasurer
 from spansplit.sizing.pretoken_cuts import PRETOKEN_CUTS
 from spansplit.sizing.tiktoken_internals import pretokenizer_pattern
-from spansplit.sizing.token_index import TokenIndexMeasurer
+from spansplit.sizing.token_index import ExactTokenIndexMeasurer, TokenIndexMeasurer
 
 ENCODINGS = ["cl100k_base", "o200k_base"]
 
@@ -299,9 +299,30 @@ def test_segments_cut_at_cuts_encode_as_the_whole(monkeypatch: pytest.MonkeyPatc
 def test_short_texts_and_other_lengths_use_the_plain_measurer() -> None:
     length = length_for("cl100k_base")
     assert type(length.measurer("short text")) is TextMeasurer
+    medium = SAMPLES["english"][: token_index.INDEX_MIN_CHARS - 1]
+    assert type(length.measurer(medium)) is ExactTokenIndexMeasurer
+    assert type(length.measurer(SAMPLES["english"])) is TokenIndexMeasurer
     chars = resolve_length("chars").measurer("x" * 100_000)
     assert not isinstance(chars, TokenIndexMeasurer)
     assert chars.count(5, 105) == 100  # an offset difference: code points need no index
+
+
+@pytest.mark.parametrize("sample_name", SAMPLES)
+def test_a_medium_text_is_packed_by_exact_sizes_as_span_by_span(sample_name: str) -> None:
+    # Below INDEX_MIN_CHARS, packing sees exact sizes (no estimates), as it always did,
+    # so those texts keep their chunks; the index only counts them faster.
+    length = length_for("cl100k_base")
+    text = SAMPLES[sample_name][: token_index.INDEX_MIN_CHARS // 4]
+    indexed, plain = (
+        ExactTokenIndexMeasurer(length, text, PRETOKEN_CUTS["cl100k_base"]),
+        TextMeasurer(length, text),
+    )
+    rng = random.Random(sample_name)
+    spans = [
+        (a, min(len(text), a + rng.randint(0, 3000))) for a in rng.sample(range(len(text)), 100)
+    ]
+    assert indexed.sizes(spans, 10**9) == plain.count_spans(spans) == indexed.count_spans(spans)
+    assert not indexed.cheap_sizes and indexed.reach_back(len(text), 10) == 0
 
 
 def check_index_same_with_and_without_numpy(monkeypatch: pytest.MonkeyPatch, text: str) -> None:

@@ -50,6 +50,7 @@ def fit(
     breaks: Sequence[int] = (),
     isolate: bool = False,
     trim: bool = False,
+    measurer: TextMeasurer | None = None,
 ) -> Pieces:
     """Measure ``spans`` and split each one over ``budget`` until every piece fits.
 
@@ -60,9 +61,9 @@ def fit(
     its neighbours (LangChain's recursive behaviour). With ``trim`` (for splitters whose
     chunks are trimmed), pieces lose their surrounding whitespace before they are measured,
     so whitespace that trimming removes never counts against the budget, and blank pieces
-    are dropped.
+    are dropped. ``measurer`` measures ``text`` with ``length`` (by default, a new one).
     """
-    out = Pieces(trimmed=trim, measurer=length.measurer(text))
+    out = Pieces(trimmed=trim, measurer=measurer or length.measurer(text))
     wanted = set(breaks)
     _place(text, list(spans), 0, budget, length, levels, out, wanted, isolate, trim)
     return out

@@ -18,10 +18,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..chunk import Span
 from .base import LengthFunction, TextMeasurer
-from .pretoken_cuts import cuts_for
+from .pretoken_cuts import PretokenCuts, cuts_for
 from .tiktoken_internals import buffer_encoder, pretokenizer_pattern, private_copy, token_bytes
 from .tiktoken_loader import _LOCK, encoding_name_for, encoding_names, load_encoding
-from .token_index import INDEX_MIN_CHARS, TokenIndexMeasurer, optional_numpy
+from .token_index import (
+    EXACT_INDEX_MIN_CHARS,
+    INDEX_MIN_CHARS,
+    ExactTokenIndexMeasurer,
+    TokenIndexMeasurer,
+    optional_numpy,
+)
 
 if TYPE_CHECKING:
     from tiktoken import Encoding
@@ -97,6 +103,8 @@ class TiktokenLength(LengthFunction):
         self.name = str(encoding.name)
         self.unit = f"{self.name} tokens"
         self._chars_per_token = 4.0  # sizes prefix_hint's first window; learnt as it goes
+        self._cuts: PretokenCuts | None = None
+        self._cuts_known = False
 
     def count(self, text: str) -> int:
         return len(self.encoding.encode_ordinary(text))
@@ -162,12 +170,21 @@ class TiktokenLength(LengthFunction):
     def measurer(self, text: str) -> TextMeasurer:
         """For a long text in cl100k_base or o200k_base, a measurer that encodes the text
         once and counts any span exactly from that (see :mod:`.token_index`)."""
-        if len(text) < INDEX_MIN_CHARS or max(self.token_char_starts()) > 254:
-            return TextMeasurer(self, text)
-        cuts = cuts_for(self.name, pretokenizer_pattern(self.encoding))
+        cuts = self._index_cuts() if len(text) >= EXACT_INDEX_MIN_CHARS else None
         if cuts is None:
             return TextMeasurer(self, text)
+        if len(text) < INDEX_MIN_CHARS:
+            return ExactTokenIndexMeasurer(self, text, cuts)
         return TokenIndexMeasurer(self, text, cuts)
+
+    def _index_cuts(self) -> PretokenCuts | None:
+        """The cuts a token index of this encoding counts with, or None where it cannot
+        index (cuts unproven for its pattern, or a token of more than 254 characters)."""
+        if not self._cuts_known:
+            cuts = cuts_for(self.name, pretokenizer_pattern(self.encoding))
+            self._cuts = cuts if max(self.token_char_starts()) <= 254 else None
+            self._cuts_known = True
+        return self._cuts
 
     def workers(self) -> int:
         """Threads that encode at once (the encoder releases the GIL)."""
