@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from itertools import product
+from collections.abc import Callable
+from itertools import pairwise, product
 
 import pytest
 import regex
@@ -17,6 +18,13 @@ from hypothesis import strategies as st
 from support import ATOMS as SHARED_ATOMS
 from support import corpus_cases
 
+from spansplit import (
+    CodeSplitter,
+    MarkdownSplitter,
+    ParagraphSplitter,
+    RecursiveSplitter,
+    SentenceSplitter,
+)
 from spansplit.sizing import pretoken_cuts, resolve_length, token_index
 from spansplit.sizing import tiktoken as tiktoken_sizing
 from spansplit.sizing.base import TextMeasurer
@@ -99,6 +107,19 @@ ATOMS = [
 ]
 texts = st.lists(st.sampled_from(ATOMS), min_size=1, max_size=80).map("".join)
 
+Test = Callable[..., None]
+
+
+def on_generated_texts(examples: int) -> Callable[[Test], Test]:
+    """The test, for each encoding, on ``examples`` generated texts (``text``), with more
+    to draw from ``data``."""
+
+    def decorate(test: Test) -> Test:
+        drawn = given(text=texts, data=st.data())(test)
+        return pytest.mark.parametrize("name", ENCODINGS)(settings(max_examples=examples)(drawn))
+
+    return decorate
+
 
 def pretoken_starts(pattern: str, text: str) -> set[int]:
     """Where the encoding's own pretokenizer (its pattern, run by ``regex``) starts pieces."""
@@ -117,9 +138,7 @@ def test_the_cuts_are_proven_for_the_encodings_patterns(name: str) -> None:
     assert pretoken_cuts.cuts_for(name, pretokenizer_pattern(encoding) + "|x") is None
 
 
-@pytest.mark.parametrize("name", ENCODINGS)
-@settings(max_examples=300)
-@given(text=texts, data=st.data())
+@on_generated_texts(300)
 def test_cuts_are_pretoken_boundaries_in_every_context(
     name: str, text: str, data: st.DataObject
 ) -> None:
@@ -161,9 +180,7 @@ def indexed(name: str, text: str) -> TokenIndexMeasurer:
     return TokenIndexMeasurer(length, text, PRETOKEN_CUTS[name])
 
 
-@pytest.mark.parametrize("name", ENCODINGS)
-@settings(max_examples=300)
-@given(text=texts, data=st.data())
+@on_generated_texts(300)
 def test_exact_counts_equal_tiktoken_on_generated_text(
     name: str, text: str, data: st.DataObject
 ) -> None:
@@ -182,9 +199,7 @@ def test_exact_counts_equal_tiktoken_on_generated_text(
     assert [measurer.count(a, b) for a, b in spans] == expected
 
 
-@pytest.mark.parametrize("name", ENCODINGS)
-@settings(max_examples=200)
-@given(text=texts, data=st.data())
+@on_generated_texts(200)
 def test_reach_back_is_a_bound(name: str, text: str, data: st.DataObject) -> None:
     # No text[start:end] with start before reach_back(end, size) fits size.
     length = length_for(name)
@@ -197,9 +212,7 @@ def test_reach_back_is_a_bound(name: str, text: str, data: st.DataObject) -> Non
         assert len(length.encoding.encode_ordinary(text[start:end])) > size, (start, reach)
 
 
-@pytest.mark.parametrize("name", ENCODINGS)
-@settings(max_examples=100)
-@given(text=texts, data=st.data())
+@on_generated_texts(100)
 def test_the_estimated_fit_is_the_first_start_whose_estimate_fits(
     name: str, text: str, data: st.DataObject
 ) -> None:
@@ -377,3 +390,45 @@ def test_batched_lookups_equal_one_by_one_lookups() -> None:
         encoding="utf-8"
     )[:50_000]
     check_batched_lookups(text)
+
+
+SPLITTERS = [
+    lambda length: RecursiveSplitter(64, 16, length=length),
+    lambda length: ParagraphSplitter(64, 16, length=length),
+    lambda length: SentenceSplitter(48, 8, length=length),
+    lambda length: MarkdownSplitter(64, 8, length=length),
+    lambda length: CodeSplitter("python", 64, 8, length=length),
+]
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    noise=st.lists(texts, min_size=1, max_size=8),
+    data=st.data(),
+    name=st.sampled_from(ENCODINGS),
+    size=st.sampled_from(
+        [token_index.EXACT_INDEX_MIN_CHARS * 3, token_index.INDEX_MIN_CHARS + 999]
+    ),
+)
+def test_every_chunk_size_equals_a_full_encode_on_generated_long_texts(
+    noise: list[str], data: st.DataObject, name: str, size: int
+) -> None:
+    # Long enough to be counted from an index (exact sizes below INDEX_MIN_CHARS, estimates
+    # above), real text with generated Unicode spliced in: each splitter's chunks are
+    # within budget and each size is what tiktoken counts for the chunk alone.
+    length = length_for(name)
+    base = (SAMPLES["markdown"] + SAMPLES["code"] + SAMPLES["chinese"])[:size]
+    cuts = sorted(
+        data.draw(st.lists(st.integers(0, size), min_size=len(noise), max_size=len(noise)))
+    )
+    text = "".join(base[a:b] + piece for (a, b), piece in zip(pairwise([0, *cuts]), noise))
+    text += base[cuts[-1] :]
+    for make in SPLITTERS:
+        splitter = make(length)
+        chunks = splitter.split(text)
+        counted = [
+            len(tokens)
+            for tokens in length.encoding.encode_ordinary_batch([c.text for c in chunks])
+        ]
+        assert [c.size for c in chunks] == counted, splitter
+        assert max(counted, default=0) <= splitter.chunk_size
