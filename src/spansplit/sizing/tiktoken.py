@@ -45,6 +45,7 @@ PARALLEL_MIN_CHARS = 1 << 16
 
 _POOL: ThreadPoolExecutor | None = None
 _CHAR_STARTS: dict[str, bytes] = {}
+_LONGEST_TOKEN_CHARS: dict[str, int] = {}
 _POOL_PID = 0
 _THREAD_STATE = threading.local()
 
@@ -103,8 +104,6 @@ class TiktokenLength(LengthFunction):
         self.name = str(encoding.name)
         self.unit = f"{self.name} tokens"
         self._chars_per_token = 4.0  # sizes prefix_hint's first window; learnt as it goes
-        self._cuts: PretokenCuts | None = None
-        self._cuts_known = False
 
     def count(self, text: str) -> int:
         return len(self.encoding.encode_ordinary(text))
@@ -180,11 +179,17 @@ class TiktokenLength(LengthFunction):
     def _index_cuts(self) -> PretokenCuts | None:
         """The cuts a token index of this encoding counts with, or None where it cannot
         index (cuts unproven for its pattern, or a token of more than 254 characters)."""
-        if not self._cuts_known:
-            cuts = cuts_for(self.name, pretokenizer_pattern(self.encoding))
-            self._cuts = cuts if max(self.token_char_starts()) <= 254 else None
-            self._cuts_known = True
-        return self._cuts
+        cuts = cuts_for(self.name, pretokenizer_pattern(self.encoding))
+        if cuts is None or self._longest_token_chars() > 254:
+            return None
+        return cuts
+
+    def _longest_token_chars(self) -> int:
+        """The most characters that start in one token's bytes; found once per encoding."""
+        longest = _LONGEST_TOKEN_CHARS.get(self.name)
+        if longest is None:
+            longest = _LONGEST_TOKEN_CHARS[self.name] = max(self.token_char_starts())
+        return longest
 
     def workers(self) -> int:
         """Threads that encode at once (the encoder releases the GIL)."""
