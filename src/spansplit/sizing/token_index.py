@@ -90,10 +90,12 @@ class TokenIndexMeasurer(TextMeasurer):
         self._built = True
 
     def _segment_cuts(self) -> list[int]:
-        """Cuts about ``SEGMENT_CHARS`` apart (at least one segment per thread)."""
+        """Cuts about ``SEGMENT_CHARS`` apart (at least one segment per thread, for a text
+        long enough to share among threads)."""
         text, first = self.text, self._cuts.first
         n = len(text)
-        wanted = max(self.tokenizer.workers(), -(-n // SEGMENT_CHARS))
+        threads = self.tokenizer.workers() if n >= INDEX_MIN_CHARS else 1
+        wanted = max(threads, -(-n // SEGMENT_CHARS))
         cuts = [0]
         for k in range(1, wanted):
             found = first(text, max(cuts[-1] + 1, k * n // wanted), n)
