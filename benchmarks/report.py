@@ -514,7 +514,7 @@ def scaling_targets(records: list[Record]) -> list[Target]:
             basis = "× floor" if tokens else "s/MB"
             out.append(
                 Target(
-                    "7, 18",
+                    "7, 18" if tokens else "7",
                     f"time per MB flat from 1 to 64 MB ({basis} at every size ≤ "
                     f"{FLAT_LIMIT}x its 1 MB value) — {where}",
                     measured_text,
