@@ -733,7 +733,8 @@ def test_tokenizer_counts_tokens_as_llama_index_does(cls: type[SpanNodeParser]) 
     text = PROSE + "\n\n" + PROSE
     nodes = make(cls, 12, tokenizer=words)([Document(text=text)])
     assert_exact(text, nodes)
-    assert max(len(words(n.get_content(MetadataMode.EMBED))) for n in nodes) == 12
+    # At most 12 of its tokens (pieces of a split paragraph are packed evenly, not to 12).
+    assert 6 <= max(len(words(n.get_content(MetadataMode.EMBED))) for n in nodes) <= 12
     stock = SentenceSplitter(chunk_size=12, chunk_overlap=0, tokenizer=words).split_text(text)
     assert max(len(words(chunk)) for chunk in stock) == 12  # the same unit, the same budget
     assert make(cls, 12, tokenizer=words).to_dict()["length"] == {

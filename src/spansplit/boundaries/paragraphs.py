@@ -15,7 +15,7 @@ Python loop: a text has a separator every few lines.
 from __future__ import annotations
 
 import re
-from itertools import repeat
+from itertools import pairwise, repeat
 from operator import sub
 
 from ..chunk import Span
@@ -78,3 +78,40 @@ def paragraph_spans(text: str, start: int = 0, end: int | None = None) -> list[S
     if separator_ends[-1] < stop:
         spans.append((separator_ends[-1], stop))
     return spans
+
+
+# A line that only code or a program's session shows: indented by a tab or four spaces, a
+# doctest prompt (">>> ", "... "), a fence, or a line ending with a bracket, brace,
+# semicolon or backslash.
+_CODE_LINE = re.compile(r"(?m)^(?:\t|    |>>>|\.\.\.(?: |$)|```|~~~).*$|^.*[{}();\[\]\\]\r?$")
+_LINE_STARTS = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
+
+
+def looks_like_code(text: str, start: int, end: int) -> bool:
+    """Whether the lines of ``text[start:end]`` read as code: a doctest prompt or a fence
+    on any line, or at least half of the lines indented or ending like code."""
+    lines = max(1, text.count("\n", start, end) + 1)
+    matched = 0
+    for match in _CODE_LINE.finditer(text, start, end):
+        line = match.group()
+        if line.startswith((">>>", "```", "~~~")) or line.startswith("... "):
+            return True
+        matched += 1
+    return 2 * matched >= lines
+
+
+def code_line_spans(text: str, start: int, end: int) -> list[Span]:
+    """The lines of ``text[start:end]`` (each with its line ending) if the region reads as
+    code (:func:`looks_like_code`), else the whole region: code is cut at line ends, prose
+    is left to the sentence level."""
+    if not looks_like_code(text, start, end):
+        return [(start, end)]
+    cuts = [m.start() for m in _LINE_STARTS.finditer(text, start, end)]
+    return list(pairwise([start, *(c for c in cuts if start < c < end), end]))
+
+
+def code_line_starts(text: str, low: int, end: int) -> list[int]:
+    """Line starts in ``[low, end)`` where the lines around them read as code: where
+    overlap of code starts at a line."""
+    first = max(text.rfind("\n", 0, low), text.rfind("\r", 0, low)) + 1
+    return [start for start, _ in code_line_spans(text, first, end)[1:] if start >= low]

@@ -355,3 +355,33 @@ class SentenceLevel:
             openers=self.openers,
             wrapped=self.wrapped,
         )
+
+
+_RESUME_REACH = 256
+"""How far before the first wanted start :class:`SentenceStarts` begins reading."""
+
+
+def _resume_point(text: str, low: int) -> int:
+    """A place before ``low`` to read sentences from: the start of the line holding
+    ``low - 1`` when it is near, else a word start within :data:`_RESUME_REACH`."""
+    line = _line_start(text, max(0, low - _RESUME_REACH), max(0, low - 1))
+    if line > low - _RESUME_REACH or line == 0:
+        return line
+    space = text.rfind(" ", low - _RESUME_REACH, low - 1)
+    return space + 1 if space >= 0 else line
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceStarts:
+    """Sentence starts in ``[low, end)``, where overlap may start at a sentence (read from
+    a line or word start before ``low``, so a sentence ending just before ``low`` counts)."""
+
+    abbreviations: frozenset[str] = DEFAULT_ABBREVIATIONS
+    wrapped: bool = True
+
+    def __call__(self, text: str, low: int, end: int) -> list[int]:
+        begin = _resume_point(text, low)
+        spans = sentence_spans(
+            text, begin, end, abbreviations=self.abbreviations, wrapped=self.wrapped
+        )
+        return [start for start, _ in spans[1:] if start >= low]
