@@ -648,7 +648,13 @@ def test_generated_text_offsets_and_lines_exact(text: str, size: int, chars: boo
     for cls in ALL_PARSERS:
         document = Document(text=text)
         room = 60 if cls is SpanMarkdownNodeParser else 0  # its header_path is in the budget
-        nodes = make(cls, size + room, length=length)([document])
+        try:
+            nodes = make(cls, size + room, length=length)([document])
+        except InvalidParameterError as error:
+            # A generated heading (emoji sequences, 10+ tokens each) can make the header
+            # path alone fill the budget: the typed error says so.
+            assert cls is SpanMarkdownNodeParser and "metadata" in str(error), error
+            continue
         assert_exact(text, nodes)
         chained = make(SpanRecursiveNodeParser, 20 + room, length=length)(nodes)
         assert_exact(text, chained)

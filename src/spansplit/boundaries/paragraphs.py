@@ -81,9 +81,13 @@ def paragraph_spans(text: str, start: int = 0, end: int | None = None) -> list[S
 
 
 # A line that only code or a program's session shows: indented by a tab or four spaces, a
-# doctest prompt (">>> ", "... "), a fence, or a line ending with a bracket, brace,
-# semicolon or backslash.
-_CODE_LINE = re.compile(r"(?m)^(?:\t|    |>>>|\.\.\.(?: |$)|```|~~~).*$|^.*[{}();\[\]\\]\r?$")
+# doctest prompt (">>> ", "... "), a fence, a comment or decorator start, or a line ending
+# with a bracket, brace, semicolon, backslash, a comma right after a word, quote or
+# bracket, or a block opener such as "):" and "else:".
+_CODE_LINE = re.compile(
+    r"(?m)^(?:\t|    |>>>|\.\.\.(?: |$)|```|~~~|[ \t]*(?://|#|@\w)).*$"
+    r"|^.*(?:[{}();\[\]\\]|[\w'\")\]}],|\):|\b(?:else|try|finally):)[ \t]*\r?$"
+)
 _LINE_STARTS = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 
 

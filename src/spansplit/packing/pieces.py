@@ -275,12 +275,20 @@ def _cut(
 
 
 def _best_cut(opportunities: list[int], text: str, pos: int, longest: int, target: float) -> int:
-    """Where a part from ``pos`` that fits up to ``longest`` ends: the opportunity in
-    ``(pos, longest]`` nearest to ``target`` (the later one of two as near), else the
-    grapheme-cluster boundary nearest to it when ``target`` falls short of ``longest``."""
-    first, last = bisect_right(opportunities, pos), bisect_right(opportunities, longest)
-    if last > first:
-        candidates = opportunities[first:last]
+    """Where a part from ``pos`` that fits up to ``longest`` ends: among the opportunities
+    in the later half of ``(pos, longest]``, the best ranked (:func:`cut_rank`: a line end,
+    then a sentence end, then a clause end, then any) nearest to ``target`` (the later one
+    of two as near); else the grapheme-cluster boundary nearest to ``target`` when it
+    falls short of ``longest``."""
+    low = bisect_right(opportunities, pos + (longest - pos) // 2)
+    last = bisect_right(opportunities, longest)
+    if last <= low:
+        low = bisect_right(opportunities, pos)
+    if last > low:
+        candidates = opportunities[low:last]
+        ranks = [cut_rank(text, position) for position in candidates]
+        best = max(ranks)
+        candidates = [p for p, rank in zip(candidates, ranks) if rank == best]
     elif target < longest:
         candidates = cluster_ends(text, pos, longest)
     else:
@@ -289,6 +297,27 @@ def _best_cut(opportunities: list[int], text: str, pos: int, longest: int, targe
     if above > 0 and target - candidates[above - 1] < candidates[above] - target:
         return candidates[above - 1]
     return candidates[above]
+
+
+_CLOSERS = "\"'\u201d\u2019)\\]\u300d\u300f\uff09"
+_SENTENCE_END = re.compile(f"[.!?\u3002\uff01\uff1f][{_CLOSERS}]*\\Z")
+_CLAUSE_END = re.compile(f"[,;:\u3001\uff0c\uff1b\uff1a][{_CLOSERS}]*\\Z")
+
+
+def cut_rank(text: str, position: int) -> int:
+    """How good a cut before ``text[position]`` is: 3 after a line ending (spaces aside),
+    2 after a sentence's end (``.!?。！？`` and closing marks), 1 after a clause's, 0
+    otherwise."""
+    before = position
+    while before > 0 and text[before - 1].isspace():
+        before -= 1
+        if text[before] in "\n\r":
+            return 3
+    if _SENTENCE_END.search(text, max(0, before - 4), before):
+        return 2
+    if _CLAUSE_END.search(text, max(0, before - 4), before):
+        return 1
+    return 0
 
 
 def _longest_fitting_prefix(
