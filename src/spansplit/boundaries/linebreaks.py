@@ -24,13 +24,16 @@ breaker: numbers, hyphens and dashes, for instance, offer no break here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 
 import regex
 
 from ..chunk import Span
+from .sentences import bmp_ranges
 
 CLOSING_CLASSES = r"\p{lb=CL}\p{lb=CP}\p{lb=EX}\p{lb=IS}\p{lb=NS}\p{lb=CJ}\p{lb=IN}"
 """Line-break classes that no line (and no chunk) may start with, as set members."""
@@ -55,7 +58,8 @@ _OPENING_SET = r"[\p{lb=OP}[\p{lb=QU}&&\p{Pi}]]"
 _OPPORTUNITY = regex.compile(
     rf"(?:(?<={_SPACE})(?!{_SPACE})|(?<=\S)(?=[{_IDEOGRAPHIC}])"
     rf"|(?<=[{_IDEOGRAPHIC}[\p{{lb=CL}}\p{{lb=NS}}\p{{lb=EX}}--\p{{ASCII}}]])(?=\S))"
-    rf"(?!{_CLOSING_SET})(?<!{_OPENING_SET})"
+    rf"(?!{_CLOSING_SET}|[\p{{lb=SY}}\p{{lb=WJ}}\p{{lb=ZW}}\p{{lb=GL}}\p{{lb=CM}}])"
+    rf"(?<!{_OPENING_SET}\p{{lb=CM}}*{_SPACE}*|[\p{{lb=WJ}}\p{{lb=GL}}]\p{{lb=CM}}*)"
     # never inside a grapheme cluster (GB9, GB9a, GB9b, GB11)
     r"(?![\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}])(?<![\p{GCB=Prepend}\u200d])",
     regex.V1,
@@ -139,11 +143,49 @@ def glue(text: str, spans: list[Span], breaks: set[int]) -> tuple[list[Span], se
     return out, moved
 
 
+@lru_cache(maxsize=1)
+def _fast_opportunity() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """:data:`_OPPORTUNITY` for text within the BMP, with the standard ``re`` module and
+    the classes spelled out as ranges (several times faster), and the places its
+    fixed-width lookbehinds cannot see: opening punctuation, combining marks and spaces
+    before a position, or a word joiner or no-break character and combining marks."""
+    space = bmp_ranges(r"\s--[\xa0\u2007\u202f]")
+    ideographic = bmp_ranges(r"\p{lb=ID}")
+    after = bmp_ranges(r"\p{lb=ID}[\p{lb=CL}\p{lb=NS}\p{lb=EX}--\p{ASCII}]")
+    closing = bmp_ranges(rf"{CLOSING_CLASSES}[\p{{lb=QU}}&&\p{{Pf}}]")
+    opening = bmp_ranges(r"\p{lb=OP}[\p{lb=QU}&&\p{Pi}]")
+    never_before = bmp_ranges(r"\p{lb=SY}\p{lb=WJ}\p{lb=ZW}\p{lb=GL}\p{lb=CM}")
+    glue_marks = bmp_ranges(r"\p{lb=WJ}\p{lb=GL}")
+    marks = bmp_ranges(r"\p{lb=CM}")
+    joins_back = bmp_ranges(r"\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}")
+    prepend = bmp_ranges(r"\p{GCB=Prepend}")
+    white = bmp_ranges(r"\s")
+    opportunity = re.compile(
+        f"(?:(?<=[{space}])(?![{space}])|(?<=[^{white}])(?=[{ideographic}])"
+        f"|(?<=[{after}])(?=[^{white}]))"
+        f"(?![{closing}{never_before}])(?<![{opening}{glue_marks}])"
+        f"(?![{joins_back}])(?<![{prepend}\u200d])"
+    )
+    blocked = re.compile(f"[{opening}][{marks}]*[{space}]+|[{opening}{glue_marks}][{marks}]+")
+    return opportunity, blocked
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
 def break_opportunities(text: str, start: int, end: int) -> list[int]:
     """Positions strictly inside ``text[start:end]`` where a line may break (see the
     module docstring), ascending; none is inside a grapheme cluster. The lookarounds see
     the text around the region, so any ``start`` gives the same positions."""
-    found = [m.start() for m in _OPPORTUNITY.finditer(text, start + 1, end)]
+    if _ASTRAL.search(text, max(0, start - 8), min(len(text), end + 8)):
+        found = [m.start() for m in _OPPORTUNITY.finditer(text, start + 1, end)]
+    else:
+        opportunity, blocked = _fast_opportunity()
+        found = [m.start() for m in opportunity.finditer(text, start + 1, end)]
+        if found:
+            stops = {m.end() for m in blocked.finditer(text, max(0, start - 64), end)}
+            if stops:
+                found = [p for p in found if p not in stops]
     if found and found[-1] >= end:
         found.pop()
     return found

@@ -89,11 +89,15 @@ _CODE_LINE = re.compile(
     r"|^.*(?:[{}();\[\]\\]|[\w'\")\]}],|\):|\b(?:else|try|finally):)[ \t]*\r?$"
 )
 _LINE_STARTS = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
+# What any code line shows at least one of (a quick test before _CODE_LINE).
+_CODE_HINT = re.compile(r"[{}();\[\]\\,:#/@>`~\t]|    |\.\.\.")
 
 
 def looks_like_code(text: str, start: int, end: int) -> bool:
     """Whether the lines of ``text[start:end]`` read as code: a doctest prompt or a fence
     on any line, or at least half of the lines indented or ending like code."""
+    if not _CODE_HINT.search(text, start, end):
+        return False
     lines = max(1, text.count("\n", start, end) + 1)
     matched = 0
     for match in _CODE_LINE.finditer(text, start, end):
@@ -117,5 +121,6 @@ def code_line_spans(text: str, start: int, end: int) -> list[Span]:
 def code_line_starts(text: str, low: int, end: int) -> list[int]:
     """Line starts in ``[low, end)`` where the lines around them read as code: where
     overlap of code starts at a line."""
-    first = max(text.rfind("\n", 0, low), text.rfind("\r", 0, low)) + 1
+    reach = max(0, low - 1024)  # a line start not far back (a longer line: from low)
+    first = max(text.rfind("\n", reach, low), text.rfind("\r", reach, low)) + 1 or low
     return [start for start, _ in code_line_spans(text, first, end)[1:] if start >= low]

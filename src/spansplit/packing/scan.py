@@ -30,7 +30,7 @@ from ..boundaries.separators import SeparatorLevel
 from ..chunk import SizedSpan
 from ..config import ChunkConfig
 from ..sizing.base import CodePoints
-from .merge import OverlapSearch, even_cap
+from .merge import OverlapSearch
 
 _RUN = re.compile(r"\s*")  # \s is str.isspace for str patterns (both Py_UNICODE_ISSPACE)
 
@@ -223,26 +223,41 @@ class RecursiveScan:
         from ``pos`` on, at this level of the region ending at ``region_end``: the general
         path packs each such run on its own (a piece over budget between two runs is split
         apart). ``pos`` starts a run unless an earlier chunk of the same run is
-        remembered."""
+        remembered. The cap is found as ``even_cap`` finds it, by counting greedy chunks
+        (a few searches each) rather than by listing the run's pieces."""
         cached_level, cached_region, cached_start, cached_end, cap = self._run_cache
         same_region = (cached_level, cached_region) == (level, region_end)
         if same_region and cached_start <= pos < cached_end:
             return cached_end, cap
         budget = self.budget
-        first_end = self._cut_after(separator, pos, region_end)[0]
-        sizes, joined = [first_end - pos], [first_end - pos]
-        piece_end = first_end
-        while piece_end < region_end:
-            next_start = self._run_end(piece_end)
-            following = self._cut_after(separator, next_start, region_end)[0]
-            if following - next_start > budget:
-                break
-            sizes.append(following - next_start)
-            joined.append(following - piece_end)
-            piece_end = following
-        cap = even_cap(sizes, joined, budget)
-        self._run_cache = (level, region_end, pos, piece_end, cap)
-        return piece_end, cap
+        run_end, most = self._greedy_chunks(separator, pos, region_end, budget)
+        low, high = 1, budget  # the smallest cap that makes no more chunks than the budget
+        while low < high:
+            middle = (low + high) // 2
+            if self._greedy_chunks(separator, pos, run_end, middle)[1] <= most:
+                high = middle
+            else:
+                low = middle + 1
+        self._run_cache = (level, region_end, pos, run_end, high)
+        return run_end, high
+
+    def _greedy_chunks(self, separator: str, pos: int, stop: int, cap: int) -> tuple[int, int]:
+        """Chunks of at most ``cap`` filled greedily with the pieces from ``pos`` (a piece
+        start) to ``stop``, a piece wider than ``cap`` alone in its chunk: ``(end, count)``.
+        With ``cap`` equal to the budget, a piece wider than it ends the run instead, and
+        ``end`` is then the end of the piece before it."""
+        count = 0
+        while pos < stop:
+            if stop - pos <= cap:
+                return stop, count + 1
+            end = self._chunk_end(separator, pos, pos + cap)
+            if end == pos:
+                if cap == self.budget:
+                    return self._run_start(pos), count
+                end = self._cut_after(separator, pos, stop)[0]
+            count += 1
+            pos = self._run_end(end)
+        return stop, count
 
     def _overlap(self, previous: _Previous, room: int) -> int | None:
         """Start of the longest trailing context of the previous chunk within ``room``:
