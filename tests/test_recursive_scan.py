@@ -28,7 +28,7 @@ from spansplit.boundaries.separators import KeepSeparator, SeparatorLevel, separ
 from spansplit.chunk import SizedSpan, Span
 from spansplit.packing import Structure, pack
 from spansplit.packing.scan import RecursiveScan
-from spansplit.splitters.recursive import PROSE_OVERLAP
+from spansplit.splitters.recursive import separator_structure
 
 SEPARATOR_SETS = [
     ("\n\n", "\n", " ", ""),  # the defaults
@@ -81,15 +81,19 @@ def levels_of(separators: Sequence[str], keep: KeepSeparator) -> tuple[Separator
 
 def scanning(separators: Sequence[str], keep: KeepSeparator, prose: bool = False) -> Structure:
     """A structure ``pack`` scans (with code points and trimmed chunks); with ``prose``,
-    overlap starts at sentences, clauses or words, as ``RecursiveSplitter``'s defaults."""
-    boundaries = PROSE_OVERLAP if prose else ()
-    return Structure(levels_of(separators, keep), isolate=True, overlap_boundaries=boundaries)
+    ``RecursiveSplitter``'s for prose (overlap at sentences, clauses or words; the empty
+    separator cutting at line-break opportunities), else the separators as given (and
+    the punctuation rules on, which prose-free separators turn off in the splitter)."""
+    if prose:
+        return separator_structure(levels_of(separators, keep), True)
+    return Structure(levels_of(separators, keep), isolate=True)
 
 
 def general(separators: Sequence[str], keep: KeepSeparator, prose: bool = False) -> Structure:
     """The same boundaries, which ``pack`` can only pack by the general path."""
-    levels = tuple(Opaque(level) for level in levels_of(separators, keep))
-    return Structure(levels, isolate=True, overlap_boundaries=PROSE_OVERLAP if prose else ())
+    scanned = scanning(separators, keep, prose)
+    levels = tuple(Opaque(level) for level in scanned.levels)
+    return Structure(levels, isolate=True, overlap_boundaries=scanned.overlap_boundaries)
 
 
 DEFAULTS = scanning(("\n\n", "\n", " ", ""), False)

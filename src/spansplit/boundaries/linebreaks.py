@@ -48,15 +48,18 @@ OPENING = regex.compile(r"[\p{lb=OP}[\p{lb=QU}&&\p{Pi}]]", regex.V1)
 _IDEOGRAPHIC = r"\p{lb=ID}"
 # Spaces a line may break after: White_Space but not a no-break space.
 _SPACE = r"[\s--[\xa0\u2007\u202f]]"
+# Opening punctuation of East Asian width (「『（【), which a line may break before (LB30
+# keeps only narrow brackets with the letter before them).
+_WIDE_OPENING = r"[\p{lb=OP}&&[\p{ea=W}\p{ea=F}]]"
 # Closing and opening punctuation as one set each (closing quotes are QU and Pf, opening
 # quotes QU and Pi).
 _CLOSING_SET = rf"[{CLOSING_CLASSES}[\p{{lb=QU}}&&\p{{Pf}}]]"
 _OPENING_SET = r"[\p{lb=OP}[\p{lb=QU}&&\p{Pi}]]"
-# A position where a line may break: after spaces; before an ideograph; after an
-# ideograph or a full-width closing mark before other text. Never before
+# A position where a line may break: after spaces; before an ideograph or wide opening
+# punctuation; after an ideograph or a full-width closing mark before other text. Never before
 # closing punctuation, never after opening punctuation.
 _OPPORTUNITY = regex.compile(
-    rf"(?:(?<={_SPACE})(?!{_SPACE})|(?<=\S)(?=[{_IDEOGRAPHIC}])"
+    rf"(?:(?<={_SPACE})(?!{_SPACE})|(?<=\S)(?=[{_IDEOGRAPHIC}{_WIDE_OPENING}])"
     rf"|(?<=[{_IDEOGRAPHIC}[\p{{lb=CL}}\p{{lb=NS}}\p{{lb=EX}}--\p{{ASCII}}]])(?=\S))"
     rf"(?!{_CLOSING_SET}|[\p{{lb=SY}}\p{{lb=WJ}}\p{{lb=ZW}}\p{{lb=GL}}\p{{lb=CM}}])"
     rf"(?<!{_OPENING_SET}\p{{lb=CM}}*{_SPACE}*|[\p{{lb=WJ}}\p{{lb=GL}}]\p{{lb=CM}}*)"
@@ -65,11 +68,22 @@ _OPPORTUNITY = regex.compile(
     regex.V1,
 )
 # The end of a clause: clause punctuation (Sentence_Break=SContinue less the dashes), the
-# closing punctuation after it, then the spaces after that.
+# closing punctuation after it, then the spaces after that; ASCII ",;:" only before a
+# space ("1,000" and "a:b" go on), full-width "，、；：" before anything.
+_CLAUSE_CLOSERS = rf"[{CLOSING_CLASSES}[\p{{lb=QU}}&&\p{{Pf}}]]*"
 _CLAUSE_END = regex.compile(
-    rf"[\p{{SB=SContinue}}--\p{{Pd}}][{CLOSING_CLASSES}[\p{{lb=QU}}&&\p{{Pf}}]]*{_SPACE}*",
+    rf"[\p{{SB=SContinue}}--\p{{Pd}}--\p{{ASCII}}]{_CLAUSE_CLOSERS}{_SPACE}*"
+    rf"|[[\p{{SB=SContinue}}--\p{{Pd}}]&&\p{{ASCII}}]{_CLAUSE_CLOSERS}{_SPACE}+",
     regex.V1,
 )
+
+
+def forbidden_at(text: str, position: int) -> bool:
+    """Whether a cut right at ``position`` puts closing punctuation first or opening
+    punctuation last (spaces aside from neither)."""
+    return bool(CLOSING.match(text, position)) or (
+        position > 0 and OPENING.match(text, position - 1) is not None
+    )
 
 
 def _starts_with_closing(text: str, start: int, end: int) -> bool:
@@ -126,21 +140,23 @@ def glue(text: str, spans: list[Span], breaks: set[int]) -> tuple[list[Span], se
     """``spans`` with the pieces joined across every cut the rules forbid (see
     :func:`forbidden_cuts`); ``breaks`` (indices of pieces that must start a chunk)
     follow their pieces, and a break on a piece that was joined to the one before
-    is dropped with the cut."""
-    joins = forbidden_cuts(text, spans)
-    if not joins:
-        return spans, breaks
-    joined = set(joins)
-    out: list[Span] = []
-    moved: set[int] = set()
-    for index, span in enumerate(spans):
-        if index in joined:
-            out[-1] = (out[-1][0], span[1])
-            continue
-        if index in breaks:
-            moved.add(len(out))
-        out.append(span)
-    return out, moved
+    is dropped with the cut. Joining can make a new forbidden cut (a blank piece joined
+    to what follows it): it is joined too."""
+    while True:
+        joins = forbidden_cuts(text, spans)
+        if not joins:
+            return spans, breaks
+        joined = set(joins)
+        out: list[Span] = []
+        moved: set[int] = set()
+        for index, span in enumerate(spans):
+            if index in joined:
+                out[-1] = (out[-1][0], span[1])
+                continue
+            if index in breaks:
+                moved.add(len(out))
+            out.append(span)
+        spans, breaks = out, moved
 
 
 @lru_cache(maxsize=1)
@@ -150,7 +166,7 @@ def _fast_opportunity() -> tuple[re.Pattern[str], re.Pattern[str]]:
     fixed-width lookbehinds cannot see: opening punctuation, combining marks and spaces
     before a position, or a word joiner or no-break character and combining marks."""
     space = bmp_ranges(r"\s--[\xa0\u2007\u202f]")
-    ideographic = bmp_ranges(r"\p{lb=ID}")
+    ideographic = bmp_ranges(rf"\p{{lb=ID}}{_WIDE_OPENING}")
     after = bmp_ranges(r"\p{lb=ID}[\p{lb=CL}\p{lb=NS}\p{lb=EX}--\p{ASCII}]")
     closing = bmp_ranges(rf"{CLOSING_CLASSES}[\p{{lb=QU}}&&\p{{Pf}}]")
     opening = bmp_ranges(r"\p{lb=OP}[\p{lb=QU}&&\p{Pi}]")

@@ -80,17 +80,36 @@ def paragraph_spans(text: str, start: int = 0, end: int | None = None) -> list[S
     return spans
 
 
-# A line that only code or a program's session shows: indented by a tab or four spaces, a
-# doctest prompt (">>> ", "... "), a fence, a comment or decorator start, or a line ending
-# with a bracket, brace, semicolon, backslash, a comma right after a word, quote or
-# bracket, or a block opener such as "):" and "else:".
-_CODE_LINE = re.compile(
-    r"(?m)^(?:\t|    |>>>|\.\.\.(?: |$)|```|~~~|[ \t]*(?://|#|@\w)).*$"
-    r"|^.*(?:[{}();\[\]\\]|[\w'\")\]}],|\):|\b(?:else|try|finally):)[ \t]*\r?$"
-)
 _LINE_STARTS = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
-# What any code line shows at least one of (a quick test before _CODE_LINE).
+_LINE_SPLIT = re.compile(r"\r\n|\r|\n")
+# What any code line shows at least one of (a quick test before the lines are read).
 _CODE_HINT = re.compile(r"[{}();\[\]\\,:#/@>`~\t]|    |\.\.\.")
+_SESSION = (">>>", "```", "~~~", "... ")  # a doctest prompt or a fence: code at once
+_CODE_START = ("\t", "    ", "...")
+_COMMENT_START = ("//", "#", "@")
+_CODE_END = tuple("{}();[]\\")
+_BLOCK_OPENERS = ("):", " else:", " try:", " finally:")
+
+
+def _is_code_line(line: str) -> bool:
+    """A line that only code shows: indented by a tab or four spaces, a comment or
+    decorator start, or ending with a bracket, brace, semicolon, backslash, a comma right
+    after a word, quote or bracket, or a block opener such as "):" and "else:"."""
+    if line.startswith(_CODE_START):
+        return line == "..." or not line.startswith("...") or line.startswith("... ")
+    content = line.lstrip(" \t")
+    if content.startswith(_COMMENT_START) and (content[0] != "@" or content[1:2].isalnum()):
+        return True
+    content = content.rstrip(" \t")
+    if content.endswith(_CODE_END) or content.endswith(_BLOCK_OPENERS):
+        return True
+    if content in ("else:", "try:", "finally:"):
+        return True
+    return (
+        content.endswith(",")
+        and len(content) > 1
+        and (content[-2].isalnum() or content[-2] in "_'\")]}")
+    )
 
 
 def looks_like_code(text: str, start: int, end: int) -> bool:
@@ -98,14 +117,13 @@ def looks_like_code(text: str, start: int, end: int) -> bool:
     on any line, or at least half of the lines indented or ending like code."""
     if not _CODE_HINT.search(text, start, end):
         return False
-    lines = max(1, text.count("\n", start, end) + 1)
+    lines = _LINE_SPLIT.split(text[start:end])
     matched = 0
-    for match in _CODE_LINE.finditer(text, start, end):
-        line = match.group()
-        if line.startswith((">>>", "```", "~~~")) or line.startswith("... "):
+    for line in lines:
+        if line.startswith(_SESSION):
             return True
-        matched += 1
-    return 2 * matched >= lines
+        matched += _is_code_line(line)
+    return 2 * matched >= len(lines)
 
 
 def code_line_spans(text: str, start: int, end: int) -> list[Span]:

@@ -375,9 +375,10 @@ _RESUME_REACH = 256
 def _resume_point(text: str, low: int) -> int:
     """A place before ``low`` to read sentences from: the start of the line holding
     ``low - 1`` when it is near, else a word start within :data:`_RESUME_REACH`."""
-    line = _line_start(text, max(0, low - _RESUME_REACH), max(0, low - 1))
+    reach = max(0, low - _RESUME_REACH)
+    line = _line_start(text, reach, max(0, low - 1))
     if 0 < line < len(text) and text[line - 1 : line + 1] == "\r\n":
-        line -= 1  # not between the two halves of a CRLF
+        line = _line_start(text, reach, line - 1)  # not between the CR and LF: the line before
     if line > low - _RESUME_REACH or line == 0:
         return line
     space = text.rfind(" ", low - _RESUME_REACH, low - 1)
@@ -401,7 +402,8 @@ def _sentence_end_hint(wrapped: bool) -> re.Pattern[str]:
     classes = _bmp_classes()
     if not wrapped:
         return re.compile(f"[{classes['T']}{classes['P']}\U00010000-\U0010ffff]")
-    blank_line = r"(?:\r\n|\r|\n)[ \t]*(?:\r\n|\r|\n)"
+    # a blank line, or the text's first line blank (no paragraph before its line ending)
+    blank_line = r"(?:\r\n|\r|\n|\A)[ \t]*(?:\r\n|\r|\n)"
     return re.compile(f"[{classes['T']}\x85\u2028\u2029\U00010000-\U0010ffff]|{blank_line}")
 
 
@@ -428,7 +430,7 @@ class SentenceStarts:
             )
             return [start for start, _ in spans[1:] if start >= low]
         if self.wrapped:
-            if _BLANK_LINE.search(window):
+            if _BLANK_LINE.search(window) or window[:1] in ("\r", "\n"):
                 window = _unwrapped(window)
             else:  # one paragraph: every line ending in it is inside it
                 window = window.replace("\r\n", "  ").replace("\r", " ").replace("\n", " ")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from ..boundaries.graphemes import cluster_ends, first_cluster_end
 from ..boundaries.levels import Level, is_recursive, splits
-from ..boundaries.linebreaks import break_opportunities, glue
+from ..boundaries.linebreaks import break_opportunities, forbidden_at, glue
 from ..chunk import SizedSpan, Span
 from ..errors import ChunkTooLargeError
 from ..sizing.base import LengthFunction, TextMeasurer
@@ -290,7 +290,8 @@ def _best_cut(opportunities: list[int], text: str, pos: int, longest: int, targe
         best = max(ranks)
         candidates = [p for p, rank in zip(candidates, ranks) if rank == best]
     elif target < longest:
-        candidates = cluster_ends(text, pos, longest)
+        bounds = cluster_ends(text, pos, longest)
+        candidates = [b for b in bounds if b == longest or not forbidden_at(text, b)] or bounds
     else:
         return longest
     above = min(bisect_left(candidates, target), len(candidates) - 1)

@@ -16,11 +16,12 @@ from typing import Any
 
 from ..boundaries.code_languages import get_language
 from ..boundaries.levels import Level, StartsLevel
-from ..boundaries.linebreaks import clause_starts_from, word_starts
+from ..boundaries.linebreaks import LINE_BREAKS, clause_starts_from, word_starts
 from ..boundaries.sentences import SentenceStarts
 from ..boundaries.separators import (
     PRESETS,
     KeepSeparator,
+    SeparatorLevel,
     SeparatorPreset,
     check_keep_separator,
     separator_levels,
@@ -38,12 +39,19 @@ PROSE_OVERLAP: tuple[StartsLevel, ...] = (SentenceStarts(), clause_starts_from, 
 """Where overlap starts in prose, best first: sentences, clauses, words."""
 
 
-def _structure(levels: tuple[Level, ...], prose: bool) -> Structure:
+def separator_structure(levels: tuple[Level, ...], prose: bool) -> Structure:
     """The structure of separator levels: for prose (the default separators, the ``plain``
-    and ``cjk`` presets) overlap starts at sentences, clauses or words and cuts follow the
-    punctuation rules of line breaking; other separators are taken as they are given."""
+    and ``cjk`` presets) overlap starts at sentences, clauses or words, cuts follow the
+    punctuation rules of line breaking and the empty separator cuts at line-break
+    opportunities; other separators are taken as they are given."""
     if prose:
-        return Structure(levels, isolate=True, overlap_boundaries=PROSE_OVERLAP)
+        # The finest level cuts where a line may break (between words, ideographs and
+        # kana), not between any two grapheme clusters.
+        finest = tuple(
+            LINE_BREAKS if isinstance(level, SeparatorLevel) and level.separator == "" else level
+            for level in levels
+        )
+        return Structure(finest, isolate=True, overlap_boundaries=PROSE_OVERLAP)
     return Structure(levels, isolate=True, punctuation=False)
 
 
@@ -80,7 +88,7 @@ class RecursiveSplitter(BudgetedSplitter):
         levels = separator_levels(separators, self.separators_are_regex, self.keep_separator)
         self.separators = tuple(level.separator for level in levels)
         prose = self.separators == DEFAULT_SEPARATORS and not self.separators_are_regex
-        self.structure = _structure(levels, prose)
+        self.structure = separator_structure(levels, prose)
 
     @classmethod
     def from_language(cls, language: Any, chunk_size: int, **options: Any) -> RecursiveSplitter:
@@ -111,7 +119,7 @@ class RecursiveSplitter(BudgetedSplitter):
         levels = splitter.structure.levels
         if chosen.levels is not None:
             levels = chosen.levels(splitter.keep_separator)
-        splitter.structure = _structure(levels, chosen.prose)
+        splitter.structure = separator_structure(levels, chosen.prose)
         return splitter
 
 
