@@ -91,6 +91,13 @@ def _without_blank(text: str, pieces: Pieces, measurer: TextMeasurer) -> Pieces:
     return out
 
 
+def _opens_with_closing(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` starts with closing punctuation once trimmed."""
+    while start < end and text[start].isspace():
+        start += 1
+    return start < end and CLOSING.match(text, start) is not None
+
+
 _UNIT_PER_CODE_POINT = (CodePoints, Utf8Bytes, Utf16Units)
 """Lengths that count at least one unit per code point: a suffix of size ``n`` is at most
 ``n`` code points long."""
@@ -134,7 +141,7 @@ class OverlapSearch:
         if low >= tail:
             return None, 0
         for starts in self.boundaries:
-            found = [s for s in starts(text, low, tail) if not CLOSING.match(text, s)]
+            found = [s for s in starts(text, low, tail) if not _opens_with_closing(text, s, tail)]
             best = self.longest_fit(found, end, room)
             if best[0] is not None:
                 return best
@@ -413,28 +420,34 @@ class _Packer:
 
 
 def even_cap(sizes: list[int], joined: list[int], budget: int) -> int:
-    """The smallest cap on a chunk's size that packs a run of pieces into no more chunks
-    than filling each chunk up to ``budget`` does: with it, greedy packing cuts the run
-    into chunks of even size (the linear partition that makes the largest chunk
-    smallest) instead of full chunks and a runt. ``sizes[i]`` is piece ``i`` alone and
-    ``joined[i]`` its size with the gap before it, as :class:`~.pieces.Pieces` holds them;
-    pieces ``i..j`` measure ``sizes[i] + joined[i + 1] + ... + joined[j]``."""
+    """The cap on a chunk's size that packs a run of pieces evenly: ``budget`` where
+    filling each chunk up to it already leaves a last chunk of at least half the budget,
+    else the smallest cap that packs the run into no more chunks than that (the linear
+    partition that makes the largest chunk smallest), so no runt is left at its end.
+    ``sizes[i]`` is piece ``i`` alone and ``joined[i]`` its size with the gap before it,
+    as :class:`~.pieces.Pieces` holds them; pieces ``i..j`` measure
+    ``sizes[i] + joined[i + 1] + ... + joined[j]``."""
     prefix = [0, *accumulate(joined)]
     end = len(sizes)
 
-    def chunks(cap: int) -> int:
-        count = first = 0
+    def chunks(cap: int) -> tuple[int, int]:
+        """How many chunks greedy packing under ``cap`` makes, and the last one's size."""
+        count = first = last_size = 0
         while first < end:
             last = bisect_right(prefix, cap - sizes[first] + prefix[first + 1], first + 1) - 2
-            first = max(last, first) + 1
+            last = max(last, first)
+            last_size = sizes[first] + prefix[last + 1] - prefix[first + 1]
+            first = last + 1
             count += 1
-        return count
+        return count, last_size
 
-    most = chunks(budget)
+    most, last_size = chunks(budget)
+    if 2 * last_size >= budget:
+        return budget
     low, high = 1, budget  # chunks(high) <= most
     while low < high:
         middle = (low + high) // 2
-        if chunks(middle) <= most:
+        if chunks(middle)[0] <= most:
             high = middle
         else:
             low = middle + 1

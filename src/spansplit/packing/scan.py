@@ -230,8 +230,10 @@ class RecursiveScan:
         if same_region and cached_start <= pos < cached_end:
             return cached_end, cap
         budget = self.budget
-        run_end, most = self._greedy_chunks(separator, pos, region_end, budget)
+        run_end, most, last_start = self._greedy_chunks(separator, pos, region_end, budget)
         low, high = 1, budget  # the smallest cap that makes no more chunks than the budget
+        if 2 * (run_end - last_start) >= budget:
+            low = high  # the last chunk is no runt: the budget is the cap
         while low < high:
             middle = (low + high) // 2
             if self._greedy_chunks(separator, pos, run_end, middle)[1] <= most:
@@ -241,23 +243,25 @@ class RecursiveScan:
         self._run_cache = (level, region_end, pos, run_end, high)
         return run_end, high
 
-    def _greedy_chunks(self, separator: str, pos: int, stop: int, cap: int) -> tuple[int, int]:
+    def _greedy_chunks(
+        self, separator: str, pos: int, stop: int, cap: int
+    ) -> tuple[int, int, int]:
         """Chunks of at most ``cap`` filled greedily with the pieces from ``pos`` (a piece
-        start) to ``stop``, a piece wider than ``cap`` alone in its chunk: ``(end, count)``.
-        With ``cap`` equal to the budget, a piece wider than it ends the run instead, and
-        ``end`` is then the end of the piece before it."""
-        count = 0
+        start) to ``stop``, a piece wider than ``cap`` alone in its chunk: ``(end, count,
+        last chunk's start)``. With ``cap`` equal to the budget, a piece wider than it ends
+        the run instead, and ``end`` is then the end of the piece before it."""
+        count, last_start = 0, pos
         while pos < stop:
             if stop - pos <= cap:
-                return stop, count + 1
+                return stop, count + 1, pos
             end = self._chunk_end(separator, pos, pos + cap)
             if end == pos:
                 if cap == self.budget:
-                    return self._run_start(pos), count
+                    return self._run_start(pos), count, last_start
                 end = self._cut_after(separator, pos, stop)[0]
             count += 1
-            pos = self._run_end(end)
-        return stop, count
+            last_start, pos = pos, self._run_end(end)
+        return stop, count, last_start
 
     def _overlap(self, previous: _Previous, room: int) -> int | None:
         """Start of the longest trailing context of the previous chunk within ``room``:
