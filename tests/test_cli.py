@@ -24,7 +24,18 @@ from spansplit.cli import main
 from spansplit.compat import split_text
 
 DOCUMENT = "\ufeff# Title\r\n\r\nFirst paragraph\r\nsecond line\r\n\r\n## Part\r\nbody 😀\r\n"
-RECORD_FIELDS = ["index", "start", "end", "start_line", "end_line", "size", "kind", "text"]
+RECORD_FIELDS = [
+    "document_id",
+    "source",
+    "chunk_index",
+    "start",
+    "end",
+    "start_line",
+    "end_line",
+    "size",
+    "kind",
+    "text",
+]
 SUBCOMMANDS = ("recursive", "sentences", "paragraphs", "blocks")
 
 
@@ -361,7 +372,7 @@ def test_blocks_prints_json_lines_that_tile_the_input(
     assert all(list(b) == RECORD_FIELDS for b in blocks)
     assert "".join(b["text"] for b in blocks) == DOCUMENT
     assert blocks[0]["text"].startswith("\ufeff# Title")  # the BOM stays in the first block
-    assert [(b["index"], b["start"], b["end"], b["kind"]) for b in blocks] == [
+    assert [(b["chunk_index"], b["start"], b["end"], b["kind"]) for b in blocks] == [
         (0, 0, 12, "heading"),
         (1, 12, 44, "text"),
         (2, 44, 61, "heading"),
@@ -388,7 +399,7 @@ def test_blocks_of_an_empty_file_print_nothing(
 
 def assert_clean_error(err: str, *needles: str) -> None:
     assert "Traceback" not in err
-    assert err.startswith("spansplit ")
+    assert err.startswith("spansplit")
     for needle in needles:
         assert needle in err
 
@@ -397,7 +408,7 @@ def test_missing_file(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None
     missing = tmp_path / "nope.txt"
     status, out, err = run(capfd, "blocks", str(missing), "--chunk-size", "10")
     assert (status, out) == (1, "")
-    assert_clean_error(err, str(missing), "No such file")
+    assert_clean_error(err, str(missing), "no such file", "1 failed")
 
 
 def test_invalid_utf8_names_the_file_and_byte_offset(
@@ -415,14 +426,7 @@ def test_nul_byte_is_refused(tmp_path: Path, capfd: pytest.CaptureFixture[str]) 
     for name in SUBCOMMANDS:
         status, out, err = run(capfd, name, str(path), "--chunk-size", "10")
         assert (status, out) == (1, "")
-        assert_clean_error(err, f"spansplit {name}: error:", "NUL", "offset 3", "plain text only")
-
-
-def test_bad_chunk_size_is_refused(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
-    path = write(tmp_path, b"text\n")
-    status, out, err = run(capfd, "blocks", str(path), "--chunk-size", "0")
-    assert (status, out) == (1, "")
-    assert_clean_error(err, "spansplit blocks: error:", "chunk_size=0")
+        assert_clean_error(err, "input.txt", "binary data", "NUL", "offset 3", "1 failed")
 
 
 def test_usage_errors_exit_with_2(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
@@ -696,15 +700,26 @@ def test_paragraphs_characters_and_tokens_differ(
         ),
         (["recursive", "--chunk-size", "5", "--preset", "nosuch"], ["preset='nosuch'"]),
         (["blocks", "--chunk-size", "-3"], ["chunk_size=-3"]),
+        (["blocks", "--chunk-size", "0"], ["chunk_size=0"]),
+        (["recursive", "--chunk-size", "10", "--jobs", "0"], ["--jobs=0"]),
+        (
+            ["recursive", "--chunk-size", "10", "--length", "./missing/tokenizer.json"],
+            ["--length='./missing/tokenizer.json'", "no such tokenizer.json file"],
+        ),
+        (["auto", "--chunk-size", "10", "--chunk-overlap", "10"], ["chunk_overlap=10"]),
+        (["code", "--chunk-size", "10", "--chunk-overlap", "12"], ["chunk_overlap=12"]),
     ],
 )
-def test_bad_parameters_are_refused(
-    tmp_path: Path, capfd: pytest.CaptureFixture[str], argv: list[str], needles: list[str]
+def test_bad_settings_are_usage_errors_before_any_file_is_read(
+    capfd: pytest.CaptureFixture[str], argv: list[str], needles: list[str]
 ) -> None:
-    path = write(tmp_path, b"Some text. More text.\n")
-    status, out, err = run(capfd, argv[0], str(path), *argv[1:])
-    assert (status, out) == (1, "")
-    assert_clean_error(err, f"spansplit {argv[0]}: error:", *needles)
+    with pytest.raises(SystemExit) as exit_info:
+        main([argv[0], "no-such-file.txt", *argv[1:]])
+    assert exit_info.value.code == 2
+    out, err = capfd.readouterr()
+    assert out == "" and err.startswith(f"usage: spansplit {argv[0]}")
+    assert "no-such-file" not in err and "Traceback" not in err
+    assert all(needle in err for needle in [f"spansplit {argv[0]}: error:", *needles])
 
 
 def test_a_grapheme_cluster_over_the_budget_is_refused(
@@ -752,9 +767,10 @@ def test_sentences_in_a_subprocess_reads_standard_input() -> None:
     assert all(text[c["start"] : c["end"]] == c["text"] for c in chunks)
     assert chunks[-1]["start_line"] == 3
     failed = run_module("sentences", "-", "--chunk-size", "5", "--chunk-overlap", "7", stdin=b"x")
-    assert failed.returncode == 1 and failed.stdout == b""
+    assert failed.returncode == 2 and failed.stdout == b""  # bad usage
     err = failed.stderr.decode("utf-8")
-    assert "chunk_overlap=7" in err and "Traceback" not in err
+    assert "usage: spansplit sentences" in err and "chunk_overlap=7" in err
+    assert "Traceback" not in err
 
 
 def test_token_paragraphs_in_a_subprocess(tmp_path: Path) -> None:

@@ -47,6 +47,26 @@ def test_from_language_go_has_symbols_in_metadata() -> None:
     assert pickle.loads(pickle.dumps(splitter)).split_text("func f() {}\n") == ["func f() {}\n"]
 
 
+def test_from_language_keeps_the_syntax_tree_with_the_spansplit_options() -> None:
+    from langchain_spansplit import SpanRecursiveTextSplitter
+
+    if not grammar_available(get_language("go")):
+        pytest.skip("the go grammar wheel is not installed")
+    splitter = SpanRecursiveTextSplitter.from_language(
+        Language.GO,
+        chunk_size=60,
+        chunk_overlap=0,
+        add_page_numbers=True,
+        on_error="skip",
+        strip_whitespace=True,
+    )
+    assert isinstance(splitter.splitter, CodeSplitter) and splitter._is_separator_regex
+    documents = splitter.create_documents([sample("code.go"), "package x\x00"])
+    assert documents and all(d.metadata["page_start"] == 1 for d in documents)
+    assert all(d.page_content == d.page_content.strip() for d in documents)
+    assert [error.where for error in splitter.skipped] == ["texts[1]"]
+
+
 def test_from_language_with_separators_options_uses_the_table() -> None:
     from langchain_spansplit import SpanRecursiveTextSplitter, get_separators_for_language
 
@@ -83,3 +103,15 @@ def test_llama_index_code_node_parser_takes_code_splitter_parameters() -> None:
         copy = SpanCodeNodeParser.from_dict(parser.to_dict())
         assert copy.to_dict() == parser.to_dict()
         assert pickle.loads(pickle.dumps(parser)).to_dict() == parser.to_dict()
+
+
+def test_llama_index_code_nodes_have_no_metadata_when_told() -> None:
+    pytest.importorskip("llama_index.core")
+    from llama_index.core import Document
+    from llama_index.node_parser.spansplit import SpanCodeNodeParser
+
+    if not grammar_available(get_language("python")):
+        pytest.skip("the python grammar wheel is not installed")
+    parser = SpanCodeNodeParser(language="python", max_chars=400, include_metadata=False)
+    nodes = parser.get_nodes_from_documents([Document(text=sample("code.py"), metadata={"a": 1})])
+    assert len(nodes) > 2 and all(node.metadata == {} for node in nodes)

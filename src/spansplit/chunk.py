@@ -21,6 +21,15 @@ SizedSpan = tuple[int, int, int]
 """``(start, end, size)`` of one chunk in its text, ``size`` in the length function's unit."""
 
 
+def trim_span(text: str, start: int, end: int) -> Span:
+    """``(start, end)`` without surrounding whitespace (``str.isspace``, as ``str.strip``)."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
 @dataclass(frozen=True, slots=True, init=False)
 class Chunk:
     """One chunk: ``text == source[start:end]`` always holds.
@@ -140,6 +149,10 @@ def convert_offsets(
     return [(converted[c.start], converted[c.end]) for c in chunks]
 
 
+PAGE_KEYS = ("page_start", "page_end")
+"""The metadata keys :func:`with_page_numbers` adds."""
+
+
 def with_page_numbers(text: str, chunks: Sequence[Chunk]) -> list[Chunk]:
     """``chunks`` of ``text`` with ``page_start``/``page_end`` in their metadata: 1-based
     pages of their first and last characters, where a form feed (U+000C, as text extracted
@@ -149,7 +162,7 @@ def with_page_numbers(text: str, chunks: Sequence[Chunk]) -> list[Chunk]:
     for chunk in chunks:
         first = bisect_right(feeds, chunk.start - 1) + 1 if feeds else 1
         last = bisect_right(feeds, max(chunk.start, chunk.end - 1) - 1) + 1 if feeds else 1
-        metadata = {**chunk.metadata, "page_start": first, "page_end": last}
+        metadata = {**chunk.metadata, **dict(zip(PAGE_KEYS, (first, last)))}
         values = [getattr(chunk, f.name) for f in fields(chunk)]
         values[-1] = metadata
         out.append(Chunk(*values))

@@ -1,11 +1,17 @@
-"""The ``spansplit`` command line: one subcommand per splitter, listed in ``COMMANDS``.
+"""The ``spansplit`` command line: files, folders and globs in, chunk records out.
 
-Every subcommand reads a UTF-8 file (or ``-`` for standard input) and prints one JSON
-object per chunk. The budgeted ones share ``--chunk-size``, ``--chunk-overlap`` and
-``--length``; ``code`` takes the language from ``--language`` or the file's extension.
-Adding a splitter is one entry in ``COMMANDS``: its name, help, the options it adds and
-a function from (text, options) to chunks. The seed contracts' own output shapes live in
-a ``compat`` subcommand that the main help does not list.
+One subcommand per splitter (listed in ``COMMANDS``) plus ``auto``, which chooses the
+splitter of each file from its type. Every subcommand takes any number of paths (files,
+directories, glob patterns, ``-`` for standard input) and the same options for sizes,
+input selection, workers and output; it writes one JSON object per chunk (JSON Lines, as
+it goes) or a Parquet file. Bad files are reported with their path and the reason, and the
+run goes on; the exit status says whether some failed. The seed contracts' own output
+shapes live in a ``compat`` subcommand that the main help does not list.
+
+Exit status: 0 all went well; 1 some input could not be split (bad file, bad text, a
+chunk no split can fit); 2 bad usage (bad options and settings, found before any file is
+read); 3 the output could not be written (closed or full); 130 interrupted (the output
+holds the records written so far, each whole).
 """
 
 from __future__ import annotations
@@ -13,37 +19,42 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, BinaryIO
 
 from . import __version__
-from .chunk import Chunk
-from .errors import SpansplitError
+from .batch import ROW_COLUMNS, ChunkRecord, Document, DocumentError, Progress, split_documents
+from .errors import ExtraNotInstalledError, InvalidParameterError, SpansplitError
+from .splitters.base import Splitter
+from .validate import check_int
+
+OK, FAILED_INPUT, USAGE, FAILED_OUTPUT, INTERRUPTED = 0, 1, 2, 3, 130
+
+SplitterChoice = Splitter | Callable[[Document], Splitter]
 
 
 @dataclass(frozen=True)
 class Command:
-    """One subcommand: ``run`` returns chunks (printed as JSON Lines) or, for the compat
-    shapes, a JSON value printed as one document."""
+    """One subcommand: the options it adds and the splitter (or per-document choice of
+    splitter) its options describe. ``help=None``: not listed in the main help."""
 
     name: str
-    help: str | None  # None: not listed in the main help
+    help: str | None
     configure: Callable[[argparse.ArgumentParser], None]
-    run: Callable[[str, argparse.Namespace], list[Chunk] | Any]
+    splitter: Callable[[argparse.Namespace], SplitterChoice]
 
 
-def _add_budget_options(
-    parser: argparse.ArgumentParser, *, overlap: bool = True, default_size: int | None = None
-) -> None:
+# --- options ----------------------------------------------------------------------------------
+
+
+def _add_budget_options(parser: argparse.ArgumentParser, *, overlap: bool = True) -> None:
     parser.add_argument(
-        "--chunk-size",
-        type=int,
-        required=default_size is None,
-        default=default_size,
-        help="the budget per chunk, in --length units"
-        + ("" if default_size is None else f" (default {default_size})"),
+        "--chunk-size", type=int, required=True, help="the budget per chunk, in --length units"
     )
     if overlap:
         parser.add_argument(
@@ -54,10 +65,80 @@ def _add_budget_options(
         )
     parser.add_argument(
         "--length",
+        "--tokenizer",
+        dest="length",
         default=None,
-        help="unit of sizes: chars (the default), utf8, utf16, or a tiktoken encoding or "
-        "model name such as cl100k_base or gpt-4o",
+        help="unit of sizes: chars (the default), utf8, utf16, a tiktoken encoding or model "
+        "name (cl100k_base, gpt-4o), or the path of a Hugging Face tokenizer.json",
     )
+
+
+def _add_corpus_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="UTF-8 files, directories or glob patterns (quote them); - for standard input",
+    )
+    group = parser.add_argument_group("input")
+    group.add_argument(
+        "-r", "--recursive", action="store_true", help="directories and ** at every depth"
+    )
+    group.add_argument(
+        "--include",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="only files whose name or path matches (repeat for several)",
+    )
+    group.add_argument(
+        "--exclude", action="append", default=[], metavar="GLOB", help="leave these files out"
+    )
+    group = parser.add_argument_group("output")
+    group.add_argument(
+        "-o",
+        "--output",
+        default="-",
+        help="where the records go: - for standard output (JSON Lines, the default), a "
+        ".jsonl file, or a .parquet file (needs the parquet extra)",
+    )
+    group.add_argument(
+        "--byte-offsets", action="store_true", help="add start_byte/end_byte (UTF-8)"
+    )
+    group.add_argument(
+        "--pages",
+        action="store_true",
+        help="add page_start/page_end (a form feed ends a page, as in text from PDFs)",
+    )
+    group.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1)")
+    progress = group.add_mutually_exclusive_group()
+    progress.add_argument(
+        "--progress",
+        dest="progress",
+        action="store_true",
+        default=None,
+        help="a progress bar on standard error (the default when it is a terminal)",
+    )
+    progress.add_argument("--no-progress", dest="progress", action="store_false")
+
+
+def _length(options: argparse.Namespace) -> Any:
+    """``--length``: a name, or a tokenizer.json file loaded with Hugging Face tokenizers."""
+    value = options.length
+    if isinstance(value, str) and value.endswith(".json"):
+        if not Path(value).is_file():
+            raise InvalidParameterError("--length", value, "no such tokenizer.json file")
+        from .sizing.hf import load_tokenizer_file
+
+        return load_tokenizer_file(value)
+    return value
+
+
+def _budget(options: argparse.Namespace) -> tuple[int, int, Any]:
+    return options.chunk_size, getattr(options, "chunk_overlap", 0), _length(options)
+
+
+# --- the splitters ----------------------------------------------------------------------------
 
 
 def _configure_recursive(parser: argparse.ArgumentParser) -> None:
@@ -100,26 +181,19 @@ def _json_separators(value: str) -> list[str]:
     return separators
 
 
-def _recursive_splitter(options: argparse.Namespace) -> Any:
+def _recursive_splitter(options: argparse.Namespace) -> Splitter:
     from .splitters.recursive import RecursiveSplitter
 
-    settings: dict[str, Any] = {
-        "chunk_overlap": options.chunk_overlap,
-        "length": options.length,
-    }
+    size, overlap, length = _budget(options)
+    settings: dict[str, Any] = {"chunk_overlap": overlap, "length": length}
     if options.keep_separator is not None:
         keep = {"false": False, "true": True}.get(options.keep_separator, options.keep_separator)
         settings["keep_separator"] = keep
     if options.preset is not None:
-        return RecursiveSplitter.from_preset(options.preset, options.chunk_size, **settings)
+        return RecursiveSplitter.from_preset(options.preset, size, **settings)
     if options.separators is not None:
         settings["separators"] = options.separators
-    return RecursiveSplitter(options.chunk_size, separators_are_regex=options.regex, **settings)
-
-
-def _run_recursive(text: str, options: argparse.Namespace) -> list[Chunk]:
-    chunks: list[Chunk] = _recursive_splitter(options).split(text)
-    return chunks
+    return RecursiveSplitter(size, separators_are_regex=options.regex, **settings)
 
 
 def _configure_sentences(parser: argparse.ArgumentParser) -> None:
@@ -137,26 +211,25 @@ def _configure_sentences(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _run_sentences(text: str, options: argparse.Namespace) -> list[Chunk]:
+def _sentence_splitter(options: argparse.Namespace) -> Splitter:
     from .boundaries.sentences import DEFAULT_ABBREVIATIONS
     from .splitters.sentences import SentenceSplitter
 
-    splitter = SentenceSplitter(
-        options.chunk_size,
-        options.chunk_overlap,
-        length=options.length,
+    size, overlap, length = _budget(options)
+    return SentenceSplitter(
+        size,
+        overlap,
+        length=length,
         abbreviations=() if options.no_abbreviations else DEFAULT_ABBREVIATIONS,
         wrapped=not options.no_wrapped,
     )
-    return splitter.split(text)
 
 
-def _run_paragraphs(text: str, options: argparse.Namespace) -> list[Chunk]:
+def _paragraph_splitter(options: argparse.Namespace) -> Splitter:
     from .splitters.paragraphs import ParagraphSplitter
 
-    return ParagraphSplitter(
-        options.chunk_size, options.chunk_overlap, length=options.length
-    ).split(text)
+    size, overlap, length = _budget(options)
+    return ParagraphSplitter(size, overlap, length=length)
 
 
 def _configure_markdown(parser: argparse.ArgumentParser) -> None:
@@ -168,26 +241,23 @@ def _configure_markdown(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _run_markdown(text: str, options: argparse.Namespace) -> list[Chunk]:
+def _markdown_splitter(options: argparse.Namespace) -> Splitter:
     from .splitters.markdown import MarkdownSplitter
 
-    splitter = MarkdownSplitter(
-        options.chunk_size,
-        options.chunk_overlap,
-        length=options.length,
-        count_heading_path=options.count_heading_path,
+    size, overlap, length = _budget(options)
+    return MarkdownSplitter(
+        size, overlap, length=length, count_heading_path=options.count_heading_path
     )
-    return splitter.split(text)
 
 
 def _configure_blocks(parser: argparse.ArgumentParser) -> None:
     _add_budget_options(parser, overlap=False)
 
 
-def _run_blocks(text: str, options: argparse.Namespace) -> list[Chunk]:
-    from .splitters.blocks import split_blocks
+def _block_splitter(options: argparse.Namespace) -> Splitter:
+    from .splitters.blocks import BlockSplitter
 
-    return split_blocks(text, options.chunk_size, length=options.length)
+    return BlockSplitter(options.chunk_size, length=_length(options))
 
 
 def _configure_code(parser: argparse.ArgumentParser) -> None:
@@ -196,7 +266,7 @@ def _configure_code(parser: argparse.ArgumentParser) -> None:
         "--language",
         default=None,
         help="the programming language (python, typescript, go, rust, java ...); by default "
-        "from the file's extension",
+        "from each file's extension",
     )
     parser.add_argument(
         "--separators-fallback",
@@ -206,26 +276,54 @@ def _configure_code(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _run_code(text: str, options: argparse.Namespace) -> list[Chunk]:
-    from .boundaries.code_languages import language_for_path
-    from .errors import InvalidParameterError
-    from .splitters.code import CodeSplitter
+@dataclass(frozen=True)
+class CodeByExtension:
+    """The code splitter of a document's language, from its file name's extension (a
+    picklable choice, so worker processes can make it)."""
 
-    language = options.language
-    if language is None:
-        if options.file == "-":
+    chunk_size: int
+    chunk_overlap: int
+    length: Any
+    fallback: str
+
+    def __post_init__(self) -> None:
+        from .config import ChunkConfig
+
+        ChunkConfig(self.chunk_size, self.chunk_overlap, self.length)  # checked before any file
+
+    def __call__(self, document: Document) -> Splitter:
+        from .boundaries.code_languages import language_for_path
+        from .splitters.code import CodeSplitter
+
+        source = str(document.metadata.get("source", ""))
+        if source in ("", "-"):
             raise InvalidParameterError(
                 "--language", None, "standard input has no file extension: pass --language"
             )
-        language = language_for_path(options.file)
-    splitter = CodeSplitter(
-        language,
-        options.chunk_size,
-        options.chunk_overlap,
-        length=options.length,
-        fallback="separators" if options.separators_fallback else "error",
-    )
-    return splitter.split(text)
+        return CodeSplitter(
+            language_for_path(source),
+            self.chunk_size,
+            self.chunk_overlap,
+            length=self.length,
+            fallback=self.fallback,  # type: ignore[arg-type]
+        )
+
+
+def _code_splitter(options: argparse.Namespace) -> SplitterChoice:
+    from .splitters.code import CodeSplitter
+
+    size, overlap, length = _budget(options)
+    fallback = "separators" if options.separators_fallback else "error"
+    if options.language is not None:
+        return CodeSplitter(options.language, size, overlap, length=length, fallback=fallback)  # type: ignore[arg-type]
+    return CodeByExtension(size, overlap, length, fallback)
+
+
+def _auto_splitter(options: argparse.Namespace) -> SplitterChoice:
+    from .corpus import SplitterByFileType
+
+    size, overlap, length = _budget(options)
+    return SplitterByFileType(size, overlap, length)
 
 
 def _configure_compat(parser: argparse.ArgumentParser) -> None:
@@ -235,153 +333,319 @@ def _configure_compat(parser: argparse.ArgumentParser) -> None:
         help="paragraphs-json: the paragraph list as one JSON document (seed 002); "
         "content-size: recursive chunks as [{content, size}] (seed 004)",
     )
-    _add_budget_options(parser, default_size=1000)
+    parser.add_argument("file", metavar="FILE", help="UTF-8 text file, or - for standard input")
+    parser.add_argument("--chunk-size", type=int, default=1000)
+    parser.add_argument("--chunk-overlap", type=int, default=0)
+    parser.add_argument("--length", default=None)
     parser.add_argument("--separators", type=_json_separators, default=None)
     parser.add_argument("--preset", default=None)
     parser.add_argument("--regex", action="store_true")
     parser.add_argument("--keep-separator", choices=("false", "true", "start", "end"), default=None)
 
 
-def _run_compat(text: str, options: argparse.Namespace) -> Any:
-    from .compat import content_view, paragraphs_json
-
-    if options.shape == "paragraphs-json":
-        return paragraphs_json(text)
-    return content_view(_recursive_splitter(options).split(text))
-
-
 COMMANDS: tuple[Command, ...] = (
+    Command(
+        "auto",
+        "each file by its type: Markdown by sections, source code by its syntax, other "
+        "text by separators",
+        _add_budget_options,
+        _auto_splitter,
+    ),
     Command(
         "recursive",
         "split at separators, coarsest first, and merge the pieces up to --chunk-size",
         _configure_recursive,
-        _run_recursive,
+        _recursive_splitter,
     ),
     Command(
         "sentences",
         "whole sentences packed up to --chunk-size, with overlap",
         _configure_sentences,
-        _run_sentences,
+        _sentence_splitter,
     ),
     Command(
         "paragraphs",
         "paragraphs packed up to --chunk-size, then sentences, then words",
         _add_budget_options,
-        _run_paragraphs,
+        _paragraph_splitter,
     ),
     Command(
         "markdown",
         "Markdown by sections, then blocks, with each chunk's heading path (needs the "
         "markdown extra)",
         _configure_markdown,
-        _run_markdown,
-    ),
-    Command(
-        "blocks",
-        "structure-aware paging blocks of about --chunk-size that tile the input",
-        _configure_blocks,
-        _run_blocks,
+        _markdown_splitter,
     ),
     Command(
         "code",
         "source code split at its syntax (definitions, then statements, lines, words); "
         "each record has the chunk's symbol path and node kinds",
         _configure_code,
-        _run_code,
+        _code_splitter,
     ),
-    Command("compat", None, _configure_compat, _run_compat),
+    Command(
+        "blocks",
+        "structure-aware paging blocks of about --chunk-size that tile the input",
+        _configure_blocks,
+        _block_splitter,
+    ),
 )
 
 
-def chunk_record(chunk: Chunk) -> dict[str, Any]:
-    """The JSON Lines record of one chunk (``oversized`` only where a block is)."""
-    record: dict[str, Any] = {
-        "index": chunk.index,
-        "start": chunk.start,
-        "end": chunk.end,
-        "start_line": chunk.start_line,
-        "end_line": chunk.end_line,
-        "size": chunk.size,
-        "kind": chunk.kind,
-        "text": chunk.text,
-    }
-    if chunk.oversized:
-        record["oversized"] = True
-    record.update(chunk.metadata)
-    return record
-
-
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with one subparser per entry of ``COMMANDS``."""
+    """The argument parser with one subparser per entry of ``COMMANDS`` (and ``compat``)."""
     parser = argparse.ArgumentParser(
         prog="spansplit",
-        description="Split text into chunks that are exact spans of their source, printed "
-        "as JSON Lines (index, start, end, start_line, end_line, size, kind, text).",
+        description="Split files into chunks that are exact spans of their source, written "
+        "as JSON Lines (document_id, source, chunk_index, start, end, start_line, end_line, "
+        "size, kind, text, and the splitter's metadata) or Parquet.",
+        epilog="exit status: 0 ok, 1 some input could not be split, 2 bad usage, 3 the "
+        "output could not be written, 130 interrupted",
     )
     parser.add_argument("--version", action="version", version=f"spansplit {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
-        options: dict[str, Any] = {}
-        if command.help is not None:
-            options = {"help": command.help, "description": command.help}
-        sub = subparsers.add_parser(command.name, **options)
-        command.configure(sub)  # first: a subcommand's own positional comes before FILE
-        sub.add_argument("file", metavar="FILE", help="UTF-8 text file, or - for standard input")
-        sub.set_defaults(handler=command)
+        sub = subparsers.add_parser(command.name, help=command.help, description=command.help)
+        command.configure(sub)
+        _add_corpus_options(sub)
+        sub.set_defaults(handler=command, usage_error=sub.error)
+    compat = subparsers.add_parser("compat")  # no help: not listed in the main help
+    _configure_compat(compat)
+    compat.set_defaults(handler=None, usage_error=compat.error)
     return parser
 
 
-class InputError(Exception):
-    """The input file cannot be read as UTF-8 text."""
+# --- output -----------------------------------------------------------------------------------
 
 
-def read_text(path: str, stdin: BinaryIO | None = None) -> str:
-    """The UTF-8 text of ``path`` (``-`` is standard input); a BOM is kept as text."""
-    name = "<stdin>" if path == "-" else path
+class OutputError(Exception):
+    """The records could not be written (a closed or full output, an unwritable file)."""
+
+
+class _JsonLines:
+    """JSON Lines to a binary stream; each document's records flushed together."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self.stream = stream
+
+    def write(self, record: ChunkRecord) -> None:
+        line = json.dumps(record.to_dict(), ensure_ascii=False)
+        self.stream.write(line.encode("utf-8") + b"\n")
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.close()
+
+
+class _Parquet:
+    """Records to a Parquet file (columns :data:`~spansplit.batch.ROW_COLUMNS`) in row
+    groups of ``BATCH`` (bounded memory); once closed, the file is valid with every record
+    written so far."""
+
+    BATCH = 10_000
+
+    def __init__(self, path: str) -> None:
+        try:
+            import pyarrow  # type: ignore[import-untyped]
+            import pyarrow.parquet  # type: ignore[import-untyped]
+        except ImportError as error:
+            raise ExtraNotInstalledError("Parquet output", "parquet", "pyarrow") from error
+        self.pyarrow = pyarrow
+        self.schema = pyarrow.schema(
+            [(name, getattr(pyarrow, kind)()) for name, kind in ROW_COLUMNS]
+        )
+        try:
+            self.writer = pyarrow.parquet.ParquetWriter(path, self.schema)
+        except OSError as error:
+            raise OutputError(f"{path}: {error.strerror or error}") from error
+        self.rows: list[dict[str, Any]] = []
+
+    def write(self, record: ChunkRecord) -> None:
+        self.rows.append(record.to_row())
+        if len(self.rows) >= self.BATCH:
+            self._write_rows()
+
+    def _write_rows(self) -> None:
+        if self.rows:
+            self.writer.write_table(self.pyarrow.Table.from_pylist(self.rows, self.schema))
+            self.rows = []
+
+    def flush(self) -> None:
+        """Nothing: rows go out a row group at a time (small groups would slow reading)."""
+
+    def close(self) -> None:
+        self._write_rows()
+        self.writer.close()
+
+
+def _open_output(target: str) -> Any:
+    if target == "-":
+        try:
+            stream = os.fdopen(os.dup(1), "wb")
+        except OSError as error:
+            raise OutputError(f"standard output is closed ({error.strerror})") from error
+        return _JsonLines(stream)
+    if target.endswith(".parquet"):
+        return _Parquet(target)
     try:
-        if path == "-":
-            data = (stdin or sys.stdin.buffer).read()
-        else:
-            with open(path, "rb") as handle:
-                data = handle.read()
+        return _JsonLines(open(target, "wb"))
     except OSError as error:
-        raise InputError(f"{name}: {error.strerror or error}") from error
+        raise OutputError(f"{target}: {error.strerror or error}") from error
+
+
+# --- running ------------------------------------------------------------------------------------
+
+
+class _Report:
+    """What a run tells the user on standard error: failures as they come, a progress bar
+    where standard error is a terminal, a summary at the end."""
+
+    def __init__(self, files: int, progress: bool | None) -> None:
+        self.files = files
+        self.failures = 0
+        self.started = time.perf_counter()
+        self.bar: Any = None
+        show = sys.stderr is not None and sys.stderr.isatty() if progress is None else progress
+        if show and files:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=files, unit="file", file=sys.stderr, dynamic_ncols=True)
+
+    def failed(self, error: DocumentError) -> None:
+        self.failures += 1
+        self.say(f"spansplit: {error.where}: {error.error}")
+
+    def say(self, message: str) -> None:
+        if self.bar is not None:
+            self.bar.write(message, file=sys.stderr)
+        elif sys.stderr is not None:
+            print(message, file=sys.stderr)
+
+    def advance(self, progress: Progress) -> None:
+        if self.bar is not None:
+            seconds = max(time.perf_counter() - self.started, 1e-9)
+            self.bar.set_postfix_str(f"{progress.characters / seconds / 1e6:.2f} M chars/s")
+            self.bar.update(1)
+
+    def summary(self, progress: Progress, stopped: str | None = None) -> None:
+        if self.bar is not None:
+            self.bar.close()
+        if self.files <= 1 and not self.failures and stopped is None:
+            return  # one file: its records say it all
+        seconds = time.perf_counter() - self.started
+        rate = progress.characters / max(seconds, 1e-9) / 1e6
+        line = (
+            f"spansplit: {progress.documents} of {self.files} files, {progress.chunks:,} chunks, "
+            f"{progress.characters / 1e6:.1f} M characters in {seconds:.1f} s ({rate:.2f} M/s)"
+        )
+        if self.failures:
+            line += f"; {self.failures} failed"
+        if stopped:
+            line += f"; {stopped}"
+        self.say(line)
+
+
+def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
+    from .corpus import documents_of, find_files
+
+    found = find_files(
+        options.paths, recursive=options.recursive, include=options.include, exclude=options.exclude
+    )
+    if options.output != "-":  # never read back what this run writes
+        written = Path(options.output).resolve()
+        found.files[:] = [f for f in found.files if f == "-" or Path(f).resolve() != written]
+    report = _Report(len(found.files), options.progress)
+    for path, reason in found.missing:
+        report.say(f"spansplit: {path}: {reason}")
+        report.failures += 1
+    output = _open_output(options.output)
+    state = Progress()
+
+    def advanced(progress: Progress) -> None:
+        nonlocal state
+        state = progress
+        output.flush()  # a document's records are out before the next one starts
+        report.advance(progress)
+
+    records: Iterator[ChunkRecord] = split_documents(
+        documents_of(found.files),
+        splitter,
+        workers=options.jobs,
+        pages=options.pages,
+        byte_offsets=options.byte_offsets,
+        on_error="skip",
+        on_skip=report.failed,
+        progress=advanced,
+    )
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(
-            f"{name}: not valid UTF-8 at byte offset {error.start} ({error.reason})"
-        ) from error
+        try:
+            for record in records:
+                output.write(record)
+        finally:
+            output.close()
+    except KeyboardInterrupt:
+        report.summary(state, "interrupted")
+        return INTERRUPTED
+    except BrokenPipeError:
+        return OK  # the reader stopped reading (| head): not an error
+    except OSError as error:
+        raise OutputError(f"cannot write the output: {error.strerror or error}") from error
+    report.summary(state)
+    return FAILED_INPUT if report.failures else OK
 
 
-def _write(out: Any, result: list[Chunk] | Any) -> None:
-    if isinstance(result, list) and all(isinstance(item, Chunk) for item in result):
-        for chunk in result:
-            out.write(json.dumps(chunk_record(chunk), ensure_ascii=False) + "\n")
-        return
-    out.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+def _run_compat(options: argparse.Namespace) -> int:
+    from .compat import content_view, paragraphs_json
+    from .corpus import read_file
+
+    document = read_file(options.file)
+    if options.shape == "paragraphs-json":
+        result: Any = paragraphs_json(document.text)
+    else:
+        options.paths, options.chunk_overlap = [options.file], options.chunk_overlap
+        result = content_view(_recursive_splitter(options).split(document.text))
+    output = _open_output("-")
+    try:
+        output.stream.write(json.dumps(result, ensure_ascii=False, indent=2).encode() + b"\n")
+    finally:
+        output.close()
+    return OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 1 bad input, 2 bad usage)."""
-    parser = build_parser()
-    options = parser.parse_args(argv)
-    command: Command = options.handler
+    """Run the command line; returns the exit status (see the module docstring)."""
+    options = build_parser().parse_args(argv)
+    name = options.command
+    if options.handler is not None:
+        try:  # settings are checked before any file is read: a bad one is bad usage
+            check_int("--jobs", options.jobs, 1)
+            splitter = options.handler.splitter(options)
+        except SpansplitError as error:
+            options.usage_error(str(error))
     try:
-        text = read_text(options.file)
-        result = command.run(text, options)
-    except (InputError, SpansplitError) as error:
-        print(f"spansplit {command.name}: error: {error}", file=sys.stderr)
-        return 1
-    out = open(sys.stdout.fileno(), "w", encoding="utf-8", closefd=False)  # noqa: SIM115
-    try:
-        _write(out, result)
-    except BrokenPipeError:
-        return 0
-    finally:
-        with contextlib.suppress(BrokenPipeError):
-            out.flush()
-    return 0
+        if options.handler is None:
+            return _run_compat(options)
+        return _run(options, splitter)
+    except DocumentError as error:
+        _error(name, f"{error.where}: {error.error}")
+        return FAILED_INPUT
+    except SpansplitError as error:
+        _error(name, str(error))
+        return FAILED_INPUT
+    except OutputError as error:
+        _error(name, str(error))
+        return FAILED_OUTPUT
+    except KeyboardInterrupt:
+        _error(name, "interrupted")
+        return INTERRUPTED
+
+
+def _error(command: str, message: str) -> None:
+    if sys.stderr is not None:
+        with contextlib.suppress(OSError):
+            print(f"spansplit {command}: error: {message}", file=sys.stderr)
 
 
 if __name__ == "__main__":

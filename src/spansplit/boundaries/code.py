@@ -26,15 +26,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..chunk import Span
+from ..chunk import Span, trim_span
 from ..errors import GrammarUnavailableError
-from ..packing.pieces import trim_span
 from .code_languages import CodeLanguage
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
 _LF = re.compile("\n")
+_LONE_CR = re.compile("\r(?!\n)")
 _THREAD = threading.local()
 _BODY_FIELDS = ("body",)
 _FUNCTION_VALUES = frozenset(
@@ -241,12 +241,24 @@ class Unit:
     line's end; ``kind`` is the type of its main node (a wrapped definition's own type;
     ``""`` for punctuation alone); ``name`` the symbol path elements it adds (a
     definition's name, else empty). ``children`` are found on first use: from ``items``
-    (the nodes on its lines), or for a definition with comments above it (``attached``:
-    the comment units and the definition's own unit) as described in
-    :meth:`SyntaxLevel.children`.
+    (the nodes on its lines); for two units made one (``joined``: a signature and its
+    docstring, comments and what they precede), those two; for a definition with
+    comments above it (``attached``: the comment units and the definition's own unit) as
+    described in :meth:`SyntaxLevel.children`.
     """
 
-    __slots__ = ("attached", "children", "end", "first", "items", "kind", "last", "name", "start")
+    __slots__ = (
+        "attached",
+        "children",
+        "end",
+        "first",
+        "items",
+        "joined",
+        "kind",
+        "last",
+        "name",
+        "start",
+    )
 
     def __init__(
         self,
@@ -258,6 +270,7 @@ class Unit:
         name: tuple[str, ...],
         items: list[_Item],
         attached: tuple[list[Unit], Unit] | None = None,
+        joined: tuple[Unit, Unit] | None = None,
     ) -> None:
         self.start = start
         self.end = end
@@ -267,6 +280,7 @@ class Unit:
         self.name = name
         self.items = items
         self.attached = attached
+        self.joined = joined
         self.children: list[Unit] | None = None
 
     def __repr__(self) -> str:
@@ -303,8 +317,11 @@ class SyntaxLevel:
         self.text = text
         self.language = language
         self.fits = fits
-        tree = load_parser(language).parse(text.encode("utf-8"))
-        self.row_starts = [0, *(match.end() for match in _LF.finditer(text))]
+        # A lone CR ends a line: as LF (the same length in code points and UTF-8) for the
+        # grammar and the rows, which tree-sitter counts at LF only.
+        lines = _LONE_CR.sub("\n", text) if "\r" in text else text
+        tree = load_parser(language).parse(lines.encode("utf-8"))
+        self.row_starts = [0, *(match.end() for match in _LF.finditer(lines))]
         root = tree.root_node
         self._tree = tree  # nodes stay valid while the tree lives
         last_row = len(self.row_starts) - 1
@@ -363,20 +380,10 @@ class SyntaxLevel:
         signature), so that they are never apart from it.
         """
         if unit.children is None:
-            if unit.attached is not None:
-                prefix, main = unit.attached
-                head = prefix[0]
-                for other in prefix[1:]:
-                    head = self._join(head, other)
-                inner = (
-                    []
-                    if self.fits is None or self.fits(main.start, main.end)
-                    else self._parts(main)
-                )
-                if inner and inner[0].items and not inner[0].name:
-                    unit.children = [self._join(head, inner[0]), *inner[1:]]
-                else:
-                    unit.children = [head, main]
+            if unit.joined is not None:
+                unit.children = list(unit.joined)
+            elif unit.attached is not None:
+                unit.children = self._with_comments(*unit.attached)
             else:
                 items: list[_Item] = []
                 for item in unit.items:
@@ -385,6 +392,28 @@ class SyntaxLevel:
             for child in unit.children:
                 self._register(child)
         return unit.children
+
+    def _with_comments(self, prefix: list[Unit], main: Unit) -> list[Unit]:
+        """The parts of a definition with comments above it (see :meth:`children`): the
+        comments and the definition where it fits, else the comments with as much of its
+        first part (a signature, with its docstring where that fits too) as fits."""
+        head = prefix[0]
+        for other in prefix[1:]:
+            head = self._join(head, other)
+        fits = self.fits
+        if fits is None or fits(main.start, main.end):
+            return [head, main]
+        inner = self._parts(main)
+        if not inner or not inner[0].items or inner[0].name:
+            return [head, main]
+        first, rest = inner[0], inner[1:]
+        if not fits(head.start, first.end) and first.joined is not None:
+            signature, statement = first.joined
+            if fits(head.start, signature.end):
+                first, rest = signature, [statement, *rest]
+        if fits(head.start, first.end):
+            return [self._join(head, first), *rest]
+        return [head, first, *rest]
 
     def _register(self, unit: Unit) -> None:
         self._by_span.setdefault((unit.start, unit.end), unit)
@@ -525,8 +554,13 @@ class SyntaxLevel:
 
     def _join(self, before: Unit, after: Unit) -> Unit:
         """One unit of two adjacent ones; the main kind and name are ``after``'s when
-        ``before`` holds only comments, a header's otherwise."""
-        main = after if before.kind in self.language.comments or not before.kind else before
+        ``before`` holds only comments or prefixes (decorators, attributes), a header's
+        otherwise."""
+        language = self.language
+        lead = (
+            not before.kind or before.kind in language.comments or before.kind in language.prefixes
+        )
+        main = after if lead else before
         return Unit(
             before.start,
             after.end,
@@ -535,6 +569,7 @@ class SyntaxLevel:
             main.kind,
             main.name,
             [*before.items, *after.items],
+            joined=(before, after),
         )
 
     def _row_start(self, row: int) -> int:
@@ -547,23 +582,27 @@ class SyntaxLevel:
 
     def describe(self, start: int, end: int) -> tuple[list[str], list[str]]:
         """The symbol path of the deepest definition holding ``text[start:end]`` and the
-        kinds of the nodes it holds (its parts' kinds, or its own when it is one part)."""
+        kinds of the nodes it holds (its parts' kinds, or its own when it is one part; the
+        enclosing node's for a piece of one, such as a line of a string or ``else:``)."""
         path: list[str] = []
         unit = self.root
+        kinds: list[str] = []  # the kind of the innermost unit with one, so far
         while True:
+            if unit.kind and unit is not self.root:
+                kinds = [unit.kind]
             if unit is not self.root and self._covers(start, end, unit):
-                return path, [unit.kind] if unit.kind else []
+                return path, kinds
             children = unit.children if unit is not self.root else self.children(unit)
             if not children:
-                return path, [unit.kind] if unit.kind else []
+                return path, kinds
             inner = _containing(children, start, end)
             if inner is None:
-                kinds = dict.fromkeys(
+                held = dict.fromkeys(
                     child.kind
                     for child in children
                     if child.kind and child.start < end and child.end > start
                 )
-                return path, list(kinds)
+                return path, list(held) or kinds
             path += inner.name
             unit = inner
 

@@ -31,7 +31,7 @@ from functools import partial
 from itertools import accumulate
 from typing import Any
 
-from ..chunk import Span
+from ..chunk import Span, trim_span
 from ..errors import ExtraNotInstalledError
 from ..lines import split_lines
 from .sentences import SentenceLevel
@@ -43,7 +43,7 @@ FRONT_MATTER = re.compile(
 )
 """YAML front matter: a ``---`` line at the start, a non-blank line, ``---`` or ``...``."""
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LONE_CR = re.compile(r"\r(?!\n)")
 
 # pulldown-cmark's block tags, by the kind we give them; other tags are inline.
 _KINDS = {
@@ -227,15 +227,7 @@ class MarkdownLayout:
 
 def _same_text(text: str, a: Span, b: Span) -> bool:
     """Whether two spans hold the same text once whitespace around it is trimmed."""
-    return _trim(text, *a) == _trim(text, *b)
-
-
-def _trim(text: str, start: int, end: int) -> Span:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
+    return trim_span(text, *a) == trim_span(text, *b)
 
 
 def _glued(blocks: list[Block], line_start: Any) -> list[int]:
@@ -247,13 +239,19 @@ def _glued(blocks: list[Block], line_start: Any) -> list[int]:
     ]
 
 
-def _parse(text: str, start: int, line_starts: list[int]) -> Block:
-    """The document ``text[start:]`` as a tree of blocks (pulldown-cmark), each block's
-    span widened to whole lines of ``text`` (whose line starts are ``line_starts``)."""
+def load_pyromark() -> Any:
+    """The CommonMark parser's module; :class:`ExtraNotInstalledError` names the extra."""
     try:
         import pyromark
     except ImportError as error:
         raise ExtraNotInstalledError("MarkdownSplitter", "markdown", "pyromark") from error
+    return pyromark
+
+
+def _parse(text: str, start: int, line_starts: list[int]) -> Block:
+    """The document ``text[start:]`` as a tree of blocks (pulldown-cmark), each block's
+    span widened to whole lines of ``text`` (whose line starts are ``line_starts``)."""
+    pyromark = load_pyromark()
     options = pyromark.Options
     parser = pyromark.Markdown(
         options=options.ENABLE_TABLES
@@ -261,7 +259,7 @@ def _parse(text: str, start: int, line_starts: list[int]) -> Block:
         | options.ENABLE_STRIKETHROUGH
         | options.ENABLE_FOOTNOTES
     )
-    body = text[start:]
+    body = _LONE_CR.sub("\n", text[start:])  # a lone CR ends a line here, not for the parser
     root = Block("document", start, len(text))
     stack = [root]
     blocks: list[Block] = []  # in document order, byte offsets until the end
@@ -326,7 +324,9 @@ def _to_whole_lines(
             done = offset
             points.append(count)
     # Each offset's line start, and the first line start at or after it (else the end).
-    firsts = [line_starts[i - 1] for i in map(partial(bisect_right, line_starts), points)]
+    firsts = [
+        max(base, line_starts[i - 1]) for i in map(partial(bisect_right, line_starts), points)
+    ]
     bounded = [*line_starts, size]
     lasts = [bounded[i] for i in map(partial(bisect_left, bounded), points)]
     starts = dict(zip(offsets, firsts))

@@ -14,9 +14,9 @@ from itertools import accumulate
 
 from ..boundaries.levels import Level, StartsLevel
 from ..boundaries.linebreaks import CLOSING, glue
-from ..chunk import SizedSpan, Span
+from ..chunk import SizedSpan, Span, trim_span
 from ..sizing.base import CodePoints, LengthFunction, TextMeasurer, Utf8Bytes, Utf16Units
-from .pieces import Pieces, hard_cut, trim_span
+from .pieces import Pieces, hard_cut
 
 VERIFY_BATCH = 128
 """Chunks planned ahead and measured together when the length is not additive."""

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..boundaries.graphemes import cluster_ends, first_cluster_end
 from ..boundaries.levels import Level, is_recursive, splits
 from ..boundaries.linebreaks import break_opportunities, forbidden_at, glue
-from ..chunk import SizedSpan, Span
+from ..chunk import SizedSpan, Span, trim_span
 from ..errors import ChunkTooLargeError
 from ..sizing.base import LengthFunction, TextMeasurer
 
@@ -84,15 +84,6 @@ class _Rules:
     isolate: bool
     trim: bool
     punctuation: bool
-
-
-def trim_span(text: str, start: int, end: int) -> Span:
-    """``(start, end)`` without surrounding whitespace (``str.isspace``, as ``str.strip``)."""
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
 
 
 _SPACE = re.compile(r"\s")  # the characters str.isspace accepts (both use Py_UNICODE_ISSPACE)

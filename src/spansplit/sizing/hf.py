@@ -82,3 +82,18 @@ def _tokenizer_name(tokenizer: Any) -> str:
     if model is not None:
         return f"{type(model).__name__.lower()} tokenizer"
     return type(tokenizer).__name__
+
+
+def load_tokenizer_file(path: str) -> TokenizerLength:
+    """The length of a Hugging Face ``tokenizer.json`` file (the ``hf`` extra)."""
+    try:
+        from tokenizers import Tokenizer as FileTokenizer
+    except ImportError as error:
+        from ..errors import ExtraNotInstalledError
+
+        raise ExtraNotInstalledError("a tokenizer.json length", "hf", "tokenizers") from error
+    try:
+        tokenizer = FileTokenizer.from_file(path)
+    except Exception as error:  # the tokenizers library raises its own exception types
+        raise ParameterTypeError(f"length={path!r}: not a tokenizer.json file ({error})") from error
+    return TokenizerLength(tokenizer, name=path.rsplit("/", 1)[-1])

@@ -10,6 +10,7 @@ Splitters are plain objects of picklable parts, so process pools and Ray can shi
 from __future__ import annotations
 
 import gc
+import inspect
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
@@ -95,23 +96,6 @@ def make_chunks(
     spans = spans if isinstance(spans, list) else list(spans)
     lines = LineIndex(text).spans_lines([(start, end) for start, end, _ in spans])
     kinds: Sequence[str] = [kind] * len(spans) if isinstance(kind, str) else kind
-    if metadata is not None:
-        return [
-            Chunk(
-                text[start:end],
-                start,
-                end,
-                first_index + position,
-                first,
-                last,
-                size,
-                kinds[position],
-                source,
-                position in oversized,
-                metadata[position],
-            )
-            for position, ((start, end, size), (first, last)) in enumerate(zip(spans, lines))
-        ]
     return [
         Chunk(
             text[start:end],
@@ -124,6 +108,7 @@ def make_chunks(
             kinds[position],
             source,
             position in oversized,
+            None if metadata is None else metadata[position],
         )
         for position, ((start, end, size), (first, last)) in enumerate(zip(spans, lines))
     ]
@@ -165,6 +150,19 @@ class Splitter(ABC):
     def split_text(self, text: str) -> list[str]:
         """Only the chunk texts, for callers that need plain strings."""
         return [chunk.text for chunk in self.split(text)]
+
+    def __repr__(self) -> str:
+        """The class and its settings: those it needs, the sizes and length, and any other
+        that is not its default."""
+        shown = []
+        for name, parameter in inspect.signature(type(self).__init__).parameters.items():
+            if name == "self" or not hasattr(self, name):
+                continue
+            value = getattr(self, name)
+            always = name in ("chunk_overlap", "length") or parameter.default is parameter.empty
+            if always or value != parameter.default:
+                shown.append(f"{name}={value!r}")
+        return f"{type(self).__name__}({', '.join(shown)})"
 
 
 class BudgetedSplitter(Splitter):
@@ -208,11 +206,3 @@ class BudgetedSplitter(Splitter):
 
     def spans(self, text: str) -> list[SizedSpan]:
         return pack(text, self.structure, self.config)
-
-    def __repr__(self) -> str:
-        settings: dict[str, Any] = {
-            "chunk_size": self.chunk_size,
-            "chunk_overlap": self.chunk_overlap,
-            "length": self.length,
-        }
-        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in settings.items())})"

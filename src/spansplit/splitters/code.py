@@ -28,16 +28,16 @@ from typing import Any, Literal
 from ..boundaries.code import SyntaxLevel, grammar_available, load_parser
 from ..boundaries.code_languages import CodeLanguage, get_language
 from ..boundaries.levels import Level
-from ..boundaries.separators import SeparatorLevel, separator_levels
+from ..boundaries.separators import SeparatorLevel
 from ..boundaries.words import word_spans
-from ..chunk import Chunk
+from ..chunk import Chunk, trim_span
 from ..errors import InvalidParameterError
 from ..lines import LINE_ENDING
 from ..packing import Structure, pack
-from ..packing.pieces import trim_span
 from ..sizing import LengthSpec
 from ..sizing.base import CodePoints, Utf8Bytes, Utf16Units
 from .base import BudgetedSplitter, make_chunks
+from .recursive import RecursiveSplitter
 
 TIKTOKEN_MODULE = "spansplit.sizing.tiktoken"  # not imported here: tiktoken is optional
 
@@ -82,9 +82,10 @@ class CodeSplitter(BudgetedSplitter):
         self.language = get_language(language).name
         if fallback == "error":
             load_parser(self.info)  # a missing grammar fails here, naming what to install
-        preset = self.info.separators
-        separators = separator_levels(preset.separators, preset.regex, preset.keep_separator)
-        self.structure = Structure(separators, isolate=True)  # LangChain's scheme
+        # Without the grammar: the language's separator table, as RecursiveSplitter uses it.
+        self.structure = RecursiveSplitter.from_language(
+            self.language, self.chunk_size, chunk_overlap=self.chunk_overlap, length=self.length
+        ).structure
 
     @property
     def info(self) -> CodeLanguage:
@@ -120,14 +121,13 @@ class CodeSplitter(BudgetedSplitter):
         return Structure((syntax, LINES, word_spans), overlap_level=LINES, punctuation=False)
 
     def spans(self, text: str) -> list[tuple[int, int, int]]:
-        if not self.uses_grammar:
-            return pack(text, self.structure, self.config)
-        return self._pack(text, self.syntax(text))
+        return self._pack(text, self.syntax(text) if self.uses_grammar else None)
 
-    def _pack(self, text: str, syntax: SyntaxLevel) -> list[tuple[int, int, int]]:
-        """The chunks of one parsed text; without trimming, a cut inside an over-long line
-        can leave a chunk of spaces alone, which is dropped."""
-        spans = pack(text, self.syntax_structure(syntax), self.config)
+    def _pack(self, text: str, syntax: SyntaxLevel | None) -> list[tuple[int, int, int]]:
+        """The chunks of one text, by its syntax or else by separators; without trimming,
+        a cut inside an over-long line can leave a chunk of spaces alone, which is dropped."""
+        structure = self.structure if syntax is None else self.syntax_structure(syntax)
+        spans = pack(text, structure, self.config)
         if self.strip_whitespace:
             return spans
         return [span for span in spans if not text[span[0] : span[1]].isspace()]
@@ -136,8 +136,8 @@ class CodeSplitter(BudgetedSplitter):
         if not text or text.isspace():
             return []
         if not self.uses_grammar:
-            spans = pack(text, self.structure, self.config)
-            metadata = [{"language": self.language, "symbols": [], "node_kinds": []}] * len(spans)
+            spans = self._pack(text, None)
+            metadata = [{"language": self.language, "symbols": [], "node_kinds": []} for _ in spans]
         else:
             syntax = self.syntax(text)
             spans = self._pack(text, syntax)
@@ -149,12 +149,6 @@ class CodeSplitter(BudgetedSplitter):
                 )
         return make_chunks(
             text, spans, self.kind, source=source, first_index=first_index, metadata=metadata
-        )
-
-    def __repr__(self) -> str:
-        return (
-            f"CodeSplitter(language={self.language!r}, chunk_size={self.chunk_size!r}, "
-            f"chunk_overlap={self.chunk_overlap!r}, length={self.length!r})"
         )
 
 

@@ -14,7 +14,13 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
-from ..boundaries.markdown import BlockLevel, Heading, MarkdownLayout, SectionLevel
+from ..boundaries.markdown import (
+    BlockLevel,
+    Heading,
+    MarkdownLayout,
+    SectionLevel,
+    load_pyromark,
+)
 from ..boundaries.words import word_spans
 from ..chunk import Chunk, SizedSpan
 from ..config import ChunkConfig
@@ -70,6 +76,7 @@ class MarkdownSplitter(BudgetedSplitter):
             chunk_size, chunk_overlap, length=length, strip_whitespace=strip_whitespace
         )
         self.count_heading_path = check_bool("count_heading_path", count_heading_path)
+        load_pyromark()  # a missing parser fails here, naming the extra
 
     def structure_for(self, layout: MarkdownLayout) -> Structure:
         """The levels of one parsed text: sections, then blocks, then words."""
@@ -106,7 +113,7 @@ class MarkdownSplitter(BudgetedSplitter):
             found = self._sized(text, layout, config)
             largest = max(
                 (
-                    count(with_heading_path_of(text[a:b], describe(layout, a, b)))
+                    count(_with_heading_path(text[a:b], a, describe(layout, a, b)))
                     for (a, b, _), _ in found
                 ),
                 default=0,
@@ -165,17 +172,25 @@ def heading_path_text(headings: list[Heading] | list[Mapping[str, Any]]) -> str:
 def with_heading_path(chunk: Chunk) -> str:
     """The chunk's text with its heading path before it, for an embedding model.
 
-    The innermost heading is not repeated when its line starts the chunk; a chunk without
-    headings is returned as it is.
+    The innermost heading is not repeated when the chunk starts on its line; a chunk
+    without headings is returned as it is.
     """
-    return with_heading_path_of(chunk.text, chunk.metadata)
+    return _with_heading_path(chunk.text, chunk.start, chunk.metadata)
 
 
-def with_heading_path_of(text: str, metadata: Mapping[str, Any]) -> str:
-    """:func:`with_heading_path` for a chunk's text and metadata."""
+def headings_before(metadata: Mapping[str, Any], start: int) -> list[Mapping[str, Any]]:
+    """The headings of a chunk's path (its ``metadata``, its ``start`` offset) that are not
+    in its text: all but the innermost when the chunk starts on that heading's line (its
+    section's first line, up to three spaces of indentation in)."""
     headings = list(metadata.get("headings", ()))
-    if headings and text.lstrip("# \t").startswith(str(headings[-1]["text"])):
+    section = metadata.get("section")
+    if headings and section is not None and 0 <= start - int(section[0]) <= 3:
         headings.pop()
+    return headings
+
+
+def _with_heading_path(text: str, start: int, metadata: Mapping[str, Any]) -> str:
+    headings = headings_before(metadata, start)
     if not headings:
         return text
     return f"{heading_path_text(headings)}\n\n{text}"

@@ -9,6 +9,7 @@ itself and ``text[start_index:end_index] == page_content`` always holds.
 from __future__ import annotations
 
 import copy
+import logging
 import sys
 from collections.abc import Callable, Collection, Mapping
 from collections.abc import Set as AbstractSet
@@ -19,8 +20,20 @@ from langchain_core.documents import Document
 from langchain_text_splitters import TextSplitter
 from typing_extensions import Self
 
-from spansplit import Chunk, InvalidParameterError, ParameterTypeError, Splitter, resolve_length
+from spansplit import (
+    Chunk,
+    ChunkTooLargeError,
+    InvalidInputError,
+    InvalidParameterError,
+    ParameterTypeError,
+    Splitter,
+    resolve_length,
+)
+from spansplit.batch import DocumentError, OnError
+from spansplit.chunk import PAGE_KEYS, with_page_numbers
 from spansplit.sizing import LengthFunction, LengthSpec
+
+LOG = logging.getLogger("langchain_spansplit")
 
 START_INDEX = "start_index"
 END_INDEX = "end_index"
@@ -63,13 +76,26 @@ class SpanTextSplitter(TextSplitter):
     Document's ``page_content``.
     """
 
-    def __init__(self, splitter: Splitter, *, add_start_index: bool = False) -> None:
+    def __init__(
+        self,
+        splitter: Splitter,
+        *,
+        add_start_index: bool = False,
+        add_page_numbers: bool = False,
+        on_error: OnError = "raise",
+    ) -> None:
         if not isinstance(splitter, Splitter):
             raise ParameterTypeError(
                 "splitter must be a spansplit splitter (e.g. spansplit.RecursiveSplitter(500)), "
                 f"got {type(splitter).__name__}: {splitter!r:.80}"
             )
+        if on_error not in ("raise", "skip"):
+            raise InvalidParameterError("on_error", on_error, "must be 'raise' or 'skip'")
         self._splitter = splitter
+        self._add_page_numbers = bool(add_page_numbers)
+        self._on_error: OnError = on_error
+        self.skipped: list[DocumentError] = []
+        """The texts the last ``create_documents`` left out (``on_error="skip"``)."""
         length = getattr(splitter, "length", None)
         # LangChain keeps these for code that reads them; the core does the splitting.
         budget = getattr(splitter, "chunk_size", sys.maxsize)
@@ -89,6 +115,25 @@ class SpanTextSplitter(TextSplitter):
     def split_text(self, text: str) -> list[str]:
         """The chunk texts of ``text``, in order."""
         return [chunk.text for chunk in self._splitter.split(text)]
+
+    def _chunks(self, text: str, position: int, metadata: Mapping[Any, Any]) -> list[Chunk]:
+        """The chunks of one text (with page numbers on request); a text that cannot be
+        split raises :class:`~spansplit.batch.DocumentError` naming it (its ``source``
+        metadata, else its position), or is left out and reported (``on_error="skip"``:
+        :attr:`skipped` and a warning)."""
+        try:
+            chunks = self._splitter.split(text)
+        except (InvalidInputError, ChunkTooLargeError) as error:  # the text, not the settings
+            source = metadata.get("source")
+            failure = DocumentError(
+                f"texts[{position}]", error, None if source is None else str(source)
+            )
+            if self._on_error == "raise":
+                raise failure from error
+            self.skipped.append(failure)
+            LOG.warning("langchain-spansplit: skipped %s: %s", failure.where, error)
+            return []
+        return with_page_numbers(text, chunks) if self._add_page_numbers else chunks
 
     def _chunk_metadata(self, chunk: Chunk) -> Mapping[str, Any]:
         """What a structure-aware splitter says of the chunk (code symbols ...), as the
@@ -111,11 +156,15 @@ class SpanTextSplitter(TextSplitter):
                 "metadatas", f"<{len(metadatas)} dicts>", f"needs one dict per text ({len(texts)})"
             )
         documents = []
+        self.skipped = []
         for position, text in enumerate(texts):
             source = metadatas[position] if metadatas else {}
-            for chunk in self._splitter.split(text):
+            chunks = self._chunks(text, position, source)
+            for chunk in chunks:
                 metadata = copy.deepcopy(source)
                 metadata.update(self._chunk_metadata(chunk))
+                if self._add_page_numbers:  # whatever a subclass names the rest
+                    metadata.update((key, chunk.metadata[key]) for key in PAGE_KEYS)
                 if self._add_start_index:
                     metadata[START_INDEX] = chunk.start
                     metadata[END_INDEX] = chunk.end

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from spansplit import CodeSplitter
+from spansplit.batch import OnError
 from spansplit.boundaries.code_languages import get_language
 from spansplit.sizing import LengthSpec
 from spansplit.splitters.code import Fallback
@@ -44,6 +45,8 @@ class SpanCodeTextSplitter(SpanTextSplitter):
         length_function: LengthSpec = len,
         strip_whitespace: bool = False,
         add_start_index: bool = False,
+        add_page_numbers: bool = False,
+        on_error: OnError = "raise",
         fallback: Fallback = "error",
     ) -> None:
         super().__init__(
@@ -56,4 +59,6 @@ class SpanCodeTextSplitter(SpanTextSplitter):
                 fallback=fallback,
             ),
             add_start_index=add_start_index,
+            add_page_numbers=add_page_numbers,
+            on_error=on_error,
         )

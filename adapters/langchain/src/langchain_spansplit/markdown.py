@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from spansplit import Chunk, InvalidParameterError, MarkdownSplitter
+from spansplit.batch import OnError
 from spansplit.sizing import LengthSpec
 
 from .base import SpanTextSplitter, length_spec
@@ -48,6 +49,8 @@ class SpanMarkdownTextSplitter(SpanTextSplitter):
         chunk_overlap: int = 200,
         length_function: LengthSpec = len,
         add_start_index: bool = False,
+        add_page_numbers: bool = False,
+        on_error: OnError = "raise",
         strip_whitespace: bool = True,
         count_heading_path: bool = False,
     ) -> None:
@@ -61,6 +64,8 @@ class SpanMarkdownTextSplitter(SpanTextSplitter):
                 count_heading_path=count_heading_path,
             ),
             add_start_index=add_start_index,
+            add_page_numbers=add_page_numbers,
+            on_error=on_error,
         )
 
     def _chunk_metadata(self, chunk: Chunk) -> Mapping[str, Any]:

@@ -25,6 +25,7 @@ from spansplit import (
     RecursiveSplitter,
     SentenceSplitter,
 )
+from spansplit.batch import OnError
 from spansplit.boundaries.separators import KeepSeparator
 from spansplit.packing import Structure
 from spansplit.sizing import LengthSpec
@@ -75,14 +76,22 @@ class SpanRecursiveTextSplitter(SpanTextSplitter):
         chunk_overlap: int = 200,
         length_function: LengthSpec = len,
         add_start_index: bool = False,
+        add_page_numbers: bool = False,
+        on_error: OnError = "raise",
         strip_whitespace: bool = True,
     ) -> None:
         splitter = separator_splitter(
             separators or DEFAULT_SEPARATORS, keep_separator, is_separator_regex,
             chunk_size, chunk_overlap, length_function, strip_whitespace,
         )  # fmt: skip
-        super().__init__(splitter, add_start_index=add_start_index)
+        super().__init__(
+            splitter,
+            add_start_index=add_start_index,
+            add_page_numbers=add_page_numbers,
+            on_error=on_error,
+        )
         self._separators = list(separators or DEFAULT_SEPARATORS)  # as LangChain keeps them
+        self._is_separator_regex = bool(is_separator_regex)
 
     @classmethod
     def from_preset(cls, preset: str, **kwargs: Any) -> Self:
@@ -118,14 +127,21 @@ class SpanRecursiveTextSplitter(SpanTextSplitter):
         from .code import SpanCodeTextSplitter, get_separators_for_language
 
         info = get_language(language)
-        syntax_options = {"chunk_size", "chunk_overlap", "length_function", "add_start_index"}
+        syntax_options = {
+            "chunk_size",
+            "chunk_overlap",
+            "length_function",
+            "add_start_index",
+            "add_page_numbers",
+            "on_error",
+            "strip_whitespace",
+        }
         if info.grammar is not None and set(kwargs) <= syntax_options and grammar_available(info):
             code = SpanCodeTextSplitter(info.name, **kwargs)
             splitter = cls.__new__(cls)
-            SpanTextSplitter.__init__(
-                splitter, code.splitter, add_start_index=kwargs.get("add_start_index", False)
-            )
+            vars(splitter).update(vars(code))  # this class, the code splitter's settings
             splitter._separators = get_separators_for_language(info.name)
+            splitter._is_separator_regex = True
             return splitter
         kwargs.setdefault("keep_separator", "start")
         return cls(
@@ -160,13 +176,20 @@ class SpanCharacterTextSplitter(SpanTextSplitter):
         length_function: LengthSpec = len,
         keep_separator: KeepSeparator = False,
         add_start_index: bool = False,
+        add_page_numbers: bool = False,
+        on_error: OnError = "raise",
         strip_whitespace: bool = True,
     ) -> None:
         splitter = separator_splitter(
             [separator], keep_separator, is_separator_regex,
             chunk_size, chunk_overlap, length_function, strip_whitespace,
         )  # fmt: skip
-        super().__init__(splitter, add_start_index=add_start_index)
+        super().__init__(
+            splitter,
+            add_start_index=add_start_index,
+            add_page_numbers=add_page_numbers,
+            on_error=on_error,
+        )
 
 
 class SpanSentenceTextSplitter(SpanTextSplitter):
@@ -183,6 +206,8 @@ class SpanSentenceTextSplitter(SpanTextSplitter):
         length_function: LengthSpec = len,
         *,
         add_start_index: bool = False,
+        add_page_numbers: bool = False,
+        on_error: OnError = "raise",
         strip_whitespace: bool = True,
         abbreviations: Collection[str] | None = None,
     ) -> None:
@@ -198,6 +223,8 @@ class SpanSentenceTextSplitter(SpanTextSplitter):
                 **options,
             ),
             add_start_index=add_start_index,
+            add_page_numbers=add_page_numbers,
+            on_error=on_error,
         )
 
 
@@ -213,6 +240,8 @@ class SpanParagraphTextSplitter(SpanTextSplitter):
         length_function: LengthSpec = len,
         *,
         add_start_index: bool = False,
+        add_page_numbers: bool = False,
+        on_error: OnError = "raise",
         strip_whitespace: bool = True,
     ) -> None:
         super().__init__(
@@ -223,6 +252,8 @@ class SpanParagraphTextSplitter(SpanTextSplitter):
                 strip_whitespace=strip_whitespace,
             ),
             add_start_index=add_start_index,
+            add_page_numbers=add_page_numbers,
+            on_error=on_error,
         )
 
 
@@ -238,9 +269,13 @@ class SpanBlockTextSplitter(SpanTextSplitter):
         length_function: LengthSpec = len,
         *,
         add_start_index: bool = False,
+        add_page_numbers: bool = False,
+        on_error: OnError = "raise",
     ) -> None:
         check_no_overlap(chunk_overlap, type(self).__name__)
         super().__init__(
             BlockSplitter(chunk_size, length=length_spec(length_function)),
             add_start_index=add_start_index,
+            add_page_numbers=add_page_numbers,
+            on_error=on_error,
         )

@@ -10,11 +10,12 @@ when a parser splits the nodes of another parser.
 from __future__ import annotations
 
 import difflib
+import logging
 import pickle
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
 from llama_index.core.bridge.pydantic import (
     Field,
@@ -37,7 +38,14 @@ from llama_index.core.utils import get_tqdm_iterable
 from typing_extensions import Self
 
 from spansplit import Chunk, LengthFunction, Splitter, count_lines, resolve_length
-from spansplit.errors import InvalidParameterError, ParameterTypeError
+from spansplit.batch import DocumentError
+from spansplit.chunk import PAGE_KEYS, with_page_numbers
+from spansplit.errors import (
+    ChunkTooLargeError,
+    InvalidInputError,
+    InvalidParameterError,
+    ParameterTypeError,
+)
 from spansplit.validate import check_int
 
 from .lengths import TokenListLength, is_saved_name, length_setting, saved_length
@@ -46,6 +54,8 @@ START_LINE = "start_line"
 END_LINE = "end_line"
 LINE_KEYS = (START_LINE, END_LINE)
 """Metadata keys of a node's 1-based first and last line in its root document."""
+
+LOG = logging.getLogger("llama_index.node_parser.spansplit")
 
 CONTENT_MODES = (MetadataMode.EMBED, MetadataMode.LLM)
 """The renderings of a node that must fit ``chunk_size``: what is embedded, what the LLM reads."""
@@ -137,6 +147,17 @@ class SpanNodeParser(TextSplitter):
         strict=True,
         description="Also show start_line/end_line to the embedding model and the LLM.",
     )
+    add_page_numbers: bool = Field(
+        default=False,
+        strict=True,
+        description="Add page_start/page_end (a form feed ends a page, as in text from PDFs) "
+        "to node metadata, hidden from the model like the line numbers.",
+    )
+    on_error: Literal["raise", "skip"] = Field(
+        default="raise",
+        description="A document that cannot be split (a NUL, a lone surrogate): 'raise' an "
+        "error naming it, or 'skip' it with a warning and go on with the others.",
+    )
 
     _cache: _Cache = PrivateAttr(default_factory=_Cache)
 
@@ -207,7 +228,8 @@ class SpanNodeParser(TextSplitter):
 
     def split_chunks(self, text: str, budget: int | None = None) -> list[Chunk]:
         """spansplit's chunks of ``text`` (spans, line numbers, sizes) for these settings."""
-        return self._splitter(budget).split(text)
+        chunks = self._splitter(budget).split(text)
+        return with_page_numbers(text, chunks) if self.add_page_numbers else chunks
 
     def split_text(self, text: str) -> list[str]:
         return self._chunking(text, lambda: [chunk.text for chunk in self.split_chunks(text)])
@@ -236,7 +258,14 @@ class SpanNodeParser(TextSplitter):
     ) -> list[BaseNode]:
         parsed: list[BaseNode] = []
         for node in get_tqdm_iterable(nodes, show_progress, "Parsing nodes"):
-            parsed.extend(self._nodes_from(node))
+            try:
+                parsed.extend(self._nodes_from(node))
+            except (InvalidInputError, ChunkTooLargeError) as error:  # the text, not settings
+                name = str(node.metadata.get("file_name") or node.ref_doc_id or node.node_id)
+                failure = DocumentError(node.node_id, error, name)
+                if self.on_error == "raise":
+                    raise failure from error
+                LOG.warning("llama-index-node-parser-spansplit: skipped %s: %s", name, error)
         return parsed
 
     def _nodes_from(self, node: BaseNode) -> list[BaseNode]:
@@ -259,6 +288,9 @@ class SpanNodeParser(TextSplitter):
                 new.start_char_idx = origin.offset + chunk.start
                 new.end_char_idx = origin.offset + chunk.end
             new.metadata = self._metadata(node, origin, chunk.start_line, chunk.end_line)
+            if self.add_page_numbers and self.include_metadata:
+                # (the budget's probe chunk has no pages: it measures metadata alone)
+                new.metadata.update({k: chunk.metadata.get(k, 1) for k in PAGE_KEYS})
             new.excluded_embed_metadata_keys = list(embed_excluded)
             new.excluded_llm_metadata_keys = list(llm_excluded)
         return list(built)
@@ -278,9 +310,10 @@ class SpanNodeParser(TextSplitter):
         return metadata
 
     def _excluded(self, keys: list[str]) -> list[str]:
-        if not self.include_line_numbers or self.line_numbers_in_content:
-            return list(keys)
-        return [*keys, *(key for key in LINE_KEYS if key not in keys)]
+        hidden = [*PAGE_KEYS] if self.add_page_numbers else []
+        if self.include_line_numbers and not self.line_numbers_in_content:
+            hidden += LINE_KEYS
+        return [*keys, *(key for key in hidden if key not in keys)]
 
     def _postprocess_parsed_nodes(
         self, nodes: list[BaseNode], parent_doc_map: dict[str, Document]

@@ -29,8 +29,9 @@ class SpanCodeNodeParser(SpanBudgetNodeParser):
     (``count_mode="char"``) or ``max_tokens`` tokens of ``length`` (``"token"``).
 
     ``chunk_lines`` is accepted for compatibility and, as in LlamaIndex, does not bound
-    a chunk; ``chunk_lines_overlap`` repeats up to that many whole trailing lines of the
-    previous node where they fit in a fifth of the budget (0 turns overlap off).
+    a chunk; any ``chunk_lines_overlap`` above 0 turns overlap on: each node repeats the
+    end of the previous one, up to a fifth of the budget (spansplit overlaps by size, not
+    by a count of lines).
     ``chunk_size`` follows ``max_chars``/``max_tokens``; ``length`` is ``"chars"`` in
     char mode.
     """
@@ -38,7 +39,7 @@ class SpanCodeNodeParser(SpanBudgetNodeParser):
     language: str = Field(description="The programming language of the code being split.")
     chunk_lines: int = Field(default=40, gt=0, description="Accepted as in LlamaIndex.")
     chunk_lines_overlap: int = Field(
-        default=0, ge=0, description="Most whole trailing lines a node repeats (0: none)."
+        default=0, ge=0, description="Above 0: nodes repeat up to a fifth of the budget (0: none)."
     )
     max_chars: int = Field(default=1500, gt=0, description="Budget in code points (char mode).")
     count_mode: Literal["token", "char"] = Field(
@@ -74,6 +75,8 @@ class SpanCodeNodeParser(SpanBudgetNodeParser):
 
     def _build_nodes(self, node: BaseNode, chunks: list[Chunk], origin: _Origin) -> list[BaseNode]:
         built = super()._build_nodes(node, chunks, origin)
+        if not self.include_metadata:
+            return built
         for new, chunk in zip(built, chunks):
             new.metadata.update(chunk.metadata)
             for excluded in (new.excluded_embed_metadata_keys, new.excluded_llm_metadata_keys):

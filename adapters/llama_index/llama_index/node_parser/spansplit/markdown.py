@@ -13,6 +13,7 @@ from llama_index.core.node_parser.node_utils import build_nodes_from_splits
 from llama_index.core.schema import BaseNode, NodeRelationship
 
 from spansplit import Chunk, MarkdownSplitter, Splitter
+from spansplit.splitters.markdown import headings_before
 
 from .base import LINE_KEYS, _Origin, _origin
 from .parsers import _OverlapMixin
@@ -26,13 +27,12 @@ HIDDEN_KEYS = (SECTION_START, SECTION_END, NODE_ROLE)
 """Metadata for retrieval code, left out of what the embedding model and the LLM see."""
 
 
-def header_path(metadata: Mapping[str, Any], text: str, separator: str) -> str:
-    """LlamaIndex's ``header_path`` for a chunk: the headings above it, between and around
-    ``separator`` (``"/Guide/Install/"``); the innermost is left out when the chunk's text
-    starts with it, as LlamaIndex leaves out a section's own heading."""
-    headings = [str(h["text"]) for h in metadata.get("headings", ())]
-    if headings and text.lstrip("# \t").startswith(headings[-1]):
-        headings.pop()
+def header_path(metadata: Mapping[str, Any], start: int, separator: str) -> str:
+    """LlamaIndex's ``header_path`` for a chunk (its metadata and start offset): the
+    headings above it, between and around ``separator`` (``"/Guide/Install/"``); the
+    innermost is left out when the chunk starts with it, as LlamaIndex leaves out a
+    section's own heading."""
+    headings = [str(h["text"]) for h in headings_before(metadata, start)]
     return separator + separator.join(headings) + separator if headings else separator
 
 
@@ -74,13 +74,15 @@ class SpanMarkdownNodeParser(_OverlapMixin):
 
     def _build_nodes(self, node: BaseNode, chunks: list[Chunk], origin: _Origin) -> list[BaseNode]:
         built = super()._build_nodes(node, chunks, origin)
-        if not self.include_metadata:
+        if not (self.include_metadata or self.include_sections):
             return built
         base = origin.offset
         for new, chunk in zip(built, chunks):
-            new.metadata[HEADER_PATH] = header_path(
-                chunk.metadata, chunk.text, self.header_path_separator
-            )
+            if self.include_metadata:
+                new.metadata[HEADER_PATH] = header_path(
+                    chunk.metadata, chunk.start, self.header_path_separator
+                )
+            # (without include_metadata, the section span is only kept until _sections)
             section = chunk.metadata.get("section")
             if section is not None and base is not None:
                 new.metadata[SECTION_START] = base + int(section[0])
@@ -105,6 +107,8 @@ class SpanMarkdownNodeParser(_OverlapMixin):
                 continue
             start = int(chunk.metadata[SECTION_START]) - base
             end = int(chunk.metadata[SECTION_END]) - base
+            if not self.include_metadata:
+                del chunk.metadata[SECTION_START], chunk.metadata[SECTION_END]
             while end > start and text[end - 1].isspace():
                 end -= 1
             groups.setdefault((start, end), []).append(chunk)

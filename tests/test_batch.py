@@ -1,0 +1,216 @@
+"""Many documents at once: records in order, worker processes, per-document errors, pages,
+byte offsets, progress, streaming (spansplit.batch and spansplit.corpus)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import sample
+
+from spansplit import (
+    InvalidInputError,
+    ParameterTypeError,
+    RecursiveSplitter,
+    SentenceSplitter,
+    convert_offsets,
+)
+from spansplit.batch import (
+    ChunkRecord,
+    Document,
+    DocumentError,
+    Progress,
+    split_documents,
+)
+from spansplit.corpus import SplitterByFileType, document_id, find_files, read_document
+
+ENGLISH = sample("english.txt")
+CHINESE = sample("chinese.txt")
+DOCUMENTS = [
+    Document(ENGLISH, "english", {"source": "english.txt", "lang": "en"}),
+    Document(CHINESE, "chinese", {"source": "chinese.txt"}),
+    Document("Short one.\fSecond page.\fThird page here.", "pages", {}),
+]
+
+
+def summary(records: list[ChunkRecord]) -> list[tuple[object, ...]]:
+    return [(r.document_id, r.chunk.start, r.chunk.end, r.chunk.text) for r in records]
+
+
+def test_records_follow_the_documents_and_their_chunks() -> None:
+    splitter = SentenceSplitter(200, 40)
+    records = list(split_documents(DOCUMENTS, splitter))
+    expected = [(d.id, c.start, c.end, c.text) for d in DOCUMENTS for c in splitter.split(d.text)]
+    assert summary(records) == expected
+    first = records[0].to_dict()
+    assert list(first)[:5] == ["document_id", "source", "lang", "chunk_index", "start"]
+    assert first["document_id"] == "english" and first["lang"] == "en"
+    assert all(r.to_dict()["text"] == r.chunk.text for r in records)
+
+
+def test_document_metadata_never_overwrites_a_chunk_field() -> None:
+    document = Document("one two", "d", {"kind": "manual", "text": "x", "document_id": "y"})
+    record = next(iter(split_documents([document], RecursiveSplitter(5)))).to_dict()
+    assert record["kind"] == "text" and record["text"] == "one"
+    assert record["document_kind"] == "manual" and record["document_text"] == "x"
+    assert record["document_id"] == "d" and record["document_document_id"] == "y"
+
+
+def test_inputs_may_be_strings_and_mappings() -> None:
+    records = list(
+        split_documents(["one two three", {"text": "four five", "id": "x"}], RecursiveSplitter(5))
+    )
+    assert [(r.document_id, r.chunk.text) for r in records] == [
+        ("0", "one"),
+        ("0", "two"),
+        ("0", "three"),
+        ("x", "four"),
+        ("x", "five"),
+    ]
+    with pytest.raises(ParameterTypeError, match=r"documents\[0\] must be a Document"):
+        list(split_documents([42], RecursiveSplitter(5)))  # type: ignore[list-item]
+
+
+def test_byte_offsets_and_pages() -> None:
+    records = list(split_documents(DOCUMENTS, RecursiveSplitter(20), pages=True, byte_offsets=True))
+    for document in DOCUMENTS:
+        own = [r for r in records if r.document_id == document.id]
+        chunks = [r.chunk for r in own]
+        assert [r.byte_offsets for r in own] == convert_offsets(document.text, chunks, "utf8")
+        for chunk in chunks:
+            assert chunk.metadata["page_start"] == 1 + document.text.count("\f", 0, chunk.start)
+            assert chunk.metadata["page_end"] == 1 + document.text.count("\f", 0, chunk.end - 1)
+    paged = [r.to_dict() for r in records if r.document_id == "pages"]
+    # "Short one.\fSecond", "page.\fThird page", "here."
+    assert [(r["page_start"], r["page_end"]) for r in paged] == [(1, 2), (2, 3), (3, 3)]
+    assert all("start_byte" in r for r in paged)
+
+
+def test_a_bad_document_raises_naming_it_or_is_skipped_and_reported() -> None:
+    bad = Document("fine text\x00binary", "broken", {"source": "dump.txt"})
+    documents = [DOCUMENTS[0], bad, DOCUMENTS[1]]
+    with pytest.raises(DocumentError, match=r"'dump.txt'.*NUL") as raised:
+        list(split_documents(documents, RecursiveSplitter(100)))
+    assert raised.value.document_id == "broken" and isinstance(
+        raised.value.error, InvalidInputError
+    )
+    skipped: list[DocumentError] = []
+    seen: list[Progress] = []
+    records = list(
+        split_documents(
+            documents,
+            RecursiveSplitter(100),
+            on_error="skip",
+            on_skip=skipped.append,
+            progress=lambda p: seen.append(Progress(p.documents, p.characters, p.chunks, p.failed)),
+        )
+    )
+    assert [e.where for e in skipped] == ["dump.txt"]
+    assert {r.document_id for r in records} == {"english", "chinese"}
+    assert [p.documents for p in seen] == [1, 2, 3] and seen[-1].failed == 1
+    assert seen[-1].chunks == len(records)
+
+
+@pytest.mark.parametrize("start_method", ["spawn", "fork"])
+def test_worker_processes_give_the_same_records_in_order(start_method: str) -> None:
+    documents = DOCUMENTS * 3 + [Document("bad\x00", "bad", {"source": "b.bin"})]
+    chooser = SplitterByFileType(120, 20, "cl100k_base")
+    serial = list(split_documents(documents, chooser, on_error="skip"))
+    skipped: list[DocumentError] = []
+    parallel = list(
+        split_documents(
+            documents,
+            chooser,
+            workers=2,
+            on_error="skip",
+            on_skip=skipped.append,
+            start_method=start_method,
+        )
+    )
+    assert summary(parallel) == summary(serial)
+    assert [e.where for e in skipped] == ["b.bin"]
+
+
+def endless() -> Iterator[Document]:
+    for index in itertools.count():
+        yield Document(f"document {index} has some words in it", str(index))
+
+
+def test_the_input_is_read_as_it_is_needed() -> None:
+    # An endless input: the first records come, so documents are not all read first.
+    splitter = RecursiveSplitter(16)
+    records = split_documents(endless(), splitter, workers=2)
+    first = list(itertools.islice(records, 6))
+    records.close()  # the workers stop
+    expected = [
+        (str(i), c.text)
+        for i in range(3)
+        for c in splitter.split(f"document {i} has some words in it")
+    ]
+    assert [(r.document_id, r.chunk.text) for r in first] == expected[:6]
+
+
+def test_worker_count_is_checked() -> None:
+    with pytest.raises(Exception, match="workers=0"):
+        list(split_documents(["x"], RecursiveSplitter(5), workers=0))
+    with pytest.raises(Exception, match="on_error='ignore'"):
+        list(split_documents(["x"], RecursiveSplitter(5), on_error="ignore"))  # type: ignore[arg-type]
+
+
+# --- files ---------------------------------------------------------------------------------
+
+
+def test_files_of_folders_and_globs(tmp_path: Path) -> None:
+    for relative in ["a.md", "b.txt", "sub/c.py", "sub/deep/d.md", ".hidden/e.md", "sub/.f.txt"]:
+        path = tmp_path / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("x")
+    names = lambda found: [Path(f).relative_to(tmp_path).as_posix() for f in found.files]  # noqa: E731
+    assert names(find_files([str(tmp_path)])) == ["a.md", "b.txt"]
+    assert names(find_files([str(tmp_path)], recursive=True)) == [
+        "a.md",
+        "b.txt",
+        "sub/c.py",
+        "sub/deep/d.md",
+    ]
+    found = find_files([str(tmp_path)], recursive=True, include=["*.md"], exclude=["*/deep/*"])
+    assert names(found) == ["a.md"]
+    assert names(find_files([str(tmp_path / "**" / "*.md")], recursive=True)) == [
+        "a.md",
+        "sub/deep/d.md",
+    ]
+    missing = find_files([str(tmp_path / "nope.txt"), str(tmp_path / "*.rst")])
+    assert missing.files == [] and [why for _, why in missing.missing] == [
+        "no such file or directory",
+        "no file matches this pattern",
+    ]
+
+
+def test_reading_a_file_names_what_is_wrong() -> None:
+    document = read_document("notes.md", b"# Hi\n")
+    assert document.id == document_id(b"# Hi\n") and document.metadata == {"source": "notes.md"}
+    with pytest.raises(DocumentError, match=r"'latin.txt'.*byte offset 1"):
+        read_document("latin.txt", b"h\xe9llo")
+    binary = r"'data.bin'.*binary data \(a NUL byte at byte offset 4\)"
+    with pytest.raises(DocumentError, match=binary):
+        read_document("data.bin", b"PK\x03\x04\x00\x00")
+
+
+def test_splitter_by_file_type() -> None:
+    pytest.importorskip("pyromark")
+    chooser = SplitterByFileType(100)
+    kinds = {
+        name: type(chooser(Document("x", "id", {"source": name}))).__name__
+        for name in ["a.md", "b.MARKDOWN", "c.py", "d.go", "e.txt", "f", "g.rst"]
+    }
+    assert kinds == {
+        "a.md": "MarkdownSplitter",
+        "b.MARKDOWN": "MarkdownSplitter",
+        "c.py": "CodeSplitter",
+        "d.go": "CodeSplitter",
+        "e.txt": "RecursiveSplitter",
+        "f": "RecursiveSplitter",
+        "g.rst": "CodeSplitter",  # reStructuredText: its separator table
+    }

@@ -1,0 +1,230 @@
+"""The command line over a corpus: folders and globs, auto mode, workers, Parquet, pages,
+tokenizers, bad files, closed and full streams, interruption."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import sample
+
+from spansplit.cli import main
+
+SPANSPLIT = [sys.executable, "-m", "spansplit"]
+
+
+def records(out: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in out.splitlines()]
+
+
+@pytest.fixture
+def docs(tmp_path: Path) -> Path:
+    """A small documentation folder: Markdown, Python, text, a nested folder, a hidden
+    folder, and two bad files."""
+    root = tmp_path / "docs"
+    (root / "guide").mkdir(parents=True)
+    (root / ".cache").mkdir()
+    (root / "handbook.md").write_bytes(sample("markdown.md").encode())
+    (root / "tides.py").write_bytes(sample("code.py").encode())
+    (root / "story.txt").write_bytes(sample("english.txt").encode())
+    (root / "guide" / "chinese.txt").write_bytes(sample("chinese.txt").encode())
+    (root / ".cache" / "skip.txt").write_text("hidden")
+    (root / "image.bin").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    (root / "latin1.txt").write_bytes("caf\xe9".encode("latin-1"))
+    return root
+
+
+def run(capfd: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capfd.readouterr()
+    return status, out, err
+
+
+def test_auto_mode_over_a_folder(docs: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("pyromark")
+    status, out, err = run(capfd, "auto", str(docs), "-r", "--chunk-size", "300")
+    assert status == 1  # two bad files
+    found = records(out)
+    kinds = {Path(r["source"]).name: r["kind"] for r in found}
+    assert kinds == {
+        "handbook.md": "markdown",
+        "tides.py": "code",
+        "story.txt": "text",
+        "chinese.txt": "text",
+    }
+    for record in found:
+        text = Path(record["source"]).read_bytes().decode()
+        assert text[record["start"] : record["end"]] == record["text"]
+        assert record["size"] <= 300
+    assert any("headings" in r for r in found) and any("symbols" in r for r in found)
+    assert "image.bin: binary data" in err and "latin1.txt: not valid UTF-8 at byte offset 3" in err
+    assert "6 of 6 files" in err and "2 failed" in err and "skip.txt" not in out + err
+    # Records come file by file, each file's chunks numbered from 0.
+    sources = [r["source"] for r in found]
+    assert sources == sorted(sources, key=sources.index)
+    for source in set(sources):
+        numbers = [r["chunk_index"] for r in found if r["source"] == source]
+        assert numbers == list(range(len(numbers)))
+
+
+def test_include_exclude_and_globs(docs: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(
+        capfd, "recursive", str(docs), "-r", "--include", "*.txt", "--exclude", "latin1.*",
+        "--chunk-size", "500",
+    )  # fmt: skip
+    assert status == 0
+    assert {Path(r["source"]).name for r in records(out)} == {"story.txt", "chinese.txt"}
+    status, out, _ = run(capfd, "recursive", str(docs / "*.md"), "--chunk-size", "500")
+    assert status == 0 and {Path(r["source"]).name for r in records(out)} == {"handbook.md"}
+
+
+def test_jobs_give_the_same_records(docs: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    argv = ["sentences", str(docs), "-r", "--chunk-size", "64", "--length", "cl100k_base"]
+    _, one, _ = run(capfd, *argv)
+    _, two, _ = run(capfd, *argv, "--jobs", "2")
+    assert one == two and len(records(one)) > 50
+
+
+def test_parquet_output_holds_the_json_lines_records(
+    docs: Path, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    parquet = pytest.importorskip("pyarrow.parquet")
+    pytest.importorskip("pyromark")
+    target = tmp_path / "chunks.parquet"
+    argv = ["auto", str(docs), "-r", "--chunk-size", "200", "--byte-offsets", "--pages"]
+    _, out, _ = run(capfd, *argv)
+    status, written, _ = run(capfd, *argv, "-o", str(target))
+    assert status == 1 and written == ""
+    rows = parquet.read_table(target).to_pylist()
+    expected = records(out)
+    assert len(rows) == len(expected)
+    for row, record in zip(rows, expected):
+        metadata = json.loads(row.pop("metadata") or "{}")
+        assert {k: v for k, v in row.items() if v is not None} == {
+            k: v for k, v in record.items() if k not in metadata
+        }
+        assert metadata == {k: v for k, v in record.items() if k not in row}
+
+
+def test_byte_offsets_and_pages(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "pdf.txt"
+    path.write_bytes("Page one: café.\fPage two: 漢字.\fPage three.".encode())
+    status, out, _ = run(
+        capfd, "recursive", str(path), "--chunk-size", "20", "--byte-offsets", "--pages",
+        "--separators", '["\\f", " ", ""]',
+    )  # fmt: skip
+    assert status == 0
+    data = path.read_bytes()
+    for record in records(out):
+        assert data[record["start_byte"] : record["end_byte"]].decode() == record["text"]
+    assert [(r["page_start"], r["page_end"]) for r in records(out)] == [(1, 1), (2, 2), (3, 3)]
+
+
+def test_a_tokenizer_json_file(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    tokenizers = pytest.importorskip("tokenizers")
+    model = tokenizers.models.WordLevel({"[UNK]": 0, "tide": 1, "gauge": 2}, unk_token="[UNK]")
+    tokenizer = tokenizers.Tokenizer(model)
+    tokenizer.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
+    tokenizer_file = tmp_path / "tokenizer.json"
+    tokenizer.save(str(tokenizer_file))
+    path = tmp_path / "t.txt"
+    path.write_text("one two three four five six seven eight nine ten")
+    status, out, _ = run(
+        capfd, "recursive", str(path), "--chunk-size", "4", "--tokenizer", str(tokenizer_file)
+    )
+    assert status == 0
+    assert [r["text"] for r in records(out)] == [
+        "one two three four",
+        "five six seven eight",
+        "nine ten",
+    ]
+
+
+def run_process(argv: list[str], **options: Any) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*SPANSPLIT, *argv], capture_output=True, text=True, timeout=120, check=False, **options
+    )
+
+
+def test_closed_and_full_streams_end_cleanly(tmp_path: Path) -> None:
+    path = tmp_path / "a.txt"
+    path.write_text("some words here")
+    closed_stdin = run_process(["recursive", "-", "--chunk-size", "5"], stdin=subprocess.DEVNULL)
+    assert closed_stdin.returncode == 0  # an empty input: nothing to split
+    script = (
+        "import os, sys; os.close(0); sys.stdin = None; from spansplit.cli import main; "
+        "raise SystemExit(main(['recursive', '-', '--chunk-size', '5']))"
+    )
+    no_stdin = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert no_stdin.returncode == 1 and "standard input is closed" in no_stdin.stderr
+    assert "Traceback" not in no_stdin.stderr
+    script = (
+        "import os, sys; os.close(1); from spansplit.cli import main; "
+        f"raise SystemExit(main(['recursive', {str(path)!r}, '--chunk-size', '5']))"
+    )
+    no_stdout = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert no_stdout.returncode == 3 and "standard output is closed" in no_stdout.stderr
+    if Path("/dev/full").exists():
+        with open("/dev/full", "w") as full:
+            result = subprocess.run(
+                [*SPANSPLIT, "recursive", str(path), "--chunk-size", "5"],
+                stdout=full,
+                stderr=subprocess.PIPE,
+                text=True,
+                timeout=60,
+                check=False,
+            )
+        assert result.returncode == 3 and "No space left" in result.stderr
+        assert "Traceback" not in result.stderr
+
+
+def test_an_interrupted_run_leaves_whole_records(tmp_path: Path) -> None:
+    folder = tmp_path / "many"
+    folder.mkdir()
+    text = sample("english.txt") * 20
+    for index in range(60):
+        (folder / f"{index:03d}.txt").write_text(text)
+    target = tmp_path / "out.jsonl"
+    process = subprocess.Popen(
+        [*SPANSPLIT, "sentences", str(folder), "--chunk-size", "40", "-o", str(target)],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not target.exists() or target.stat().st_size < 10_000):
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    if process.returncode == 0:
+        pytest.skip("the run ended before it could be interrupted")
+    assert process.returncode == 130 and "interrupted" in err and "Traceback" not in err
+    lines = target.read_text().splitlines()
+    assert lines and all(json.loads(line)["text"] for line in lines)
+
+
+def test_the_output_file_is_not_read_back(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a.txt").write_text("alpha beta gamma")
+    target = tmp_path / "out.jsonl"
+    target.write_text("")
+    status, _, _ = run(capfd, "recursive", str(tmp_path), "--chunk-size", "6", "-o", str(target))
+    assert status == 0
+    assert {json.loads(line)["source"] for line in target.read_text().splitlines()} == {
+        str(tmp_path / "a.txt")
+    }
+
+
+def test_environment_is_untouched() -> None:
+    assert os.environ.get("SPANSPLIT_THREADS") is None  # only worker processes set it
