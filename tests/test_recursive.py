@@ -1001,9 +1001,14 @@ def test_cli_preset_regex_and_length(tmp_path: Path, capfd: pytest.CaptureFixtur
 def test_cli_errors(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "doc.md"
     path.write_text("some text", encoding="utf-8")
-    assert cli.main(["recursive", str(path), "--chunk-size", "5", "--chunk-overlap", "5"]) == 1
+    # Bad sizes are usage errors, found before any file is read (exit 2, with the usage).
+    with pytest.raises(SystemExit) as overlap:
+        cli.main(["recursive", str(path), "--chunk-size", "5", "--chunk-overlap", "5"])
+    assert overlap.value.code == 2
     assert "chunk_overlap=5" in capfd.readouterr().err
-    assert cli.main(["recursive", str(path), "--chunk-size", "5", "--preset", "cobol"]) == 1
+    with pytest.raises(SystemExit) as preset:
+        cli.main(["recursive", str(path), "--chunk-size", "5", "--preset", "cobol"])
+    assert preset.value.code == 2
     assert "preset='cobol'" in capfd.readouterr().err
     with pytest.raises(SystemExit) as caught:
         cli.main(["recursive", str(path), "--chunk-size", "5", "--separators", "not json"])

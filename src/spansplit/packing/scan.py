@@ -243,9 +243,7 @@ class RecursiveScan:
         self._run_cache = (level, region_end, pos, run_end, high)
         return run_end, high
 
-    def _greedy_chunks(
-        self, separator: str, pos: int, stop: int, cap: int
-    ) -> tuple[int, int, int]:
+    def _greedy_chunks(self, separator: str, pos: int, stop: int, cap: int) -> tuple[int, int, int]:
         """Chunks of at most ``cap`` filled greedily with the pieces from ``pos`` (a piece
         start) to ``stop``, a piece wider than ``cap`` alone in its chunk: ``(end, count,
         last chunk's start)``. With ``cap`` equal to the budget, a piece wider than it ends
