@@ -15,7 +15,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, corpus_files, corpus_path, sample
+from conftest import CORPUS, corpus_files, corpus_path, read_corpus, sample
 from hypothesis import given
 from hypothesis import strategies as st
 from support import corpus_cases, texts_of
@@ -756,7 +756,7 @@ def test_corpus_is_present() -> None:
     ids=lambda p: str(p.relative_to(CORPUS)),
 )
 def test_corpus_blocks_tile_at_200_1000_4000(path: Path) -> None:
-    check_tiles_at_200_1000_4000(read_exact(path))
+    check_tiles_at_200_1000_4000(read_corpus(path))
 
 
 @pytest.mark.corpus

@@ -161,8 +161,8 @@ def test_recursive_prints_json_lines(tmp_path: Path, capfd: pytest.CaptureFixtur
         (9, 30, 3, 3, "First paragraph here."),
         (31, 48, 4, 4, "It has two lines."),
         (50, 57, 6, 6, "## Part"),
-        (59, 87, 8, 8, "Second part, with more words"),
-        (88, 94, 8, 8, "in it."),
+        (59, 76, 8, 8, "Second part, with"),  # a split paragraph: even chunks, no runt
+        (77, 94, 8, 8, "more words in it."),
     ]
     assert all(c["size"] == len(c["text"]) and c["kind"] == "text" for c in chunks)
 

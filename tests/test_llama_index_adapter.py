@@ -650,7 +650,13 @@ def test_generated_text_offsets_and_lines_exact(text: str, size: int, chars: boo
     for cls in ALL_PARSERS:
         document = Document(text=text)
         room = 60 if cls is SpanMarkdownNodeParser else 0  # its header_path is in the budget
-        nodes = make(cls, size + room, length=length)([document])
+        try:
+            nodes = make(cls, size + room, length=length)([document])
+        except InvalidParameterError as error:
+            # A generated heading (emoji sequences, 10+ tokens each) can make the header
+            # path alone fill the budget: the typed error says so.
+            assert cls is SpanMarkdownNodeParser and "metadata" in str(error), error
+            continue
         assert_exact(text, nodes)
         chained = make(SpanRecursiveNodeParser, 20 + room, length=length)(nodes)
         assert_exact(text, chained)
@@ -735,7 +741,8 @@ def test_tokenizer_counts_tokens_as_llama_index_does(cls: type[SpanNodeParser]) 
     text = PROSE + "\n\n" + PROSE
     nodes = make(cls, 12, tokenizer=words)([Document(text=text)])
     assert_exact(text, nodes)
-    assert max(len(words(n.get_content(MetadataMode.EMBED))) for n in nodes) == 12
+    # At most 12 of its tokens (pieces of a split paragraph are packed evenly, not to 12).
+    assert 6 <= max(len(words(n.get_content(MetadataMode.EMBED))) for n in nodes) <= 12
     stock = SentenceSplitter(chunk_size=12, chunk_overlap=0, tokenizer=words).split_text(text)
     assert max(len(words(chunk)) for chunk in stock) == 12  # the same unit, the same budget
     assert make(cls, 12, tokenizer=words).to_dict()["length"] == {

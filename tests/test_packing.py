@@ -347,8 +347,19 @@ def test_pack_raises_for_a_cluster_over_budget() -> None:
 # --- hard_cut -------------------------------------------------------------------------
 
 
-def test_hard_cut_takes_the_longest_prefix_that_fits() -> None:
-    assert hard_cut("abcdefg", 0, 7, 3, CODE_POINTS) == [(0, 3, 3), (3, 6, 3), (6, 7, 1)]
+def test_hard_cut_balances_its_parts() -> None:
+    # Three parts are needed: even ones, not 3 + 3 + a runt of 1.
+    assert hard_cut("abcdefg", 0, 7, 3, CODE_POINTS) == [(0, 2, 2), (2, 5, 3), (5, 7, 2)]
+    assert hard_cut("abcdefghi", 0, 9, 8, CODE_POINTS) == [(0, 5, 5), (5, 9, 4)]
+
+
+def test_hard_cut_prefers_line_break_opportunities() -> None:
+    # Between ideographs, never before closing punctuation, never after opening.
+    text = "他說：「好。」我們走"
+    cuts = [end for _, end, _ in hard_cut(text, 0, len(text), 4, CODE_POINTS)]
+    assert all(text[end] not in "：」。" and text[end - 1] != "「" for end in cuts[:-1])
+    # A spaced script is cut between words where one fits.
+    assert hard_cut("aa bbbb cc", 0, 10, 7, CODE_POINTS) == [(0, 3, 3), (3, 10, 7)]
 
 
 def test_hard_cut_covers_only_the_range() -> None:
@@ -374,9 +385,9 @@ def test_hard_cut_without_a_hint_gallops() -> None:
     # CallableLength gives no prefix hint: the window grows from 256 code points.
     text = "ab" * 1000
     assert hard_cut(text, 0, 2000, 700, CallableLength(len)) == [
-        (0, 700, 700),
-        (700, 1400, 700),
-        (1400, 2000, 600),
+        (0, 667, 667),
+        (667, 1334, 667),
+        (1334, 2000, 666),
     ]
 
 
@@ -422,10 +433,20 @@ def test_hard_cut_properties(text: str, budget: int, length: CallableLength) -> 
     for start, end, size in pieces:
         assert start in bounds and end in bounds
         assert size == length.count(text[start:end]) <= budget
-    # Each piece is maximal: one more cluster would not fit.
-    for start, end, _ in pieces[:-1]:
-        next_end = min(b for b in bounds if b > end)
-        assert length.count(text[start:next_end]) > budget
+    # Balanced: where no line-break opportunity changes the cuts, no more parts than
+    # filling each to the budget makes, and even parts where every cluster weighs 1.
+    if any(c.isspace() or c == "中" for c in text):
+        return
+    greedy = []
+    start = 0
+    while start < len(text):
+        end = max(b for b in bounds if b > start and length.count(text[start:b]) <= budget)
+        greedy.append(length.count(text[start:end]))
+        start = end
+    assert len(pieces) <= len(greedy)
+    if text.isalpha() and text.isascii() and length.name == "chars":
+        sizes = [size for _, _, size in pieces]
+        assert max(sizes) - min(sizes) <= 1  # even parts where every cluster weighs 1
 
 
 def crlf_lines(text: str, start: int, end: int) -> list[tuple[int, int]]:

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, corpus_files, sample
+from conftest import CORPUS, corpus_files, read_corpus, sample
 from hypothesis import given
 from hypothesis import strategies as st
 from support import SEED_REQUEST, SEED_RESPONSE, corpus_cases, texts_of
@@ -340,7 +340,7 @@ def test_samples_match_the_reference(name: str) -> None:
     ids=lambda p: str(p.relative_to(CORPUS)),
 )
 def test_corpus_paragraphs(path: Path) -> None:
-    text = path.read_bytes().decode("utf-8")
+    text = read_corpus(path)
     if len(text) <= 300_000:
         check_against_reference(text)
         return

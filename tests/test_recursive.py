@@ -47,6 +47,7 @@ from spansplit import (
     cli,
     split_recursive,
 )
+from spansplit.boundaries.linebreaks import break_opportunities
 from spansplit.compat import content_view, split_text
 from spansplit.sizing import resolve_length
 
@@ -249,9 +250,10 @@ def test_empty_separator_never_splits_crlf() -> None:
 
 def test_without_the_empty_separator_pieces_are_still_cut_to_fit() -> None:
     # LangChain passes "abcdefghij" through whole here; a budget is a budget.
+    # The three parts are even, not two full ones and a runt.
     chunks = split_recursive("abcdefghij,xy", 4, separators=[","])
-    assert texts_of(chunks) == ["abcd", "efgh", "ij", "xy"]
-    assert texts_of(split_recursive("abcdefghij", 4, separators=[])) == ["abcd", "efgh", "ij"]
+    assert texts_of(chunks) == ["abc", "defg", "hij", "xy"]
+    assert texts_of(split_recursive("abcdefghij", 4, separators=[])) == ["abc", "defg", "hij"]
 
 
 def test_custom_literal_separators_are_not_patterns() -> None:
@@ -575,10 +577,15 @@ def test_overlap_even_when_no_piece_overflows_langchain_8142() -> None:
     check_chunks(PARAGRAPHS, finer, 30, overlap=10)
 
 
-def test_overlap_falls_back_to_grapheme_clusters() -> None:
+def test_overlap_never_starts_inside_a_word() -> None:
+    # No word fits an overlap of 4: no overlap, rather than "aaaa" cut from a word (the
+    # separator levels' grapheme clusters are not overlap starts in prose).
     text = "aaaaaaaaaa bbbbbbbbbb cccccccccc"
     chunks = split_recursive(text, 15, 4)
-    assert texts_of(chunks) == ["aaaaaaaaaa", "aaaa bbbbbbbbbb", "bbbb cccccccccc"]
+    assert texts_of(chunks) == ["aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc"]
+    # Custom separators keep overlap from whole pieces, then finer parts of the last one.
+    custom = split_recursive(text, 15, 4, separators=[" ", ""])
+    assert texts_of(custom) == ["aaaaaaaaaa", "aaaa bbbbbbbbbb", "bbbb cccccccccc"]
 
 
 def test_overlap_is_whole_words_with_every_keep_separator() -> None:
@@ -624,9 +631,10 @@ def test_overlap_is_present_whenever_a_word_fits(
         length=clusters,
     )
     check_chunks(text, chunks, chunk_size, clusters, overlap=overlap)
+    opportunities = set(break_opportunities(text, 0, len(text)))
     for before, after in pairwise(chunks):
         assert after.start < before.end, (before, after)
-        assert text[after.start - 1] == " "
+        assert after.start in opportunities  # after a space, or beside an ideograph
 
 
 # --- token budgets ----------------------------------------------------------------------------
@@ -993,15 +1001,15 @@ def test_cli_preset_regex_and_length(tmp_path: Path, capfd: pytest.CaptureFixtur
 def test_cli_errors(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "doc.md"
     path.write_text("some text", encoding="utf-8")
-    # Bad settings are usage errors, found before the file is read (exit status 2).
-    for argv, named in (
-        (["--chunk-size", "5", "--chunk-overlap", "5"], "chunk_overlap=5"),
-        (["--chunk-size", "5", "--preset", "cobol"], "preset='cobol'"),
-    ):
-        with pytest.raises(SystemExit) as caught:
-            cli.main(["recursive", str(path), *argv])
-        assert caught.value.code == 2
-        assert named in capfd.readouterr().err
+    # Bad sizes are usage errors, found before any file is read (exit 2, with the usage).
+    with pytest.raises(SystemExit) as overlap:
+        cli.main(["recursive", str(path), "--chunk-size", "5", "--chunk-overlap", "5"])
+    assert overlap.value.code == 2
+    assert "chunk_overlap=5" in capfd.readouterr().err
+    with pytest.raises(SystemExit) as preset:
+        cli.main(["recursive", str(path), "--chunk-size", "5", "--preset", "cobol"])
+    assert preset.value.code == 2
+    assert "preset='cobol'" in capfd.readouterr().err
     with pytest.raises(SystemExit) as caught:
         cli.main(["recursive", str(path), "--chunk-size", "5", "--separators", "not json"])
     assert caught.value.code == 2

@@ -28,6 +28,7 @@ from spansplit.boundaries.separators import KeepSeparator, SeparatorLevel, separ
 from spansplit.chunk import SizedSpan, Span
 from spansplit.packing import Structure, pack
 from spansplit.packing.scan import RecursiveScan
+from spansplit.splitters.recursive import separator_structure
 
 SEPARATOR_SETS = [
     ("\n\n", "\n", " ", ""),  # the defaults
@@ -42,16 +43,20 @@ SEPARATOR_SETS = [
 # repeated (``"\n\n\n"`` holds ``"\n\n"`` twice, overlapping), and words long enough to
 # need the grapheme level at small budgets.
 SCAN_ATOMS = [*ATOMS, "\n \n", " \n\n ", "\n\n\n", "\t\n", "x" * 9, "yy" * 7]
+# Punctuation a run of whitespace cannot cut before (closing) or after (opening), and
+# sentence and clause ends for the ranked overlap starts.
+PUNCTUATION_ATOMS = ["。", "」", "「", "，", ". ", "! ", ", ", "(", ")", "“", "”", "Ab"]
 # Prose: words between runs of spaces and newlines, where overlap falls inside runs.
 prose_texts = st.lists(
     st.tuples(
-        st.sampled_from(["ab", "cde", "f", "ghij", "中文", "e\u0301"]),
+        st.sampled_from(["ab", "cde", "f", "ghij", "中文", "e\u0301", "。", "」", "「", "Ab."]),
         st.sampled_from([" ", "  ", "   ", "\n", " \n", "\n\n", "\t"]),
     ).map("".join),
     max_size=30,
 ).map("".join)
 scan_texts = st.one_of(
     texts_of(st.sampled_from(SCAN_ATOMS), noise=3, count=50),
+    st.lists(st.sampled_from(SCAN_ATOMS + PUNCTUATION_ATOMS), max_size=80).map("".join),
     st.lists(st.sampled_from(SCAN_ATOMS), max_size=80).map("".join),
     prose_texts,
     unicode_texts,
@@ -74,14 +79,21 @@ def levels_of(separators: Sequence[str], keep: KeepSeparator) -> tuple[Separator
     return separator_levels(separators, False, keep)
 
 
-def scanning(separators: Sequence[str], keep: KeepSeparator) -> Structure:
-    """A structure ``pack`` scans (with code points and trimmed chunks)."""
+def scanning(separators: Sequence[str], keep: KeepSeparator, prose: bool = False) -> Structure:
+    """A structure ``pack`` scans (with code points and trimmed chunks); with ``prose``,
+    ``RecursiveSplitter``'s for prose (overlap at sentences, clauses or words; the empty
+    separator cutting at line-break opportunities), else the separators as given (and
+    the punctuation rules on, which prose-free separators turn off in the splitter)."""
+    if prose:
+        return separator_structure(levels_of(separators, keep), True)
     return Structure(levels_of(separators, keep), isolate=True)
 
 
-def general(separators: Sequence[str], keep: KeepSeparator) -> Structure:
+def general(separators: Sequence[str], keep: KeepSeparator, prose: bool = False) -> Structure:
     """The same boundaries, which ``pack`` can only pack by the general path."""
-    return Structure(tuple(Opaque(level) for level in levels_of(separators, keep)), isolate=True)
+    scanned = scanning(separators, keep, prose)
+    levels = tuple(Opaque(level) for level in scanned.levels)
+    return Structure(levels, isolate=True, overlap_boundaries=scanned.overlap_boundaries)
 
 
 DEFAULTS = scanning(("\n\n", "\n", " ", ""), False)
@@ -123,15 +135,20 @@ def scans() -> Iterator[list[ScanCall]]:
 
 
 def scanned_and_general(
-    text: str, chunk_size: int, overlap: int, separators: Sequence[str], keep: KeepSeparator
+    text: str,
+    chunk_size: int,
+    overlap: int,
+    separators: Sequence[str],
+    keep: KeepSeparator,
+    prose: bool = False,
 ) -> tuple[list[ScanCall], object, object]:
     """The scan's calls and ``pack``'s outcome with the scanning structure, then the
     general path's outcome with the same boundaries."""
     config = ChunkConfig(chunk_size, overlap)
     with scans() as calls:
-        scanned = outcome(lambda t: pack(t, scanning(separators, keep), config), text)
+        scanned = outcome(lambda t: pack(t, scanning(separators, keep, prose), config), text)
     with scans() as none:
-        packed = outcome(lambda t: pack(t, general(separators, keep), config), text)
+        packed = outcome(lambda t: pack(t, general(separators, keep, prose), config), text)
     assert none == []  # opaque levels are never scanned
     return calls, scanned, packed
 
@@ -143,6 +160,7 @@ def scanned_and_general(
     st.data(),
     st.sampled_from([False, True, "start", "end"]),
     st.sampled_from(SEPARATOR_SETS),
+    st.booleans(),
 )
 def test_scanning_makes_the_general_paths_chunks(
     text: str,
@@ -150,6 +168,7 @@ def test_scanning_makes_the_general_paths_chunks(
     data: st.DataObject,
     keep: KeepSeparator,
     separators: tuple[str, ...],
+    prose: bool,
 ) -> None:
     overlap = data.draw(st.integers(0, chunk_size - 1))
     if not text.strip():
@@ -157,7 +176,7 @@ def test_scanning_makes_the_general_paths_chunks(
         assert splitter.split(text) == []
         assert pack(text, scanning(separators, keep), ChunkConfig(chunk_size, overlap)) == []
         return
-    calls, scanned, packed = scanned_and_general(text, chunk_size, overlap, separators, keep)
+    calls, scanned, packed = scanned_and_general(text, chunk_size, overlap, separators, keep, prose)
     assert len(calls) <= 1
     handled = bool(calls) and calls[0].result is not None
     # Where the scan hands the text back, pack compares the general path with itself
@@ -178,9 +197,12 @@ def test_scanning_makes_the_general_paths_chunks(
 )
 def test_overlap_after_a_run_of_separators(text: str, chunk_size: int, overlap: int) -> None:
     separators = ("\n\n", "\n", " ", "")
-    calls, scanned, packed = scanned_and_general(text, chunk_size, overlap, separators, False)
-    assert [call.result is not None for call in calls] == [True]
-    assert scanned == packed
+    for prose in (False, True):
+        calls, scanned, packed = scanned_and_general(
+            text, chunk_size, overlap, separators, False, prose
+        )
+        assert [call.result is not None for call in calls] == [True]
+        assert scanned == packed
     splitter = RecursiveSplitter(chunk_size, overlap)
     assert splitter.spans(text) == scanned
 
@@ -196,7 +218,7 @@ def test_the_generated_texts_mostly_scan() -> None:
         with scans() as calls:
             outcome(partial(pack, structure=DEFAULTS, config=config), text)
         handled += any(call.result is not None for call in calls)
-    assert handled > 250
+    assert handled > 230  # pieces joined across a forbidden cut need a finer level more often
 
 
 def test_a_word_over_the_budget_is_cut_by_the_general_path() -> None:
@@ -219,7 +241,7 @@ def test_a_word_over_the_budget_is_cut_by_the_general_path() -> None:
     assert [(c.start, c.end, c.size) for c in chunks] == scanned
     check_chunks(text, chunks, 10)
     # With overlap, the chunks around the word overlap into it: the general path splits all.
-    calls, scanned, packed = scanned_and_general(text, 10, 4, separators, False)
+    calls, scanned, packed = scanned_and_general(text, 10, 4, separators, False, True)
     assert [call.result for call in calls] == [None]
     assert scanned == packed
     overlapping = RecursiveSplitter(10, 4)
@@ -233,8 +255,10 @@ def scanned_with(splitter: RecursiveSplitter, text: str) -> list[tuple[str, ...]
     with scans() as calls:
         chunks = splitter.split(text)
     assert all(call.result is not None for call in calls)
-    levels = splitter.structure.levels
-    opaque = Structure(tuple(Opaque(level) for level in levels), isolate=True)
+    levels, boundaries = splitter.structure.levels, splitter.structure.overlap_boundaries
+    opaque = Structure(
+        tuple(Opaque(level) for level in levels), isolate=True, overlap_boundaries=boundaries
+    )
     assert [(c.start, c.end, c.size) for c in chunks] == pack(text, opaque, splitter.config)
     return [call.separators for call in calls]
 
@@ -252,7 +276,8 @@ def test_only_code_points_and_trimmed_chunks_scan() -> None:
     regex_spaces = RecursiveSplitter(10, separators=["\n\n", " "], separators_are_regex=True)
     assert scanned_with(regex_spaces, PROSE) == []
     assert scanned_with(RecursiveSplitter.from_preset("markdown", 10), PROSE) == []  # patterns
-    assert scanned_with(RecursiveSplitter.from_preset("cjk", 10), PROSE) == [("\n\n", "\n")]
+    # The cjk preset has sentences after blank lines: the scan reads only the blank lines.
+    assert scanned_with(RecursiveSplitter.from_preset("cjk", 10), PROSE) == [("\n\n",)]
     assert scanned_with(RecursiveSplitter.from_preset("plain", 10), PROSE) == [("\n\n", "\n", " ")]
 
 
@@ -307,7 +332,9 @@ def test_corpus_scanned_chunks_equal_the_general_paths(
 ) -> None:
     text = corpus_text(relative)[:200_000]
     separators = ("\n\n", "\n", " ", "")
-    calls, scanned, packed = scanned_and_general(text, chunk_size, overlap, separators, keep)
+    calls, scanned, packed = scanned_and_general(
+        text, chunk_size, overlap, separators, keep, prose=True
+    )
     # Real prose has no word over 200 characters: the scan makes every chunk.
     assert [call.result is not None for call in calls] == [True]
     assert scanned == calls[0].result == packed

@@ -137,11 +137,20 @@ def test_a_long_sentence_is_cut_at_words_then_at_clusters() -> None:
         "near the",
         "riverbank.",
     ]
+    # A word is cut into even parts (15 + 15 + 15), not 20 + 20 + a runt of 5.
     long_word = "Pneumonoultramicroscopicsilicovolcanoconiosis"
     assert [c.text for c in split_sentences(long_word, 20)] == [
-        long_word[:20],
-        long_word[20:40],
-        long_word[40:],
+        long_word[:15],
+        long_word[15:30],
+        long_word[30:],
+    ]
+
+
+def test_a_long_sentence_is_cut_at_clauses_before_words() -> None:
+    text = "When the river rose, the post went under, and nobody read it for a week."
+    assert [c.text for c in split_sentences(text, 45)] == [
+        "When the river rose, the post went under,",
+        "and nobody read it for a week.",
     ]
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 import regex
-from conftest import CORPUS, DATA, corpus_files, corpus_path, sample
+from conftest import CORPUS, DATA, corpus_files, corpus_path, read_corpus, sample
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from support import break_test_cases, corpus_cases
@@ -534,7 +534,7 @@ CORPUS_SAMPLES = [
 
 
 def read_exact(relative: str) -> str:
-    return corpus_path(relative).read_bytes().decode("utf-8")
+    return read_corpus(corpus_path(relative))
 
 
 def check_properties(text: str) -> None:
@@ -621,7 +621,7 @@ def test_corpus_every_file_tiles() -> None:
     files = corpus_files()
     assert len(files) > 300, f"corpus at {CORPUS} looks incomplete"
     for path in files:
-        text = path.read_bytes().decode("utf-8")
+        text = read_corpus(path)
         assert_tiles(text, sentence_spans(text))
 
 

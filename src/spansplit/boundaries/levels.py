@@ -19,6 +19,11 @@ from ..chunk import Span
 Level = Callable[[str, int, int], list[Span]]
 """The pieces of ``text[start:end]`` at one structure, in order."""
 
+StartsLevel = Callable[[str, int, int], list[int]]
+"""Where a chunk's overlap may start at one structure (sentences, clauses, words):
+``starts(text, low, end)`` gives the starts in ``[low, end)``, ascending, looking at the
+text before ``low`` as much as the structure needs."""
+
 
 def is_recursive(level: Level) -> bool:
     """Whether ``level`` splits its own pieces again (nested structure)."""

@@ -15,7 +15,7 @@ Python loop: a text has a separator every few lines.
 from __future__ import annotations
 
 import re
-from itertools import repeat
+from itertools import pairwise, repeat
 from operator import sub
 
 from ..chunk import Span
@@ -78,3 +78,67 @@ def paragraph_spans(text: str, start: int = 0, end: int | None = None) -> list[S
     if separator_ends[-1] < stop:
         spans.append((separator_ends[-1], stop))
     return spans
+
+
+_LINE_STARTS = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
+_LINE_SPLIT = re.compile(r"\r\n|\r|\n")
+# What any code line shows at least one of (a quick test before the lines are read).
+_CODE_HINT = re.compile(r"[{}();\[\]\\,:#/@>`~\t]|    |\.\.\.")
+_SESSION = (">>>", "```", "~~~", "... ")  # a doctest prompt or a fence: code at once
+_CODE_START = ("\t", "    ", "...")
+_COMMENT_START = ("//", "#", "@")
+_CODE_END = tuple("{}();[]\\")
+_BLOCK_OPENERS = ("):", " else:", " try:", " finally:")
+
+
+def _is_code_line(line: str) -> bool:
+    """A line that only code shows: indented by a tab or four spaces, a comment or
+    decorator start, or ending with a bracket, brace, semicolon, backslash, a comma right
+    after a word, quote or bracket, or a block opener such as "):" and "else:"."""
+    if line.startswith(_CODE_START):
+        return line == "..." or not line.startswith("...") or line.startswith("... ")
+    content = line.lstrip(" \t")
+    if content.startswith(_COMMENT_START) and (content[0] != "@" or content[1:2].isalnum()):
+        return True
+    content = content.rstrip(" \t")
+    if content.endswith(_CODE_END) or content.endswith(_BLOCK_OPENERS):
+        return True
+    if content in ("else:", "try:", "finally:"):
+        return True
+    return (
+        content.endswith(",")
+        and len(content) > 1
+        and (content[-2].isalnum() or content[-2] in "_'\")]}")
+    )
+
+
+def looks_like_code(text: str, start: int, end: int) -> bool:
+    """Whether the lines of ``text[start:end]`` read as code: a doctest prompt or a fence
+    on any line, or at least half of the lines indented or ending like code."""
+    if not _CODE_HINT.search(text, start, end):
+        return False
+    lines = _LINE_SPLIT.split(text[start:end])
+    matched = 0
+    for line in lines:
+        if line.startswith(_SESSION):
+            return True
+        matched += _is_code_line(line)
+    return 2 * matched >= len(lines)
+
+
+def code_line_spans(text: str, start: int, end: int) -> list[Span]:
+    """The lines of ``text[start:end]`` (each with its line ending) if the region reads as
+    code (:func:`looks_like_code`), else the whole region: code is cut at line ends, prose
+    is left to the sentence level."""
+    if not looks_like_code(text, start, end):
+        return [(start, end)]
+    cuts = [m.start() for m in _LINE_STARTS.finditer(text, start, end)]
+    return list(pairwise([start, *(c for c in cuts if start < c < end), end]))
+
+
+def code_line_starts(text: str, low: int, end: int) -> list[int]:
+    """Line starts in ``[low, end)`` where the lines around them read as code: where
+    overlap of code starts at a line."""
+    reach = max(0, low - 1024)  # a line start not far back (a longer line: from low)
+    first = max(text.rfind("\n", reach, low), text.rfind("\r", reach, low)) + 1 or low
+    return [start for start, _ in code_line_spans(text, first, end)[1:] if start >= low]

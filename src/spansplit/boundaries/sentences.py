@@ -186,26 +186,37 @@ def _bmp() -> str:
 
 
 @lru_cache(maxsize=1)
+def _bmp_text() -> str:
+    """:func:`_bmp`, made once."""
+    return _bmp()
+
+
+def bmp_ranges(members: str) -> str:
+    """The code points of the BMP in the ``regex`` character-set members ``members``
+    (``\\p{...}`` classes, V1 set operations), as ranges for a standard ``re`` set;
+    surrogates are left out."""
+    ranges = []
+    for match in regex.finditer(f"[{members}]++", _bmp_text(), flags=regex.V1):
+        first, last = match.start(), match.end() - 1
+        if first >= 0xD800 and last <= 0xDFFF:
+            continue  # surrogates stay out of every class: they count as plain text
+        ranges.append(
+            re.escape(chr(first))
+            if first == last
+            else f"{re.escape(chr(first))}-{re.escape(chr(last))}"
+        )
+    return "".join(ranges)
+
+
+@lru_cache(maxsize=1)
 def _bmp_classes() -> dict[str, str]:
     """The template's classes as explicit ranges of the BMP, read from ``regex``'s data."""
-    bmp = _bmp()
     # re's own letters and digits need no table; PLAIN is the negation of three classes.
     classes = {"WORD": r"^\W_", "PLAIN": ""}
     wanted = {**_PROPERTIES, "CLOSE_NO_OPEN": r"[\p{SB=Close}--[\p{Ps}\p{Pi}]]"}
     for name, members in wanted.items():
-        if name in classes:
-            continue
-        ranges = []
-        for match in regex.finditer(f"[{members}]++", bmp, flags=regex.V1):
-            first, last = match.start(), match.end() - 1
-            if first >= 0xD800 and last <= 0xDFFF:
-                continue  # surrogates stay out of every class: they count as plain text
-            ranges.append(
-                re.escape(chr(first))
-                if first == last
-                else f"{re.escape(chr(first))}-{re.escape(chr(last))}"
-            )
-        classes[name] = "".join(ranges)
+        if name not in classes:
+            classes[name] = bmp_ranges(members)
     classes["PLAIN"] = f"^{classes['T']}{classes['P']}{classes['EF']}"
     return classes
 
@@ -355,3 +366,74 @@ class SentenceLevel:
             openers=self.openers,
             wrapped=self.wrapped,
         )
+
+
+_RESUME_REACH = 256
+"""How far before the first wanted start :class:`SentenceStarts` begins reading."""
+
+
+def _resume_point(text: str, low: int) -> int:
+    """A place before ``low`` to read sentences from: the start of the line holding
+    ``low - 1`` when it is near, else a word start within :data:`_RESUME_REACH`."""
+    reach = max(0, low - _RESUME_REACH)
+    line = _line_start(text, reach, max(0, low - 1))
+    if 0 < line < len(text) and text[line - 1 : line + 1] == "\r\n":
+        line = _line_start(text, reach, line - 1)  # not between the CR and LF: the line before
+    if line > low - _RESUME_REACH or line == 0:
+        return line
+    space = text.rfind(" ", low - _RESUME_REACH, low - 1)
+    return space + 1 if space >= 0 else line
+
+
+_ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
+_BLANK_LINE = re.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r(?!\n)|\n)")  # a blank line
+
+
+_CLOSE_REACH = 32
+"""How far before a sentence start its terminator may lie (closing marks and spaces
+between): :class:`SentenceStarts` looks for one from there."""
+
+
+@lru_cache(maxsize=2)
+def _sentence_end_hint(wrapped: bool) -> re.Pattern[str]:
+    """What any sentence end needs before it: a terminator (STerm, ATerm), a paragraph
+    separator (with ``wrapped``: NEL, U+2028, U+2029 or a blank line), or a character
+    beyond the BMP (whose class the pattern does not spell out)."""
+    classes = _bmp_classes()
+    if not wrapped:
+        return re.compile(f"[{classes['T']}{classes['P']}\U00010000-\U0010ffff]")
+    # a blank line, or the text's first line blank (no paragraph before its line ending)
+    blank_line = r"(?:\r\n|\r|\n|\A)[ \t]*(?:\r\n|\r|\n)"
+    return re.compile(f"[{classes['T']}\x85\u2028\u2029\U00010000-\U0010ffff]|{blank_line}")
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceStarts:
+    """Sentence starts in ``[low, end)``, where overlap may start at a sentence (read from
+    a line or word start before ``low``, so a sentence ending just before ``low`` counts).
+
+    The window is short (the overlap's room and a line before it), so it is read with
+    the BMP pattern directly (unwrapped first where ``wrapped``); a window with a
+    character beyond the BMP goes through :func:`sentence_spans`."""
+
+    abbreviations: frozenset[str] = DEFAULT_ABBREVIATIONS
+    wrapped: bool = True
+
+    def __call__(self, text: str, low: int, end: int) -> list[int]:
+        if not _sentence_end_hint(self.wrapped).search(text, max(0, low - _CLOSE_REACH), end):
+            return []  # no sentence ends here
+        begin = _resume_point(text, low)
+        window = text[begin:end]
+        if _ASTRAL_RE.search(window):
+            spans = sentence_spans(
+                text, begin, end, abbreviations=self.abbreviations, wrapped=self.wrapped
+            )
+            return [start for start, _ in spans[1:] if start >= low]
+        if self.wrapped:
+            if _BLANK_LINE.search(window) or window[:1] in ("\r", "\n"):
+                window = _unwrapped(window)
+            else:  # one paragraph: every line ending in it is inside it
+                window = window.replace("\r\n", "  ").replace("\r", " ").replace("\n", " ")
+        pattern = fast_pattern(self.abbreviations, True)
+        ends = list(map(_MATCH_END, pattern.finditer(window)))
+        return [begin + e for e in ends[:-2] if begin + e >= low]

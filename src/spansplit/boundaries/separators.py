@@ -20,6 +20,8 @@ from ..errors import InvalidParameterError, ParameterTypeError
 from .blocks import MARKDOWN_CUTS, MarkdownCuts
 from .graphemes import cluster_ends
 from .levels import Level
+from .linebreaks import CLAUSES
+from .sentences import SentenceLevel
 
 KeepSeparator = bool | Literal["start", "end"]
 
@@ -30,13 +32,16 @@ class SeparatorPreset:
 
     ``levels``, where set, replaces the separators by structure-aware levels (given
     ``keep_separator``) when :meth:`RecursiveSplitter.from_preset` builds the splitter;
-    ``separators`` then shows the regular expressions those levels improve on.
+    ``separators`` then shows the separators those levels improve on. ``prose``: the
+    text is prose, so overlap starts at sentences, clauses or words rather than at
+    whole trailing pieces.
     """
 
     separators: tuple[str, ...]
     regex: bool = True
     keep_separator: KeepSeparator = "start"
     levels: Callable[[KeepSeparator], tuple[Level, ...]] | None = None
+    prose: bool = False
 
 
 def markdown_levels(keep: KeepSeparator) -> tuple[Level, ...]:
@@ -47,8 +52,26 @@ def markdown_levels(keep: KeepSeparator) -> tuple[Level, ...]:
     return structure + tuple(SeparatorLevel(s, keep) for s in ("\n", " ", ""))
 
 
+def cjk_levels(keep: KeepSeparator) -> tuple[Level, ...]:
+    """The ``cjk`` preset's levels: blank lines, then sentences (UAX #29 with full-width
+    terminators and the closing marks after them, a line ending inside a paragraph read
+    as a space, so hard-wrapped lines rank below 。！？), then lines, then clauses
+    (；，、 and their ASCII forms, kept with what they end), then spaces and grapheme
+    clusters."""
+    return (
+        SeparatorLevel("\n\n", keep),
+        SentenceLevel(wrapped=True),
+        SeparatorLevel("\n", keep),
+        CLAUSES,
+        SeparatorLevel(" ", keep),
+        SeparatorLevel("", keep),
+    )
+
+
 PRESETS: dict[str, SeparatorPreset] = {
-    "plain": SeparatorPreset(("\n\n", "\n", " ", ""), regex=False, keep_separator=False),
+    "plain": SeparatorPreset(
+        ("\n\n", "\n", " ", ""), regex=False, keep_separator=False, prose=True
+    ),
     "markdown": SeparatorPreset(
         (
             r"\n(?=#{1,6} )",
@@ -110,6 +133,8 @@ PRESETS: dict[str, SeparatorPreset] = {
         ("\n\n", "\n", "。", "．", "！", "？", "!", "?", "；", ";", "，", "、", ",", " ", ""),
         regex=False,
         keep_separator="end",
+        levels=cjk_levels,
+        prose=True,
     ),
 }
 PRESETS["typescript"] = PRESETS["javascript"]

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..boundaries.levels import FirstSplit, Level, is_recursive, splits
+from ..boundaries.levels import FirstSplit, Level, StartsLevel, is_recursive, splits
 from ..boundaries.separators import SeparatorLevel
 from ..chunk import SizedSpan, Span
 from ..config import ChunkConfig
@@ -40,14 +40,22 @@ class Structure:
 
     ``levels`` split a region at one structure each, coarsest first. With ``isolate``,
     the pieces of a piece that had to be split never share a chunk with the pieces around
-    it (LangChain's recursive splitting; seed 003's paragraphs). ``overlap_level`` gives
-    the starts that overlap may take inside the last piece of a chunk when no whole piece
-    fits; by default the coarsest of ``levels`` that splits that piece.
+    it (LangChain's recursive splitting; seed 003's paragraphs), and they are packed into
+    chunks of even size. ``overlap_level`` gives the starts that overlap may take inside
+    the last piece of a chunk when no whole piece fits; by default the coarsest of
+    ``levels`` that splits that piece. ``overlap_boundaries``, where given, replace both:
+    the kinds of start overlap may take, best first (sentences, clauses, words), each
+    looked for anywhere after the previous chunk's start. ``punctuation``: cuts follow
+    the line-breaking rules for punctuation (UAX #14: no chunk starts with closing or
+    ends with opening punctuation); off for source code, where a line may end with ``{``
+    and the next start with ``}``.
     """
 
     levels: tuple[Level, ...]
     isolate: bool = False
     overlap_level: Level | None = None
+    overlap_boundaries: tuple[StartsLevel, ...] = ()
+    punctuation: bool = True
 
     @property
     def overlap_starts(self) -> Level:
@@ -106,7 +114,15 @@ def _general(
     """The general path: :func:`fit` then :func:`merge`."""
     budget, length, trim = config.chunk_size, config.length, config.strip_whitespace
     pieces = fit(
-        text, top, budget, length, levels, isolate=structure.isolate, trim=trim, measurer=measurer
+        text,
+        top,
+        budget,
+        length,
+        levels,
+        isolate=structure.isolate,
+        trim=trim,
+        punctuation=structure.punctuation,
+        measurer=measurer,
     )
     return merge(
         text,
@@ -115,6 +131,8 @@ def _general(
         length,
         overlap=config.chunk_overlap if overlap else 0,
         overlap_level=structure.overlap_starts,
+        overlap_boundaries=structure.overlap_boundaries,
+        punctuation=structure.punctuation,
         trim=trim,
     )
 
@@ -131,7 +149,7 @@ def _scan(text: str, structure: Structure, config: ChunkConfig) -> list[SizedSpa
         ),
         None,
     )
-    if first is None:
+    if first is None or _one_part(levels[first], text):
         return None
     finer = levels[len(separators) :]
 
@@ -140,7 +158,13 @@ def _scan(text: str, structure: Structure, config: ChunkConfig) -> list[SizedSpa
         # never cross its edges).
         return _general(text, [(start, end)], finer, structure, config, overlap=False)
 
-    search = OverlapSearch(text, config.length.measurer(text), structure.overlap_starts)
+    search = OverlapSearch(
+        text,
+        config.length.measurer(text),
+        structure.overlap_starts,
+        structure.overlap_boundaries,
+        structure.punctuation,
+    )
     scan = RecursiveScan(
         text,
         separators[first:],
@@ -151,6 +175,18 @@ def _scan(text: str, structure: Structure, config: ChunkConfig) -> list[SizedSpa
         literal_levels(levels),
     )
     return scan.spans()
+
+
+def _one_part(level: Level, text: str) -> bool:
+    """Whether a separator level that occurs in ``text`` still leaves it one part: kept
+    with the piece before it at the very end, or with the one after it at the very start,
+    and nowhere else. The general path then splits the text at the next level as its top
+    level (its runs are not evened out), which the scan does not follow: it hands over."""
+    if not isinstance(level, SeparatorLevel) or level.keep is False or level.literal is None:
+        return False
+    literal = level.literal
+    at_edge = text.startswith(literal) if level.keep == "start" else text.endswith(literal)
+    return at_edge and text.count(literal) == 1
 
 
 def check_budget(chunks: Sequence[SizedSpan], config: ChunkConfig) -> None:

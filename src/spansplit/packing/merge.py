@@ -12,9 +12,10 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 
-from ..boundaries.levels import Level
+from ..boundaries.levels import Level, StartsLevel
+from ..boundaries.linebreaks import CLOSING, glue
 from ..chunk import SizedSpan, Span, trim_span
-from ..sizing.base import LengthFunction, TextMeasurer
+from ..sizing.base import CodePoints, LengthFunction, TextMeasurer, Utf8Bytes, Utf16Units
 from .pieces import Pieces, hard_cut
 
 VERIFY_BATCH = 128
@@ -29,6 +30,8 @@ def merge(
     *,
     overlap: int = 0,
     overlap_level: Level | None = None,
+    overlap_boundaries: tuple[StartsLevel, ...] = (),
+    punctuation: bool = True,
     trim: bool = True,
 ) -> list[SizedSpan]:
     """Pack ``pieces`` into ``(start, end, size)`` chunks of at most ``budget``.
@@ -37,13 +40,18 @@ def merge(
     included. With ``overlap``, a chunk starts with the longest run of trailing pieces of
     the previous chunk that measures at most ``overlap`` and leaves room for one new piece;
     where no whole piece fits, ``overlap_level`` (e.g. words) offers finer starts inside
-    the previous chunk's last piece. Every chunk holds at least one new piece and starts
-    after the previous chunk starts; with ``trim``, pieces of whitespace alone are dropped.
+    the previous chunk's last piece; with ``overlap_boundaries`` (sentence, clause, word
+    starts, best first), the overlap starts instead at the earliest start of the best kind
+    that fits (see :meth:`OverlapSearch.ranked`). Every chunk holds at least one new piece
+    and starts after the previous chunk starts; with ``trim``, pieces of whitespace alone
+    are dropped. The pieces of one split piece (``pieces.balanced``) are packed into
+    chunks of even size rather than filled greedily.
     """
     measurer = pieces.measurer or length.measurer(text)
     if trim and not pieces.trimmed:
         pieces = _without_blank(text, pieces, measurer)
-    packer = _Packer(text, pieces, budget, length, measurer, overlap, overlap_level, trim)
+    search = OverlapSearch(text, measurer, overlap_level, overlap_boundaries, punctuation)
+    packer = _Packer(text, pieces, budget, length, measurer, overlap, search, trim)
     return packer.run()
 
 
@@ -66,6 +74,7 @@ def _without_blank(text: str, pieces: Pieces, measurer: TextMeasurer) -> Pieces:
         [spans[i] for i in kept],
         [pieces.sizes[i] for i in kept],
         breaks={bisect_left(kept, b) for b in pieces.breaks} - {len(kept)},
+        balanced=[(bisect_left(kept, a), bisect_left(kept, b)) for a, b in pieces.balanced],
         measurer=measurer,
     )
     if not measurer.length.additive:
@@ -82,17 +91,61 @@ def _without_blank(text: str, pieces: Pieces, measurer: TextMeasurer) -> Pieces:
     return out
 
 
+def _opens_with_closing(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` starts with closing punctuation once trimmed."""
+    while start < end and text[start].isspace():
+        start += 1
+    return start < end and CLOSING.match(text, start) is not None
+
+
+_UNIT_PER_CODE_POINT = (CodePoints, Utf8Bytes, Utf16Units)
+"""Lengths that count at least one unit per code point: a suffix of size ``n`` is at most
+``n`` code points long."""
+
+
 class OverlapSearch:
     """Where the overlap of a chunk may start: the longest trailing context within a room.
 
-    Shared by every packer: ``longest_fit`` chooses among candidate starts by exact counts,
+    Shared by every packer: ``longest_fit`` chooses among candidate starts by exact counts;
+    ``ranked`` takes the starts of ``boundaries`` best first (sentences, clauses, words);
     ``finer`` looks inside a chunk's last piece with ``level`` when no whole piece fits.
     """
 
-    def __init__(self, text: str, measurer: TextMeasurer, level: Level | None) -> None:
+    def __init__(
+        self,
+        text: str,
+        measurer: TextMeasurer,
+        level: Level | None,
+        boundaries: tuple[StartsLevel, ...] = (),
+        punctuation: bool = True,
+    ) -> None:
         self.text = text
         self.measurer = measurer
         self.level = level
+        self.boundaries = boundaries
+        self.punctuation = punctuation  # the level's parts joined as fit joins pieces
+
+    def ranked(self, floor: int, end: int, room: int) -> tuple[int | None, int]:
+        """The overlap of a chunk that starts at ``floor`` (after trimming) and ends at
+        ``end``: the earliest start after ``floor`` of the first kind of ``boundaries``
+        that fits ``room`` (the most whole sentences that fit, else clauses, else words),
+        never at closing punctuation; ``(None, 0)`` where none fits. It may start inside
+        the text that chunk repeated from the one before it."""
+        text = self.text
+        tail = end  # text[tail:end] is blank
+        while tail > floor and text[tail - 1].isspace():
+            tail -= 1
+        low = max(floor + 1, self.measurer.reach_back(end, room))
+        if isinstance(self.measurer.length, _UNIT_PER_CODE_POINT):
+            low = max(low, end - room)
+        if low >= tail:
+            return None, 0
+        for starts in self.boundaries:
+            found = [s for s in starts(text, low, tail) if not _opens_with_closing(text, s, tail)]
+            best = self.longest_fit(found, end, room)
+            if best[0] is not None:
+                return best
+        return None, 0
 
     def longest_fit(self, starts: list[int], end: int, room: int) -> tuple[int | None, int]:
         """The longest context ``text[s:end]`` for ``s`` in ``starts`` (ascending, so longest
@@ -143,6 +196,8 @@ class OverlapSearch:
         start = max(start, self.measurer.reach_back(end, room))
         while True:
             parts = self.level(text, start, region_end)
+            if self.punctuation:
+                parts = glue(text, parts, set())[0]
             if len(parts) < 2:
                 return None, 0
             starts = [s for s, _ in parts[1:] if floor < s < tail]
@@ -179,7 +234,7 @@ class _Packer:
         length: LengthFunction,
         measurer: TextMeasurer,
         overlap: int,
-        overlap_level: Level | None,
+        search: OverlapSearch,
         trim: bool,
     ) -> None:
         self.text = text
@@ -189,8 +244,10 @@ class _Packer:
         self.budget = budget
         self.length = length
         self.overlap = overlap
-        self.search = OverlapSearch(text, measurer, overlap_level)
+        self.search = search
         self.trim = trim
+        self.balanced = _union(pieces.balanced)
+        self.caps: dict[int, int] = {}  # run start -> even cap (see _cap)
         if length.additive and self.spans:
             ends = [end for _, end in self.spans]
             self.joined = measurer.count_spans(list(zip([self.spans[0][0], *ends], ends)))
@@ -201,6 +258,11 @@ class _Packer:
     def _index(self, breaks: set[int]) -> None:
         self.breaks = sorted(breaks)
         self.prefix = [0, *accumulate(self.joined)]
+
+    def _in_balanced(self, index: int) -> bool:
+        """Whether piece ``index`` was cut from a piece that had to be split."""
+        bounds = self.balanced
+        return bisect_right(bounds, index) % 2 == 1
 
     def run(self) -> list[SizedSpan]:
         """Plan chunks ahead in batches and measure each batch at once (a tokenizer counts a
@@ -235,14 +297,31 @@ class _Packer:
         return chunks
 
     def _greedy(self, first: int, overlap_start: int | None, overlap_size: int) -> _Plan:
-        """The longest plan from piece ``first`` (after the overlap) within the budget."""
+        """The longest plan from piece ``first`` (after the overlap) within the budget and,
+        in the run of a piece that had to be split, within the run's even cap."""
         prefix = self.prefix
         head = self.sizes[first] if overlap_start is None else overlap_size + self.joined[first]
         last = bisect_right(prefix, self.budget - head + prefix[first + 1], first + 1) - 2
         following_break = bisect_right(self.breaks, first)
+        run_end = len(self.spans)
         if following_break < len(self.breaks):
-            last = min(last, self.breaks[following_break] - 1)
-        return _Plan(first, max(last, first), overlap_start, overlap_size)
+            run_end = self.breaks[following_break]
+        last = max(min(last, run_end - 1), first)
+        if last + 1 < run_end and self._in_balanced(first):
+            run_start = self.breaks[following_break - 1] if following_break else 0
+            cap = self._cap(run_start, run_end)
+            capped = bisect_right(prefix, cap - self.sizes[first] + prefix[first + 1], first + 1)
+            last = max(first, min(last, capped - 2))
+        return _Plan(first, last, overlap_start, overlap_size)
+
+    def _cap(self, start: int, end: int) -> int:
+        """The even cap of the run of pieces ``start..end - 1`` (see :func:`even_cap`),
+        remembered for the run's later chunks."""
+        cap = self.caps.get(start)
+        if cap is None:
+            joined = self.joined[start:end]
+            cap = self.caps[start] = even_cap(self.sizes[start:end], joined, self.budget)
+        return cap
 
     def _after(self, plan: _Plan) -> _Plan | None:
         """The plan of the chunk after ``plan``, with its overlap; ``None`` at the end."""
@@ -263,6 +342,8 @@ class _Packer:
         """
         sizes, joined = self.sizes, self.joined
         floor = self._content_start(plan)
+        if self.search.boundaries:
+            return self.search.ranked(floor, self.spans[plan.last][1], room)
         starts: list[int] = []  # candidate starts, shortest context first
         estimates: list[int] = []
         run = 0
@@ -325,4 +406,56 @@ class _Packer:
         self.sizes[index : index + 1] = [size for _, _, size in cuts]
         self.joined[index : index + 1] = [size for _, _, size in cuts]
         self._index({b if b <= index else b + len(cuts) - 1 for b in self.breaks})
+        grown = len(cuts) - 1
+        self.balanced = [b + grown if b > index else b for b in self.balanced]
+        self.caps = {}
         return _Plan(index, index, None, 0)
+
+
+def even_cap(sizes: list[int], joined: list[int], budget: int) -> int:
+    """The cap on a chunk's size that packs a run of pieces evenly: ``budget`` where
+    filling each chunk up to it already leaves a last chunk of at least half the budget,
+    else the smallest cap that packs the run into no more chunks than that (the linear
+    partition that makes the largest chunk smallest), so no runt is left at its end.
+    ``sizes[i]`` is piece ``i`` alone and ``joined[i]`` its size with the gap before it,
+    as :class:`~.pieces.Pieces` holds them; pieces ``i..j`` measure
+    ``sizes[i] + joined[i + 1] + ... + joined[j]``."""
+    prefix = [0, *accumulate(joined)]
+    end = len(sizes)
+
+    def chunks(cap: int) -> tuple[int, int]:
+        """How many chunks greedy packing under ``cap`` makes, and the last one's size."""
+        count = first = last_size = 0
+        while first < end:
+            last = bisect_right(prefix, cap - sizes[first] + prefix[first + 1], first + 1) - 2
+            last = max(last, first)
+            last_size = sizes[first] + prefix[last + 1] - prefix[first + 1]
+            first = last + 1
+            count += 1
+        return count, last_size
+
+    most, last_size = chunks(budget)
+    if 2 * last_size >= budget:
+        return budget
+    low, high = 1, budget  # chunks(high) <= most
+    while low < high:
+        middle = (low + high) // 2
+        if chunks(middle)[0] <= most:
+            high = middle
+        else:
+            low = middle + 1
+    return high
+
+
+def _union(ranges: list[Span]) -> list[int]:
+    """The union of index ranges ``[a, b)`` as sorted bounds ``[a1, b1, a2, b2, ...]``:
+    an index ``i`` lies in the union when ``bisect_right(bounds, i)`` is odd."""
+    bounds: list[int] = []
+    for start, end in sorted(ranges):
+        if start >= end:
+            continue
+        if bounds and start <= bounds[-1]:
+            bounds[-1] = max(bounds[-1], end)
+        else:
+            bounds += [start, end]
+    return bounds

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ..boundaries.graphemes import cluster_ends, first_cluster_end
 from ..boundaries.levels import Level, is_recursive, splits
+from ..boundaries.linebreaks import break_opportunities, forbidden_at, glue
 from ..chunk import SizedSpan, Span, trim_span
 from ..errors import ChunkTooLargeError
 from ..sizing.base import LengthFunction, TextMeasurer
@@ -29,13 +30,17 @@ class Pieces:
     gap and the piece), measured once, and ``sizes[i]`` is that same figure (an estimate
     that the final measurement checks) unless it was over budget and the piece was then
     measured alone; for an additive length ``joined`` is derived in ``merge``.
-    ``breaks`` holds the indices of pieces that must start a new chunk.
+    ``breaks`` holds the indices of pieces that must start a new chunk; ``balanced``
+    the index ranges ``[first, end)`` of pieces cut from one piece that had to be split
+    (with ``isolate``), whose chunks :func:`~.merge.merge` evens out instead of filling
+    greedily (no runt at the end of a split piece).
     """
 
     spans: list[Span] = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)
     joined: list[int] = field(default_factory=list)
     breaks: set[int] = field(default_factory=set)
+    balanced: list[Span] = field(default_factory=list)
     trimmed: bool = False  # no piece starts or ends with whitespace (``fit(trim=True)``)
     measurer: TextMeasurer | None = None  # what measured them, reused by ``merge``
 
@@ -50,6 +55,7 @@ def fit(
     breaks: Sequence[int] = (),
     isolate: bool = False,
     trim: bool = False,
+    punctuation: bool = True,
     measurer: TextMeasurer | None = None,
 ) -> Pieces:
     """Measure ``spans`` and split each one over ``budget`` until every piece fits.
@@ -61,12 +67,25 @@ def fit(
     its neighbours (LangChain's recursive behaviour). With ``trim`` (for splitters whose
     chunks are trimmed), pieces lose their surrounding whitespace before they are measured,
     so whitespace that trimming removes never counts against the budget, and blank pieces
-    are dropped. ``measurer`` measures ``text`` with ``length`` (by default, a new one).
+    are dropped. With ``punctuation``, pieces are joined across every cut that line
+    breaking forbids (:func:`~spansplit.boundaries.linebreaks.glue`: none starts with
+    closing or ends with opening punctuation). ``measurer`` measures ``text`` with
+    ``length`` (by default, a new one).
     """
     out = Pieces(trimmed=trim, measurer=measurer or length.measurer(text))
     wanted = set(breaks)
-    _place(text, list(spans), 0, budget, length, levels, out, wanted, isolate, trim)
+    rules = _Rules(isolate, trim, punctuation)
+    _place(text, list(spans), 0, budget, length, levels, out, wanted, rules)
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Rules:
+    """How :func:`fit` treats pieces (its keyword arguments)."""
+
+    isolate: bool
+    trim: bool
+    punctuation: bool
 
 
 _SPACE = re.compile(r"\s")  # the characters str.isspace accepts (both use Py_UNICODE_ISSPACE)
@@ -115,12 +134,13 @@ def _place(
     levels: Sequence[Level],
     out: Pieces,
     wanted: set[int],
-    isolate: bool,
-    trim: bool,
+    rules: _Rules,
 ) -> None:
     """Append ``spans`` to ``out``, splitting those over budget; ``wanted`` are break indices."""
-    if trim:
+    if rules.trim:
         spans, wanted = _trim_spans(text, spans, wanted)
+    if rules.punctuation:
+        spans, wanted = glue(text, spans, wanted)
     if not spans:
         return
     additive = length.additive
@@ -154,11 +174,13 @@ def _place(
             break
         done = k + 1
         first = len(out.spans)
-        _refine(text, spans[k], level, budget, length, levels, out, isolate, trim)
-        if k in wanted or isolate:
+        _refine(text, spans[k], level, budget, length, levels, out, rules)
+        if k in wanted or rules.isolate:
             out.breaks.add(first)
-        if isolate and done < len(spans):
-            out.breaks.add(len(out.spans))
+        if rules.isolate:
+            out.balanced.append((first, len(out.spans)))
+            if done < len(spans):
+                out.breaks.add(len(out.spans))
 
 
 def _refine(
@@ -169,20 +191,21 @@ def _refine(
     length: LengthFunction,
     levels: Sequence[Level],
     out: Pieces,
-    isolate: bool,
-    trim: bool,
+    rules: _Rules,
 ) -> None:
     """Split one piece that is over budget with the next level that finds a boundary in it
     (a recursive level, such as nested sections, is tried again on its own parts)."""
     while level < len(levels):
         parts = levels[level](text, span[0], span[1])
+        if rules.punctuation:  # joined across forbidden cuts, as _place joins them
+            parts = glue(text, parts, set())[0]
         following = level if is_recursive(levels[level]) else level + 1
         level += 1
         if splits(parts, *span):
-            _place(text, parts, following, budget, length, levels, out, set(), isolate, trim)
+            _place(text, parts, following, budget, length, levels, out, set(), rules)
             return
     for start, end, size in hard_cut(text, span[0], span[1], budget, length):
-        if trim and (text[start].isspace() or text[end - 1].isspace()):
+        if rules.trim and (text[start].isspace() or text[end - 1].isspace()):
             start, end = trim_span(text, start, end)
             if start == end:
                 continue
@@ -198,11 +221,35 @@ def hard_cut(
 ) -> list[SizedSpan]:
     """Cut ``text[start:end]`` into ``(start, end, size)`` pieces of at most ``budget``.
 
-    Cuts fall only on grapheme-cluster boundaries; each piece is as long as the length
-    function allows (found from the length function's hint, else by galloping and binary
-    search, always measured). A single cluster over the budget raises
-    :class:`ChunkTooLargeError` naming its offset and both sizes.
+    Cuts fall on line-break opportunities (:func:`break_opportunities`: between words,
+    ideographs and kana, never before closing or after opening punctuation) where one
+    lies in the part that fits, else on grapheme-cluster boundaries. Where ``k`` parts
+    are needed, they are balanced: each cut falls at the opportunity nearest to an even
+    share of what remains, never past the longest part that fits (found from the length
+    function's hint, else by galloping and binary search, always measured); if that
+    would take more than ``k`` parts, each part is as long as fits instead. A single
+    cluster over the budget raises :class:`ChunkTooLargeError` naming its offset and
+    both sizes.
     """
+    opportunities = break_opportunities(text, start, end)
+    longest = _cut(text, start, end, budget, length, opportunities, 0)
+    if len(longest) < 2:
+        return longest
+    even = _cut(text, start, end, budget, length, opportunities, len(longest))
+    return even if len(even) <= len(longest) else longest
+
+
+def _cut(
+    text: str,
+    start: int,
+    end: int,
+    budget: int,
+    length: LengthFunction,
+    opportunities: list[int],
+    parts: int,
+) -> list[SizedSpan]:
+    """:func:`hard_cut`'s parts: each as long as fits (``parts == 0``), or aiming at an
+    even share of the rest among ``parts`` parts."""
     pieces: list[SizedSpan] = []
     pos = start
     while pos < end:
@@ -210,9 +257,61 @@ def hard_cut(
         if cut == pos:
             cluster = first_cluster_end(text, pos, end)
             raise ChunkTooLargeError(pos, length.count(text[pos:cluster]), budget, length.unit)
+        if cut < end:
+            share = (end - pos) / max(1, parts - len(pieces)) if parts else end - pos
+            chosen = _best_cut(opportunities, text, pos, cut, pos + share)
+            if chosen != cut:
+                cut, size = chosen, length.count(text[pos:chosen])
         pieces.append((pos, cut, size))
         pos = cut
     return pieces
+
+
+def _best_cut(opportunities: list[int], text: str, pos: int, longest: int, target: float) -> int:
+    """Where a part from ``pos`` that fits up to ``longest`` ends: among the opportunities
+    in the later half of ``(pos, longest]``, the best ranked (:func:`cut_rank`: a line end,
+    then a sentence end, then a clause end, then any) nearest to ``target`` (the later one
+    of two as near); else the grapheme-cluster boundary nearest to ``target`` when it
+    falls short of ``longest``."""
+    low = bisect_right(opportunities, pos + (longest - pos) // 2)
+    last = bisect_right(opportunities, longest)
+    if last <= low:
+        low = bisect_right(opportunities, pos)
+    if last > low:
+        candidates = opportunities[low:last]
+        ranks = [cut_rank(text, position) for position in candidates]
+        best = max(ranks)
+        candidates = [p for p, rank in zip(candidates, ranks) if rank == best]
+    elif target < longest:
+        bounds = cluster_ends(text, pos, longest)
+        candidates = [b for b in bounds if b == longest or not forbidden_at(text, b)] or bounds
+    else:
+        return longest
+    above = min(bisect_left(candidates, target), len(candidates) - 1)
+    if above > 0 and target - candidates[above - 1] < candidates[above] - target:
+        return candidates[above - 1]
+    return candidates[above]
+
+
+_CLOSERS = "\"'\u201d\u2019)\\]\u300d\u300f\uff09"
+_SENTENCE_END = re.compile(f"[.!?\u3002\uff01\uff1f][{_CLOSERS}]*\\Z")
+_CLAUSE_END = re.compile(f"[,;:\u3001\uff0c\uff1b\uff1a][{_CLOSERS}]*\\Z")
+
+
+def cut_rank(text: str, position: int) -> int:
+    """How good a cut before ``text[position]`` is: 3 after a line ending (spaces aside),
+    2 after a sentence's end (``.!?。！？`` and closing marks), 1 after a clause's, 0
+    otherwise."""
+    before = position
+    while before > 0 and text[before - 1].isspace():
+        before -= 1
+        if text[before] in "\n\r":
+            return 3
+    if _SENTENCE_END.search(text, max(0, before - 4), before):
+        return 2
+    if _CLAUSE_END.search(text, max(0, before - 4), before):
+        return 1
+    return 0
 
 
 def _longest_fitting_prefix(

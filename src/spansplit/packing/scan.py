@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from ..boundaries.levels import Level
+from ..boundaries.linebreaks import CLOSING, OPENING, forbidden_run
 from ..boundaries.separators import SeparatorLevel
 from ..chunk import SizedSpan
 from ..config import ChunkConfig
@@ -96,6 +97,22 @@ class RecursiveScan:
         # Every separator (None: grapheme clusters), for finding overlap inside a piece by
         # search; None when separators are kept (parts then start at or after them).
         self.finer_levels = finer_levels
+        # Whether some whitespace run has closing punctuation after it or opening before
+        # it: only then may a run holding a separator be no cut (see ``_is_cut``).
+        self.glued = search.punctuation and forbidden_run(text)
+        self._run_cache = (-1, -1, -1, -1, 0)  # level, region end, start, end, cap: see _run
+
+    def _is_cut(self, run_start: int, run_end: int) -> bool:
+        """Whether the whitespace run ``text[run_start:run_end]`` may separate two pieces:
+        not before closing punctuation, not after opening punctuation (as
+        :func:`~spansplit.boundaries.linebreaks.glue` joins the general path's pieces)."""
+        if not self.glued:
+            return True
+        text = self.text
+        return not (
+            (run_end < len(text) and CLOSING.match(text, run_end))
+            or (run_start > 0 and OPENING.match(text, run_start - 1))
+        )
 
     def _run_start(self, pos: int) -> int:
         """Start of the whitespace run holding ``text[pos - 1]`` (``pos`` if that is not
@@ -141,6 +158,12 @@ class RecursiveScan:
                     start, content_start = overlap_start, self._run_end(overlap_start)
             limit = start + budget
             end = region_end if region_end <= limit else self._chunk_end(separator, pos, limit)
+            if parents and pos < end < region_end:
+                # Inside a piece that had to be split: even chunks, not a runt at its end.
+                run_end, cap = self._run(separator, level, pos, region_end)
+                if end < run_end and end - pos > cap:
+                    capped = self._chunk_end(separator, pos, pos + cap)
+                    end = capped if capped > pos else self._cut_after(separator, pos, region_end)[0]
             if end == pos:
                 # The piece at ``pos`` is over budget: split it at the next level, and its
                 # pieces never share a chunk with the pieces around it (LangChain's way).
@@ -160,47 +183,119 @@ class RecursiveScan:
 
     def _cut_after(self, separator: str, low: int, region_end: int) -> tuple[int, int]:
         """The cut after ``low``: start and end of the first whitespace run holding
-        ``separator`` after ``low`` (``low`` must not be inside one), that is the end of the
-        piece there and the start of the next; ``region_end`` twice if there is none."""
-        found = self.text.find(separator, low, region_end)
-        if found < 0:
-            return region_end, region_end
-        return self._run_start(found), self._run_end(found)
+        ``separator`` after ``low`` that may be a cut (``low`` must not be inside a
+        run), that is the end of the piece there and the start of the next;
+        ``region_end`` twice if there is none."""
+        text = self.text
+        while True:
+            found = text.find(separator, low, region_end)
+            if found < 0:
+                return region_end, region_end
+            run_start, run_end = self._run_start(found), self._run_end(found)
+            if self._is_cut(run_start, run_end):
+                return run_start, run_end
+            low = run_end
 
     def _chunk_end(self, separator: str, low: int, limit: int) -> int:
         """A chunk's end: the furthest piece end in ``(low, limit]``, ``low`` if none, where
         the region goes on past ``limit`` (the start of a whitespace run holding
-        ``separator``, that run maybe reaching past ``limit``)."""
+        ``separator`` that may be a cut, that run maybe reaching past ``limit``)."""
         text = self.text
+        high = limit
         if text[limit].isspace():
             # A run that holds the separator and starts by ``limit`` may reach past it.
-            run_start = self._run_start(limit)
-            if text.find(separator, run_start, self._run_end(limit)) >= 0:
+            run_start, run_end = self._run_start(limit), self._run_end(limit)
+            if text.find(separator, run_start, run_end) >= 0:
+                if self._is_cut(run_start, run_end):
+                    return run_start
+                high = run_start
+        while True:
+            found = text.rfind(separator, low, high)
+            if found < 0:
+                return low
+            run_start = self._run_start(found)
+            if self._is_cut(run_start, self._run_end(found)):
                 return run_start
-        found = text.rfind(separator, low, limit)
-        return low if found < 0 else self._run_start(found)
+            high = run_start
+
+    def _run(self, separator: str, level: int, pos: int, region_end: int) -> tuple[int, int]:
+        """End and even cap (:func:`~.merge.even_cap`) of the run of pieces that fit,
+        from ``pos`` on, at this level of the region ending at ``region_end``: the general
+        path packs each such run on its own (a piece over budget between two runs is split
+        apart). ``pos`` starts a run unless an earlier chunk of the same run is
+        remembered. The cap is found as ``even_cap`` finds it, by counting greedy chunks
+        (a few searches each) rather than by listing the run's pieces."""
+        cached_level, cached_region, cached_start, cached_end, cap = self._run_cache
+        same_region = (cached_level, cached_region) == (level, region_end)
+        if same_region and cached_start <= pos < cached_end:
+            return cached_end, cap
+        budget = self.budget
+        run_end, most, last_start = self._greedy_chunks(separator, pos, region_end, budget)
+        low, high = 1, budget  # the smallest cap that makes no more chunks than the budget
+        if 2 * (run_end - last_start) >= budget:
+            low = high  # the last chunk is no runt: the budget is the cap
+        while low < high:
+            middle = (low + high) // 2
+            if self._greedy_chunks(separator, pos, run_end, middle)[1] <= most:
+                high = middle
+            else:
+                low = middle + 1
+        self._run_cache = (level, region_end, pos, run_end, high)
+        return run_end, high
+
+    def _greedy_chunks(self, separator: str, pos: int, stop: int, cap: int) -> tuple[int, int, int]:
+        """Chunks of at most ``cap`` filled greedily with the pieces from ``pos`` (a piece
+        start) to ``stop``, a piece wider than ``cap`` alone in its chunk: ``(end, count,
+        last chunk's start)``. With ``cap`` equal to the budget, a piece wider than it ends
+        the run instead, and ``end`` is then the end of the piece before it."""
+        count, last_start = 0, pos
+        while pos < stop:
+            if stop - pos <= cap:
+                return stop, count + 1, pos
+            end = self._chunk_end(separator, pos, pos + cap)
+            if end == pos:
+                if cap == self.budget:
+                    return self._run_start(pos), count, last_start
+                end = self._cut_after(separator, pos, stop)[0]
+            count += 1
+            last_start, pos = pos, self._run_end(end)
+        return stop, count, last_start
 
     def _overlap(self, previous: _Previous, room: int) -> int | None:
         """Start of the longest trailing context of the previous chunk within ``room``:
-        whole pieces from its first new piece on, starting after its trimmed start, else
-        a finer part of its last piece (as the general packer chooses)."""
+        the search's ranked boundaries where it has them; else whole pieces from its
+        first new piece on, starting after its trimmed start, else a finer part of its
+        last piece (as the general packer chooses)."""
         text = self.text
         separator, first, floor, end = previous
+        if self.search.boundaries:
+            return self.search.ranked(floor, end, room)[0]
         low = max(end - room, floor + 1, first)
         if low == first:
             return first
         if low < end:
             search_from = low
             if text[low - 1].isspace():
-                run_end = self._run_end(low)
-                if text.find(separator, self._run_start(low), run_end) >= 0:
+                run_start, run_end = self._run_start(low), self._run_end(low)
+                if text.find(separator, run_start, run_end) >= 0 and self._is_cut(
+                    run_start, run_end
+                ):
                     return run_end
                 search_from = run_end
-            found = text.find(separator, search_from, end)
-            if found >= 0:
-                return self._run_end(found)
-        found = text.rfind(separator, first, end)
-        last_piece_start = first if found < 0 else self._run_end(found)
+            found = self._cut_after(separator, search_from, end)[1]
+            if found < end:
+                return found
+        last_piece_start = first
+        high = end
+        while True:
+            found = text.rfind(separator, first, high)
+            if found < 0:
+                break
+            run_start, run_end = self._run_start(found), self._run_end(found)
+            if self._is_cut(run_start, run_end):
+                last_piece_start = run_end
+                break
+            high = run_start
         return self._finer(last_piece_start, end, room, floor)
 
     def _finer(self, start: int, end: int, room: int, floor: int) -> int | None:
@@ -209,7 +304,7 @@ class RecursiveScan:
         (``keep_separator=False``): the parts then start just after runs of the character,
         so the longest fitting suffix starts after the first run at or after
         ``end - room``. Any other level takes over with the search from where it stands."""
-        if self.finer_levels is None:
+        if self.finer_levels is None or (self.glued and forbidden_run(self.text, start, end)):
             return self.search.finer(start, end, room, floor)[0]
         text = self.text
         low = max(end - room, floor + 1)

@@ -118,7 +118,7 @@ class CodeSplitter(BudgetedSplitter):
 
     def syntax_structure(self, syntax: SyntaxLevel) -> Structure:
         """The levels for one parsed text: its syntax, then lines, then words."""
-        return Structure((syntax, LINES, word_spans), overlap_level=LINES)
+        return Structure((syntax, LINES, word_spans), overlap_level=LINES, punctuation=False)
 
     def spans(self, text: str) -> list[tuple[int, int, int]]:
         return self._parsed(text)[0]

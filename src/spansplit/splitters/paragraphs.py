@@ -1,19 +1,23 @@
 """Paragraph chunks: paragraphs packed up to ``chunk_size``, then sentences, then words.
 
 Paragraphs (maximal runs of non-blank lines) are packed greedily up to ``chunk_size``; a
-paragraph over the budget is split at sentence boundaries (Chinese and English
-punctuation, UAX #29; a line ending inside a paragraph reads as a space, for hard-wrapped
-text), a sentence over the budget at word boundaries, and a word at grapheme clusters
-where the real length function says the budget is reached. The pieces of a paragraph
-that had to be split never share a chunk with its neighbours. A chunk that joins
+paragraph over the budget is split at its line ends if it reads as code (indented lines,
+doctest prompts, fences), else at sentence boundaries (Chinese and English punctuation,
+UAX #29; a line ending inside a paragraph reads as a space, for hard-wrapped text), a
+sentence over the budget at clauses, then word boundaries, and a word at line-break
+opportunities or grapheme clusters where the real length function says the budget is
+reached. The pieces of a paragraph that had to be split never share a chunk with its
+neighbours, and are packed into chunks of even size. Overlap starts at a line of code, a
+sentence, a clause or a word, the best that fits. A chunk that joins
 paragraphs keeps the text between them. (Seed 003's token-limited paragraphs, done
 right: see :mod:`spansplit.compat`.)
 """
 
 from __future__ import annotations
 
-from ..boundaries.paragraphs import paragraph_spans
-from ..boundaries.sentences import SentenceLevel
+from ..boundaries.linebreaks import CLAUSES, clause_starts_from, word_starts
+from ..boundaries.paragraphs import code_line_spans, code_line_starts, paragraph_spans
+from ..boundaries.sentences import SentenceLevel, SentenceStarts
 from ..boundaries.words import word_spans
 from ..chunk import Chunk
 from ..packing import Structure
@@ -21,15 +25,17 @@ from ..sizing import LengthSpec
 from .base import BudgetedSplitter
 
 _STRUCTURE = Structure(
-    (paragraph_spans, SentenceLevel(wrapped=True), word_spans),
+    (paragraph_spans, code_line_spans, SentenceLevel(wrapped=True), CLAUSES, word_spans),
     isolate=True,
     overlap_level=word_spans,
+    overlap_boundaries=(code_line_starts, SentenceStarts(), clause_starts_from, word_starts),
 )
 
 
 class ParagraphSplitter(BudgetedSplitter):
     """Paragraphs packed into chunks of at most ``chunk_size`` (in ``length`` units);
-    ``chunk_overlap`` repeats trailing words of the previous chunk."""
+    ``chunk_overlap`` repeats trailing sentences (else clauses, else words) of the previous
+    chunk."""
 
     kind = "paragraphs"
     structure = _STRUCTURE

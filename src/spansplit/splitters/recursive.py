@@ -15,9 +15,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..boundaries.code_languages import get_language
+from ..boundaries.levels import Level, StartsLevel
+from ..boundaries.linebreaks import LINE_BREAKS, clause_starts_from, word_starts
+from ..boundaries.sentences import SentenceStarts
 from ..boundaries.separators import (
     PRESETS,
     KeepSeparator,
+    SeparatorLevel,
     SeparatorPreset,
     check_keep_separator,
     separator_levels,
@@ -31,12 +35,33 @@ from .base import BudgetedSplitter
 
 DEFAULT_SEPARATORS: tuple[str, ...] = ("\n\n", "\n", " ", "")
 
+PROSE_OVERLAP: tuple[StartsLevel, ...] = (SentenceStarts(), clause_starts_from, word_starts)
+"""Where overlap starts in prose, best first: sentences, clauses, words."""
+
+
+def separator_structure(levels: tuple[Level, ...], prose: bool) -> Structure:
+    """The structure of separator levels: for prose (the default separators, the ``plain``
+    and ``cjk`` presets) overlap starts at sentences, clauses or words, cuts follow the
+    punctuation rules of line breaking and the empty separator cuts at line-break
+    opportunities; other separators are taken as they are given."""
+    if prose:
+        # The finest level cuts where a line may break (between words, ideographs and
+        # kana), not between any two grapheme clusters.
+        finest = tuple(
+            LINE_BREAKS if isinstance(level, SeparatorLevel) and level.separator == "" else level
+            for level in levels
+        )
+        return Structure(finest, isolate=True, overlap_boundaries=PROSE_OVERLAP)
+    return Structure(levels, isolate=True, punctuation=False)
+
 
 class RecursiveSplitter(BudgetedSplitter):
     """Split on separators, coarsest first, and merge the pieces up to ``chunk_size``.
 
     ``chunk_overlap`` (in the unit of ``length``) is the most trailing context a chunk
-    repeats from the one before it, made of whole pieces where they fit. ``separators``
+    repeats from the one before it: with the default separators (prose), it starts at a
+    sentence, else a clause, else a word; with other separators, it is made of whole
+    pieces where they fit. ``separators``
     are literal strings unless ``separators_are_regex`` (Python ``re`` syntax); ``""``
     splits into grapheme clusters. ``keep_separator``: ``False`` drops separators at chunk
     edges, ``True``/``"end"`` keeps each with the piece before it, ``"start"`` with the
@@ -62,7 +87,8 @@ class RecursiveSplitter(BudgetedSplitter):
         self.separators_are_regex = check_bool("separators_are_regex", separators_are_regex)
         levels = separator_levels(separators, self.separators_are_regex, self.keep_separator)
         self.separators = tuple(level.separator for level in levels)
-        self.structure = Structure(levels, isolate=True)
+        prose = self.separators == DEFAULT_SEPARATORS and not self.separators_are_regex
+        self.structure = separator_structure(levels, prose)
 
     @classmethod
     def from_language(cls, language: Any, chunk_size: int, **options: Any) -> RecursiveSplitter:
@@ -90,8 +116,10 @@ class RecursiveSplitter(BudgetedSplitter):
             separators_are_regex=chosen.regex,
             **options,
         )
+        levels = splitter.structure.levels
         if chosen.levels is not None:
-            splitter.structure = Structure(chosen.levels(splitter.keep_separator), isolate=True)
+            levels = chosen.levels(splitter.keep_separator)
+        splitter.structure = separator_structure(levels, chosen.prose)
         return splitter
 
 

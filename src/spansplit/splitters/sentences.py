@@ -1,10 +1,12 @@
 """Sentence chunks: whole sentences packed up to ``chunk_size``, with overlap.
 
 Chunks are whole sentences (UAX #29, CJK terminators, English abbreviations) packed up to
-``chunk_size``; a sentence longer than that is cut at word boundaries, then at grapheme
-clusters, so no chunk ever exceeds the budget. Chunks are trimmed and keep the span of
-the trimmed text. Overlap is trailing context of at most ``chunk_overlap`` units from the
-previous chunk, snapped to a sentence start where one fits, else to a word start.
+``chunk_size``; a sentence longer than that is cut at clauses, then at word boundaries,
+then at line-break opportunities and grapheme clusters, so no chunk ever exceeds the
+budget. Chunks are trimmed and keep the span of the trimmed text. Overlap is trailing
+context of at most ``chunk_overlap`` units from the previous chunk, snapped to a sentence
+start where one fits, else to a clause start, else to a word start (a line-break
+opportunity: between ideographs in Chinese and Japanese).
 (Seed 001's ``chunkText``, done right: see :mod:`spansplit.compat`.)
 """
 
@@ -12,7 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from ..boundaries.sentences import DEFAULT_ABBREVIATIONS, SentenceLevel, check_abbreviations
+from ..boundaries.linebreaks import CLAUSES, clause_starts_from, word_starts
+from ..boundaries.sentences import (
+    DEFAULT_ABBREVIATIONS,
+    SentenceLevel,
+    SentenceStarts,
+    check_abbreviations,
+)
 from ..boundaries.words import word_spans
 from ..chunk import Chunk
 from ..packing import Structure
@@ -48,7 +56,12 @@ class SentenceSplitter(BudgetedSplitter):
         self.abbreviations = check_abbreviations(abbreviations)
         self.wrapped = check_bool("wrapped", wrapped)
         sentences = SentenceLevel(self.abbreviations, wrapped=self.wrapped)
-        self.structure = Structure((sentences, word_spans), overlap_level=word_spans)
+        starts = SentenceStarts(self.abbreviations, wrapped=self.wrapped)
+        self.structure = Structure(
+            (sentences, CLAUSES, word_spans),
+            overlap_level=word_spans,
+            overlap_boundaries=(starts, clause_starts_from, word_starts),
+        )
 
 
 def split_sentences(

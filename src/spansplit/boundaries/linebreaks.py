@@ -1,0 +1,253 @@
+"""Line-breaking rules (UAX #14) for where a chunk may start and end, and the finer
+boundaries that go with them: clauses and line-break opportunities.
+
+A reader never expects a chunk to begin with closing punctuation or to end with opening
+punctuation. UAX #14 forbids a line break before the classes CL (``。，、」』）``), CP
+(``)]``), EX (``!?！？``), IS (``,.:;``), NS (``々：；``), CJ (small kana, ``ー``), IN
+(``…``) and a closing quotation mark (QU that is Pf: ``”’»``), and after OP (``「『（([{``)
+and an opening quotation mark (QU that is Pi: ``“‘«``), even across spaces. The classes
+come from the ``regex`` module's ``\\p{Line_Break=...}`` data:
+
+* :func:`glue` joins the pieces of any boundary level across a cut that those rules
+  forbid (packing applies it to every level), so a hard-wrapped Chinese line that starts
+  with ``。`` never starts a chunk;
+* :func:`break_opportunities` are the places a line may break inside a run of text:
+  after spaces and around ideographs and kana (Chinese and Japanese have no spaces),
+  never inside a word of a spaced script, never before closing or after opening
+  punctuation, never inside a grapheme cluster. Hard cuts and the finest overlap starts
+  use them; Hangul is kept whole between spaces (Korean is written with spaces);
+* :func:`clause_starts` are the starts after clause punctuation (``,;:，、；：``).
+
+This is the part of UAX #14 that decides where chunk edges fall, not a full line
+breaker: numbers, hyphens and dashes, for instance, offer no break here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
+
+import regex
+
+from ..chunk import Span
+from .sentences import bmp_ranges
+
+CLOSING_CLASSES = r"\p{lb=CL}\p{lb=CP}\p{lb=EX}\p{lb=IS}\p{lb=NS}\p{lb=CJ}\p{lb=IN}"
+"""Line-break classes that no line (and no chunk) may start with, as set members."""
+
+CLOSING = regex.compile(rf"[{CLOSING_CLASSES}[\p{{lb=QU}}&&\p{{Pf}}]]", regex.V1)
+"""One character no chunk may start with (closing punctuation, UAX #14 LB13-LB22)."""
+OPENING = regex.compile(r"[\p{lb=OP}[\p{lb=QU}&&\p{Pi}]]", regex.V1)
+"""One character no chunk may end with (opening punctuation, UAX #14 LB14)."""
+
+# Ideographs and kana (line-break class ID, with the small kana of CJ): a line may break
+# between any two of them, and before or after one beside other text.
+_IDEOGRAPHIC = r"\p{lb=ID}"
+# Spaces a line may break after: White_Space but not a no-break space.
+_SPACE = r"[\s--[\xa0\u2007\u202f]]"
+# Opening punctuation of East Asian width (「『（【), which a line may break before (LB30
+# keeps only narrow brackets with the letter before them).
+_WIDE_OPENING = r"[\p{lb=OP}&&[\p{ea=W}\p{ea=F}]]"
+# Closing and opening punctuation as one set each (closing quotes are QU and Pf, opening
+# quotes QU and Pi).
+_CLOSING_SET = rf"[{CLOSING_CLASSES}[\p{{lb=QU}}&&\p{{Pf}}]]"
+_OPENING_SET = r"[\p{lb=OP}[\p{lb=QU}&&\p{Pi}]]"
+# A position where a line may break: after spaces; before an ideograph or wide opening
+# punctuation; after an ideograph or a full-width closing mark before other text. Never before
+# closing punctuation, never after opening punctuation.
+_OPPORTUNITY = regex.compile(
+    rf"(?:(?<={_SPACE})(?!{_SPACE})|(?<=\S)(?=[{_IDEOGRAPHIC}{_WIDE_OPENING}])"
+    rf"|(?<=[{_IDEOGRAPHIC}[\p{{lb=CL}}\p{{lb=NS}}\p{{lb=EX}}--\p{{ASCII}}]])(?=\S))"
+    rf"(?!{_CLOSING_SET}|[\p{{lb=SY}}\p{{lb=WJ}}\p{{lb=ZW}}\p{{lb=GL}}\p{{lb=CM}}])"
+    rf"(?<!{_OPENING_SET}\p{{lb=CM}}*{_SPACE}*|[\p{{lb=WJ}}\p{{lb=GL}}]\p{{lb=CM}}*)"
+    # never inside a grapheme cluster (GB9, GB9a, GB9b, GB11)
+    r"(?![\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}])(?<![\p{GCB=Prepend}\u200d])",
+    regex.V1,
+)
+# The end of a clause: clause punctuation (Sentence_Break=SContinue less the dashes), the
+# closing punctuation after it, then the spaces after that; ASCII ",;:" only before a
+# space ("1,000" and "a:b" go on), full-width "，、；：" before anything.
+_CLAUSE_CLOSERS = rf"[{CLOSING_CLASSES}[\p{{lb=QU}}&&\p{{Pf}}]]*"
+_CLAUSE_END = regex.compile(
+    rf"[\p{{SB=SContinue}}--\p{{Pd}}--\p{{ASCII}}]{_CLAUSE_CLOSERS}{_SPACE}*"
+    rf"|[[\p{{SB=SContinue}}--\p{{Pd}}]&&\p{{ASCII}}]{_CLAUSE_CLOSERS}{_SPACE}+",
+    regex.V1,
+)
+
+
+def forbidden_at(text: str, position: int) -> bool:
+    """Whether a cut right at ``position`` puts closing punctuation first or opening
+    punctuation last (spaces aside from neither)."""
+    return bool(CLOSING.match(text, position)) or (
+        position > 0 and OPENING.match(text, position - 1) is not None
+    )
+
+
+def _starts_with_closing(text: str, start: int, end: int) -> bool:
+    """Whether the first character of ``text[start:end]`` after spaces is closing."""
+    position = start
+    while position < end and text[position].isspace():
+        position += 1
+    return position < end and CLOSING.match(text, position) is not None
+
+
+def _ends_with_opening(text: str, start: int, end: int) -> bool:
+    """Whether the last character of ``text[start:end]`` before spaces is opening."""
+    position = end
+    while position > start and text[position - 1].isspace():
+        position -= 1
+    return position > start and OPENING.match(text, position - 1) is not None
+
+
+def forbidden_cuts(text: str, spans: Sequence[Span]) -> list[int]:
+    """Indices ``k`` of ``spans`` whose cut before piece ``k`` the rules forbid (piece
+    ``k`` starts with closing punctuation or piece ``k - 1`` ends with opening
+    punctuation, spaces aside). The edge characters are gathered into two strings and
+    searched at C speed; only the pieces found are looked at one by one."""
+    if len(spans) < 2:
+        return []
+    firsts = "".join([text[start] for start, _ in spans[1:]])
+    lasts = "".join([text[end - 1] for _, end in spans[:-1]])
+    suspects = {m.start() for m in _EDGE_FIRST.finditer(firsts)}
+    suspects.update(m.start() for m in _EDGE_LAST.finditer(lasts))
+    found = []
+    for index in sorted(suspects):
+        (a, b), (c, d) = spans[index], spans[index + 1]
+        if _starts_with_closing(text, c, d) or _ends_with_opening(text, a, b):
+            found.append(index + 1)
+    return found
+
+
+# A first character that may hide a closing one (itself, or a space before one) and a
+# last character that may hide an opening one.
+_EDGE_FIRST = regex.compile(rf"\s|{CLOSING.pattern}", regex.V1)
+_EDGE_LAST = regex.compile(rf"\s|{OPENING.pattern}", regex.V1)
+
+
+_FORBIDDEN_RUN = regex.compile(rf"\s{_CLOSING_SET}|{_OPENING_SET}\s", regex.V1)
+
+
+def forbidden_run(text: str, start: int = 0, end: int | None = None) -> bool:
+    """Whether ``text[start:end]`` has whitespace before closing punctuation or after
+    opening punctuation (a run of it may then be no cut)."""
+    return _FORBIDDEN_RUN.search(text, start, len(text) if end is None else end) is not None
+
+
+def glue(text: str, spans: list[Span], breaks: set[int]) -> tuple[list[Span], set[int]]:
+    """``spans`` with the pieces joined across every cut the rules forbid (see
+    :func:`forbidden_cuts`); ``breaks`` (indices of pieces that must start a chunk)
+    follow their pieces, and a break on a piece that was joined to the one before
+    is dropped with the cut. Joining can make a new forbidden cut (a blank piece joined
+    to what follows it): it is joined too."""
+    while True:
+        joins = forbidden_cuts(text, spans)
+        if not joins:
+            return spans, breaks
+        joined = set(joins)
+        out: list[Span] = []
+        moved: set[int] = set()
+        for index, span in enumerate(spans):
+            if index in joined:
+                out[-1] = (out[-1][0], span[1])
+                continue
+            if index in breaks:
+                moved.add(len(out))
+            out.append(span)
+        spans, breaks = out, moved
+
+
+@lru_cache(maxsize=1)
+def _fast_opportunity() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """:data:`_OPPORTUNITY` for text within the BMP, with the standard ``re`` module and
+    the classes spelled out as ranges (several times faster), and the places its
+    fixed-width lookbehinds cannot see: opening punctuation, combining marks and spaces
+    before a position, or a word joiner or no-break character and combining marks."""
+    space = bmp_ranges(r"\s--[\xa0\u2007\u202f]")
+    ideographic = bmp_ranges(rf"\p{{lb=ID}}{_WIDE_OPENING}")
+    after = bmp_ranges(r"\p{lb=ID}[\p{lb=CL}\p{lb=NS}\p{lb=EX}--\p{ASCII}]")
+    closing = bmp_ranges(rf"{CLOSING_CLASSES}[\p{{lb=QU}}&&\p{{Pf}}]")
+    opening = bmp_ranges(r"\p{lb=OP}[\p{lb=QU}&&\p{Pi}]")
+    never_before = bmp_ranges(r"\p{lb=SY}\p{lb=WJ}\p{lb=ZW}\p{lb=GL}\p{lb=CM}")
+    glue_marks = bmp_ranges(r"\p{lb=WJ}\p{lb=GL}")
+    marks = bmp_ranges(r"\p{lb=CM}")
+    joins_back = bmp_ranges(r"\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}")
+    prepend = bmp_ranges(r"\p{GCB=Prepend}")
+    white = bmp_ranges(r"\s")
+    opportunity = re.compile(
+        f"(?:(?<=[{space}])(?![{space}])|(?<=[^{white}])(?=[{ideographic}])"
+        f"|(?<=[{after}])(?=[^{white}]))"
+        f"(?![{closing}{never_before}])(?<![{opening}{glue_marks}])"
+        f"(?![{joins_back}])(?<![{prepend}\u200d])"
+    )
+    blocked = re.compile(f"[{opening}][{marks}]*[{space}]+|[{opening}{glue_marks}][{marks}]+")
+    return opportunity, blocked
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def break_opportunities(text: str, start: int, end: int) -> list[int]:
+    """Positions strictly inside ``text[start:end]`` where a line may break (see the
+    module docstring), ascending; none is inside a grapheme cluster. The lookarounds see
+    the text around the region, so any ``start`` gives the same positions."""
+    if _ASTRAL.search(text, max(0, start - 8), min(len(text), end + 8)):
+        found = [m.start() for m in _OPPORTUNITY.finditer(text, start + 1, end)]
+    else:
+        opportunity, blocked = _fast_opportunity()
+        found = [m.start() for m in opportunity.finditer(text, start + 1, end)]
+        if found:
+            stops = {m.end() for m in blocked.finditer(text, max(0, start - 64), end)}
+            if stops:
+                found = [p for p in found if p not in stops]
+    if found and found[-1] >= end:
+        found.pop()
+    return found
+
+
+def word_starts(text: str, low: int, end: int) -> list[int]:
+    """Line-break opportunities in ``[low, end)``: where overlap may start at a word."""
+    return break_opportunities(text, low - 1, end) if low > 0 else break_opportunities(text, 0, end)
+
+
+def clause_starts(text: str, start: int, end: int) -> list[int]:
+    """Starts of the clauses inside ``text[start:end]``: after clause punctuation
+    (``,;:，、；：``), the closing punctuation and spaces after it; ascending."""
+    found = []
+    for match in _CLAUSE_END.finditer(text, start, end):
+        position = match.end()
+        if start < position < end and CLOSING.match(text, position) is None:
+            found.append(position)
+    return found
+
+
+def clause_starts_from(text: str, low: int, end: int) -> list[int]:
+    """Clause starts in ``[low, end)``: where overlap may start at a clause."""
+    return [p for p in clause_starts(text, max(0, low - 16), end) if p >= low]
+
+
+def _spans_at(start: int, end: int, cuts: list[int]) -> list[Span]:
+    return list(pairwise([start, *cuts, end]))
+
+
+@dataclass(frozen=True, slots=True)
+class ClauseLevel:
+    """The level that splits a region into clauses (each keeps its punctuation)."""
+
+    def __call__(self, text: str, start: int, end: int) -> list[Span]:
+        return _spans_at(start, end, clause_starts(text, start, end))
+
+
+@dataclass(frozen=True, slots=True)
+class LineBreakLevel:
+    """The level that splits a region at every line-break opportunity: words of spaced
+    scripts (with their spaces), single ideographs and kana with their punctuation."""
+
+    def __call__(self, text: str, start: int, end: int) -> list[Span]:
+        return _spans_at(start, end, break_opportunities(text, start, end))
+
+
+CLAUSES = ClauseLevel()
+LINE_BREAKS = LineBreakLevel()

@@ -1,0 +1,325 @@
+"""Chunk edges where readers expect them (issue 16): the line-breaking rules for
+punctuation (UAX #14), ranked overlap starts, code lines, even cuts.
+
+``tests/data/unicode/LineBreakTest-punctuation.txt`` (68 KB) holds the lines of Unicode 17's
+LineBreakTest.txt made only of letters, ideographs, spaces, the punctuation classes the
+rules name and combining marks (2,356 of its 19,338 lines; Unicode License v3, see
+``LICENSE-UNICODE`` beside it), so a clone without the corpus checks them too; the whole
+file is read from the corpus where it is present.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import pytest
+import regex
+from conftest import DATA, corpus_path
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spansplit import ParagraphSplitter, RecursiveSplitter, SentenceSplitter
+from spansplit.boundaries import linebreaks
+from spansplit.boundaries.graphemes import cluster_ends
+from spansplit.boundaries.linebreaks import (
+    CLOSING,
+    OPENING,
+    break_opportunities,
+    clause_starts,
+    forbidden_cuts,
+    glue,
+)
+from spansplit.boundaries.paragraphs import code_line_spans, looks_like_code
+from spansplit.boundaries.sentences import SentenceStarts, _resume_point, sentence_spans
+
+FAMILY = "\U0001f469\u200d\U0001f469\u200d\U0001f467"
+
+# --- UAX #14 data --------------------------------------------------------------------------
+
+
+def read_line_break_test(text: str) -> list[tuple[str, set[int]]]:
+    """(string, positions where UAX #14 allows a break) of each test line."""
+    cases = []
+    for raw in text.splitlines():
+        line = raw.split("#")[0].strip()
+        if not line:
+            continue
+        chars: list[str] = []
+        allowed: set[int] = set()
+        for token in line.split():
+            if token == "÷":
+                allowed.add(len(chars))
+            elif token != "×":
+                chars.append(chr(int(token, 16)))
+        cases.append(("".join(chars), allowed))
+    return cases
+
+
+def test_break_opportunities_are_breaks_uax14_allows() -> None:
+    data = (DATA / "unicode" / "LineBreakTest-punctuation.txt").read_text(encoding="utf-8")
+    cases = read_line_break_test(data)
+    assert len(cases) == 2356
+    for text, allowed in cases:
+        assert set(break_opportunities(text, 0, len(text))) <= allowed, text
+
+
+@pytest.mark.corpus
+def test_break_opportunities_on_the_whole_line_break_test() -> None:
+    path = corpus_path("mixed/unicode-17.0.0/auxiliary/LineBreakTest.txt")
+    cases = read_line_break_test(path.read_text(encoding="utf-8"))
+    wrong = [t for t, allowed in cases if set(break_opportunities(t, 0, len(t))) - allowed]
+    # A subset of UAX #14, not a line breaker: the lines it still breaks differently have
+    # quotation marks, dashes (B2) or other classes the chunk-edge rules leave alone.
+    assert len(cases) == 19338
+    assert len(wrong) <= len(cases) // 100
+
+
+# --- generated Unicode ---------------------------------------------------------------------
+
+ATOMS = [
+    "ab", "cde", "Xy", "12", "中文", "漢字", "かな", "カナ", "한국어", "e\u0301", FAMILY,
+    "。", "」", "』", "、", "，", "！", "？", "）", "ー", "ッ", "…", ".", ",", "!", ")", "”",
+    "「", "『", "（", "(", "“",
+    " ", "  ", "\n", "\r\n", "\r", "\n\n", "\u3000", "\t",
+]  # fmt: skip
+unicode_text = st.lists(st.sampled_from(ATOMS), max_size=60).map("".join)
+
+WORDS = ["ab", "cde", "Xyz", "中文", "漢字かな", "カナ", "e\u0301f", FAMILY, "한국어"]
+CLOSERS = ["", "", "。", "」", "，", "、", "！", "）", "。」", ".", ",", "!", "”", "…"]
+OPENERS = ["", "", "", "「", "（", "“", "("]
+SPACES = ["", " ", "\n", "\r\n", "\r", "\n\n", "\u3000", "  "]
+# Text where a closing mark always follows a word and an opening mark precedes one, and
+# words are short: every forbidden cut has an allowed one a few characters away.
+structured_text = st.lists(
+    st.tuples(
+        st.sampled_from(OPENERS),
+        st.sampled_from(WORDS),
+        st.sampled_from(CLOSERS),
+        st.sampled_from(SPACES),
+    ).map("".join),
+    min_size=1,
+    max_size=50,
+).map("".join)
+
+
+SPACED_LETTER = regex.compile(r"[\p{L}\p{N}\p{M}--\p{lb=ID}--\p{lb=CJ}]", regex.V1)
+"""A letter, digit or mark of a script written with spaces between words."""
+
+
+def clusters(text: str) -> set[int]:
+    return {0, *cluster_ends(text, 0, len(text))}
+
+
+@given(unicode_text)
+def test_break_opportunities_follow_the_rules(text: str) -> None:
+    found = break_opportunities(text, 0, len(text))
+    assert found == sorted(set(found))
+    bounds = clusters(text)
+    for position in found:
+        assert 0 < position < len(text)
+        assert position in bounds  # never inside a grapheme cluster
+        assert not CLOSING.match(text, position)
+        assert not OPENING.match(text, position - 1)
+        before, after = text[position - 1], text[position]
+        # never inside a word of a spaced script (two letters or digits, no ideograph)
+        assert not (SPACED_LETTER.match(before) and SPACED_LETTER.match(after)), (text, position)
+
+
+@given(unicode_text)
+def test_fast_and_exact_opportunity_patterns_agree(text: str) -> None:
+    exact = [m.start() for m in linebreaks._OPPORTUNITY.finditer(text, 1, len(text))]
+    assert break_opportunities(text, 0, len(text)) == [p for p in exact if p < len(text)]
+
+
+@given(unicode_text, st.data())
+def test_glue_joins_across_every_forbidden_cut(text: str, data: st.DataObject) -> None:
+    if not text:
+        return
+    cuts = sorted(set(data.draw(st.lists(st.integers(1, max(1, len(text) - 1)), max_size=8))))
+    bounds = clusters(text)
+    cuts = [c for c in cuts if c in bounds and 0 < c < len(text)]
+    spans = list(pairwise([0, *cuts, len(text)]))
+    joined, breaks = glue(text, spans, set(range(len(spans))))
+    assert joined[0][0] == 0 and joined[-1][1] == len(text)
+    assert all(a[1] == b[0] for a, b in pairwise(joined))  # still tiling, fewer cuts
+    assert {a for a, _ in joined} <= {a for a, _ in spans}
+    assert forbidden_cuts(text, joined) == []
+    assert breaks <= set(range(len(joined)))
+
+
+def edges_ok(text: str, start: int, end: int) -> bool:
+    return not CLOSING.match(text, start) and not OPENING.match(text, end - 1)
+
+
+SPLITTERS = {
+    "recursive": lambda size, overlap: RecursiveSplitter(size, overlap),
+    "cjk": lambda size, overlap: RecursiveSplitter.from_preset("cjk", size, chunk_overlap=overlap),
+    "sentences": lambda size, overlap: SentenceSplitter(size, overlap),
+    "paragraphs": lambda size, overlap: ParagraphSplitter(size, overlap),
+}
+
+
+@settings(max_examples=60)
+@given(structured_text, st.integers(14, 60), st.data())
+def test_no_chunk_starts_with_closing_or_ends_with_opening(
+    text: str, size: int, data: st.DataObject
+) -> None:
+    overlap = data.draw(st.integers(0, size // 3))
+    bounds = clusters(text)
+    opportunities = set(break_opportunities(text, 0, len(text)))
+    # Where a run with no line-break opportunity is longer than the budget, it is cut
+    # between grapheme clusters: the rules hold only where every such run fits.
+    stops = sorted({0, len(text), *opportunities})
+    breakable = all(b - a <= size for a, b in pairwise(stops))
+    for name, build in SPLITTERS.items():
+        chunks = build(size, overlap).split(text)
+        for chunk in chunks:
+            assert text[chunk.start : chunk.end] == chunk.text
+            assert chunk.size <= size
+            assert chunk.start in bounds and chunk.end in bounds
+            if not breakable:
+                continue
+            assert edges_ok(text, chunk.start, chunk.end), (name, chunk)
+            if chunk.start:  # a chunk (and so its overlap) never starts inside a word
+                before, first = text[chunk.start - 1], text[chunk.start]
+                assert not (SPACED_LETTER.match(before) and SPACED_LETTER.match(first)), (
+                    name,
+                    chunk,
+                )
+
+
+def greedy_word_chunks(words: list[str], size: int) -> list[int]:
+    """Sizes of chunks filled with whole words up to ``size`` (words joined by spaces)."""
+    sizes: list[int] = []
+    for word in words:
+        if sizes and sizes[-1] + 1 + len(word) <= size:
+            sizes[-1] += 1 + len(word)
+        else:
+            sizes.append(len(word))
+    return sizes
+
+
+@settings(max_examples=100)
+@given(st.lists(st.sampled_from(["ab", "cd", "ef"]), min_size=2, max_size=60), st.integers(7, 40))
+def test_a_split_paragraph_is_cut_into_even_chunks(words: list[str], size: int) -> None:
+    paragraph = " ".join(words)
+    if len(paragraph) <= size:
+        return  # one chunk, maybe with its neighbours
+    text = f"Intro.\n\n{paragraph}\n\nEnd."  # the paragraph is a piece that must be split
+    greedy = greedy_word_chunks(words, size)
+    for name in ("recursive", "cjk", "paragraphs"):
+        chunks = SPLITTERS[name](size, 0).split(text)
+        sizes = [c.size for c in chunks if c.text not in ("Intro.", "End.")]
+        # As many chunks as filling each up to the budget; where that leaves a last chunk
+        # under half the budget, the largest as small as can be (within one word and its
+        # space of an even share), so no runt.
+        assert len(sizes) == len(greedy), (name, sizes, greedy)
+        if 2 * greedy[-1] >= size:
+            assert sizes == greedy, (name, sizes, greedy)
+        else:
+            even = -(-(len(paragraph) - (len(greedy) - 1)) // len(greedy))
+            assert max(sizes) <= even + 2, (name, sizes, greedy)
+
+
+@settings(max_examples=60)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["    ", "\t", ">>> "]), st.sampled_from(["x = f(a, b)", "y"])
+        ).map("".join),
+        min_size=2,
+        max_size=40,
+    ),
+    st.integers(16, 80),  # every line fits
+)
+def test_code_paragraphs_are_cut_at_line_ends(lines: list[str], size: int) -> None:
+    text = "\n".join(lines)
+    assert looks_like_code(text, 0, len(text))
+    for chunk in ParagraphSplitter(size).split(text):
+        assert chunk.end == len(text) or text[chunk.end] == "\n", chunk
+
+
+def test_prose_paragraphs_are_not_code() -> None:
+    prose = "The river rose in the night,\nand by morning the post\nwas under water."
+    assert not looks_like_code(prose, 0, len(prose))
+    assert code_line_spans(prose, 0, len(prose)) == [(0, len(prose))]
+    doctest = "Examples:\n\n>>> add(1, 2)\n3\n"
+    start = doctest.index(">>>")
+    assert looks_like_code(doctest, start, len(doctest))
+
+
+WRAPPED_CHINESE = "".join(
+    f"{'天地之數有十二萬九千六百歲' * (n % 3 + 1)}，{'一元分為十二會' * (n % 2 + 1)}。"
+    for n in range(40)
+)
+
+
+def hard_wrapped(text: str, width: int) -> str:
+    return "\n".join(text[i : i + width] for i in range(0, len(text), width))
+
+
+def test_the_cjk_preset_ranks_wrapped_line_breaks_below_sentence_ends() -> None:
+    text = hard_wrapped(WRAPPED_CHINESE, 35)
+    chunks = RecursiveSplitter.from_preset("cjk", 120).split(text)
+    # every sentence fits 120: every chunk ends at a sentence end, none at a wrapped line
+    assert len(chunks) > 10
+    assert all(c.text.endswith("。") for c in chunks)
+    default = RecursiveSplitter(120).split(text)
+    assert sum(c.text.endswith("。") for c in default) < len(default) / 2
+
+
+def test_overlap_in_chinese_when_the_last_sentence_is_longer_than_it() -> None:
+    text = WRAPPED_CHINESE.replace("\n", "")
+    chunks = SentenceSplitter(60, 10).split(text)
+    for before, after in pairwise(chunks):
+        assert after.start < before.end  # a clause or an ideograph still overlaps
+        assert not CLOSING.match(text, after.start)
+        assert before.end - after.start <= 10
+
+
+def test_overlap_prefers_a_sentence_then_a_clause_then_a_word() -> None:
+    text = "One two three four five six. Seven eight. Nine ten eleven twelve."
+    starts = [c.start for c in SentenceSplitter(45, 14).split(text)]
+    assert text[starts[1] :].startswith("Seven")  # the sentence fits the room
+    clause = "One two three four five, six seven eight nine ten eleven twelve thirteen."
+    starts = [c.start for c in SentenceSplitter(50, 20).split(clause)]
+    assert clause[starts[1] :].startswith("six")  # no sentence fits: a clause
+
+
+def test_clause_starts() -> None:
+    text = "一元，分為十二會、每會一萬八百歲；天開於子。A, b; c: d"
+    assert [text[p] for p in clause_starts(text, 0, len(text))] == ["分", "每", "天", "b", "c", "d"]
+
+
+@settings(max_examples=150)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "word ",
+                "Mr. Smith ",
+                "end. ",
+                "End! ",
+                "\n",
+                "\r\n",
+                "\n\n",
+                "\r\n\r\n",
+                "中文。",
+                "」",
+                "a,",
+            ]
+        ),
+        max_size=60,
+    ).map("".join),
+    st.data(),
+)
+def test_sentence_starts_in_a_window_are_the_window_reading_of_sentence_spans(
+    text: str, data: st.DataObject
+) -> None:
+    if len(text) < 2:
+        return
+    low = data.draw(st.integers(1, len(text) - 1))
+    end = data.draw(st.integers(low, len(text)))
+    begin = _resume_point(text, low)
+    expected = [s for s, _ in sentence_spans(text, begin, end, wrapped=True)[1:] if s >= low]
+    assert SentenceStarts()(text, low, end) == expected
