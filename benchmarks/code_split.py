@@ -38,43 +38,21 @@ import os
 import statistics
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from texts import gather, stdlib_python
+
 from spansplit import CodeSplitter, RecursiveSplitter, resolve_length
 from spansplit.boundaries.code import SyntaxLevel
 from spansplit.boundaries.code_languages import get_language, language_for_path
 
 MB = 1_000_000
-
-
-def gather(folder: Path, suffixes: tuple[str, ...], limit: int = MB) -> list[tuple[str, str]]:
-    """(path, text) of the files under ``folder`` with one of ``suffixes``, sorted, until
-    ``limit`` bytes of UTF-8; test data and generated declaration files are skipped."""
-    files: list[tuple[str, str]] = []
-    total = 0
-    for path in sorted(folder.rglob("*")):
-        if path.suffix not in suffixes or path.name.endswith(".d.ts") or "testdata" in path.parts:
-            continue
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (UnicodeDecodeError, OSError):
-            continue
-        if "\0" in text or not text.strip():
-            continue
-        files.append((str(path), text))
-        total += len(text.encode("utf-8"))
-        if total >= limit:
-            break
-    return files
-
-
-def stdlib_python(limit: int = MB) -> list[tuple[str, str]]:
-    return gather(Path(sysconfig.get_paths()["stdlib"]), (".py",), limit)
 
 
 def quality(

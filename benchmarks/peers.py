@@ -42,6 +42,10 @@ class Budget:
         return f"{self.unit}-{self.size}-{self.overlap}"
 
 
+PROSE = frozenset({"english", "chinese", "markdown", "mixed"})
+"""The texts every general splitter is measured on."""
+
+
 @dataclass(frozen=True)
 class Contender:
     """One library's splitter: how to build it for a budget, and what it supports."""
@@ -55,13 +59,19 @@ class Contender:
     overlap: bool = True
     offsets: bool = True
     fresh: Callable[[], None] | None = None
+    texts: frozenset[str] = PROSE
+    """Keys of the texts it is measured on (a structure-aware splitter: its own kind)."""
 
     @property
     def ours(self) -> bool:
         return self.distribution == "spansplit"
 
-    def supports(self, budget: Budget) -> bool:
-        return budget.unit in self.units and (self.overlap or budget.overlap == 0)
+    def supports(self, budget: Budget, text: str = "english") -> bool:
+        return (
+            budget.unit in self.units
+            and (self.overlap or budget.overlap == 0)
+            and text in self.texts
+        )
 
 
 def _token_counter(encoding: Any) -> Callable[[str], int]:
@@ -105,6 +115,35 @@ def _spansplit_sentences(budget: Budget, encoding: Any) -> Built:
 
     splitter = SentenceSplitter(budget.size, budget.overlap, length=_length(budget, encoding))
     return splitter.split, _chunks
+
+
+def _spansplit_markdown(budget: Budget, encoding: Any) -> Built:
+    from spansplit import MarkdownSplitter
+
+    splitter = MarkdownSplitter(budget.size, budget.overlap, length=_length(budget, encoding))
+    return splitter.split, _chunks
+
+
+def _spansplit_code(budget: Budget, encoding: Any) -> Built:
+    from texts import FILE_SEPARATOR
+
+    from spansplit import CodeSplitter
+
+    splitter = CodeSplitter("python", budget.size, budget.overlap, length=_length(budget, encoding))
+
+    def call(text: str) -> list[Any]:
+        return [splitter.split(source) for source in text.split(FILE_SEPARATOR)]
+
+    def pieces(source: str, result: list[Any]) -> list[Piece]:
+        # Offsets are within each file: moved to the joined text to be checked against it.
+        found: list[Piece] = []
+        offset = 0
+        for text, chunks in zip(source.split(FILE_SEPARATOR), result):
+            found += [(c.text, offset + c.start, offset + c.end) for c in chunks]
+            offset += len(text) + len(FILE_SEPARATOR)
+        return found
+
+    return call, pieces
 
 
 def _spansplit_blocks(budget: Budget, encoding: Any) -> Built:
@@ -265,6 +304,26 @@ CONTENDERS: tuple[Contender, ...] = (
         BUDGETED,
         _spansplit_sentences,
         "`SentenceSplitter(size, overlap, length=encoding)` (code points for chars)",
+    ),
+    Contender(
+        "spansplit-markdown",
+        "spansplit MarkdownSplitter",
+        "spansplit",
+        BUDGETED,
+        _spansplit_markdown,
+        "`MarkdownSplitter(size, overlap, length=encoding)` (code points for chars; the "
+        "`markdown` extra): sections, blocks kept whole, heading paths",
+        texts=frozenset({"markdown"}),
+    ),
+    Contender(
+        "spansplit-code",
+        "spansplit CodeSplitter",
+        "spansplit",
+        BUDGETED,
+        _spansplit_code,
+        "`CodeSplitter('python', size, overlap, length=encoding)` (code points for chars; "
+        "the `code` extra), file by file",
+        texts=frozenset({"python"}),
     ),
     Contender(
         "spansplit-blocks",

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,8 @@ MAIN_BUDGETS = (
 )
 SCALING_BUDGETS = (Budget("tokens", 512, 0), Budget("chars", 2000, 0))
 SEGMENTATION = Budget("none", 0, 0)
+THREADS_VARIABLE = "SPANSPLIT_THREADS"
+"""Caps spansplit's encoding threads in a process (``spansplit.sizing.tiktoken``)."""
 SCALING_SUBJECTS = frozenset(
     {"spansplit-recursive", "spansplit-token-paragraphs", "spansplit-blocks"}
 )
@@ -105,13 +107,23 @@ class Job:
     budget: Budget
     contender: Contender
     reps: int
+    threads: int | None = None
+    """``SPANSPLIT_THREADS`` for spansplit's token encoding (None: the default, one per core)."""
 
     @property
     def label(self) -> str:
+        threads = "default-threads" if self.threads is None else f"threads-{self.threads}"
         return (
             f"{self.section} {self.text.key} {self.text.label} {self.budget.key} "
-            f"{self.budget.label} {self.contender.key} {self.contender.name}"
+            f"{self.budget.label} {self.contender.key} {self.contender.name} {threads}"
         ).lower()
+
+    @property
+    def name(self) -> str:
+        """The contender's name, with the thread mode where it is not the default."""
+        if self.threads is None:
+            return self.contender.name
+        return f"{self.contender.name} ({self.threads} thread{'s' * (self.threads > 1)})"
 
     def fields(self) -> dict[str, Any]:
         """What the results record of this job says about it."""
@@ -126,8 +138,9 @@ class Job:
             "size": self.budget.size,
             "overlap": self.budget.overlap,
             "contender": self.contender.key,
-            "name": self.contender.name,
+            "name": self.name,
             "ours": self.contender.ours,
+            "threads": self.threads,
             "offsets_api": self.contender.offsets,
             "reps": self.reps,
         }
@@ -146,33 +159,58 @@ def main_texts(settings: Settings) -> list[TextSpec]:
         TextSpec("english", "English prose, 1 MB", 1.0),
         TextSpec("chinese", "Chinese prose, 1 MB", 1.0),
         TextSpec("markdown", f"Markdown, {settings.markdown_mb:g} MB", settings.markdown_mb),
+        TextSpec("python", "Python code, 1 MB", 1.0),
     ]
+
+
+def with_one_thread(jobs: list[Job]) -> list[Job]:
+    """``jobs``, each of spansplit's with a token budget followed by the same measurement
+    with one encoding thread (``SPANSPLIT_THREADS=1``)."""
+    out: list[Job] = []
+    for job in jobs:
+        out.append(job)
+        if job.contender.ours and job.budget.unit == "tokens":
+            out.append(replace(job, threads=1))
+    return out
 
 
 def plan(settings: Settings) -> list[Job]:
     """Every measurement of a run, in the order they run."""
     jobs: list[Job] = []
-    segmenters = [c for c in peers.CONTENDERS if c.supports(SEGMENTATION)]
     for text in main_texts(settings):
         for budget in MAIN_BUDGETS:
-            jobs += [
-                Job("main", text, budget, c, settings.reps)
-                for c in peers.CONTENDERS
-                if c.supports(budget)
-            ]
-        jobs += [Job("segmentation", text, SEGMENTATION, c, settings.reps) for c in segmenters]
+            jobs += with_one_thread(
+                [
+                    Job("main", text, budget, c, settings.reps)
+                    for c in peers.CONTENDERS
+                    if c.supports(budget, text.key)
+                ]
+            )
+        jobs += [
+            Job("segmentation", text, SEGMENTATION, c, settings.reps)
+            for c in peers.CONTENDERS
+            if c.supports(SEGMENTATION, text.key)
+        ]
     for budget in SCALING_BUDGETS:
         for size, reps in settings.scaling.items():
             text = TextSpec("mixed", f"corpus mix, {size:g} MB", size)
             jobs += [
-                Job("scaling", text, budget, c, reps)
-                for c in peers.CONTENDERS
-                if c.supports(budget) and c.key != "sts-callback"
+                job
+                for job in with_one_thread(
+                    [
+                        Job("scaling", text, budget, c, reps)
+                        for c in peers.CONTENDERS
+                        if c.supports(budget, text.key) and c.key != "sts-callback"
+                    ]
+                )
+                if job.threads is None or job.contender.key in SCALING_SUBJECTS
             ]
     adapter_text = TextSpec("mixed", f"corpus mix, {settings.adapter_mb:g} MB", settings.adapter_mb)
     for contender in peers.ADAPTERS:
         reps = settings.adapter_reps if contender.ours else settings.stock_reps
-        jobs.append(Job("llama-adapter", adapter_text, peers.ADAPTER_BUDGET, contender, reps))
+        jobs += with_one_thread(
+            [Job("llama-adapter", adapter_text, peers.ADAPTER_BUDGET, contender, reps)]
+        )
     return jobs
 
 
@@ -187,6 +225,7 @@ def projected_seconds(job: Job, done: list[dict[str, Any]]) -> float | None:
             for m in done
             if m["section"] == "scaling"
             and m["contender"] == job.contender.key
+            and m.get("threads") == job.threads
             and m["budget_key"] == job.budget.key
             and "median" in m
             and m["megabytes"] < job.text.megabytes
@@ -224,6 +263,10 @@ def snapshot_source(folder: Path) -> tuple[dict[str, str], str]:
 def run_job(job: Job, environment: dict[str, str] | None = None) -> dict[str, Any]:
     """Run one measurement in a fresh process and return its record."""
     command = [sys.executable, str(HERE / "worker.py"), json.dumps(job.spec())]
+    environment = dict(os.environ if environment is None else environment)
+    environment.pop(THREADS_VARIABLE, None)
+    if job.threads is not None:
+        environment[THREADS_VARIABLE] = str(job.threads)
     completed = subprocess.run(
         command, capture_output=True, text=True, check=False, env=environment
     )
@@ -339,8 +382,7 @@ def main(argv: list[str] | None = None) -> int:
     if options.list or not jobs:
         for job in jobs:
             print(
-                f"{job.section:13} {job.text.label:22} {job.budget.label:28} "
-                f"{job.contender.name} x{job.reps}"
+                f"{job.section:13} {job.text.label:22} {job.budget.label:28} {job.name} x{job.reps}"
             )
         print(f"{len(jobs)} measurements", file=sys.stderr)
         return 0 if jobs else 1
@@ -358,7 +400,7 @@ def main(argv: list[str] | None = None) -> int:
             if capped and projection > settings.scaling_cap:
                 reason = f"projected {projection:.0f} s per run (cap {settings.scaling_cap:g} s)"
                 done.append({"skipped": reason, **job.fields()})
-                print(f"{prefix} {job.contender.name}: skipped ({reason})", file=sys.stderr)
+                print(f"{prefix} {job.name}: skipped ({reason})", file=sys.stderr)
                 continue
             fit = int(settings.scaling_rep_seconds / max(projection, 1e-3))
             job.reps = max(1, min(job.reps, fit))
@@ -368,10 +410,11 @@ def main(argv: list[str] | None = None) -> int:
             summary = f"ERROR {record['error']}"
         else:
             summary = (
-                f"{record['median']:.3f} s median of {record['timed_reps']}, "
-                f"floor {record['floor_median']:.3f} s"
+                f"{record['median']:.3f} s median of {record['timed_reps']} "
+                f"({record['cpu_median']:.3f} s CPU), floor {record['floor_median']:.3f} s "
+                f"({record['floor_cpu_median']:.3f} s CPU)"
             )
-        print(f"{prefix} {job.contender.name}: {summary}", file=sys.stderr, flush=True)
+        print(f"{prefix} {job.name}: {summary}", file=sys.stderr, flush=True)
     snapshot.cleanup()
     results = {
         "machine": machine_info,

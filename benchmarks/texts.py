@@ -8,6 +8,7 @@ The corpus is ``$SPANSPLIT_CORPUS``, else ``../shared/corpus`` beside the reposi
 from __future__ import annotations
 
 import os
+import sysconfig
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -55,6 +56,11 @@ TEXT_SOURCES = {
         "samples the rest evenly (starting at the first block with a character outside the "
         "BMP, so Python stores every size in 4 bytes per code point), so every size has the "
         "same make-up (16 and 64 MB repeat corpus text)"
+    ),
+    "python": (
+        "the Python standard library on this machine: *.py files in sorted path order "
+        "(test data skipped) until the size is reached, split file by file (not from the "
+        "corpus; the same files as benchmarks/code_split.py)"
     ),
 }
 
@@ -117,6 +123,36 @@ def mixed(megabytes: float) -> str:
     return first_megabytes(b"".join(blocks[i] for i in chosen).decode("utf-8"), megabytes)
 
 
+def gather(folder: Path, suffixes: tuple[str, ...], limit: int = MB) -> list[tuple[str, str]]:
+    """(path, text) of the files under ``folder`` with one of ``suffixes``, sorted, until
+    ``limit`` bytes of UTF-8; test data and generated declaration files are skipped."""
+    files: list[tuple[str, str]] = []
+    total = 0
+    for path in sorted(folder.rglob("*")):
+        if path.suffix not in suffixes or path.name.endswith(".d.ts") or "testdata" in path.parts:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        if "\0" in text or not text.strip():
+            continue
+        files.append((str(path), text))
+        total += len(text.encode("utf-8"))
+        if total >= limit:
+            break
+    return files
+
+
+def stdlib_python(limit: int = MB) -> list[tuple[str, str]]:
+    return gather(Path(sysconfig.get_paths()["stdlib"]), (".py",), limit)
+
+
+FILE_SEPARATOR = "\x1e"
+"""Between the files of the ``python`` text (ASCII record separator: no source file holds
+it); the code splitter splits the files one by one."""
+
+
 def load(spec: TextSpec) -> str:
     """The text of ``spec``."""
     if spec.key == "english":
@@ -127,4 +163,7 @@ def load(spec: TextSpec) -> str:
         return first_megabytes("".join(read(p) for p in MARKDOWN_DOCS), spec.megabytes)
     if spec.key == "mixed":
         return mixed(spec.megabytes)
+    if spec.key == "python":
+        files = stdlib_python(int(spec.megabytes * MB))
+        return FILE_SEPARATOR.join(text for _, text in files)
     raise ValueError(f"unknown text {spec.key!r}")

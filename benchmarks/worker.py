@@ -15,8 +15,10 @@ order, untimed parts marked so:
 4. **time**: ``reps`` repetitions, each building a fresh splitter (untimed; peers with a
    memo cache get it emptied) then timing one call, each followed by one timed pass of the
    floor (``encode_ordinary`` of the text for token budgets, a line-ending ``finditer`` pass
-   for character budgets), so a busy machine slows both alike. The memory run is never
-   timed: it is the first run at full size, whose fresh pages the later runs reuse.
+   for character budgets), so a busy machine slows both alike; wall time
+   (``perf_counter``) and CPU time (``process_time``, every thread of the process) of both.
+   The memory run is never timed: it is the first run at full size, whose fresh pages the
+   later runs reuse.
 
 Run by hand: ``python benchmarks/worker.py '{"contender": "spansplit-recursive", "text":
 {"key": "english", "label": "English", "megabytes": 1}, "budget": {"unit": "tokens",
@@ -174,7 +176,7 @@ def measure(spec: dict[str, Any]) -> dict[str, Any]:
     out["quality"] = check(text, pieces(text, result), budget, encoding)
     del result
 
-    walls, cpus, floors = [], [], []
+    walls, cpus, floor_walls, floor_cpus = [], [], [], []
     for _ in range(max(1, reps)):
         call, pieces = build()
         gc.collect()
@@ -182,18 +184,31 @@ def measure(spec: dict[str, Any]) -> dict[str, Any]:
         del result
         walls.append(wall)
         cpus.append(cpu)
-        floors.append(timed(lambda: floor(text))[0])
+        floor_wall, floor_cpu, _ = timed(lambda: floor(text))
+        floor_walls.append(floor_wall)
+        floor_cpus.append(floor_cpu)
     out.update(
         wall=walls,
         cpu=cpus,
-        floor_wall=floors,
+        floor_wall=floor_walls,
+        floor_cpu=floor_cpus,
         median=statistics.median(walls),
         best=min(walls),
         cpu_median=statistics.median(cpus),
-        floor_median=statistics.median(floors),
+        cpu_best=min(cpus),
+        floor_median=statistics.median(floor_walls),
+        floor_cpu_median=statistics.median(floor_cpus),
         timed_reps=len(walls),
+        encoding_threads=encoding_threads(),
     )
     return out
+
+
+def encoding_threads() -> int:
+    """Threads spansplit encodes a text with in this process (``SPANSPLIT_THREADS`` caps it)."""
+    from spansplit.sizing.tiktoken import _workers
+
+    return _workers()
 
 
 def main() -> int:

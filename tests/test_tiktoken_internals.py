@@ -21,6 +21,7 @@ FALLBACKS = {
     "Encoding._mergeable_ranks": "decode_single_token_bytes for every id (seconds, once)",
     "tiktoken.registry.ENCODINGS": "the encoding is loaded again",
     "tiktoken.registry.ENCODING_CONSTRUCTORS": "tiktoken.get_encoding (its cache, then network)",
+    "Encoding._pat_str": "no token index: every span is encoded",
 }
 
 
@@ -31,6 +32,8 @@ def test_the_private_attributes_spansplit_reads_are_there() -> None:
         missing.append("Encoding._core_bpe.encode_to_tiktoken_buffer")
     if not isinstance(getattr(encoding, "_mergeable_ranks", None), dict):
         missing.append("Encoding._mergeable_ranks")
+    if internals.pretokenizer_pattern(encoding) is None:
+        missing.append("Encoding._pat_str")
     if not isinstance(getattr(tiktoken.registry, "ENCODINGS", None), dict):
         missing.append("tiktoken.registry.ENCODINGS")
 
@@ -88,3 +91,13 @@ def test_without_private_attributes_counts_are_the_same(monkeypatch: pytest.Monk
     assert public_only.measurer(text * 20).count_spans(spans) == sizes
     assert len(ends) == len(encoding.encode_ordinary(text)) and ends[-1] == len(text)
     assert sizes == [len(encoding.encode_ordinary((text * 20)[a:b])) for a, b in spans]
+
+
+def test_a_private_copy_encodes_as_the_encoding() -> None:
+    # Pool threads encode with copies of their own (tiktoken is fastest on the first thread
+    # that used an Encoding); a copy must give the same tokens.
+    encoding = load_encoding("cl100k_base")
+    copy = internals.private_copy(encoding)
+    assert copy is not None and copy is not encoding and copy.name == encoding.name
+    text = sample("english.txt")[:3000] + " <|endoftext|> 漢字 😀\r\n"
+    assert copy.encode_ordinary(text) == encoding.encode_ordinary(text)

@@ -1,12 +1,14 @@
 """The token index (one tiktoken encoding of a whole text serving every span) against
-tiktoken itself: its sync points are pretoken boundaries, its exact counts are exact, its
-estimates are close, on adversarial generated text, the texts of tests/data and the real
-corpus."""
+tiktoken itself: its cuts are pretoken boundaries in every context, its exact counts are
+exact, its estimates are close, on adversarial generated text, the texts of tests/data and
+the real corpus."""
 
 from __future__ import annotations
 
 import random
-from itertools import product
+import unicodedata
+from collections.abc import Callable
+from itertools import pairwise, product
 
 import pytest
 import regex
@@ -16,10 +18,19 @@ from hypothesis import strategies as st
 from support import ATOMS as SHARED_ATOMS
 from support import corpus_cases
 
-from spansplit.sizing import resolve_length, token_index
+from spansplit import (
+    CodeSplitter,
+    MarkdownSplitter,
+    ParagraphSplitter,
+    RecursiveSplitter,
+    SentenceSplitter,
+)
+from spansplit.sizing import pretoken_cuts, resolve_length, token_index
 from spansplit.sizing import tiktoken as tiktoken_sizing
 from spansplit.sizing.base import TextMeasurer
-from spansplit.sizing.token_index import SYNC_POINTS, TokenIndexMeasurer
+from spansplit.sizing.pretoken_cuts import PRETOKEN_CUTS
+from spansplit.sizing.tiktoken_internals import pretokenizer_pattern
+from spansplit.sizing.token_index import ExactTokenIndexMeasurer, TokenIndexMeasurer
 
 ENCODINGS = ["cl100k_base", "o200k_base"]
 
@@ -31,21 +42,35 @@ def length_for(name: str):  # type: ignore[no-untyped-def]
         pytest.skip(f"{name} not available offline here: {error}")
 
 
-# The shared atoms, and pieces that stress the pretokenizer around line endings:
-# punctuation before newlines (".\n\n" is one cl100k pretoken), "/" after newlines (o200k's
-# punctuation rule), runs of spaces and newlines, digits, CJK, emoji.
+# The shared atoms, and pieces that stress the pretokenizer around cuts: punctuation before
+# line endings (".\n\n" is one cl100k pretoken), "/" after line endings (o200k's
+# punctuation rule), contractions, case changes (o200k), runs of spaces and line endings,
+# lone CR, code indentation, digits, CJK and full-width punctuation, emoji ZWJ sequences,
+# combining marks and letters outside the cuts' classes.
 ATOMS = [
     *SHARED_ATOMS,
     "Ab",
+    "aB",
+    "ABc",
     ",",
     "!?",
     "/",
     "//",
     "'s",
+    "'T",
+    "'ll",
+    "’s",
     "1",
     "123456",
+    "١٢",
+    "７",
     "「",
+    "」",
+    "：",
+    "…",
+    "“",
     "👍",
+    "👩\u200d💻",
     "-",
     "```",
     "http://x.y/z",
@@ -54,8 +79,49 @@ ATOMS = [
     ".\n",
     "/\n",
     "\n/",
+    "\r\r",
+    "\r \r\n",
+    "\n    ",
+    "\n\t\t",
+    "        ",
+    " " * 33,
+    "\n" * 5,
+    "\t \u3000\u3000",
+    "    def f(x):",
+    "ひらがな",
+    "한국어",
+    "Ωμέγα",
+    "слово",
+    "עברית",
+    "عربي",
+    "\u064e",
+    "\u0915\u093f",
+    "a\u0308",
+    "\u1e9e",
+    "_",
+    "ª",
+    "²",
+    "\u00ad",
+    "\u200b",
+    "\x0c",
+    "\x1c",
+    "\u2028",
+    "\u0085",
 ]
 texts = st.lists(st.sampled_from(ATOMS), min_size=1, max_size=80).map("".join)
+
+Test = Callable[..., None]
+
+
+def on_generated_texts(examples: int) -> Callable[[Test], Test]:
+    """The test, for each encoding, on ``examples`` generated texts (``text``), with more
+    to draw from ``data``."""
+
+    def decorate(test: Test) -> Test:
+        drawn = given(text=texts, data=st.data())(test)
+        return pytest.mark.parametrize("name", ENCODINGS)(settings(max_examples=examples)(drawn))
+
+    return decorate
 
 
 def pretoken_starts(pattern: str, text: str) -> set[int]:
@@ -63,25 +129,61 @@ def pretoken_starts(pattern: str, text: str) -> set[int]:
     return {m.start() for m in regex.finditer(pattern, text)}
 
 
+def cut_positions(name: str, text: str) -> list[int]:
+    return PRETOKEN_CUTS[name].all(text)
+
+
 @pytest.mark.parametrize("name", ENCODINGS)
-@settings(max_examples=300)
-@given(text=texts)
-def test_sync_points_are_pretoken_boundaries(name: str, text: str) -> None:
+def test_the_cuts_are_proven_for_the_encodings_patterns(name: str) -> None:
+    # Cuts are used only with the pattern they were proven for.
     encoding = length_for(name).encoding
-    starts = pretoken_starts(encoding._pat_str, text)
-    for match in SYNC_POINTS[name].finditer(text):
-        assert match.end() in starts, (text, match.end())
+    assert pretokenizer_pattern(encoding) == PRETOKEN_CUTS[name].pattern
+    assert pretoken_cuts.cuts_for(name, pretokenizer_pattern(encoding) + "|x") is None
+
+
+@on_generated_texts(300)
+def test_cuts_are_pretoken_boundaries_in_every_context(
+    name: str, text: str, data: st.DataObject
+) -> None:
+    # A cut of the whole text is a pretoken boundary of it, and of any piece of it that
+    # holds the cut's two characters.
+    pattern = length_for(name).encoding._pat_str
+    cuts = cut_positions(name, text)
+    assert set(cuts) <= pretoken_starts(pattern, text) | {len(text)}, text
+    a = data.draw(st.integers(0, len(text)))
+    b = data.draw(st.integers(a, len(text)))
+    inside = pretoken_starts(pattern, text[a:b])
+    for p in cuts:
+        if a < p < b:
+            assert p - a in inside, (text, a, b, p)
+
+
+def test_the_cut_classes_hold_only_characters_of_their_kind() -> None:
+    # Letters are letters, digits digits, punctuation neither (nor marks, nor whitespace),
+    # in Python's Unicode tables and in those of the regex module.
+    every = "".join(chr(c) for c in range(0x30000) if not 0xD800 <= c < 0xE000)
+
+    def members(ranges: str) -> list[str]:
+        return regex.findall(f"[{ranges}]", every)
+
+    for char in members(pretoken_cuts._LETTERS):
+        assert unicodedata.category(char).startswith("L") and regex.match(r"\p{L}", char)
+    for char in members(pretoken_cuts._DIGITS):
+        assert unicodedata.category(char) == "Nd" and regex.match(r"\p{N}", char)
+    for char in members(pretoken_cuts._PUNCTUATION):
+        assert unicodedata.category(char)[0] in "PS" and char != "'", hex(ord(char))
+        assert not regex.match(r"[\s\p{L}\p{N}\p{M}]", char)
+    for char in members(pretoken_cuts._BLANKS):
+        assert char.isspace() and char not in "\r\n" and regex.match(r"\s", char)
+    assert members(pretoken_cuts._WHITESPACE) == [c for c in every if c.isspace()]
 
 
 def indexed(name: str, text: str) -> TokenIndexMeasurer:
     length = length_for(name)
-    measurer = TokenIndexMeasurer(length, text, SYNC_POINTS[name])
-    return measurer
+    return TokenIndexMeasurer(length, text, PRETOKEN_CUTS[name])
 
 
-@pytest.mark.parametrize("name", ENCODINGS)
-@settings(max_examples=150)
-@given(text=texts, data=st.data())
+@on_generated_texts(300)
 def test_exact_counts_equal_tiktoken_on_generated_text(
     name: str, text: str, data: st.DataObject
 ) -> None:
@@ -97,6 +199,32 @@ def test_exact_counts_equal_tiktoken_on_generated_text(
     )
     expected = [len(length.encoding.encode_ordinary(text[a:b])) for a, b in spans]
     assert measurer.count_spans(spans) == expected
+    assert [measurer.count(a, b) for a, b in spans] == expected
+
+
+@on_generated_texts(200)
+def test_reach_back_is_a_bound(name: str, text: str, data: st.DataObject) -> None:
+    # No text[start:end] with start before reach_back(end, size) fits size.
+    length = length_for(name)
+    measurer = indexed(name, text)
+    end = data.draw(st.integers(0, len(text)))
+    size = data.draw(st.integers(0, 12))
+    reach = measurer.reach_back(end, size)
+    assert 0 <= reach <= end
+    for start in range(reach):
+        assert len(length.encoding.encode_ordinary(text[start:end])) > size, (start, reach)
+
+
+@on_generated_texts(100)
+def test_the_estimated_fit_is_the_first_start_whose_estimate_fits(
+    name: str, text: str, data: st.DataObject
+) -> None:
+    measurer = indexed(name, text)
+    starts = sorted(set(data.draw(st.lists(st.integers(0, len(text)), min_size=1, max_size=10))))
+    end = data.draw(st.integers(starts[-1], len(text)))
+    room = data.draw(st.integers(0, 20))
+    plain = TextMeasurer.estimated_fit(measurer, starts, end, room)
+    assert measurer.estimated_fit(starts, end, room) == plain
 
 
 def long_sample(name: str, size: int, *, crlf: bool = False) -> str:
@@ -166,7 +294,7 @@ def check_segments_encode_as_the_whole(text: str) -> None:
 
 
 @pytest.mark.parametrize("sample_name", SAMPLES)
-def test_segments_cut_at_sync_points_encode_as_the_whole_on_the_samples(
+def test_segments_cut_at_cuts_encode_as_the_whole_on_the_samples(
     monkeypatch: pytest.MonkeyPatch, sample_name: str
 ) -> None:
     # Many small segments: the index must still equal one encoding of the whole text.
@@ -175,7 +303,7 @@ def test_segments_cut_at_sync_points_encode_as_the_whole_on_the_samples(
 
 
 @pytest.mark.corpus
-def test_segments_cut_at_sync_points_encode_as_the_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_segments_cut_at_cuts_encode_as_the_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     # Many small segments: the index must still equal one encoding of the whole text.
     monkeypatch.setattr(token_index, "SEGMENT_CHARS", 1000)
     text = corpus_path("english_prose/pg84_frankenstein.gitenberg.crlf.txt").read_text(
@@ -187,9 +315,30 @@ def test_segments_cut_at_sync_points_encode_as_the_whole(monkeypatch: pytest.Mon
 def test_short_texts_and_other_lengths_use_the_plain_measurer() -> None:
     length = length_for("cl100k_base")
     assert type(length.measurer("short text")) is TextMeasurer
+    medium = SAMPLES["english"][: token_index.INDEX_MIN_CHARS - 1]
+    assert type(length.measurer(medium)) is ExactTokenIndexMeasurer
+    assert type(length.measurer(SAMPLES["english"])) is TokenIndexMeasurer
     chars = resolve_length("chars").measurer("x" * 100_000)
     assert not isinstance(chars, TokenIndexMeasurer)
     assert chars.count(5, 105) == 100  # an offset difference: code points need no index
+
+
+@pytest.mark.parametrize("sample_name", SAMPLES)
+def test_a_medium_text_is_packed_by_exact_sizes_as_span_by_span(sample_name: str) -> None:
+    # Below INDEX_MIN_CHARS, packing sees exact sizes (no estimates), as it always did,
+    # so those texts keep their chunks; the index only counts them faster.
+    length = length_for("cl100k_base")
+    text = SAMPLES[sample_name][: token_index.INDEX_MIN_CHARS // 4]
+    indexed, plain = (
+        ExactTokenIndexMeasurer(length, text, PRETOKEN_CUTS["cl100k_base"]),
+        TextMeasurer(length, text),
+    )
+    rng = random.Random(sample_name)
+    spans = [
+        (a, min(len(text), a + rng.randint(0, 3000))) for a in rng.sample(range(len(text)), 100)
+    ]
+    assert indexed.sizes(spans, 10**9) == plain.count_spans(spans) == indexed.count_spans(spans)
+    assert not indexed.cheap_sizes and indexed.reach_back(len(text), 10) == 0
 
 
 def check_index_same_with_and_without_numpy(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
@@ -244,3 +393,45 @@ def test_batched_lookups_equal_one_by_one_lookups() -> None:
         encoding="utf-8"
     )[:50_000]
     check_batched_lookups(text)
+
+
+SPLITTERS = [
+    lambda length: RecursiveSplitter(64, 16, length=length),
+    lambda length: ParagraphSplitter(64, 16, length=length),
+    lambda length: SentenceSplitter(48, 8, length=length),
+    lambda length: MarkdownSplitter(64, 8, length=length),
+    lambda length: CodeSplitter("python", 64, 8, length=length),
+]
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    noise=st.lists(texts, min_size=1, max_size=8),
+    data=st.data(),
+    name=st.sampled_from(ENCODINGS),
+    size=st.sampled_from(
+        [token_index.EXACT_INDEX_MIN_CHARS * 3, token_index.INDEX_MIN_CHARS + 999]
+    ),
+)
+def test_every_chunk_size_equals_a_full_encode_on_generated_long_texts(
+    noise: list[str], data: st.DataObject, name: str, size: int
+) -> None:
+    # Long enough to be counted from an index (exact sizes below INDEX_MIN_CHARS, estimates
+    # above), real text with generated Unicode spliced in: each splitter's chunks are
+    # within budget and each size is what tiktoken counts for the chunk alone.
+    length = length_for(name)
+    base = (SAMPLES["markdown"] + SAMPLES["code"] + SAMPLES["chinese"])[:size]
+    cuts = sorted(
+        data.draw(st.lists(st.integers(0, size), min_size=len(noise), max_size=len(noise)))
+    )
+    text = "".join(base[a:b] + piece for (a, b), piece in zip(pairwise([0, *cuts]), noise))
+    text += base[cuts[-1] :]
+    for make in SPLITTERS:
+        splitter = make(length)
+        chunks = splitter.split(text)
+        counted = [
+            len(tokens)
+            for tokens in length.encoding.encode_ordinary_batch([c.text for c in chunks])
+        ]
+        assert [c.size for c in chunks] == counted, splitter
+        assert max(counted, default=0) <= splitter.chunk_size

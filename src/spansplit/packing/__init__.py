@@ -27,6 +27,7 @@ from ..boundaries.separators import SeparatorLevel
 from ..chunk import SizedSpan, Span
 from ..config import ChunkConfig
 from ..errors import InconsistentLengthError
+from ..sizing.base import TextMeasurer
 from .merge import OverlapSearch, merge
 from .pieces import fit, hard_cut
 from .scan import RecursiveScan, literal_levels, scan_separators
@@ -63,17 +64,24 @@ class Structure:
 
 
 def pack(
-    text: str, structure: Structure, config: ChunkConfig, *, region: Span | None = None
+    text: str,
+    structure: Structure,
+    config: ChunkConfig,
+    *,
+    region: Span | None = None,
+    measurer: TextMeasurer | None = None,
 ) -> list[SizedSpan]:
     """``(start, end, size)`` of the chunks of ``text`` (already validated), in order;
-    with ``region``, of ``text[start:end]`` only (offsets stay those of ``text``)."""
+    with ``region``, of ``text[start:end]`` only (offsets stay those of ``text``).
+    ``measurer`` is one the caller already measures ``text`` with (a token index made
+    once serves its levels and packing alike)."""
     start, end = (0, len(text)) if region is None else region
     if start >= end:
         return []
     chunks = _scan(text, structure, config) if region is None else None
     if chunks is None:
         top, rest = _top_level(text, structure.levels, start, end)
-        chunks = _general(text, top, rest, structure, config)
+        chunks = _general(text, top, rest, structure, config, measurer=measurer)
     check_budget(chunks, config)
     return chunks
 
@@ -101,6 +109,7 @@ def _general(
     config: ChunkConfig,
     *,
     overlap: bool = True,
+    measurer: TextMeasurer | None = None,
 ) -> list[SizedSpan]:
     """The general path: :func:`fit` then :func:`merge`."""
     budget, length, trim = config.chunk_size, config.length, config.strip_whitespace
@@ -113,6 +122,7 @@ def _general(
         isolate=structure.isolate,
         trim=trim,
         punctuation=structure.punctuation,
+        measurer=measurer,
     )
     return merge(
         text,

@@ -158,14 +158,7 @@ class OverlapSearch:
         low, high = 0, len(starts) - 1  # the answer lies in low..high, or none fits
         guess = (low + high) // 2
         if self.measurer.cheap_sizes and starts:
-            estimate, cap = self.measurer.sizes, room + 1
-            guess, above = 0, high  # the first start whose estimate fits (estimates fall)
-            while guess < above:
-                middle = (guess + above) // 2
-                if estimate([(starts[middle], end)], cap)[0] <= room:
-                    above = middle
-                else:
-                    guess = middle + 1
+            guess = self.measurer.estimated_fit(starts, end, room)
         best: tuple[int | None, int] = (None, 0)
         probes = 0
         while low <= high:

@@ -56,6 +56,7 @@ def fit(
     isolate: bool = False,
     trim: bool = False,
     punctuation: bool = True,
+    measurer: TextMeasurer | None = None,
 ) -> Pieces:
     """Measure ``spans`` and split each one over ``budget`` until every piece fits.
 
@@ -68,9 +69,10 @@ def fit(
     so whitespace that trimming removes never counts against the budget, and blank pieces
     are dropped. With ``punctuation``, pieces are joined across every cut that line
     breaking forbids (:func:`~spansplit.boundaries.linebreaks.glue`: none starts with
-    closing or ends with opening punctuation).
+    closing or ends with opening punctuation). ``measurer`` measures ``text`` with
+    ``length`` (by default, a new one).
     """
-    out = Pieces(trimmed=trim, measurer=length.measurer(text))
+    out = Pieces(trimmed=trim, measurer=measurer or length.measurer(text))
     wanted = set(breaks)
     rules = _Rules(isolate, trim, punctuation)
     _place(text, list(spans), 0, budget, length, levels, out, wanted, rules)

@@ -86,6 +86,18 @@ class TextMeasurer:
         """Exact sizes of the spans."""
         return self.length.count_spans(self.text, spans)
 
+    def estimated_fit(self, starts: Sequence[int], end: int, room: int) -> int:
+        """The first of ``starts`` (ascending, so estimates fall) whose estimated size of
+        ``text[start:end]`` is at most ``room``, or the last one if none is."""
+        low, high = 0, len(starts) - 1
+        while low < high:
+            middle = (low + high) // 2
+            if self.sizes([(starts[middle], end)], room + 1)[0] <= room:
+                high = middle
+            else:
+                low = middle + 1
+        return low
+
     def reach_back(self, end: int, size: int) -> int:
         """An offset before which no ``text[start:end]`` measures ``size`` or less (0 when
         the measurer cannot tell cheaply): searches for a short suffix may start there."""

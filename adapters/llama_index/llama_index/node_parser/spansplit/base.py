@@ -30,8 +30,10 @@ from llama_index.core.schema import (
     DEFAULT_TEXT_NODE_TMPL,
     BaseNode,
     Document,
+    ImageDocument,
     MetadataMode,
     NodeRelationship,
+    RelatedNodeInfo,
     TextNode,
 )
 from llama_index.core.utils import get_tqdm_iterable
@@ -279,21 +281,34 @@ class SpanNodeParser(TextSplitter):
         return self._build_nodes(node, self.split_chunks(text), _origin(node, text))
 
     def _build_nodes(self, node: BaseNode, chunks: list[Chunk], origin: _Origin) -> list[BaseNode]:
-        """One node per chunk, with the metadata and offsets it will keep after postprocessing."""
-        built = build_nodes_from_splits([c.text for c in chunks], node, id_func=self.id_func)
-        embed_excluded = self._excluded(node.excluded_embed_metadata_keys)
-        llm_excluded = self._excluded(node.excluded_llm_metadata_keys)
-        for new, chunk in zip(built, chunks):
-            if origin.offset is not None:
-                new.start_char_idx = origin.offset + chunk.start
-                new.end_char_idx = origin.offset + chunk.end
-            new.metadata = self._metadata(node, origin, chunk.start_line, chunk.end_line)
-            if self.add_page_numbers and self.include_metadata:
-                # (the budget's probe chunk has no pages: it measures metadata alone)
-                new.metadata.update({k: chunk.metadata.get(k, 1) for k in PAGE_KEYS})
-            new.excluded_embed_metadata_keys = list(embed_excluded)
-            new.excluded_llm_metadata_keys = list(llm_excluded)
-        return list(built)
+        """One node per chunk with the metadata and offsets it will keep after
+        postprocessing, each built whole in one construction."""
+        factory = _NodeFactory.of(node, self)
+        if factory is None:  # an image document: LlamaIndex's own node type for it
+            built = build_nodes_from_splits([c.text for c in chunks], node, id_func=self.id_func)
+            for new, chunk in zip(built, chunks):
+                new.start_char_idx, new.end_char_idx = _offsets(origin, chunk.start, chunk.end)
+                new.metadata = self._node_metadata(node, origin, chunk)
+                new.excluded_embed_metadata_keys = self._excluded(node.excluded_embed_metadata_keys)
+                new.excluded_llm_metadata_keys = self._excluded(node.excluded_llm_metadata_keys)
+            return list(built)
+        return [
+            factory.make(
+                self.id_func(index, node),
+                chunk.text,
+                _offsets(origin, chunk.start, chunk.end),
+                self._node_metadata(node, origin, chunk),
+            )
+            for index, chunk in enumerate(chunks)
+        ]
+
+    def _node_metadata(self, node: BaseNode, origin: _Origin, chunk: Chunk) -> dict[str, Any]:
+        """The metadata of the node of ``chunk`` (subclasses add their own keys)."""
+        metadata = self._metadata(node, origin, chunk.start_line, chunk.end_line)
+        if self.add_page_numbers and self.include_metadata:
+            # (the budget's probe chunk has no pages: it measures metadata alone)
+            metadata.update({k: chunk.metadata.get(k, 1) for k in PAGE_KEYS})
+        return metadata
 
     def _metadata(
         self, node: BaseNode, origin: _Origin, start_line: int, end_line: int
@@ -309,11 +324,15 @@ class SpanNodeParser(TextSplitter):
             metadata[END_LINE] = origin.line + end_line - 1
         return metadata
 
-    def _excluded(self, keys: list[str]) -> list[str]:
-        hidden = [*PAGE_KEYS] if self.add_page_numbers else []
+    def _hidden_keys(self) -> tuple[str, ...]:
+        """Metadata keys this parser adds that the embedding model and the LLM do not see."""
+        hidden: tuple[str, ...] = PAGE_KEYS if self.add_page_numbers else ()
         if self.include_line_numbers and not self.line_numbers_in_content:
             hidden += LINE_KEYS
-        return [*keys, *(key for key in hidden if key not in keys)]
+        return hidden
+
+    def _excluded(self, keys: list[str]) -> list[str]:
+        return [*keys, *(key for key in self._hidden_keys() if key not in keys)]
 
     def _postprocess_parsed_nodes(
         self, nodes: list[BaseNode], parent_doc_map: dict[str, Document]
@@ -332,7 +351,11 @@ class SpanNodeParser(TextSplitter):
         framework = self.model_copy(update={"include_prev_next_rel": False})
         nodes = super(SpanNodeParser, framework)._postprocess_parsed_nodes(nodes, parent_doc_map)
         for node, (start, end, lines) in zip(nodes, exact):
-            if isinstance(node, TextNode):
+            # Assigned only where changed: every assignment is validated by pydantic.
+            if isinstance(node, TextNode) and (node.start_char_idx, node.end_char_idx) != (
+                start,
+                end,
+            ):
                 node.start_char_idx, node.end_char_idx = start, end
             for key in LINE_KEYS:
                 node.metadata.pop(key, None)
@@ -346,6 +369,75 @@ class SpanNodeParser(TextSplitter):
         return True
 
 
+def _offsets(origin: _Origin, start: int, end: int) -> tuple[int | None, int | None]:
+    """A chunk's offsets in the root document, or ``(None, None)`` where unknown."""
+    if origin.offset is None:
+        return None, None
+    return origin.offset + start, origin.offset + end
+
+
+@dataclass(frozen=True, slots=True)
+class _NodeFactory:
+    """Text nodes of one input: what they copy from it (as LlamaIndex's parsers do), the
+    metadata keys hidden from the models, and one SOURCE relationship object for all."""
+
+    embedding: list[float] | None
+    embed_excluded: list[str]
+    llm_excluded: list[str]
+    metadata_separator: str
+    metadata_template: str
+    text_template: str
+    source: RelatedNodeInfo
+
+    @classmethod
+    def of(cls, node: BaseNode, parser: SpanNodeParser) -> _NodeFactory | None:
+        """For ``node`` parsed by ``parser``; None for an image document (not a text node)."""
+        if isinstance(node, ImageDocument):
+            return None
+        if not isinstance(node, (TextNode, Document)):
+            raise ValueError(f"Unknown document type: {type(node)}")
+        return cls(
+            node.embedding,
+            parser._excluded(node.excluded_embed_metadata_keys),
+            parser._excluded(node.excluded_llm_metadata_keys),
+            node.metadata_separator,
+            node.metadata_template,
+            node.text_template,
+            node.as_related_node_info(),
+        )
+
+    def make(
+        self, node_id: str, text: str, span: tuple[int | None, int | None], metadata: dict[str, Any]
+    ) -> TextNode:
+        """A text node built whole in one construction (pydantic validates every
+        assignment after it again)."""
+        return TextNode(
+            id_=node_id,
+            text=text,
+            start_char_idx=span[0],
+            end_char_idx=span[1],
+            metadata=metadata,
+            embedding=self.embedding,
+            excluded_embed_metadata_keys=list(self.embed_excluded),
+            excluded_llm_metadata_keys=list(self.llm_excluded),
+            metadata_separator=self.metadata_separator,
+            metadata_template=self.metadata_template,
+            text_template=self.text_template,
+            relationships={NodeRelationship.SOURCE: self.source},
+        )
+
+
+def _related_node_info(node: BaseNode) -> RelatedNodeInfo:
+    """``node.as_related_node_info()`` without validating again what the node holds (its
+    metadata copied, as validation would)."""
+    return RelatedNodeInfo.model_construct(
+        node_id=node.node_id,
+        node_type=node.get_type(),
+        metadata=dict(node.metadata),
+        hash=node.hash,
+    )
+
+
 def _link_neighbours(nodes: list[BaseNode]) -> None:
     """PREVIOUS/NEXT between consecutive nodes of the same document, both ways.
 
@@ -353,7 +445,7 @@ def _link_neighbours(nodes: list[BaseNode]) -> None:
     re-pointed the next node's source to the document, so nodes split from nodes of
     another parser get PREVIOUS links but no NEXT links; links are made again here.
     """
-    infos = [node.as_related_node_info() for node in nodes]
+    infos = [_related_node_info(node) for node in nodes]
     for i in range(1, len(nodes)):
         before, node = nodes[i - 1], nodes[i]
         if node.ref_doc_id is not None and before.ref_doc_id == node.ref_doc_id:

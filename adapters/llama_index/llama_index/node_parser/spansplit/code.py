@@ -73,12 +73,11 @@ class SpanCodeNodeParser(SpanBudgetNodeParser):
         size = budget or self.chunk_size
         return CodeSplitter(self.language, size, self._overlap(size), length=self._length())
 
-    def _build_nodes(self, node: BaseNode, chunks: list[Chunk], origin: _Origin) -> list[BaseNode]:
-        built = super()._build_nodes(node, chunks, origin)
-        if not self.include_metadata:
-            return built
-        for new, chunk in zip(built, chunks):
-            new.metadata.update(chunk.metadata)
-            for excluded in (new.excluded_embed_metadata_keys, new.excluded_llm_metadata_keys):
-                excluded += [key for key in CODE_KEYS if key not in excluded]
-        return built
+    def _node_metadata(self, node: BaseNode, origin: _Origin, chunk: Chunk) -> dict[str, Any]:
+        metadata = super()._node_metadata(node, origin, chunk)
+        if self.include_metadata:
+            metadata.update(chunk.metadata)
+        return metadata
+
+    def _hidden_keys(self) -> tuple[str, ...]:
+        return (*super()._hidden_keys(), *(CODE_KEYS if self.include_metadata else ()))

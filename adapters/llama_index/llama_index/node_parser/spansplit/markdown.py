@@ -15,7 +15,7 @@ from llama_index.core.schema import BaseNode, NodeRelationship
 from spansplit import Chunk, MarkdownSplitter, Splitter
 from spansplit.splitters.markdown import headings_before
 
-from .base import LINE_KEYS, _Origin, _origin
+from .base import LINE_KEYS, _NodeFactory, _Origin, _origin
 from .parsers import _OverlapMixin
 
 HEADER_PATH = "header_path"
@@ -72,24 +72,23 @@ class SpanMarkdownNodeParser(_OverlapMixin):
             length=self._length(),
         )
 
-    def _build_nodes(self, node: BaseNode, chunks: list[Chunk], origin: _Origin) -> list[BaseNode]:
-        built = super()._build_nodes(node, chunks, origin)
-        if not (self.include_metadata or self.include_sections):
-            return built
-        base = origin.offset
-        for new, chunk in zip(built, chunks):
-            if self.include_metadata:
-                new.metadata[HEADER_PATH] = header_path(
-                    chunk.metadata, chunk.start, self.header_path_separator
-                )
-            # (without include_metadata, the section span is only kept until _sections)
-            section = chunk.metadata.get("section")
-            if section is not None and base is not None:
-                new.metadata[SECTION_START] = base + int(section[0])
-                new.metadata[SECTION_END] = base + int(section[1])
-            for excluded in (new.excluded_embed_metadata_keys, new.excluded_llm_metadata_keys):
-                excluded += [key for key in HIDDEN_KEYS if key not in excluded]
-        return built
+    def _node_metadata(self, node: BaseNode, origin: _Origin, chunk: Chunk) -> dict[str, Any]:
+        metadata = super()._node_metadata(node, origin, chunk)
+        if self.include_metadata:
+            metadata[HEADER_PATH] = header_path(
+                chunk.metadata, chunk.start, self.header_path_separator
+            )
+        # (without include_metadata, the section span is only kept until _sections)
+        section = chunk.metadata.get("section")
+        kept = self.include_metadata or self.include_sections
+        if kept and section is not None and origin.offset is not None:
+            metadata[SECTION_START] = origin.offset + int(section[0])
+            metadata[SECTION_END] = origin.offset + int(section[1])
+        return metadata
+
+    def _hidden_keys(self) -> tuple[str, ...]:
+        hidden = HIDDEN_KEYS if self.include_metadata or self.include_sections else ()
+        return (*super()._hidden_keys(), *hidden)
 
     def _fitted_nodes(self, node: BaseNode, text: str) -> list[BaseNode]:
         chunks = super()._fitted_nodes(node, text)
@@ -113,16 +112,20 @@ class SpanMarkdownNodeParser(_OverlapMixin):
                 end -= 1
             groups.setdefault((start, end), []).append(chunk)
         sections: list[BaseNode] = []
+        factory = _NodeFactory.of(node, self)
         for (start, end), children in groups.items():
-            (section,) = build_nodes_from_splits([text[start:end]], node, id_func=self.id_func)
-            section.start_char_idx = (base or 0) + start
-            section.end_char_idx = (base or 0) + end
             first = children[0]
-            section.metadata = {**first.metadata, NODE_ROLE: "section"}
-            for key in LINE_KEYS:
-                section.metadata.pop(key, None)
-            section.excluded_embed_metadata_keys = list(first.excluded_embed_metadata_keys)
-            section.excluded_llm_metadata_keys = list(first.excluded_llm_metadata_keys)
+            metadata = {k: v for k, v in first.metadata.items() if k not in LINE_KEYS}
+            metadata[NODE_ROLE] = "section"
+            offsets = ((base or 0) + start, (base or 0) + end)
+            if factory is None:  # an image document: LlamaIndex's own node type for it
+                (section,) = build_nodes_from_splits([text[start:end]], node, id_func=self.id_func)
+                section.start_char_idx, section.end_char_idx = offsets
+                section.metadata = metadata
+                section.excluded_embed_metadata_keys = list(first.excluded_embed_metadata_keys)
+                section.excluded_llm_metadata_keys = list(first.excluded_llm_metadata_keys)
+            else:  # hides what its chunks hide
+                section = factory.make(self.id_func(0, node), text[start:end], offsets, metadata)
             parent = section.as_related_node_info()
             for child in children:
                 child.relationships[NodeRelationship.PARENT] = parent
