@@ -43,6 +43,9 @@ SEPARATOR_SETS = [
 # repeated (``"\n\n\n"`` holds ``"\n\n"`` twice, overlapping), and words long enough to
 # need the grapheme level at small budgets.
 SCAN_ATOMS = [*ATOMS, "\n \n", " \n\n ", "\n\n\n", "\t\n", "x" * 9, "yy" * 7]
+# Spaces that a mark joins or that follow a Prepend character are no cut (the scan hands
+# such a text over to the general path).
+JOINED_SPACES = [" \u0301", "\u0600 ", "\u3000\U0001f3fd"]
 # Punctuation a run of whitespace cannot cut before (closing) or after (opening), and
 # sentence and clause ends for the ranked overlap starts.
 PUNCTUATION_ATOMS = ["。", "」", "「", "，", ". ", "! ", ", ", "(", ")", "“", "”", "Ab"]
@@ -57,6 +60,7 @@ prose_texts = st.lists(
 scan_texts = st.one_of(
     texts_of(st.sampled_from(SCAN_ATOMS), noise=3, count=50),
     st.lists(st.sampled_from(SCAN_ATOMS + PUNCTUATION_ATOMS), max_size=80).map("".join),
+    st.lists(st.sampled_from(SCAN_ATOMS + JOINED_SPACES), max_size=80).map("".join),
     st.lists(st.sampled_from(SCAN_ATOMS), max_size=80).map("".join),
     prose_texts,
     unicode_texts,

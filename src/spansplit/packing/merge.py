@@ -12,6 +12,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 
+from ..boundaries.graphemes import cuts_inside_clusters
 from ..boundaries.levels import Level, StartsLevel
 from ..boundaries.linebreaks import CLOSING, glue
 from ..chunk import SizedSpan, Span, trim_span
@@ -143,6 +144,9 @@ class OverlapSearch:
         for starts in self.boundaries:
             found = [s for s in starts(text, low, tail) if not _opens_with_closing(text, s, tail)]
             best = self.longest_fit(found, end, room)
+            while best[0] is not None and cuts_inside_clusters(text, [best[0]]):
+                found.remove(best[0])  # a start inside a grapheme cluster is none
+                best = self.longest_fit(found, end, room)
             if best[0] is not None:
                 return best
         return None, 0
@@ -203,8 +207,7 @@ class OverlapSearch:
         start = max(start, self.measurer.reach_back(end, room))
         while True:
             parts = self.level(text, start, region_end)
-            if self.punctuation:
-                parts = glue(text, parts, set())[0]
+            parts = glue(text, parts, set(), self.punctuation)[0]
             if len(parts) < 2:
                 return None, 0
             starts = [s for s, _ in parts[1:] if floor < s < tail]

@@ -137,8 +137,7 @@ def _place(
     """Append ``spans`` to ``out``, splitting those over budget; ``wanted`` are break indices."""
     if rules.trim:
         spans, wanted = _trim_spans(text, spans, wanted)
-    if rules.punctuation:
-        spans, wanted = glue(text, spans, wanted)
+    spans, wanted = glue(text, spans, wanted, rules.punctuation)
     if not spans:
         return
     additive = length.additive
@@ -195,8 +194,7 @@ def _refine(
     (a recursive level, such as nested sections, is tried again on its own parts)."""
     while level < len(levels):
         parts = levels[level](text, span[0], span[1])
-        if rules.punctuation:  # joined across forbidden cuts, as _place joins them
-            parts = glue(text, parts, set())[0]
+        parts = glue(text, parts, set(), rules.punctuation)[0]  # as _place joins them
         following = level if is_recursive(levels[level]) else level + 1
         level += 1
         if splits(parts, *span):

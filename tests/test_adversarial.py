@@ -1,0 +1,188 @@
+"""The promise on hostile input (issue 19): the families of the adversarial run, each as a
+regression test of its own rather than only the one reproduction the run found.
+
+* No separator at any level, no trimming and no overlap start cuts a grapheme cluster or a
+  CRLF pair, whatever the splitter, separators (literal, regular expression, presets),
+  ``keep_separator`` and ``strip_whitespace``; one cluster over the budget is a
+  ``ChunkTooLargeError``.
+* Closing punctuation never starts a chunk (。！？ included), at any budget.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from support import check_chunks
+
+import spansplit
+from spansplit import ChunkTooLargeError, RecursiveSplitter
+from spansplit.boundaries.graphemes import CLUSTER
+from spansplit.chunk import trim_span
+
+
+def cluster_bounds(text: str) -> set[int]:
+    """Offsets where a cut keeps every grapheme cluster (and CRLF pair) whole."""
+    return {0, *(match.end() for match in CLUSTER.finditer(text))}
+
+
+def largest_cluster(text: str, measure: Callable[[str], int] = len) -> int:
+    return max((measure(match.group()) for match in CLUSTER.finditer(text)), default=0)
+
+
+# Each text puts a cluster that a separator could cut next to one: a CRLF pair (LF and CR
+# separators), a space that a combining mark or an emoji modifier joins (space
+# separators), a vowel sign after "!" (the cjk preset), a space after a Prepend character,
+# full-width punctuation followed by a mark, a ZWJ sequence, flags.
+HOSTILE = [
+    "ab\r\ncd",
+    "ab\r\n\r\ncd ef\r\ngh\r\n",
+    "ok \u0301ab cd \u0301",
+    "a \U0001f3fdb c \U0001f3fd",
+    "x!\u093ay z!\u093a w? \u093a",
+    "\u0600 x y\u0600 ",
+    "他来了。\u0301她走了，\u0301好的！\u20dd是",
+    "e\u0301 e\u0301\u0323 \U0001f469\u200d\U0001f469\u200d\U0001f467 \U0001f1ef\U0001f1f5"
+    " \u1100\u1161",
+    " \u0301lead\r\n\r\n\u3000\u0301 para\u00a0\u0301 two\r",
+]
+
+SEPARATORS: list[tuple[list[str], bool]] = [
+    (["\n\n", "\n", " ", ""], False),
+    (["\r", "\n"], False),
+    (["\n", " "], False),
+    ([" ", ""], False),
+    (["!", "?", "。", "，"], False),
+    ([r"\n", r"\s"], True),
+    ([r"(?= )", r"(?<=\n)"], True),
+    ([r"\r?\n", r"[!?]"], True),
+]
+
+
+def splitters(size: int) -> list[tuple[Any, str]]:
+    """Every splitter, with every separator set, keep_separator and strip_whitespace, and
+    the pattern of what it may drop (its separators, where ``keep_separator=False``)."""
+    found: list[tuple[Any, str]] = []
+    for strip in (True, False):
+        for separators, is_regex in SEPARATORS:
+            patterns = [s if is_regex else re.escape(s) for s in separators if s]
+            for keep in (False, True, "start", "end"):
+                dropped = "|".join(f"(?:{p})" for p in patterns) if keep is False else ""
+                found.append(
+                    (
+                        RecursiveSplitter(
+                            size,
+                            separators=separators,
+                            separators_are_regex=is_regex,
+                            keep_separator=keep,
+                            strip_whitespace=strip,
+                        ),
+                        dropped,
+                    )
+                )
+        for preset in sorted(spansplit.PRESETS):
+            found.append((RecursiveSplitter.from_preset(preset, size, strip_whitespace=strip), ""))
+        found += [
+            (spansplit.SentenceSplitter(size, strip_whitespace=strip), ""),
+            (spansplit.ParagraphSplitter(size, strip_whitespace=strip), ""),
+            (
+                spansplit.CodeSplitter(
+                    "python", size, strip_whitespace=strip, fallback="separators"
+                ),
+                "",
+            ),
+        ]
+    return found
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 5, 8])
+@pytest.mark.parametrize("text", HOSTILE)
+def test_no_splitter_cuts_a_grapheme_cluster_or_a_crlf_pair(text: str, size: int) -> None:
+    bounds = cluster_bounds(text)
+    for splitter, dropped in splitters(size):
+        try:
+            chunks = splitter.split(text)
+        except ChunkTooLargeError as error:
+            assert largest_cluster(text) > size, (splitter, error)
+            assert error.offset in bounds
+            continue
+        check_chunks(text, chunks, size, strip=splitter.strip_whitespace, dropped=dropped)
+        for chunk in chunks:
+            assert chunk.start in bounds and chunk.end in bounds, (splitter, chunk)
+
+
+@pytest.mark.parametrize("size", [3, 5, 8])
+@pytest.mark.parametrize("text", HOSTILE)
+def test_overlap_never_starts_inside_a_cluster(text: str, size: int) -> None:
+    bounds = cluster_bounds(text * 3)
+    for overlap in range(1, size):
+        for splitter in (
+            RecursiveSplitter(size, overlap),
+            RecursiveSplitter(size, overlap, separators=["\n", " "], keep_separator="start"),
+            RecursiveSplitter.from_preset("cjk", size, chunk_overlap=overlap),
+            spansplit.SentenceSplitter(size, overlap),
+            spansplit.ParagraphSplitter(size, overlap),
+        ):
+            try:
+                chunks = splitter.split(text * 3)
+            except ChunkTooLargeError:
+                assert largest_cluster(text) > size
+                continue
+            check_chunks(text * 3, chunks, size, overlap=overlap)
+            assert all(c.start in bounds and c.end in bounds for c in chunks), splitter
+
+
+def test_the_reproductions() -> None:
+    def texts(text: str, size: int, **options: Any) -> list[str]:
+        return [c.text for c in spansplit.split_recursive(text, size, **options)]
+
+    assert texts("ab\r\ncd", 3, strip_whitespace=False) == ["ab", "cd"]  # was "ab\r"
+    # Was "\u0301ab": the space separator cut the cluster " \u0301"; now that cluster
+    # is one piece, and the budget of 3 cuts between clusters.
+    assert texts("ok \u0301ab", 3) == ["ok", " \u0301", "ab"]
+    assert texts("ok \u0301ab", 4) == ["ok \u0301", "ab"]
+    assert texts("a \U0001f3fdb", 2) == ["a", " \U0001f3fd", "b"]  # was "\U0001f3fdb"
+    cjk = RecursiveSplitter.from_preset("cjk", 2)
+    assert [c.text for c in cjk.split("ab!\u093acd")] == ["ab", "!\u093a", "cd"]
+
+
+def test_a_crlf_pair_over_the_budget_is_too_large() -> None:
+    """The cluster is two code points: a budget of one cannot hold it, whatever the
+    separators (the LF separator used to leave the CR alone in a chunk)."""
+    for separators in (["\n"], ["\r"], ["\n\n", "\n", " ", ""], [""]):
+        for keep in (False, True, "start", "end"):
+            splitter = RecursiveSplitter(
+                1, separators=separators, keep_separator=keep, strip_whitespace=False
+            )
+            with pytest.raises(ChunkTooLargeError) as raised:
+                splitter.split("\r\n")
+            assert (raised.value.offset, raised.value.size, raised.value.budget) == (0, 2, 1)
+
+
+def test_a_line_separator_ends_a_crlf_line_whole() -> None:
+    """The LF separator in CRLF text takes the CR of the pair with it, and the CR
+    separator the LF: lines are still split at their ends, dropping (or keeping) the
+    whole line ending."""
+    text = "one\r\ntwo\r\nthree"
+    for separator in ("\n", "\r"):
+        dropped = RecursiveSplitter(7, separators=[separator], strip_whitespace=False)
+        assert [c.text for c in dropped.split(text)] == ["one", "two", "three"]
+        kept = RecursiveSplitter(
+            7, separators=[separator], keep_separator="end", strip_whitespace=False
+        )
+        assert [c.text for c in kept.split(text)] == ["one\r\n", "two\r\n", "three"]
+        before = RecursiveSplitter(
+            7, separators=[separator], keep_separator="start", strip_whitespace=False
+        )
+        assert [c.text for c in before.split(text)] == ["one", "\r\ntwo", "\r\nthree"]
+
+
+def test_trimming_keeps_a_space_that_a_mark_joins() -> None:
+    assert trim_span(" \u0301x ", 0, 4) == (0, 3)
+    assert trim_span("  \u0301x", 0, 4) == (1, 4)
+    assert trim_span("\t\u0301x", 0, 3) == (1, 3)  # a tab is a control: no mark joins it
+    assert trim_span("x\u0600  ", 0, 4) == (0, 3)  # a Prepend character takes the next space
+    assert trim_span("x" + " " * 1000, 0, 1001) == (0, 1)
+    assert trim_span(" " * 1000, 0, 1000) == (1000, 1000)
