@@ -186,3 +186,16 @@ def test_trimming_keeps_a_space_that_a_mark_joins() -> None:
     assert trim_span("x\u0600  ", 0, 4) == (0, 3)  # a Prepend character takes the next space
     assert trim_span("x" + " " * 1000, 0, 1001) == (0, 1)
     assert trim_span(" " * 1000, 0, 1000) == (1000, 1000)
+
+
+@pytest.mark.parametrize("depth", [1500])
+def test_deep_nesting_needs_no_recursion(depth: int) -> None:
+    """A list nested 1,500 deep is split level by level (a RecursionError at about 500)."""
+    pytest.importorskip("pyromark")
+    text = "".join("  " * i + f"- item {i} of the list\n" for i in range(depth))
+    for splitter in (
+        spansplit.MarkdownSplitter(30),
+        RecursiveSplitter.from_preset("markdown", 30),
+        spansplit.ParagraphSplitter(30),
+    ):
+        check_chunks(text, splitter.split(text), 30)

@@ -71,19 +71,56 @@ def fit(
     closing or ends with opening punctuation).
     """
     out = Pieces(trimmed=trim, measurer=length.measurer(text))
-    wanted = set(breaks)
-    rules = _Rules(isolate, trim, punctuation)
-    _place(text, list(spans), 0, budget, length, levels, out, wanted, rules)
+    rules = _Rules(budget, length, levels, isolate, trim, punctuation)
+    # Pieces nest as deeply as the structure does (a list in a list in a quote ...): the
+    # regions being split are a stack, not a recursion, so no depth is too deep.
+    stack = [frame] if (frame := _open(text, list(spans), 0, set(breaks), out, rules)) else []
+    while stack:
+        frame = stack[-1]
+        if frame.refining is not None:
+            _close(frame, out, rules)
+        if frame.next == len(frame.stops):
+            stack.pop()
+            continue
+        k = frame.stops[frame.next]
+        frame.next += 1
+        _append_fitting(frame, k, out, rules)
+        if k < len(frame.spans):
+            frame.done = k + 1
+            frame.refining = (k, len(out.spans))
+            child = _refine(text, frame.spans[k], frame.level, out, rules)
+            if child is not None:
+                stack.append(child)
     return out
 
 
 @dataclass(frozen=True, slots=True)
 class _Rules:
-    """How :func:`fit` treats pieces (its keyword arguments)."""
+    """How :func:`fit` treats pieces (its arguments)."""
 
+    budget: int
+    length: LengthFunction
+    levels: Sequence[Level]
     isolate: bool
     trim: bool
     punctuation: bool
+
+
+@dataclass(slots=True)
+class _Frame:
+    """Pieces of one region being placed into :class:`Pieces`: their sizes, the pieces
+    over budget (``stops``, then ``len(spans)``) and how far placing has got."""
+
+    spans: list[Span]
+    sizes: list[int]
+    joined: list[int]
+    level: int  # the index of the level that splits a piece of these over budget
+    wanted: set[int]  # indices of pieces that must start a chunk
+    breaks: list[int]  # the same, sorted
+    stops: list[int]
+    next: int = 0  # the next index into stops
+    done: int = 0  # pieces before this one are placed
+    refining: tuple[int, int] | None = None  # piece being split, its first index in out
 
 
 _SPACE = re.compile(r"\s")  # the characters str.isspace accepts (both use Py_UNICODE_ISSPACE)
@@ -123,26 +160,18 @@ def _trim_spans(text: str, spans: list[Span], wanted: set[int]) -> tuple[list[Sp
     return kept, moved - {len(kept)}
 
 
-def _place(
-    text: str,
-    spans: list[Span],
-    level: int,
-    budget: int,
-    length: LengthFunction,
-    levels: Sequence[Level],
-    out: Pieces,
-    wanted: set[int],
-    rules: _Rules,
-) -> None:
-    """Append ``spans`` to ``out``, splitting those over budget; ``wanted`` are break indices."""
+def _open(
+    text: str, spans: list[Span], level: int, wanted: set[int], out: Pieces, rules: _Rules
+) -> _Frame | None:
+    """Trim, glue and measure the pieces of one region (``None`` when none is left)."""
     if rules.trim:
         spans, wanted = _trim_spans(text, spans, wanted)
     spans, wanted = glue(text, spans, wanted, rules.punctuation)
     if not spans:
-        return
-    additive = length.additive
+        return None
+    budget, length = rules.budget, rules.length
     measurer = out.measurer or length.measurer(text)
-    if additive:
+    if length.additive:
         sizes = joined = measurer.sizes(spans, budget)
     else:
         # One measure per piece, with the gap before it (what packing adds); a piece over
@@ -155,51 +184,49 @@ def _place(
         over = [k for k, size in enumerate(joined) if size > budget]
         for k, alone in zip(over, measurer.sizes([spans[k] for k in over], budget)):
             sizes[k] = alone
-    too_big = [k for k, size in enumerate(sizes) if size > budget]
-    breaks = sorted(wanted)
-    done = 0
-    for k in [*too_big, len(spans)]:
-        # Pieces done..k-1 fit: append them in bulk.
-        shift = len(out.spans) - done
-        window = breaks[bisect_left(breaks, done) : bisect_left(breaks, k)]
-        out.breaks.update(i + shift for i in window)
-        out.spans += spans[done:k]
-        out.sizes += sizes[done:k]
-        if not additive:
-            out.joined += joined[done:k]
-        if k == len(spans):
-            break
-        done = k + 1
-        first = len(out.spans)
-        _refine(text, spans[k], level, budget, length, levels, out, rules)
-        if k in wanted or rules.isolate:
-            out.breaks.add(first)
-        if rules.isolate:
-            out.balanced.append((first, len(out.spans)))
-            if done < len(spans):
-                out.breaks.add(len(out.spans))
+    stops = [k for k, size in enumerate(sizes) if size > budget] + [len(spans)]
+    return _Frame(spans, sizes, joined, level, wanted, sorted(wanted), stops)
 
 
-def _refine(
-    text: str,
-    span: Span,
-    level: int,
-    budget: int,
-    length: LengthFunction,
-    levels: Sequence[Level],
-    out: Pieces,
-    rules: _Rules,
-) -> None:
+def _append_fitting(frame: _Frame, stop: int, out: Pieces, rules: _Rules) -> None:
+    """Append the pieces of ``frame`` from the first not yet placed up to ``stop`` (they
+    fit) in bulk, with their breaks."""
+    done, breaks = frame.done, frame.breaks
+    shift = len(out.spans) - done
+    window = breaks[bisect_left(breaks, done) : bisect_left(breaks, stop)]
+    out.breaks.update(i + shift for i in window)
+    out.spans += frame.spans[done:stop]
+    out.sizes += frame.sizes[done:stop]
+    if not rules.length.additive:
+        out.joined += frame.joined[done:stop]
+
+
+def _close(frame: _Frame, out: Pieces, rules: _Rules) -> None:
+    """Mark the breaks around the pieces that the piece of ``frame`` being split became."""
+    assert frame.refining is not None
+    k, first = frame.refining
+    frame.refining = None
+    if k in frame.wanted or rules.isolate:
+        out.breaks.add(first)
+    if rules.isolate:
+        out.balanced.append((first, len(out.spans)))
+        if frame.done < len(frame.spans):
+            out.breaks.add(len(out.spans))
+
+
+def _refine(text: str, span: Span, level: int, out: Pieces, rules: _Rules) -> _Frame | None:
     """Split one piece that is over budget with the next level that finds a boundary in it
-    (a recursive level, such as nested sections, is tried again on its own parts)."""
+    (a recursive level, such as nested sections, is tried again on its own parts): the
+    frame of its parts, to be placed next; or, after the last level, its hard cuts,
+    appended to ``out`` at once (``None``)."""
+    levels, budget, length = rules.levels, rules.budget, rules.length
     while level < len(levels):
         parts = levels[level](text, span[0], span[1])
-        parts = glue(text, parts, set(), rules.punctuation)[0]  # as _place joins them
+        parts = glue(text, parts, set(), rules.punctuation)[0]  # as _open joins them
         following = level if is_recursive(levels[level]) else level + 1
         level += 1
         if splits(parts, *span):
-            _place(text, parts, following, budget, length, levels, out, set(), rules)
-            return
+            return _open(text, parts, following, set(), out, rules)
     for start, end, size in hard_cut(text, span[0], span[1], budget, length):
         if rules.trim and (text[start].isspace() or text[end - 1].isspace()):
             start, end = trim_span(text, start, end)
@@ -210,6 +237,7 @@ def _refine(
         out.sizes.append(size)
         if not length.additive:
             out.joined.append(size)
+    return None
 
 
 def hard_cut(
