@@ -5,7 +5,9 @@ regression test of its own rather than only the one reproduction the run found.
   CRLF pair, whatever the splitter, separators (literal, regular expression, presets),
   ``keep_separator`` and ``strip_whitespace``; one cluster over the budget is a
   ``ChunkTooLargeError``.
-* Closing punctuation never starts a chunk (。！？ included), at any budget.
+* Closing punctuation never starts a chunk (。！？ included), at any budget that holds each
+  word or ideograph with the punctuation after it.
+* Structure nested deeper than Python's recursion limit is split.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+import regex
 from support import check_chunks
 
 import spansplit
 from spansplit import ChunkTooLargeError, RecursiveSplitter
 from spansplit.boundaries.graphemes import CLUSTER
 from spansplit.chunk import trim_span
+from spansplit.compat import chunk_text
 
 
 def cluster_bounds(text: str) -> set[int]:
@@ -199,3 +203,37 @@ def test_deep_nesting_needs_no_recursion(depth: int) -> None:
         spansplit.ParagraphSplitter(30),
     ):
         check_chunks(text, splitter.split(text), 30)
+
+
+CLOSING_TEXTS = [
+    "字" * 10 + "。下一句。",  # the issue's reproduction (seed 001's sentence chunker)
+    "他说：「好。」然后走了！真的？是的，对。" * 3,
+    "第一段没有标点的很长的一句话" * 3 + "。\n\n（注释）第二段！",
+    "Well… he said (quietly). Then: “no!” And 『书名』、另一本。",
+]
+
+
+def opens_with_closing(text: str) -> bool:
+    """Whether ``text`` starts with punctuation UAX #14 forbids a line to start with."""
+    closing = r"[\p{lb=CL}\p{lb=CP}\p{lb=EX}\p{lb=IS}\p{lb=NS}\p{lb=IN}]"
+    return regex.match(rf"\s*{closing}", text) is not None
+
+
+@pytest.mark.parametrize("text", CLOSING_TEXTS)
+@pytest.mark.parametrize("length", [None, "cl100k_base"])
+def test_closing_punctuation_never_starts_a_chunk(text: str, length: str | None) -> None:
+    """At every budget that holds each word or ideograph with the punctuation after it,
+    with and without overlap (seed 001 started a chunk with 。)."""
+    for size in range(4, 24):
+        for overlap in (0, size // 3):
+            for splitter in (
+                spansplit.SentenceSplitter(size, overlap, length=length),
+                RecursiveSplitter(size, overlap, length=length),
+                RecursiveSplitter.from_preset("cjk", size, chunk_overlap=overlap, length=length),
+                spansplit.ParagraphSplitter(size, overlap, length=length),
+            ):
+                chunks = splitter.split(text)
+                starts = [c.text for c in chunks if opens_with_closing(c.text)]
+                assert starts == [], (splitter, starts)
+    chunks = chunk_text(CLOSING_TEXTS[0], 10)
+    assert [c.text for c in chunks] == ["字字字字字字", "字字字字。下一句。"]
