@@ -12,6 +12,8 @@ regression test of its own rather than only the one reproduction the run found.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 from collections.abc import Callable
 from typing import Any
@@ -237,3 +239,48 @@ def test_closing_punctuation_never_starts_a_chunk(text: str, length: str | None)
                 assert starts == [], (splitter, starts)
     chunks = chunk_text(CLOSING_TEXTS[0], 10)
     assert [c.text for c in chunks] == ["字字字字字字", "字字字字。下一句。"]
+
+
+def base64_line(size: int) -> str:
+    """One line without spaces (minified code, base64): Python parses it as one deeply
+    nested expression."""
+    seed, parts = b"spansplit", []
+    while sum(map(len, parts)) < size:
+        seed = hashlib.sha256(seed).digest()
+        parts.append(base64.b64encode(seed * 64).decode())
+    return "".join(parts)[:size] + "\n"
+
+
+def counted(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[int]:
+    """A counter of the calls of ``owner.name`` (patched for the test)."""
+    calls = [0]
+    original = getattr(owner, name)
+
+    def counting(*args: Any) -> Any:
+        calls[0] += 1
+        return original(*args)
+
+    monkeypatch.setattr(owner, name, counting)
+    return calls
+
+
+def test_code_chunks_of_one_deep_line_take_linear_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The work grows with the text, not with the text times its chunks (a quadratic
+    walk down the syntax tree for each chunk's symbol path, 55 s at 4 MB; a look at every
+    grapheme boundary of a chunk's window for its cut). Counted, not timed."""
+    pytest.importorskip("tree_sitter_python")
+    from spansplit.boundaries.code import SyntaxLevel
+    from spansplit.packing import pieces
+
+    walked = counted(monkeypatch, SyntaxLevel, "_covers")
+    looked = counted(monkeypatch, pieces, "forbidden_at")
+    work = []
+    for size in (50_000, 200_000):
+        walked[0] = looked[0] = 0
+        text = base64_line(size)
+        splitter = spansplit.CodeSplitter("python", 2000)
+        chunks = splitter.split(text)
+        check_chunks(text, chunks, 2000, strip=splitter.strip_whitespace)
+        work.append(walked[0])
+        assert looked[0] < 5 * len(chunks)
+    assert work[1] < 6 * work[0]  # 4x the text: about 2.2x the work (it was 16x)

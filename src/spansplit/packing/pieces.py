@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..boundaries.graphemes import cluster_ends, first_cluster_end
@@ -308,13 +308,31 @@ def _best_cut(opportunities: list[int], text: str, pos: int, longest: int, targe
         candidates = [p for p, rank in zip(candidates, ranks) if rank == best]
     elif target < longest:
         bounds = cluster_ends(text, pos, longest)
-        candidates = [b for b in bounds if b == longest or not forbidden_at(text, b)] or bounds
+        return _nearest(bounds, target, lambda b: b == longest or not forbidden_at(text, b))
     else:
         return longest
-    above = min(bisect_left(candidates, target), len(candidates) - 1)
-    if above > 0 and target - candidates[above - 1] < candidates[above] - target:
-        return candidates[above - 1]
-    return candidates[above]
+    return _nearest(candidates, target, lambda _: True)
+
+
+def _nearest(candidates: list[int], target: float, allowed: Callable[[int], bool]) -> int:
+    """The allowed one of ``candidates`` (ascending) nearest to ``target``, the later one
+    of two as near; among all of them when none is allowed. Only the candidates around
+    ``target`` are asked about: a cut's window may hold thousands."""
+    above = bisect_left(candidates, target)
+    up = next((k for k in range(above, len(candidates)) if allowed(candidates[k])), None)
+    reach = candidates[up] - target if up is not None else float("inf")
+    down = None
+    for k in range(above - 1, -1, -1):
+        if target - candidates[k] >= reach:
+            break
+        if allowed(candidates[k]):
+            down = k
+            break
+    if down is not None:
+        return candidates[down]
+    if up is not None:
+        return candidates[up]
+    return _nearest(candidates, target, lambda _: True)
 
 
 _CLOSERS = "\"'\u201d\u2019)\\]\u300d\u300f\uff09"
