@@ -13,12 +13,14 @@ GB9c, so there the faster ``\\X`` is used: both give the same clusters.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 import regex
 
 from ..chunk import Span
+from .sentences import bmp_ranges
 
 _CONTROL = r"\r\n\p{GCB=Control}"
 _HANGUL = (
@@ -138,7 +140,9 @@ def cluster_around(text: str, position: int) -> Span:
     return _ClusterScan(text).around(position)
 
 
-def cuts_inside_clusters(text: str, positions: Sequence[int]) -> list[int]:
+def cuts_inside_clusters(
+    text: str, positions: Sequence[int], around: tuple[str, str] | None = None
+) -> list[int]:
     """The positions of ``positions`` (offsets into ``text``) that fall strictly inside a
     grapheme cluster (a CRLF pair included), ascending.
 
@@ -146,10 +150,13 @@ def cuts_inside_clusters(text: str, positions: Sequence[int]) -> list[int]:
     are looked at one by one when they are few (each character's class is remembered),
     else the characters on either side of them are gathered into two strings searched at
     C speed; only positions next to a character that may join another are looked at
-    closely (:class:`_ClusterScan`).
+    closely (:class:`_ClusterScan`). ``around``, where the caller has them, are those two
+    strings (``text[p - 1]`` and ``text[p]`` for each position ``p`` strictly inside).
     """
     size = len(text)
-    if len(positions) <= 64:
+    if around is not None:
+        chosen = [p for p in (positions[i] for i in _suspects(*around)) if 0 < p < size]
+    elif len(positions) <= 64:
         chosen = [
             p
             for p in positions
@@ -163,13 +170,37 @@ def cuts_inside_clusters(text: str, positions: Sequence[int]) -> list[int]:
     else:
         befores = "".join([text[p - 1] if 0 < p < size else "\n" for p in positions])
         afters = "".join([text[p] if 0 < p < size else "\n" for p in positions])
-        suspects = {m.start() for m in _NOT_PLAIN.finditer(befores)}
-        suspects.update(m.start() for m in _JOINS_BACK.finditer(afters))
-        chosen = [positions[i] for i in suspects]
+        chosen = [positions[i] for i in _suspects(befores, afters)]
     if not chosen:
         return []
     scan = _ClusterScan(text)
     return [p for p in sorted(set(chosen)) if scan.around(p)[0] != p]
+
+
+def _suspects(befores: str, afters: str) -> set[int]:
+    """Indices ``i`` where ``befores[i]`` may continue into the next character or
+    ``afters[i]`` joins the one before it: where a cut may fall inside a cluster. With the
+    standard ``re`` module and the classes as ranges where both strings are within the
+    BMP (several times faster), else with ``regex``."""
+    if _ASTRAL.search(befores) or _ASTRAL.search(afters):
+        found = {m.start() for m in _NOT_PLAIN.finditer(befores)}
+        found.update(m.start() for m in _JOINS_BACK.finditer(afters))
+        return found
+    not_plain, joins_back = _fast_classes()
+    found = {m.start() for m in not_plain.finditer(befores)}
+    found.update(m.start() for m in joins_back.finditer(afters))
+    return found
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+@lru_cache(maxsize=1)
+def _fast_classes() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """:data:`_NOT_PLAIN` and :data:`_JOINS_BACK` for the BMP, for the standard ``re``."""
+    plain = bmp_ranges(r"\p{GCB=Other}\p{GCB=Control}\n")
+    joins = bmp_ranges(r"\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}")
+    return re.compile(f"[^{plain}]"), re.compile(f"[{joins}]")
 
 
 def run_in_clusters(text: str, start: int, end: int) -> bool:

@@ -114,14 +114,23 @@ def forbidden_cuts(text: str, spans: Sequence[Span], punctuation: bool = True) -
         return []
     ends = [end for _, end in spans[:-1]]
     starts = [start for start, _ in spans[1:]]
-    inside = set(cuts_inside_clusters(text, ends if ends == starts else ends + starts))
+    firsts = "".join([text[start] for start in starts])
+    lasts = "".join([text[end - 1] for end in ends])
+    # The characters around each edge of a cut, as cuts_inside_clusters reads them: those
+    # inside the pieces are gathered already, and where the pieces tile, all of them.
+    if ends == starts:
+        inside = set(cuts_inside_clusters(text, ends, (lasts, firsts)))
+    else:
+        size = len(text)
+        after_ends = "".join([text[end] if end < size else "\n" for end in ends])
+        before_starts = "".join([text[start - 1] if start else "\n" for start in starts])
+        around = (lasts + before_starts, after_ends + firsts)
+        inside = set(cuts_inside_clusters(text, ends + starts, around))
     found: set[int] = set()
     if inside:
         found.update(index + 1 for index, end in enumerate(ends) if end in inside)
         found.update(index + 1 for index, start in enumerate(starts) if start in inside)
     if punctuation:
-        firsts = "".join([text[start] for start in starts])
-        lasts = "".join([text[end - 1] for end in ends])
         suspects = {m.start() for m in _EDGE_FIRST.finditer(firsts)}
         suspects.update(m.start() for m in _EDGE_LAST.finditer(lasts))
         for index in sorted(suspects):

@@ -234,7 +234,7 @@ def _split_literal(
     starts = list(accumulate([n + width for n in lengths[:-1]], initial=start))
     if not (segment.isascii() and "\r\n" not in segment):
         matches = [(a - width, a) for a in starts[1:]]
-        snapped = whole_cluster_matches(text, matches)
+        snapped = whole_cluster_matches(text, matches, separator)
         if snapped is not matches:
             return _pieces_between(start, end, snapped, keep_separator)
     if keep_separator is False:
@@ -246,14 +246,22 @@ def _split_literal(
     return pieces + ([(starts[-1], end)] if lengths[-1] else [])
 
 
-def whole_cluster_matches(text: str, matches: list[Span]) -> list[Span]:
+def whole_cluster_matches(text: str, matches: list[Span], literal: str = "") -> list[Span]:
     """Separator matches that keep grapheme clusters whole (``matches`` itself where all
     do). A match with an edge inside a cluster takes in the rest of that cluster when the
     rest is whitespace (the CR or LF of a CRLF pair: ``"\\n"`` then ends a CRLF line
     whole); any other match that would cut a cluster (a space that a combining mark
-    joins, ``"!"`` before a vowel sign) is no separator there."""
-    edges = [edge for match in matches for edge in match]
-    inside = cuts_inside_clusters(text, edges)
+    joins, ``"!"`` before a vowel sign) is no separator there. Every match of a
+    ``literal`` separator holds the same characters: only those outside it are read."""
+    if literal:
+        size, count = len(text), len(matches)
+        edges = [start for start, _ in matches] + [end for _, end in matches]
+        outside_before = "".join([text[start - 1] if start else "\n" for start, _ in matches])
+        outside_after = "".join([text[end] if end < size else "\n" for _, end in matches])
+        around = (outside_before + literal[-1] * count, literal[0] * count + outside_after)
+        inside = cuts_inside_clusters(text, edges, around)
+    else:
+        inside = cuts_inside_clusters(text, [edge for match in matches for edge in match])
     if not inside:
         return matches
     cut = set(inside)

@@ -276,11 +276,14 @@ class _Packer:
 
     def run(self) -> list[SizedSpan]:
         """Plan chunks ahead in batches and measure each batch at once (a tokenizer counts a
-        batch in parallel); a chunk over budget is shrunk and planning resumes after it.
+        batch in parallel); a chunk over budget is shrunk and planning resumes after it,
+        the plans after it being discarded. The batch halves at each shrink and doubles
+        after a batch without one, so text where most chunks shrink discards few plans.
         Measured spans are remembered, so a re-plan that meets the same chunk again does not
         measure it twice."""
         chunks: list[SizedSpan] = []
-        batch = len(self.spans) if self.length.additive else VERIFY_BATCH
+        most = len(self.spans) if self.length.additive else VERIFY_BATCH
+        batch = most
         measured: dict[Span, int] = {}
         plan: _Plan | None = self._greedy(0, None, 0) if self.spans else None
         while plan is not None:
@@ -291,6 +294,7 @@ class _Packer:
             bounds = [self._bounds(p) for p in plans]
             todo = [span for span in dict.fromkeys(bounds) if span not in measured]
             measured.update(zip(todo, self.measurer.count_spans(todo)))
+            batch = min(most, 2 * batch)
             for planned, (start, end) in zip(plans, bounds):
                 size = measured[start, end]
                 if size > self.budget:
@@ -301,6 +305,7 @@ class _Packer:
                     plan = self._after(fixed)
                     if end > start:
                         chunks.append((start, end, size))
+                    batch = max(1, batch // 4)  # the doubling above undone, then halved
                     break
                 if end > start:
                     chunks.append((start, end, size))
