@@ -15,6 +15,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+import sys
+import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +27,7 @@ from support import check_chunks
 import spansplit
 from spansplit import ChunkTooLargeError, RecursiveSplitter
 from spansplit.boundaries.graphemes import CLUSTER
+from spansplit.boundaries.paragraphs import paragraph_spans
 from spansplit.chunk import trim_span
 from spansplit.compat import chunk_text
 
@@ -284,3 +287,29 @@ def test_code_chunks_of_one_deep_line_take_linear_work(monkeypatch: pytest.Monke
         work.append(walked[0])
         assert looked[0] < 5 * len(chunks)
     assert work[1] < 6 * work[0]  # 4x the text: about 2.2x the work (it was 16x)
+
+
+def peak_memory(function: Callable[[], object]) -> int:
+    """The most memory ``function`` held at once while it ran (Python's allocators and the
+    regular expression engine's stacks, as tracemalloc sees them)."""
+    tracemalloc.start()
+    try:
+        function()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+BLANK_FLOODS = ["\n" * 300_000, "\r\n" * 150_000, " \t\n" * 100_000, "x" + "\n" * 300_000 + "y"]
+
+
+@pytest.mark.parametrize("text", BLANK_FLOODS, ids=["lf", "crlf", "spaces", "between"])
+def test_blank_floods_take_little_memory(text: str) -> None:
+    """Blank lines are no pieces: the paragraph patterns kept state for every blank line
+    of a run (0.9 GB for five million), and the sentence level made a piece of each."""
+    limit = 8 * sys.getsizeof(text)
+    assert peak_memory(lambda: paragraph_spans(text)) < limit
+    assert peak_memory(lambda: spansplit.split_paragraphs(text, 100)) < limit
+    if text.isspace():
+        assert peak_memory(lambda: spansplit.SentenceSplitter(100).split(text)) < limit
+        assert peak_memory(lambda: RecursiveSplitter(100, length="utf8").split(text)) < limit

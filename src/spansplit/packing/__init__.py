@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from ..boundaries.levels import FirstSplit, Level, StartsLevel, is_recursive, splits
 from ..boundaries.separators import SeparatorLevel
-from ..chunk import SizedSpan, Span
+from ..chunk import SizedSpan, Span, trim_span
 from ..config import ChunkConfig
 from ..errors import InconsistentLengthError
 from .merge import OverlapSearch, merge
@@ -70,6 +70,8 @@ def pack(
     start, end = (0, len(text)) if region is None else region
     if start >= end:
         return []
+    if config.strip_whitespace and trim_span(text, start, end)[0] == end:
+        return []  # blank: trimming leaves nothing (no level is asked for its lines)
     chunks = _scan(text, structure, config) if region is None else None
     if chunks is None:
         top, rest = _top_level(text, structure.levels, start, end)
