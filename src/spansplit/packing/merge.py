@@ -263,10 +263,7 @@ class _Packer:
             self.joined = measurer.count_spans(list(zip([self.spans[0][0], *ends], ends)))
         else:
             self.joined = list(pieces.joined)
-        self._index(pieces.breaks)
-
-    def _index(self, breaks: set[int]) -> None:
-        self.breaks = sorted(breaks)
+        self.breaks = sorted(pieces.breaks)
         self.prefix = [0, *accumulate(self.joined)]
 
     def _in_balanced(self, index: int) -> bool:
@@ -299,12 +296,15 @@ class _Packer:
                 size = measured[start, end]
                 if size > self.budget:
                     # A non-additive length found this plan over budget: shrink it for real.
-                    fixed = self._shrink(planned)
-                    start, end = self._bounds(fixed)
-                    size = self.measurer.count(start, end)
+                    fixed, cuts = self._shrink(planned)
+                    if cuts:
+                        chunks += cuts
+                    else:
+                        start, end = self._bounds(fixed)
+                        size = self.measurer.count(start, end)
+                        if end > start:
+                            chunks.append((start, end, size))
                     plan = self._after(fixed)
-                    if end > start:
-                        chunks.append((start, end, size))
                     batch = max(1, batch // 4)  # the doubling above undone, then halved
                     break
                 if end > start:
@@ -398,33 +398,37 @@ class _Packer:
             return trim_span(self.text, start, end)
         return start, end
 
-    def _shrink(self, plan: _Plan) -> _Plan:
-        """Drop trailing pieces, then the overlap, until the chunk measures within budget."""
+    def _shrink(self, plan: _Plan) -> tuple[_Plan, list[SizedSpan]]:
+        """Drop trailing pieces, then the overlap, until the chunk measures within budget.
+
+        A single piece that measured within budget (an estimate) but does not for real is
+        hard-cut: its parts are chunks of their own, returned with the plan that the next
+        chunk follows (its overlap from the last part on). The pieces are left as they
+        are, so no index is rebuilt: with a small token budget, where estimates often
+        fall short, rebuilding made packing quadratic."""
         count, budget = self.measurer.count, self.budget
         while True:
             start, end = self._bounds(plan)
             if count(start, end) <= budget:
-                return plan
+                return plan, []
             if plan.last > plan.first:
                 plan = _Plan(plan.first, plan.last - 1, plan.overlap_start, plan.overlap_size)
             elif plan.overlap_start is not None:
                 plan = _Plan(plan.first, plan.last, None, 0)
             else:
-                return self._recut(plan)
-
-    def _recut(self, plan: _Plan) -> _Plan:
-        """A single piece that measured within budget alone does not after trimming."""
-        start, end = self._bounds(plan)
-        cuts = hard_cut(self.text, start, end, self.budget, self.length)
-        index = plan.first
-        self.spans[index : index + 1] = [(s, e) for s, e, _ in cuts]
-        self.sizes[index : index + 1] = [size for _, _, size in cuts]
-        self.joined[index : index + 1] = [size for _, _, size in cuts]
-        self._index({b if b <= index else b + len(cuts) - 1 for b in self.breaks})
-        grown = len(cuts) - 1
-        self.balanced = [b + grown if b > index else b for b in self.balanced]
-        self.caps = {}
-        return _Plan(index, index, None, 0)
+                cuts = []
+                for cut_start, cut_end, size in hard_cut(
+                    self.text, start, end, budget, self.length
+                ):
+                    if self.trim:
+                        trimmed = trim_span(self.text, cut_start, cut_end)
+                        if trimmed != (cut_start, cut_end):
+                            cut_start, cut_end = trimmed
+                            size = count(cut_start, cut_end)
+                    if cut_end > cut_start:
+                        cuts.append((cut_start, cut_end, size))
+                last = cuts[-1] if cuts else (start, end, 0)
+                return _Plan(plan.first, plan.last, last[0], last[2]), cuts
 
 
 def even_cap(sizes: list[int], joined: list[int], budget: int) -> int:
