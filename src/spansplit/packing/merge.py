@@ -16,6 +16,7 @@ from ..boundaries.graphemes import cuts_inside_clusters
 from ..boundaries.levels import Level, StartsLevel
 from ..boundaries.linebreaks import CLOSING, glue
 from ..chunk import SizedSpan, Span, trim_span
+from ..errors import InconsistentLengthError
 from ..sizing.base import CodePoints, LengthFunction, TextMeasurer, Utf8Bytes, Utf16Units
 from .pieces import Pieces, hard_cut
 
@@ -402,10 +403,11 @@ class _Packer:
         """Drop trailing pieces, then the overlap, until the chunk measures within budget.
 
         A single piece that measured within budget (an estimate) but does not for real is
-        hard-cut: its parts are chunks of their own, returned with the plan that the next
-        chunk follows (its overlap from the last part on). The pieces are left as they
-        are, so no index is rebuilt: with a small token budget, where estimates often
-        fall short, rebuilding made packing quadratic."""
+        hard-cut, and its parts packed on their own (with overlap between them): those
+        chunks are returned with the plan that the next chunk follows (its overlap from the
+        last of them on). The pieces are left as they are, so no index is rebuilt: with a
+        small token budget, where estimates often fall short, rebuilding made packing
+        quadratic."""
         count, budget = self.measurer.count, self.budget
         while True:
             start, end = self._bounds(plan)
@@ -416,7 +418,7 @@ class _Packer:
             elif plan.overlap_start is not None:
                 plan = _Plan(plan.first, plan.last, None, 0)
             else:
-                cuts = []
+                parts = Pieces(trimmed=self.trim, measurer=self.measurer)
                 for cut_start, cut_end, size in hard_cut(
                     self.text, start, end, budget, self.length
                 ):
@@ -425,8 +427,25 @@ class _Packer:
                         if trimmed != (cut_start, cut_end):
                             cut_start, cut_end = trimmed
                             size = count(cut_start, cut_end)
+                            if size > budget:  # trimming made it larger: no cut can help
+                                raise InconsistentLengthError(
+                                    self.length, cut_start, cut_end, size, budget
+                                )
                     if cut_end > cut_start:
-                        cuts.append((cut_start, cut_end, size))
+                        parts.spans.append((cut_start, cut_end))
+                        parts.sizes.append(size)
+                        parts.joined.append(size)
+                packer = _Packer(
+                    self.text,
+                    parts,
+                    budget,
+                    self.length,
+                    self.measurer,
+                    self.overlap,
+                    self.search,
+                    self.trim,
+                )
+                cuts = packer.run()
                 last = cuts[-1] if cuts else (start, end, 0)
                 return _Plan(plan.first, plan.last, last[0], last[2]), cuts
 
