@@ -313,3 +313,40 @@ def test_blank_floods_take_little_memory(text: str) -> None:
     if text.isspace():
         assert peak_memory(lambda: spansplit.SentenceSplitter(100).split(text)) < limit
         assert peak_memory(lambda: RecursiveSplitter(100, length="utf8").split(text)) < limit
+
+
+CJK_RUN = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(4096))
+
+
+@pytest.mark.parametrize(
+    ("text", "splitter"),
+    [
+        (base64_line(300_000), RecursiveSplitter.from_preset("markdown", 2000, chunk_overlap=200)),
+        (base64_line(300_000), RecursiveSplitter(2000, separators=[""], length="utf8")),
+        (CJK_RUN * 40, RecursiveSplitter(2000, 200, length="utf8")),
+        (CJK_RUN * 40, RecursiveSplitter(2000)),
+        ("e\u0301\u0323" * 100_000, RecursiveSplitter.from_preset("markdown", 2000)),
+    ],
+    ids=["base64-markdown", "base64-clusters", "cjk-utf8", "cjk-chars", "marks-markdown"],
+)
+def test_a_line_without_boundaries_is_cut_without_a_piece_per_character(
+    text: str, splitter: RecursiveSplitter
+) -> None:
+    """The finest levels (grapheme clusters, line-break opportunities) are cut where the
+    budget is reached, not listed: a piece per character was 217x the text in memory."""
+    chunks: list[Any] = []
+    assert peak_memory(lambda: chunks.extend(splitter.split(text))) < 8 * sys.getsizeof(text)
+    check_chunks(text, chunks, splitter.chunk_size, splitter.length)
+    bounds = cluster_bounds(text)
+    assert all(c.start in bounds and c.end in bounds for c in chunks)
+
+
+def test_cluster_checks_inside_marks_take_linear_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where every character is a mark or its base, a cut's cluster is found by walking
+    back a few characters, not to the start of the text (62 s for 1 MB)."""
+    from spansplit.boundaries.graphemes import _ClusterScan
+
+    walked = counted(monkeypatch, _ClusterScan, "_sure_start")
+    text = "e\u0301\u0323" * 20_000
+    RecursiveSplitter.from_preset("markdown", 200, chunk_overlap=20).split(text)
+    assert walked[0] < 10 * len(text)

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from support import ATOMS, check_chunks, corpus_cases, texts_of, unicode_texts
 
 from spansplit import ChunkConfig, RecursiveSplitter
-from spansplit.boundaries.levels import Level
+from spansplit.boundaries.levels import Level, cut_anywhere
 from spansplit.boundaries.separators import KeepSeparator, SeparatorLevel, separator_levels
 from spansplit.chunk import SizedSpan, Span
 from spansplit.packing import Structure, pack
@@ -70,12 +70,17 @@ scan_texts = st.one_of(
 @dataclass(frozen=True, slots=True)
 class Opaque:
     """A level behind a plain callable: ``pack`` cannot tell it is a separator level, so
-    it never scans, and it splits exactly where the level does."""
+    it never scans, and it splits exactly where the level does (the finest level, which
+    packing cuts where the budget is reached, stays one: see ``levels.cut_anywhere``)."""
 
     level: Level
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
         return self.level(text, start, end)
+
+    @property
+    def cut_anywhere(self) -> bool | None:
+        return cut_anywhere(self.level)
 
 
 def levels_of(separators: Sequence[str], keep: KeepSeparator) -> tuple[SeparatorLevel, ...]:

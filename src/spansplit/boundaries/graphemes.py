@@ -72,6 +72,7 @@ _JOINS_BACK = regex.compile(r"[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}]")
 _PLAIN = regex.compile(r"[\p{GCB=Other}\p{GCB=Control}\n]")
 _NOT_PLAIN = regex.compile(r"[^\p{GCB=Other}\p{GCB=Control}\n]")
 _PREPEND = regex.compile(r"\p{GCB=Prepend}")
+_SIMPLE_START = regex.compile(r"[\p{GCB=Other}&&\p{InCB=None}]", regex.V1)
 _CONTROL_CHAR = regex.compile(r"[\p{GCB=Control}\r\n]")
 _WHITESPACE_CONTROLS = "\x85\u2028\u2029"  # and every whitespace below " "
 # The first character of _JOINS_BACK and of _PREPEND, and of every class but _PLAIN, CR.
@@ -86,6 +87,11 @@ def _joins_back(char: str) -> bool:
 @cache
 def _plain(char: str) -> bool:
     return _PLAIN.match(char) is not None
+
+
+@cache
+def _simple_start(char: str) -> bool:
+    return _SIMPLE_START.match(char) is not None
 
 
 @cache
@@ -114,7 +120,11 @@ class _ClusterScan:
             return after != "\n"
         if _CONTROL_CHAR.match(before) or _CONTROL_CHAR.match(after):
             return True
-        return _plain(before) and not _joins_back(after)
+        if _plain(before):
+            return not _joins_back(after)
+        # After a mark, a regional indicator, Hangul: a plain character that no rule joins
+        # to what precedes it (not a consonant a linker may join, not after ZWJ or Prepend).
+        return _simple_start(after) and before != "\u200d" and not _prepend(before)
 
     def around(self, position: int) -> Span:
         """The cluster holding ``text[position]`` (``0 <= position < len(text)``)."""

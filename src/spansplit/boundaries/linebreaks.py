@@ -267,6 +267,8 @@ class LineBreakLevel:
     """The level that splits a region at every line-break opportunity: words of spaced
     scripts (with their spaces), single ideographs and kana with their punctuation."""
 
+    cut_anywhere = True  # see levels.cut_anywhere
+
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
         return _spans_at(start, end, break_opportunities(text, start, end))
 

@@ -179,6 +179,12 @@ class SeparatorLevel:
         return _compiled(self.separator) if self.is_regex else self.separator
 
     @property
+    def cut_anywhere(self) -> bool | None:
+        """``False`` for the empty separator (any grapheme-cluster boundary: see
+        :func:`~.levels.cut_anywhere`), else ``None``."""
+        return False if self.separator == "" else None
+
+    @property
     def literal(self) -> str | None:
         """The separator if it is a non-empty literal string, else ``None``."""
         return self.separator if self.separator and not self.is_regex else None

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..boundaries.graphemes import cluster_ends, first_cluster_end
-from ..boundaries.levels import Level, is_recursive, splits
+from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
 from ..boundaries.linebreaks import break_opportunities, forbidden_at, glue
 from ..chunk import SizedSpan, Span, trim_span
 from ..errors import ChunkTooLargeError
@@ -220,14 +220,21 @@ def _refine(text: str, span: Span, level: int, out: Pieces, rules: _Rules) -> _F
     frame of its parts, to be placed next; or, after the last level, its hard cuts,
     appended to ``out`` at once (``None``)."""
     levels, budget, length = rules.levels, rules.budget, rules.length
+    opportunities = True
     while level < len(levels):
+        cuts = cut_anywhere(levels[level])
+        if cuts is not None:
+            opportunities = cuts
+            break
         parts = levels[level](text, span[0], span[1])
         parts = glue(text, parts, set(), rules.punctuation)[0]  # as _open joins them
         following = level if is_recursive(levels[level]) else level + 1
         level += 1
         if splits(parts, *span):
             return _open(text, parts, following, set(), out, rules)
-    for start, end, size in hard_cut(text, span[0], span[1], budget, length):
+    for start, end, size in hard_cut(
+        text, span[0], span[1], budget, length, opportunities=opportunities
+    ):
         if rules.trim and (text[start].isspace() or text[end - 1].isspace()):
             start, end = trim_span(text, start, end)
             if start == end:
@@ -241,7 +248,13 @@ def _refine(text: str, span: Span, level: int, out: Pieces, rules: _Rules) -> _F
 
 
 def hard_cut(
-    text: str, start: int, end: int, budget: int, length: LengthFunction
+    text: str,
+    start: int,
+    end: int,
+    budget: int,
+    length: LengthFunction,
+    *,
+    opportunities: bool = True,
 ) -> list[SizedSpan]:
     """Cut ``text[start:end]`` into ``(start, end, size)`` pieces of at most ``budget``.
 
@@ -253,9 +266,10 @@ def hard_cut(
     function's hint, else by galloping and binary search, always measured); if that
     would take more than ``k`` parts, each part is as long as fits instead. A single
     cluster over the budget raises :class:`ChunkTooLargeError` naming its offset and
-    both sizes.
+    both sizes. Without ``opportunities``, every cluster boundary is as good a cut as any
+    other. Only the text near each cut is looked at, so a piece of any length takes
+    memory for its parts alone.
     """
-    opportunities = break_opportunities(text, start, end)
     longest = _cut(text, start, end, budget, length, opportunities, 0)
     if len(longest) < 2:
         return longest
@@ -269,7 +283,7 @@ def _cut(
     end: int,
     budget: int,
     length: LengthFunction,
-    opportunities: list[int],
+    opportunities: bool,
     parts: int,
 ) -> list[SizedSpan]:
     """:func:`hard_cut`'s parts: each as long as fits (``parts == 0``), or aiming at an
@@ -283,7 +297,10 @@ def _cut(
             raise ChunkTooLargeError(pos, length.count(text[pos:cluster]), budget, length.unit)
         if cut < end:
             share = (end - pos) / max(1, parts - len(pieces)) if parts else end - pos
-            chosen = _best_cut(opportunities, text, pos, cut, pos + share)
+            # The opportunities in (pos, cut]: break_opportunities reads the text around
+            # its region, so a window gives the positions the whole piece would.
+            found = break_opportunities(text, pos, cut + 1) if opportunities else []
+            chosen = _best_cut(found, text, pos, cut, pos + share)
             if chosen != cut:
                 cut, size = chosen, length.count(text[pos:chosen])
         pieces.append((pos, cut, size))
