@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 ADAPTERS := $(wildcard adapters/*/pyproject.toml)
 
-.PHONY: demo test lint typecheck bench clean
+.PHONY: demo test fuzz lint typecheck bench clean
 
 $(STAMP): pyproject.toml $(ADAPTERS)
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "spansplit needs Python 3.10 or newer; set PYTHON=python3.x")'
@@ -24,6 +24,11 @@ test: $(STAMP)
 	$(BIN)/ruff check src adapters tests examples benchmarks
 	$(BIN)/mypy src adapters/langchain/src/langchain_spansplit
 	cd adapters/llama_index && ../../$(BIN)/mypy --strict --explicit-package-bases llama_index
+
+# The fuzz tests of tests/test_fuzz.py with many more examples than `make test` runs.
+FUZZ_EXAMPLES ?= 5000
+fuzz: $(STAMP)
+	SPANSPLIT_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -q tests/test_fuzz.py
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -r benchmarks/requirements.txt

@@ -120,3 +120,26 @@ def test_corpus_agrees_with_the_exact_pattern(relative: str) -> None:
 def test_the_fast_pattern_is_chosen_only_without_linkers() -> None:
     assert graphemes._pattern("abc \u0915", 0, 5) is not CLUSTER
     assert graphemes._pattern("\u0915\u094d\u0924", 0, 3) is CLUSTER
+
+
+@given(st.one_of(st.lists(st.sampled_from(PIECES), max_size=90).map("".join), st.text()), st.data())
+def test_cuts_inside_clusters_are_the_positions_no_cluster_ends_at(
+    text: str, data: st.DataObject
+) -> None:
+    """Every way of asking (a few positions, many, the characters around them given)
+    agrees with the exact pattern, in any order."""
+    bounds = {0, *(m.end() for m in CLUSTER.finditer(text))}
+    everywhere = list(range(len(text) + 1))
+    inside = [p for p in everywhere if p not in bounds]
+    assert graphemes.cuts_inside_clusters(text, everywhere) == inside
+    some = data.draw(st.lists(st.sampled_from(everywhere), max_size=70))
+    assert graphemes.cuts_inside_clusters(text, some) == sorted(set(some) - bounds)
+    around = (
+        "".join(text[p - 1] if p else "\n" for p in some),
+        "".join(text[p] if p < len(text) else "\n" for p in some),
+    )
+    assert graphemes.cuts_inside_clusters(text, some, around) == sorted(set(some) - bounds)
+    for position in range(len(text)):
+        start, end = graphemes.cluster_around(text, position)
+        assert start in bounds and end in bounds and start <= position < end
+        assert not any(start < b < end for b in bounds)

@@ -403,8 +403,14 @@ def test_cjk_preset_cuts_after_full_width_punctuation() -> None:
     text = "天氣很好。我們去公園吧！你覺得怎麼樣？好的，我們走。"
     chunks = RecursiveSplitter.from_preset("cjk", 10).split(text)
     assert texts_of(chunks) == ["天氣很好。", "我們去公園吧！", "你覺得怎麼樣？", "好的，我們走。"]
-    # The default separators have no way in: the text is hard-cut at 10 characters.
-    assert texts_of(split_recursive(text, 10))[0] == "天氣很好。我們去公園"
+    # The default separators have no way in: the text is cut as any piece that must be,
+    # into even parts, each ending at the best line-break opportunity near its share (a
+    # sentence end where one is near).
+    assert texts_of(split_recursive(text, 10)) == [
+        "天氣很好。我們去公",
+        "園吧！你覺得怎麼樣？",
+        "好的，我們走。",
+    ]
 
 
 MARKDOWN_DOC = """# Title

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from support import ATOMS, check_chunks, corpus_cases, texts_of, unicode_texts
 
 from spansplit import ChunkConfig, RecursiveSplitter
-from spansplit.boundaries.levels import Level
+from spansplit.boundaries.levels import Level, cut_anywhere
 from spansplit.boundaries.separators import KeepSeparator, SeparatorLevel, separator_levels
 from spansplit.chunk import SizedSpan, Span
 from spansplit.packing import Structure, pack
@@ -43,6 +43,9 @@ SEPARATOR_SETS = [
 # repeated (``"\n\n\n"`` holds ``"\n\n"`` twice, overlapping), and words long enough to
 # need the grapheme level at small budgets.
 SCAN_ATOMS = [*ATOMS, "\n \n", " \n\n ", "\n\n\n", "\t\n", "x" * 9, "yy" * 7]
+# Spaces that a mark joins or that follow a Prepend character are no cut (the scan hands
+# such a text over to the general path).
+JOINED_SPACES = [" \u0301", "\u0600 ", "\u3000\U0001f3fd"]
 # Punctuation a run of whitespace cannot cut before (closing) or after (opening), and
 # sentence and clause ends for the ranked overlap starts.
 PUNCTUATION_ATOMS = ["。", "」", "「", "，", ". ", "! ", ", ", "(", ")", "“", "”", "Ab"]
@@ -57,6 +60,7 @@ prose_texts = st.lists(
 scan_texts = st.one_of(
     texts_of(st.sampled_from(SCAN_ATOMS), noise=3, count=50),
     st.lists(st.sampled_from(SCAN_ATOMS + PUNCTUATION_ATOMS), max_size=80).map("".join),
+    st.lists(st.sampled_from(SCAN_ATOMS + JOINED_SPACES), max_size=80).map("".join),
     st.lists(st.sampled_from(SCAN_ATOMS), max_size=80).map("".join),
     prose_texts,
     unicode_texts,
@@ -66,12 +70,17 @@ scan_texts = st.one_of(
 @dataclass(frozen=True, slots=True)
 class Opaque:
     """A level behind a plain callable: ``pack`` cannot tell it is a separator level, so
-    it never scans, and it splits exactly where the level does."""
+    it never scans, and it splits exactly where the level does (the finest level, which
+    packing cuts where the budget is reached, stays one: see ``levels.cut_anywhere``)."""
 
     level: Level
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
         return self.level(text, start, end)
+
+    @property
+    def cut_anywhere(self) -> bool | None:
+        return cut_anywhere(self.level)
 
 
 def levels_of(separators: Sequence[str], keep: KeepSeparator) -> tuple[SeparatorLevel, ...]:

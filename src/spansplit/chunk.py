@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, Generic, Literal, TypeVar
+
+import regex
 
 from .errors import InvalidParameterError
 from .validate import check_int
@@ -21,12 +24,35 @@ SizedSpan = tuple[int, int, int]
 """``(start, end, size)`` of one chunk in its text, ``size`` in the length function's unit."""
 
 
+_SPACES = re.compile(r"\s*")  # \s is str.isspace for str patterns (both Py_UNICODE_ISSPACE)
+# Whitespace that shares a grapheme cluster with its neighbour (UAX #29): a space that is
+# not a control before a mark that joins it (GB9, GB9a), or after a Prepend character (GB9b).
+_JOINS_BACK = regex.compile(r"[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}]")
+_PREPEND = regex.compile(r"\p{GCB=Prepend}")
+_CONTROL = regex.compile(r"[\p{GCB=Control}\r\n]")
+
+
 def trim_span(text: str, start: int, end: int) -> Span:
-    """``(start, end)`` without surrounding whitespace (``str.isspace``, as ``str.strip``)."""
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
+    """``(start, end)`` without surrounding whitespace (``str.isspace``, as ``str.strip``),
+    except whitespace that one grapheme cluster holds with what it touches (a space that
+    a combining mark joins): a trimmed span never cuts a cluster. Long runs are skipped
+    at C speed."""
+    if start < end and text[start].isspace():
+        first = _SPACES.match(text, start, end).end()  # type: ignore[union-attr]  # \s* always matches
+        if first < end and _JOINS_BACK.match(text, first) and not _CONTROL.match(text, first - 1):
+            first -= 1
+        start = first
+    if end > start and text[end - 1].isspace():
+        last = end - 1
+        while last > start and text[last - 1].isspace():
+            block = text[max(start, last - 64) : last]
+            content = block.rstrip()
+            last -= len(block) - len(content)
+            if content:
+                break
+        if last > start and _PREPEND.match(text, last - 1) and not _CONTROL.match(text, last):
+            last += 1
+        end = last
     return start, end
 
 

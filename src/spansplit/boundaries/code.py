@@ -327,6 +327,7 @@ class SyntaxLevel:
         last_row = len(self.row_starts) - 1
         self.root = Unit(0, len(text), 0, last_row, root.type, (), [_Item(root, 0, last_row, None)])
         self._by_span: dict[Span, Unit] = {(0, len(text)): self.root}
+        self._descent = _Descent()
 
     # -- the level ----------------------------------------------------------------------
 
@@ -583,27 +584,37 @@ class SyntaxLevel:
     def describe(self, start: int, end: int) -> tuple[list[str], list[str]]:
         """The symbol path of the deepest definition holding ``text[start:end]`` and the
         kinds of the nodes it holds (its parts' kinds, or its own when it is one part; the
-        enclosing node's for a piece of one, such as a line of a string or ``else:``)."""
-        path: list[str] = []
-        unit = self.root
-        kinds: list[str] = []  # the kind of the innermost unit with one, so far
+        enclosing node's for a piece of one, such as a line of a string or ``else:``).
+
+        The walk down from the root is remembered (:class:`_Descent`): the next chunk,
+        which lies near this one, takes the part of it that still holds it by binary
+        search, so that a tree as deep as the text is long (one long line of nested
+        expressions) costs a walk once, not once per chunk.
+        """
+        descent = self._descent
+        units = descent.units
+        # Along the walk, the units holding the chunk are a prefix and those it covers
+        # (the walk stops at the first of them) a suffix: both found by binary search.
+        held = _prefix_length(len(units), lambda k: units[k].start <= start < end <= units[k].end)
+        covered = _prefix_length(held, lambda k: not self._covers(start, end, units[k]))
+        if covered < held:
+            descent.cut(covered + 1)
+            return descent.result()
+        descent.cut(held)
+        unit = units[-1] if units else self.root
         while True:
-            if unit.kind and unit is not self.root:
-                kinds = [unit.kind]
-            if unit is not self.root and self._covers(start, end, unit):
-                return path, kinds
             children = unit.children if unit is not self.root else self.children(unit)
             if not children:
-                return path, kinds
+                return descent.result()
             inner = _containing(children, start, end)
             if inner is None:
-                held = dict.fromkeys(
-                    child.kind
-                    for child in children
-                    if child.kind and child.start < end and child.end > start
+                kinds = dict.fromkeys(
+                    child.kind for child in _overlapping(children, start, end) if child.kind
                 )
-                return path, list(held) or kinds
-            path += inner.name
+                return descent.result(list(kinds))
+            descent.push(inner)
+            if self._covers(start, end, inner):
+                return descent.result()
             unit = inner
 
     def _covers(self, start: int, end: int, unit: Unit) -> bool:
@@ -628,6 +639,71 @@ class SyntaxLevel:
                     yield from self._definitions(child, inner, depth - 1)
             elif child.last > child.first:
                 yield from self._definitions(child, path, depth)
+
+
+class _Descent:
+    """The units of the last walk down the tree of :meth:`SyntaxLevel.describe` (the root
+    left out), with what its answer needs at each depth: the symbol path so far (kept as
+    the depths of the named units) and the innermost kind."""
+
+    def __init__(self) -> None:
+        self.units: list[Unit] = []
+        self.named: list[int] = []  # depths of the units with a name
+        self.kinded: list[int] = []  # at each depth, the deepest depth with a kind (-1: none)
+
+    def cut(self, depth: int) -> None:
+        """Keep the first ``depth`` units of the walk."""
+        del self.units[depth:], self.kinded[depth:]
+        while self.named and self.named[-1] >= depth:
+            self.named.pop()
+
+    def push(self, unit: Unit) -> None:
+        depth = len(self.units)
+        self.units.append(unit)
+        if unit.name:
+            self.named.append(depth)
+        self.kinded.append(depth if unit.kind else self.kinded[-1] if self.kinded else -1)
+
+    def result(self, kinds: list[str] | None = None) -> tuple[list[str], list[str]]:
+        """The symbol path of the walk and ``kinds`` (by default the innermost unit's kind)."""
+        path = [part for depth in self.named for part in self.units[depth].name]
+        if not kinds:
+            deepest = self.kinded[-1] if self.kinded else -1
+            kinds = [self.units[deepest].kind] if deepest >= 0 else []
+        return path, kinds
+
+
+def _prefix_length(size: int, holds: Callable[[int], bool]) -> int:
+    """The number of leading indices in ``range(size)`` for which ``holds`` is true, where
+    it holds on a prefix."""
+    low, high = 0, size
+    while low < high:
+        middle = (low + high) // 2
+        if holds(middle):
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+def _overlapping(children: list[Unit], start: int, end: int) -> list[Unit]:
+    """The children (in order, apart) that overlap ``[start, end)``: found by binary
+    search, since a chunk is described once per chunk and a unit may have many children."""
+    low, high = 0, len(children)
+    while low < high:  # the first child ending after ``start``
+        middle = (low + high) // 2
+        if children[middle].end <= start:
+            low = middle + 1
+        else:
+            high = middle
+    first, high = low, len(children)
+    while low < high:  # the first child starting at or after ``end``
+        middle = (low + high) // 2
+        if children[middle].start < end:
+            low = middle + 1
+        else:
+            high = middle
+    return children[first:low]
 
 
 def _containing(children: list[Unit], start: int, end: int) -> Unit | None:

@@ -13,7 +13,14 @@ GB9c, so there the faster ``\\X`` is used: both give the same clusters.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+from functools import cache, lru_cache
+
 import regex
+
+from ..chunk import Span
+from .sentences import bmp_ranges
 
 _CONTROL = r"\r\n\p{GCB=Control}"
 _HANGUL = (
@@ -54,3 +61,167 @@ def first_cluster_end(text: str, start: int, end: int) -> int:
     """End of the grapheme cluster that starts at ``start`` (bounded by ``end``)."""
     match = CLUSTER.match(text, start, end)  # one cluster: the exact pattern costs nothing
     return match.end() if match else start
+
+
+# Character classes for telling whether a position is a cluster boundary without matching
+# clusters: _JOINS_BACK continues the cluster before it whatever that is (GB9, GB9a; a
+# control before it aside, GB4); after a _PLAIN character only one of _JOINS_BACK does (or,
+# after a control or LF, nothing at all), while after any other (CR, Prepend, Hangul, a
+# regional indicator, ZWJ, a linker) the clusters before it may matter.
+_JOINS_BACK = regex.compile(r"[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}]")
+_PLAIN = regex.compile(r"[\p{GCB=Other}\p{GCB=Control}\n]")
+_NOT_PLAIN = regex.compile(r"[^\p{GCB=Other}\p{GCB=Control}\n]")
+_PREPEND = regex.compile(r"\p{GCB=Prepend}")
+_SIMPLE_START = regex.compile(r"[\p{GCB=Other}&&\p{InCB=None}]", regex.V1)
+_CONTROL_CHAR = regex.compile(r"[\p{GCB=Control}\r\n]")
+_WHITESPACE_CONTROLS = "\x85\u2028\u2029"  # and every whitespace below " "
+# The first character of _JOINS_BACK and of _PREPEND, and of every class but _PLAIN, CR.
+_FIRST_MARK, _FIRST_PREPEND = "\u0300", "\u0600"
+
+
+@cache
+def _joins_back(char: str) -> bool:
+    return _JOINS_BACK.match(char) is not None
+
+
+@cache
+def _plain(char: str) -> bool:
+    return _PLAIN.match(char) is not None
+
+
+@cache
+def _simple_start(char: str) -> bool:
+    return _SIMPLE_START.match(char) is not None
+
+
+@cache
+def _prepend(char: str) -> bool:
+    return _PREPEND.match(char) is not None
+
+
+class _ClusterScan:
+    """Where grapheme clusters lie around positions of one text, asked in ascending order.
+
+    Each question walks back from the position to a sure cluster start and matches
+    clusters forward from there; the last cluster found is remembered, so questions in
+    ascending order never walk back past it (linear in all, even inside one cluster of a
+    million marks)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.last = (0, 0)  # the last cluster found: start, end
+
+    def _sure_start(self, position: int) -> bool:
+        """Whether a cluster starts at ``position`` whatever comes before the character
+        before it."""
+        text = self.text
+        before, after = text[position - 1], text[position]
+        if before == "\r":
+            return after != "\n"
+        if _CONTROL_CHAR.match(before) or _CONTROL_CHAR.match(after):
+            return True
+        if _plain(before):
+            return not _joins_back(after)
+        # After a mark, a regional indicator, Hangul: a plain character that no rule joins
+        # to what precedes it (not a consonant a linker may join, not after ZWJ or Prepend).
+        return _simple_start(after) and before != "\u200d" and not _prepend(before)
+
+    def around(self, position: int) -> Span:
+        """The cluster holding ``text[position]`` (``0 <= position < len(text)``)."""
+        start, end = self.last
+        if start <= position < end:
+            return start, end
+        floor = end if end <= position else 0
+        pos = position
+        while pos > floor and not self._sure_start(pos):
+            pos -= 1
+        text = self.text
+        while True:
+            match = CLUSTER.match(text, pos)
+            following = match.end() if match else pos + 1
+            if following > position:
+                self.last = (pos, following)
+                return pos, following
+            pos = following
+
+
+def cluster_around(text: str, position: int) -> Span:
+    """The grapheme cluster that holds ``text[position]``: its start and end."""
+    return _ClusterScan(text).around(position)
+
+
+def cuts_inside_clusters(
+    text: str, positions: Sequence[int], around: tuple[str, str] | None = None
+) -> list[int]:
+    """The positions of ``positions`` (offsets into ``text``) that fall strictly inside a
+    grapheme cluster (a CRLF pair included), ascending.
+
+    Between two characters below U+0300 only a CRLF pair is a cluster. Other positions
+    are looked at one by one when they are few (each character's class is remembered),
+    else the characters on either side of them are gathered into two strings searched at
+    C speed; only positions next to a character that may join another are looked at
+    closely (:class:`_ClusterScan`). ``around``, where the caller has them, are those two
+    strings (``text[p - 1]`` and ``text[p]`` for each position ``p`` strictly inside).
+    """
+    size = len(text)
+    if around is not None:
+        chosen = [p for p in (positions[i] for i in _suspects(*around)) if 0 < p < size]
+    elif len(positions) <= 64:
+        chosen = [
+            p
+            for p in positions
+            if 0 < p < size
+            and (
+                text[p - 1] == "\r"
+                if text[p - 1] < _FIRST_MARK and text[p] < _FIRST_MARK
+                else not _plain(text[p - 1]) or _joins_back(text[p])
+            )
+        ]
+    else:
+        befores = "".join([text[p - 1] if 0 < p < size else "\n" for p in positions])
+        afters = "".join([text[p] if 0 < p < size else "\n" for p in positions])
+        chosen = [positions[i] for i in _suspects(befores, afters)]
+    if not chosen:
+        return []
+    scan = _ClusterScan(text)
+    return [p for p in sorted(set(chosen)) if scan.around(p)[0] != p]
+
+
+def _suspects(befores: str, afters: str) -> set[int]:
+    """Indices ``i`` where ``befores[i]`` may continue into the next character or
+    ``afters[i]`` joins the one before it: where a cut may fall inside a cluster. With the
+    standard ``re`` module and the classes as ranges where both strings are within the
+    BMP (several times faster), else with ``regex``."""
+    if _ASTRAL.search(befores) or _ASTRAL.search(afters):
+        found = {m.start() for m in _NOT_PLAIN.finditer(befores)}
+        found.update(m.start() for m in _JOINS_BACK.finditer(afters))
+        return found
+    not_plain, joins_back = _fast_classes()
+    found = {m.start() for m in not_plain.finditer(befores)}
+    found.update(m.start() for m in joins_back.finditer(afters))
+    return found
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+@lru_cache(maxsize=1)
+def _fast_classes() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """:data:`_NOT_PLAIN` and :data:`_JOINS_BACK` for the BMP, for the standard ``re``."""
+    plain = bmp_ranges(r"\p{GCB=Other}\p{GCB=Control}\n")
+    joins = bmp_ranges(r"\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}")
+    return re.compile(f"[^{plain}]"), re.compile(f"[{joins}]")
+
+
+def run_in_clusters(text: str, start: int, end: int) -> bool:
+    """Whether an edge of the whitespace run ``text[start:end]`` lies inside a grapheme
+    cluster: a mark joins its last space (GB9, GB9a), or its first space follows a
+    Prepend character (GB9b); a control joins nothing. Marks and Prepend characters are
+    rare, so they are looked for first (each character's class is remembered)."""
+    if end < len(text) and _joins_back(text[end]):
+        last = text[end - 1]
+        return not (last < " " or last in _WHITESPACE_CONTROLS)
+    if start > 0 and _prepend(text[start - 1]):
+        first = text[start]
+        return not (first < " " or first in _WHITESPACE_CONTROLS)
+    return False

@@ -30,6 +30,15 @@ def is_recursive(level: Level) -> bool:
     return getattr(level, "recursive", False) is True
 
 
+def cut_anywhere(level: Level) -> bool | None:
+    """For the finest levels, which cut anywhere they allow (grapheme clusters, line-break
+    opportunities): whether they cut at line-break opportunities (``True``) or at any
+    cluster boundary (``False``); ``None`` for every other level. Packing does not ask
+    such a level for its pieces (one per character) but cuts where the budget is reached."""
+    found = getattr(level, "cut_anywhere", None)
+    return found if isinstance(found, bool) else None
+
+
 def splits(parts: list[Span], start: int, end: int) -> bool:
     """Whether ``parts`` (a level's answer for ``[start, end)``) found a boundary in it."""
     return len(parts) > 1 or (len(parts) == 1 and parts[0] != (start, end))

@@ -33,6 +33,7 @@ from itertools import pairwise
 import regex
 
 from ..chunk import Span
+from .graphemes import cuts_inside_clusters
 from .sentences import bmp_ranges
 
 CLOSING_CLASSES = r"\p{lb=CL}\p{lb=CP}\p{lb=EX}\p{lb=IS}\p{lb=NS}\p{lb=CJ}\p{lb=IN}"
@@ -102,23 +103,41 @@ def _ends_with_opening(text: str, start: int, end: int) -> bool:
     return position > start and OPENING.match(text, position - 1) is not None
 
 
-def forbidden_cuts(text: str, spans: Sequence[Span]) -> list[int]:
-    """Indices ``k`` of ``spans`` whose cut before piece ``k`` the rules forbid (piece
-    ``k`` starts with closing punctuation or piece ``k - 1`` ends with opening
-    punctuation, spaces aside). The edge characters are gathered into two strings and
+def forbidden_cuts(text: str, spans: Sequence[Span], punctuation: bool = True) -> list[int]:
+    """Indices ``k`` of ``spans`` whose cut before piece ``k`` the rules forbid: an edge
+    of it falls inside a grapheme cluster (the end of piece ``k - 1`` or the start of
+    piece ``k``: :func:`~.graphemes.cuts_inside_clusters`), or, with ``punctuation``,
+    piece ``k`` starts with closing punctuation or piece ``k - 1`` ends with opening
+    punctuation (spaces aside). The edge characters are gathered into strings and
     searched at C speed; only the pieces found are looked at one by one."""
     if len(spans) < 2:
         return []
-    firsts = "".join([text[start] for start, _ in spans[1:]])
-    lasts = "".join([text[end - 1] for _, end in spans[:-1]])
-    suspects = {m.start() for m in _EDGE_FIRST.finditer(firsts)}
-    suspects.update(m.start() for m in _EDGE_LAST.finditer(lasts))
-    found = []
-    for index in sorted(suspects):
-        (a, b), (c, d) = spans[index], spans[index + 1]
-        if _starts_with_closing(text, c, d) or _ends_with_opening(text, a, b):
-            found.append(index + 1)
-    return found
+    ends = [end for _, end in spans[:-1]]
+    starts = [start for start, _ in spans[1:]]
+    firsts = "".join([text[start] for start in starts])
+    lasts = "".join([text[end - 1] for end in ends])
+    # The characters around each edge of a cut, as cuts_inside_clusters reads them: those
+    # inside the pieces are gathered already, and where the pieces tile, all of them.
+    if ends == starts:
+        inside = set(cuts_inside_clusters(text, ends, (lasts, firsts)))
+    else:
+        size = len(text)
+        after_ends = "".join([text[end] if end < size else "\n" for end in ends])
+        before_starts = "".join([text[start - 1] if start else "\n" for start in starts])
+        around = (lasts + before_starts, after_ends + firsts)
+        inside = set(cuts_inside_clusters(text, ends + starts, around))
+    found: set[int] = set()
+    if inside:
+        found.update(index + 1 for index, end in enumerate(ends) if end in inside)
+        found.update(index + 1 for index, start in enumerate(starts) if start in inside)
+    if punctuation:
+        suspects = {m.start() for m in _EDGE_FIRST.finditer(firsts)}
+        suspects.update(m.start() for m in _EDGE_LAST.finditer(lasts))
+        for index in sorted(suspects):
+            (a, b), (c, d) = spans[index], spans[index + 1]
+            if _starts_with_closing(text, c, d) or _ends_with_opening(text, a, b):
+                found.add(index + 1)
+    return sorted(found)
 
 
 # A first character that may hide a closing one (itself, or a space before one) and a
@@ -136,14 +155,17 @@ def forbidden_run(text: str, start: int = 0, end: int | None = None) -> bool:
     return _FORBIDDEN_RUN.search(text, start, len(text) if end is None else end) is not None
 
 
-def glue(text: str, spans: list[Span], breaks: set[int]) -> tuple[list[Span], set[int]]:
+def glue(
+    text: str, spans: list[Span], breaks: set[int], punctuation: bool = True
+) -> tuple[list[Span], set[int]]:
     """``spans`` with the pieces joined across every cut the rules forbid (see
-    :func:`forbidden_cuts`); ``breaks`` (indices of pieces that must start a chunk)
-    follow their pieces, and a break on a piece that was joined to the one before
-    is dropped with the cut. Joining can make a new forbidden cut (a blank piece joined
-    to what follows it): it is joined too."""
+    :func:`forbidden_cuts`: never inside a grapheme cluster, and with ``punctuation``
+    never before closing or after opening punctuation); ``breaks`` (indices of pieces
+    that must start a chunk) follow their pieces, and a break on a piece that was joined
+    to the one before is dropped with the cut. Joining can make a new forbidden cut (a
+    blank piece joined to what follows it): it is joined too."""
     while True:
-        joins = forbidden_cuts(text, spans)
+        joins = forbidden_cuts(text, spans, punctuation)
         if not joins:
             return spans, breaks
         joined = set(joins)
@@ -244,6 +266,8 @@ class ClauseLevel:
 class LineBreakLevel:
     """The level that splits a region at every line-break opportunity: words of spaced
     scripts (with their spaces), single ideographs and kana with their punctuation."""
+
+    cut_anywhere = True  # see levels.cut_anywhere
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
         return _spans_at(start, end, break_opportunities(text, start, end))

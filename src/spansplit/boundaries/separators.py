@@ -9,7 +9,7 @@ to the preceding piece (``True``/``"end"``), or prepended to the following one
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
@@ -18,7 +18,7 @@ from typing import Literal
 from ..chunk import Span
 from ..errors import InvalidParameterError, ParameterTypeError
 from .blocks import MARKDOWN_CUTS, MarkdownCuts
-from .graphemes import cluster_ends
+from .graphemes import cluster_around, cluster_ends, cuts_inside_clusters
 from .levels import Level
 from .linebreaks import CLAUSES
 from .sentences import SentenceLevel
@@ -179,6 +179,12 @@ class SeparatorLevel:
         return _compiled(self.separator) if self.is_regex else self.separator
 
     @property
+    def cut_anywhere(self) -> bool | None:
+        """``False`` for the empty separator (any grapheme-cluster boundary: see
+        :func:`~.levels.cut_anywhere`), else ``None``."""
+        return False if self.separator == "" else None
+
+    @property
     def literal(self) -> str | None:
         """The separator if it is a non-empty literal string, else ``None``."""
         return self.separator if self.separator and not self.is_regex else None
@@ -228,9 +234,15 @@ def _split_literal(
 ) -> list[Span]:
     """:func:`split_at` for a literal separator: ``str.split`` finds the parts at C speed,
     and their offsets are running sums of their lengths."""
-    lengths = list(map(len, text[start:end].split(separator)))
+    segment = text[start:end]
+    lengths = list(map(len, segment.split(separator)))
     width = len(separator)
     starts = list(accumulate([n + width for n in lengths[:-1]], initial=start))
+    if not (segment.isascii() and "\r\n" not in segment):
+        matches = [(a - width, a) for a in starts[1:]]
+        snapped = whole_cluster_matches(text, matches, separator)
+        if snapped is not matches:
+            return _pieces_between(start, end, snapped, keep_separator)
     if keep_separator is False:
         return [(a, a + n) for a, n in zip(starts, lengths) if n]
     if keep_separator == "start":
@@ -240,21 +252,52 @@ def _split_literal(
     return pieces + ([(starts[-1], end)] if lengths[-1] else [])
 
 
-def split_at(
-    text: str, start: int, end: int, separator: Separator, keep_separator: KeepSeparator
+def whole_cluster_matches(text: str, matches: list[Span], literal: str = "") -> list[Span]:
+    """Separator matches that keep grapheme clusters whole (``matches`` itself where all
+    do). A match with an edge inside a cluster takes in the rest of that cluster when the
+    rest is whitespace (the CR or LF of a CRLF pair: ``"\\n"`` then ends a CRLF line
+    whole); any other match that would cut a cluster (a space that a combining mark
+    joins, ``"!"`` before a vowel sign) is no separator there. Every match of a
+    ``literal`` separator holds the same characters: only those outside it are read."""
+    if literal:
+        size, count = len(text), len(matches)
+        edges = [start for start, _ in matches] + [end for _, end in matches]
+        outside_before = "".join([text[start - 1] if start else "\n" for start, _ in matches])
+        outside_after = "".join([text[end] if end < size else "\n" for _, end in matches])
+        around = (outside_before + literal[-1] * count, literal[0] * count + outside_after)
+        inside = cuts_inside_clusters(text, edges, around)
+    else:
+        inside = cuts_inside_clusters(text, [edge for match in matches for edge in match])
+    if not inside:
+        return matches
+    cut = set(inside)
+    kept = []
+    for sep_start, sep_end in matches:
+        if sep_start in cut:
+            cluster_start = cluster_around(text, sep_start)[0]
+            if not text[cluster_start:sep_start].isspace():
+                continue
+            sep_start = cluster_start
+        if sep_end in cut:
+            cluster_end = cluster_around(text, sep_end)[1]
+            if not text[sep_end:cluster_end].isspace():
+                continue
+            sep_end = cluster_end
+        kept.append((sep_start, sep_end))
+    return kept
+
+
+def _pieces_between(
+    start: int, end: int, matches: Iterable[Span], keep_separator: KeepSeparator
 ) -> list[Span]:
-    """Pieces of ``text[start:end]`` between matches of ``separator``; empty pieces dropped."""
-    if separator is None:
-        bounds = cluster_ends(text, start, end)
-        return list(zip([start, *bounds[:-1]], bounds))
-    if isinstance(separator, str):
-        return _split_literal(text, start, end, separator, keep_separator)
+    """The pieces of ``[start, end)`` between separator ``matches`` (in order), each
+    separator dropped or kept with a neighbour as ``keep_separator`` says; empty pieces
+    dropped, and a zero-width match at an edge splits nothing."""
     pieces = []
     previous = start
-    for match in separator.finditer(text, start, end):
-        sep_start, sep_end = match.span()
+    for sep_start, sep_end in matches:
         if sep_start == sep_end and sep_start in (start, end):
-            continue  # a zero-width match at the edge splits nothing
+            continue
         if keep_separator is False:
             piece_end, next_start = sep_start, sep_end
         elif keep_separator == "start":
@@ -267,3 +310,17 @@ def split_at(
     if end > previous:
         pieces.append((previous, end))
     return pieces
+
+
+def split_at(
+    text: str, start: int, end: int, separator: Separator, keep_separator: KeepSeparator
+) -> list[Span]:
+    """Pieces of ``text[start:end]`` between matches of ``separator``; empty pieces dropped.
+    No piece edge falls inside a grapheme cluster (see :func:`whole_cluster_matches`)."""
+    if separator is None:
+        bounds = cluster_ends(text, start, end)
+        return list(zip([start, *bounds[:-1]], bounds))
+    if isinstance(separator, str):
+        return _split_literal(text, start, end, separator, keep_separator)
+    matches = [match.span() for match in separator.finditer(text, start, end)]
+    return _pieces_between(start, end, whole_cluster_matches(text, matches), keep_separator)

@@ -22,9 +22,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..boundaries.levels import FirstSplit, Level, StartsLevel, is_recursive, splits
+from ..boundaries.levels import (
+    FirstSplit,
+    Level,
+    StartsLevel,
+    cut_anywhere,
+    is_recursive,
+    splits,
+)
 from ..boundaries.separators import SeparatorLevel
-from ..chunk import SizedSpan, Span
+from ..chunk import SizedSpan, Span, trim_span
 from ..config import ChunkConfig
 from ..errors import InconsistentLengthError
 from ..sizing.base import TextMeasurer
@@ -78,6 +85,8 @@ def pack(
     start, end = (0, len(text)) if region is None else region
     if start >= end:
         return []
+    if config.strip_whitespace and trim_span(text, start, end)[0] == end:
+        return []  # blank: trimming leaves nothing (no level is asked for its lines)
     chunks = _scan(text, structure, config) if region is None else None
     if chunks is None:
         top, rest = _top_level(text, structure.levels, start, end)
@@ -92,6 +101,8 @@ def _top_level(
     """The pieces of the region at the coarsest level that splits it, and the levels after
     that one (a recursive level stays); the region rarely fits, so it is not measured."""
     for index, level in enumerate(levels):
+        if cut_anywhere(level) is not None:
+            return [(start, end)], levels[index:]  # cut where the budget says (fit's hard cut)
         occurs = getattr(level, "occurs", None)
         if occurs is not None and not occurs(text, start, end):
             continue

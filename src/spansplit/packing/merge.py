@@ -12,9 +12,11 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 
+from ..boundaries.graphemes import cuts_inside_clusters
 from ..boundaries.levels import Level, StartsLevel
 from ..boundaries.linebreaks import CLOSING, glue
 from ..chunk import SizedSpan, Span, trim_span
+from ..errors import InconsistentLengthError
 from ..sizing.base import CodePoints, LengthFunction, TextMeasurer, Utf8Bytes, Utf16Units
 from .pieces import Pieces, hard_cut
 
@@ -143,6 +145,9 @@ class OverlapSearch:
         for starts in self.boundaries:
             found = [s for s in starts(text, low, tail) if not _opens_with_closing(text, s, tail)]
             best = self.longest_fit(found, end, room)
+            while best[0] is not None and cuts_inside_clusters(text, [best[0]]):
+                found.remove(best[0])  # a start inside a grapheme cluster is none
+                best = self.longest_fit(found, end, room)
             if best[0] is not None:
                 return best
         return None, 0
@@ -196,8 +201,7 @@ class OverlapSearch:
         start = max(start, self.measurer.reach_back(end, room))
         while True:
             parts = self.level(text, start, region_end)
-            if self.punctuation:
-                parts = glue(text, parts, set())[0]
+            parts = glue(text, parts, set(), self.punctuation)[0]
             if len(parts) < 2:
                 return None, 0
             starts = [s for s, _ in parts[1:] if floor < s < tail]
@@ -253,10 +257,7 @@ class _Packer:
             self.joined = measurer.count_spans(list(zip([self.spans[0][0], *ends], ends)))
         else:
             self.joined = list(pieces.joined)
-        self._index(pieces.breaks)
-
-    def _index(self, breaks: set[int]) -> None:
-        self.breaks = sorted(breaks)
+        self.breaks = sorted(pieces.breaks)
         self.prefix = [0, *accumulate(self.joined)]
 
     def _in_balanced(self, index: int) -> bool:
@@ -266,11 +267,14 @@ class _Packer:
 
     def run(self) -> list[SizedSpan]:
         """Plan chunks ahead in batches and measure each batch at once (a tokenizer counts a
-        batch in parallel); a chunk over budget is shrunk and planning resumes after it.
+        batch in parallel); a chunk over budget is shrunk and planning resumes after it,
+        the plans after it being discarded. The batch halves at each shrink and doubles
+        after a batch without one, so text where most chunks shrink discards few plans.
         Measured spans are remembered, so a re-plan that meets the same chunk again does not
         measure it twice."""
         chunks: list[SizedSpan] = []
-        batch = len(self.spans) if self.length.additive else VERIFY_BATCH
+        most = len(self.spans) if self.length.additive else VERIFY_BATCH
+        batch = most
         measured: dict[Span, int] = {}
         plan: _Plan | None = self._greedy(0, None, 0) if self.spans else None
         while plan is not None:
@@ -281,16 +285,21 @@ class _Packer:
             bounds = [self._bounds(p) for p in plans]
             todo = [span for span in dict.fromkeys(bounds) if span not in measured]
             measured.update(zip(todo, self.measurer.count_spans(todo)))
+            batch = min(most, 2 * batch)
             for planned, (start, end) in zip(plans, bounds):
                 size = measured[start, end]
                 if size > self.budget:
                     # A non-additive length found this plan over budget: shrink it for real.
-                    fixed = self._shrink(planned)
-                    start, end = self._bounds(fixed)
-                    size = self.measurer.count(start, end)
+                    fixed, cuts = self._shrink(planned)
+                    if cuts:
+                        chunks += cuts
+                    else:
+                        start, end = self._bounds(fixed)
+                        size = self.measurer.count(start, end)
+                        if end > start:
+                            chunks.append((start, end, size))
                     plan = self._after(fixed)
-                    if end > start:
-                        chunks.append((start, end, size))
+                    batch = max(1, batch // 4)  # the doubling above undone, then halved
                     break
                 if end > start:
                     chunks.append((start, end, size))
@@ -383,33 +392,55 @@ class _Packer:
             return trim_span(self.text, start, end)
         return start, end
 
-    def _shrink(self, plan: _Plan) -> _Plan:
-        """Drop trailing pieces, then the overlap, until the chunk measures within budget."""
+    def _shrink(self, plan: _Plan) -> tuple[_Plan, list[SizedSpan]]:
+        """Drop trailing pieces, then the overlap, until the chunk measures within budget.
+
+        A single piece that measured within budget (an estimate) but does not for real is
+        hard-cut, and its parts packed on their own (with overlap between them): those
+        chunks are returned with the plan that the next chunk follows (its overlap from the
+        last of them on). The pieces are left as they are, so no index is rebuilt: with a
+        small token budget, where estimates often fall short, rebuilding made packing
+        quadratic."""
         count, budget = self.measurer.count, self.budget
         while True:
             start, end = self._bounds(plan)
             if count(start, end) <= budget:
-                return plan
+                return plan, []
             if plan.last > plan.first:
                 plan = _Plan(plan.first, plan.last - 1, plan.overlap_start, plan.overlap_size)
             elif plan.overlap_start is not None:
                 plan = _Plan(plan.first, plan.last, None, 0)
             else:
-                return self._recut(plan)
-
-    def _recut(self, plan: _Plan) -> _Plan:
-        """A single piece that measured within budget alone does not after trimming."""
-        start, end = self._bounds(plan)
-        cuts = hard_cut(self.text, start, end, self.budget, self.length)
-        index = plan.first
-        self.spans[index : index + 1] = [(s, e) for s, e, _ in cuts]
-        self.sizes[index : index + 1] = [size for _, _, size in cuts]
-        self.joined[index : index + 1] = [size for _, _, size in cuts]
-        self._index({b if b <= index else b + len(cuts) - 1 for b in self.breaks})
-        grown = len(cuts) - 1
-        self.balanced = [b + grown if b > index else b for b in self.balanced]
-        self.caps = {}
-        return _Plan(index, index, None, 0)
+                parts = Pieces(trimmed=self.trim, measurer=self.measurer)
+                for cut_start, cut_end, size in hard_cut(
+                    self.text, start, end, budget, self.length
+                ):
+                    if self.trim:
+                        trimmed = trim_span(self.text, cut_start, cut_end)
+                        if trimmed != (cut_start, cut_end):
+                            cut_start, cut_end = trimmed
+                            size = count(cut_start, cut_end)
+                            if size > budget:  # trimming made it larger: no cut can help
+                                raise InconsistentLengthError(
+                                    self.length, cut_start, cut_end, size, budget
+                                )
+                    if cut_end > cut_start:
+                        parts.spans.append((cut_start, cut_end))
+                        parts.sizes.append(size)
+                        parts.joined.append(size)
+                packer = _Packer(
+                    self.text,
+                    parts,
+                    budget,
+                    self.length,
+                    self.measurer,
+                    self.overlap,
+                    self.search,
+                    self.trim,
+                )
+                cuts = packer.run()
+                last = cuts[-1] if cuts else (start, end, 0)
+                return _Plan(plan.first, plan.last, last[0], last[2]), cuts
 
 
 def even_cap(sizes: list[int], joined: list[int], budget: int) -> int:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..boundaries.graphemes import cluster_ends, first_cluster_end
-from ..boundaries.levels import Level, is_recursive, splits
+from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
 from ..boundaries.linebreaks import break_opportunities, forbidden_at, glue
 from ..chunk import SizedSpan, Span, trim_span
 from ..errors import ChunkTooLargeError
@@ -73,19 +73,56 @@ def fit(
     ``length`` (by default, a new one).
     """
     out = Pieces(trimmed=trim, measurer=measurer or length.measurer(text))
-    wanted = set(breaks)
-    rules = _Rules(isolate, trim, punctuation)
-    _place(text, list(spans), 0, budget, length, levels, out, wanted, rules)
+    rules = _Rules(budget, length, levels, isolate, trim, punctuation)
+    # Pieces nest as deeply as the structure does (a list in a list in a quote ...): the
+    # regions being split are a stack, not a recursion, so no depth is too deep.
+    stack = [frame] if (frame := _open(text, list(spans), 0, set(breaks), out, rules)) else []
+    while stack:
+        frame = stack[-1]
+        if frame.refining is not None:
+            _close(frame, out, rules)
+        if frame.next == len(frame.stops):
+            stack.pop()
+            continue
+        k = frame.stops[frame.next]
+        frame.next += 1
+        _append_fitting(frame, k, out, rules)
+        if k < len(frame.spans):
+            frame.done = k + 1
+            frame.refining = (k, len(out.spans))
+            child = _refine(text, frame.spans[k], frame.level, out, rules)
+            if child is not None:
+                stack.append(child)
     return out
 
 
 @dataclass(frozen=True, slots=True)
 class _Rules:
-    """How :func:`fit` treats pieces (its keyword arguments)."""
+    """How :func:`fit` treats pieces (its arguments)."""
 
+    budget: int
+    length: LengthFunction
+    levels: Sequence[Level]
     isolate: bool
     trim: bool
     punctuation: bool
+
+
+@dataclass(slots=True)
+class _Frame:
+    """Pieces of one region being placed into :class:`Pieces`: their sizes, the pieces
+    over budget (``stops``, then ``len(spans)``) and how far placing has got."""
+
+    spans: list[Span]
+    sizes: list[int]
+    joined: list[int]
+    level: int  # the index of the level that splits a piece of these over budget
+    wanted: set[int]  # indices of pieces that must start a chunk
+    breaks: list[int]  # the same, sorted
+    stops: list[int]
+    next: int = 0  # the next index into stops
+    done: int = 0  # pieces before this one are placed
+    refining: tuple[int, int] | None = None  # piece being split, its first index in out
 
 
 _SPACE = re.compile(r"\s")  # the characters str.isspace accepts (both use Py_UNICODE_ISSPACE)
@@ -125,27 +162,18 @@ def _trim_spans(text: str, spans: list[Span], wanted: set[int]) -> tuple[list[Sp
     return kept, moved - {len(kept)}
 
 
-def _place(
-    text: str,
-    spans: list[Span],
-    level: int,
-    budget: int,
-    length: LengthFunction,
-    levels: Sequence[Level],
-    out: Pieces,
-    wanted: set[int],
-    rules: _Rules,
-) -> None:
-    """Append ``spans`` to ``out``, splitting those over budget; ``wanted`` are break indices."""
+def _open(
+    text: str, spans: list[Span], level: int, wanted: set[int], out: Pieces, rules: _Rules
+) -> _Frame | None:
+    """Trim, glue and measure the pieces of one region (``None`` when none is left)."""
     if rules.trim:
         spans, wanted = _trim_spans(text, spans, wanted)
-    if rules.punctuation:
-        spans, wanted = glue(text, spans, wanted)
+    spans, wanted = glue(text, spans, wanted, rules.punctuation)
     if not spans:
-        return
-    additive = length.additive
+        return None
+    budget, length = rules.budget, rules.length
     measurer = out.measurer or length.measurer(text)
-    if additive:
+    if length.additive:
         sizes = joined = measurer.sizes(spans, budget)
     else:
         # One measure per piece, with the gap before it (what packing adds); a piece over
@@ -158,53 +186,57 @@ def _place(
         over = [k for k, size in enumerate(joined) if size > budget]
         for k, alone in zip(over, measurer.sizes([spans[k] for k in over], budget)):
             sizes[k] = alone
-    too_big = [k for k, size in enumerate(sizes) if size > budget]
-    breaks = sorted(wanted)
-    done = 0
-    for k in [*too_big, len(spans)]:
-        # Pieces done..k-1 fit: append them in bulk.
-        shift = len(out.spans) - done
-        window = breaks[bisect_left(breaks, done) : bisect_left(breaks, k)]
-        out.breaks.update(i + shift for i in window)
-        out.spans += spans[done:k]
-        out.sizes += sizes[done:k]
-        if not additive:
-            out.joined += joined[done:k]
-        if k == len(spans):
-            break
-        done = k + 1
-        first = len(out.spans)
-        _refine(text, spans[k], level, budget, length, levels, out, rules)
-        if k in wanted or rules.isolate:
-            out.breaks.add(first)
-        if rules.isolate:
-            out.balanced.append((first, len(out.spans)))
-            if done < len(spans):
-                out.breaks.add(len(out.spans))
+    stops = [k for k, size in enumerate(sizes) if size > budget] + [len(spans)]
+    return _Frame(spans, sizes, joined, level, wanted, sorted(wanted), stops)
 
 
-def _refine(
-    text: str,
-    span: Span,
-    level: int,
-    budget: int,
-    length: LengthFunction,
-    levels: Sequence[Level],
-    out: Pieces,
-    rules: _Rules,
-) -> None:
+def _append_fitting(frame: _Frame, stop: int, out: Pieces, rules: _Rules) -> None:
+    """Append the pieces of ``frame`` from the first not yet placed up to ``stop`` (they
+    fit) in bulk, with their breaks."""
+    done, breaks = frame.done, frame.breaks
+    shift = len(out.spans) - done
+    window = breaks[bisect_left(breaks, done) : bisect_left(breaks, stop)]
+    out.breaks.update(i + shift for i in window)
+    out.spans += frame.spans[done:stop]
+    out.sizes += frame.sizes[done:stop]
+    if not rules.length.additive:
+        out.joined += frame.joined[done:stop]
+
+
+def _close(frame: _Frame, out: Pieces, rules: _Rules) -> None:
+    """Mark the breaks around the pieces that the piece of ``frame`` being split became."""
+    assert frame.refining is not None
+    k, first = frame.refining
+    frame.refining = None
+    if k in frame.wanted or rules.isolate:
+        out.breaks.add(first)
+    if rules.isolate:
+        out.balanced.append((first, len(out.spans)))
+        if frame.done < len(frame.spans):
+            out.breaks.add(len(out.spans))
+
+
+def _refine(text: str, span: Span, level: int, out: Pieces, rules: _Rules) -> _Frame | None:
     """Split one piece that is over budget with the next level that finds a boundary in it
-    (a recursive level, such as nested sections, is tried again on its own parts)."""
+    (a recursive level, such as nested sections, is tried again on its own parts): the
+    frame of its parts, to be placed next; or, after the last level, its hard cuts,
+    appended to ``out`` at once (``None``)."""
+    levels, budget, length = rules.levels, rules.budget, rules.length
+    opportunities = True
     while level < len(levels):
+        cuts = cut_anywhere(levels[level])
+        if cuts is not None:
+            opportunities = cuts
+            break
         parts = levels[level](text, span[0], span[1])
-        if rules.punctuation:  # joined across forbidden cuts, as _place joins them
-            parts = glue(text, parts, set())[0]
+        parts = glue(text, parts, set(), rules.punctuation)[0]  # as _open joins them
         following = level if is_recursive(levels[level]) else level + 1
         level += 1
         if splits(parts, *span):
-            _place(text, parts, following, budget, length, levels, out, set(), rules)
-            return
-    for start, end, size in hard_cut(text, span[0], span[1], budget, length):
+            return _open(text, parts, following, set(), out, rules)
+    for start, end, size in hard_cut(
+        text, span[0], span[1], budget, length, opportunities=opportunities
+    ):
         if rules.trim and (text[start].isspace() or text[end - 1].isspace()):
             start, end = trim_span(text, start, end)
             if start == end:
@@ -214,10 +246,17 @@ def _refine(
         out.sizes.append(size)
         if not length.additive:
             out.joined.append(size)
+    return None
 
 
 def hard_cut(
-    text: str, start: int, end: int, budget: int, length: LengthFunction
+    text: str,
+    start: int,
+    end: int,
+    budget: int,
+    length: LengthFunction,
+    *,
+    opportunities: bool = True,
 ) -> list[SizedSpan]:
     """Cut ``text[start:end]`` into ``(start, end, size)`` pieces of at most ``budget``.
 
@@ -229,9 +268,10 @@ def hard_cut(
     function's hint, else by galloping and binary search, always measured); if that
     would take more than ``k`` parts, each part is as long as fits instead. A single
     cluster over the budget raises :class:`ChunkTooLargeError` naming its offset and
-    both sizes.
+    both sizes. Without ``opportunities``, every cluster boundary is as good a cut as any
+    other. Only the text near each cut is looked at, so a piece of any length takes
+    memory for its parts alone.
     """
-    opportunities = break_opportunities(text, start, end)
     longest = _cut(text, start, end, budget, length, opportunities, 0)
     if len(longest) < 2:
         return longest
@@ -245,7 +285,7 @@ def _cut(
     end: int,
     budget: int,
     length: LengthFunction,
-    opportunities: list[int],
+    opportunities: bool,
     parts: int,
 ) -> list[SizedSpan]:
     """:func:`hard_cut`'s parts: each as long as fits (``parts == 0``), or aiming at an
@@ -259,7 +299,10 @@ def _cut(
             raise ChunkTooLargeError(pos, length.count(text[pos:cluster]), budget, length.unit)
         if cut < end:
             share = (end - pos) / max(1, parts - len(pieces)) if parts else end - pos
-            chosen = _best_cut(opportunities, text, pos, cut, pos + share)
+            # The opportunities in (pos, cut]: break_opportunities reads the text around
+            # its region, so a window gives the positions the whole piece would.
+            found = break_opportunities(text, pos, cut + 1) if opportunities else []
+            chosen = _best_cut(found, text, pos, cut, pos + share)
             if chosen != cut:
                 cut, size = chosen, length.count(text[pos:chosen])
         pieces.append((pos, cut, size))
@@ -284,13 +327,31 @@ def _best_cut(opportunities: list[int], text: str, pos: int, longest: int, targe
         candidates = [p for p, rank in zip(candidates, ranks) if rank == best]
     elif target < longest:
         bounds = cluster_ends(text, pos, longest)
-        candidates = [b for b in bounds if b == longest or not forbidden_at(text, b)] or bounds
+        return _nearest(bounds, target, lambda b: b == longest or not forbidden_at(text, b))
     else:
         return longest
-    above = min(bisect_left(candidates, target), len(candidates) - 1)
-    if above > 0 and target - candidates[above - 1] < candidates[above] - target:
-        return candidates[above - 1]
-    return candidates[above]
+    return _nearest(candidates, target, lambda _: True)
+
+
+def _nearest(candidates: list[int], target: float, allowed: Callable[[int], bool]) -> int:
+    """The allowed one of ``candidates`` (ascending) nearest to ``target``, the later one
+    of two as near; among all of them when none is allowed. Only the candidates around
+    ``target`` are asked about: a cut's window may hold thousands."""
+    above = bisect_left(candidates, target)
+    up = next((k for k in range(above, len(candidates)) if allowed(candidates[k])), None)
+    reach = candidates[up] - target if up is not None else float("inf")
+    down = None
+    for k in range(above - 1, -1, -1):
+        if target - candidates[k] >= reach:
+            break
+        if allowed(candidates[k]):
+            down = k
+            break
+    if down is not None:
+        return candidates[down]
+    if up is not None:
+        return candidates[up]
+    return _nearest(candidates, target, lambda _: True)
 
 
 _CLOSERS = "\"'\u201d\u2019)\\]\u300d\u300f\uff09"

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from ..boundaries.graphemes import run_in_clusters
 from ..boundaries.levels import Level
 from ..boundaries.linebreaks import CLOSING, OPENING, forbidden_run
 from ..boundaries.separators import SeparatorLevel
@@ -33,6 +34,12 @@ from ..sizing.base import CodePoints
 from .merge import OverlapSearch
 
 _RUN = re.compile(r"\s*")  # \s is str.isspace for str patterns (both Py_UNICODE_ISSPACE)
+
+
+class _JoinedSpace(Exception):
+    """Raised inside :class:`RecursiveScan` at a whitespace run that a grapheme cluster
+    joins to its neighbour: the general path splits that text instead."""
+
 
 _Previous = tuple[str, int, int, int]
 """The chunk before: its level's separator, its first new piece's start, its start (after
@@ -100,12 +107,16 @@ class RecursiveScan:
         # Whether some whitespace run has closing punctuation after it or opening before
         # it: only then may a run holding a separator be no cut (see ``_is_cut``).
         self.glued = search.punctuation and forbidden_run(text)
+        # Whether a mark may join a space (only text beyond ASCII has marks): see _run_end.
+        self.marks = not text.isascii()
         self._run_cache = (-1, -1, -1, -1, 0)  # level, region end, start, end, cap: see _run
 
     def _is_cut(self, run_start: int, run_end: int) -> bool:
         """Whether the whitespace run ``text[run_start:run_end]`` may separate two pieces:
         not before closing punctuation, not after opening punctuation (as
         :func:`~spansplit.boundaries.linebreaks.glue` joins the general path's pieces)."""
+        if self.marks:
+            self._check_clusters(run_start, run_end)
         if not self.glued:
             return True
         text = self.text
@@ -131,17 +142,34 @@ class RecursiveScan:
         whitespace)."""
         return _RUN.match(self.text, pos).end()  # type: ignore[union-attr]  # \s* always matches
 
+    def _check_clusters(self, run_start: int, run_end: int) -> None:
+        """Raise :class:`_JoinedSpace` if an edge of the whitespace run
+        ``text[run_start:run_end]`` shares a grapheme cluster with the character beside it
+        (a space that a combining mark joins): the general path, which keeps clusters
+        whole, would not cut there (nor trim such a space), so the text is handed to it."""
+        if run_in_clusters(self.text, run_start, run_end):
+            raise _JoinedSpace
+
     def spans(self) -> list[SizedSpan] | None:
         """``(start, end, size)`` of each chunk, or ``None`` to use the general path."""
+        try:
+            return self._spans()
+        except _JoinedSpace:
+            return None
+
+    def _spans(self) -> list[SizedSpan] | None:
         text, separators, budget = self.text, self.separators, self.budget
         chunks: list[SizedSpan] = []
         level, pos = 0, self._run_end(0)
         if pos == len(text):
             return chunks  # blank
         region_end = self._run_start(len(text))
+        if self.marks:  # the edges of the text are trimmed: whitespace there is no cut
+            self._check_clusters(0, pos)
+            self._check_clusters(region_end, len(text))
         parents: list[tuple[int, int, int]] = []  # (level, region end, next piece start)
         previous: _Previous | None = None
-        skip_run = _RUN.match
+        skip_run = self._run_end  # the end of a run that _is_cut checked
         while True:
             while pos >= region_end:
                 if not parents:
@@ -179,7 +207,7 @@ class RecursiveScan:
                 continue
             chunks.append((content_start, end, end - content_start))
             previous = (separator, pos, content_start, end)
-            pos = skip_run(text, end).end()  # type: ignore[union-attr]  # \s* always matches
+            pos = skip_run(end)
 
     def _cut_after(self, separator: str, low: int, region_end: int) -> tuple[int, int]:
         """The cut after ``low``: start and end of the first whitespace run holding
@@ -326,6 +354,8 @@ class RecursiveScan:
                 part = found + 1
                 while text[part] == separator:
                     part += 1
+                if self.marks:
+                    self._check_clusters(found, part)
                 return part
             # No part fits: the last one is split further.
             start = text.rfind(separator, first, end) + 1

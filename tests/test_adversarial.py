@@ -1,0 +1,352 @@
+"""The promise on hostile input (issue 19): the families of the adversarial run, each as a
+regression test of its own rather than only the one reproduction the run found.
+
+* No separator at any level, no trimming and no overlap start cuts a grapheme cluster or a
+  CRLF pair, whatever the splitter, separators (literal, regular expression, presets),
+  ``keep_separator`` and ``strip_whitespace``; one cluster over the budget is a
+  ``ChunkTooLargeError``.
+* Closing punctuation never starts a chunk (。！？ included), at any budget that holds each
+  word or ideograph with the punctuation after it.
+* Structure nested deeper than Python's recursion limit is split.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+import sys
+import tracemalloc
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import regex
+from support import check_chunks
+
+import spansplit
+from spansplit import ChunkTooLargeError, RecursiveSplitter
+from spansplit.boundaries.graphemes import CLUSTER
+from spansplit.boundaries.paragraphs import paragraph_spans
+from spansplit.chunk import trim_span
+from spansplit.compat import chunk_text
+
+
+def cluster_bounds(text: str) -> set[int]:
+    """Offsets where a cut keeps every grapheme cluster (and CRLF pair) whole."""
+    return {0, *(match.end() for match in CLUSTER.finditer(text))}
+
+
+def largest_cluster(text: str, measure: Callable[[str], int] = len) -> int:
+    return max((measure(match.group()) for match in CLUSTER.finditer(text)), default=0)
+
+
+# Each text puts a cluster that a separator could cut next to one: a CRLF pair (LF and CR
+# separators), a space that a combining mark or an emoji modifier joins (space
+# separators), a vowel sign after "!" (the cjk preset), a space after a Prepend character,
+# full-width punctuation followed by a mark, a ZWJ sequence, flags.
+HOSTILE = [
+    "ab\r\ncd",
+    "ab\r\n\r\ncd ef\r\ngh\r\n",
+    "ok \u0301ab cd \u0301",
+    "a \U0001f3fdb c \U0001f3fd",
+    "x!\u093ay z!\u093a w? \u093a",
+    "\u0600 x y\u0600 ",
+    "他来了。\u0301她走了，\u0301好的！\u20dd是",
+    "e\u0301 e\u0301\u0323 \U0001f469\u200d\U0001f469\u200d\U0001f467 \U0001f1ef\U0001f1f5"
+    " \u1100\u1161",
+    " \u0301lead\r\n\r\n\u3000\u0301 para\u00a0\u0301 two\r",
+]
+
+SEPARATORS: list[tuple[list[str], bool]] = [
+    (["\n\n", "\n", " ", ""], False),
+    (["\r", "\n"], False),
+    (["\n", " "], False),
+    ([" ", ""], False),
+    (["!", "?", "。", "，"], False),
+    ([r"\n", r"\s"], True),
+    ([r"(?= )", r"(?<=\n)"], True),
+    ([r"\r?\n", r"[!?]"], True),
+]
+
+
+def splitters(size: int) -> list[tuple[Any, str]]:
+    """Every splitter, with every separator set, keep_separator and strip_whitespace, and
+    the pattern of what it may drop (its separators, where ``keep_separator=False``)."""
+    found: list[tuple[Any, str]] = []
+    for strip in (True, False):
+        for separators, is_regex in SEPARATORS:
+            patterns = [s if is_regex else re.escape(s) for s in separators if s]
+            for keep in (False, True, "start", "end"):
+                dropped = "|".join(f"(?:{p})" for p in patterns) if keep is False else ""
+                found.append(
+                    (
+                        RecursiveSplitter(
+                            size,
+                            separators=separators,
+                            separators_are_regex=is_regex,
+                            keep_separator=keep,
+                            strip_whitespace=strip,
+                        ),
+                        dropped,
+                    )
+                )
+        for preset in sorted(spansplit.PRESETS):
+            found.append((RecursiveSplitter.from_preset(preset, size, strip_whitespace=strip), ""))
+        found += [
+            (spansplit.SentenceSplitter(size, strip_whitespace=strip), ""),
+            (spansplit.ParagraphSplitter(size, strip_whitespace=strip), ""),
+            (
+                spansplit.CodeSplitter(
+                    "python", size, strip_whitespace=strip, fallback="separators"
+                ),
+                "",
+            ),
+        ]
+    return found
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 5, 8])
+@pytest.mark.parametrize("text", HOSTILE)
+def test_no_splitter_cuts_a_grapheme_cluster_or_a_crlf_pair(text: str, size: int) -> None:
+    bounds = cluster_bounds(text)
+    for splitter, dropped in splitters(size):
+        try:
+            chunks = splitter.split(text)
+        except ChunkTooLargeError as error:
+            assert largest_cluster(text) > size, (splitter, error)
+            assert error.offset in bounds
+            continue
+        check_chunks(text, chunks, size, strip=splitter.strip_whitespace, dropped=dropped)
+        for chunk in chunks:
+            assert chunk.start in bounds and chunk.end in bounds, (splitter, chunk)
+
+
+@pytest.mark.parametrize("size", [3, 5, 8])
+@pytest.mark.parametrize("text", HOSTILE)
+def test_overlap_never_starts_inside_a_cluster(text: str, size: int) -> None:
+    bounds = cluster_bounds(text * 3)
+    for overlap in range(1, size):
+        for splitter in (
+            RecursiveSplitter(size, overlap),
+            RecursiveSplitter(size, overlap, separators=["\n", " "], keep_separator="start"),
+            RecursiveSplitter.from_preset("cjk", size, chunk_overlap=overlap),
+            spansplit.SentenceSplitter(size, overlap),
+            spansplit.ParagraphSplitter(size, overlap),
+        ):
+            try:
+                chunks = splitter.split(text * 3)
+            except ChunkTooLargeError:
+                assert largest_cluster(text) > size
+                continue
+            check_chunks(text * 3, chunks, size, overlap=overlap)
+            assert all(c.start in bounds and c.end in bounds for c in chunks), splitter
+
+
+def test_the_reproductions() -> None:
+    def texts(text: str, size: int, **options: Any) -> list[str]:
+        return [c.text for c in spansplit.split_recursive(text, size, **options)]
+
+    assert texts("ab\r\ncd", 3, strip_whitespace=False) == ["ab", "cd"]  # was "ab\r"
+    # Was "\u0301ab": the space separator cut the cluster " \u0301"; now that cluster
+    # is one piece, and the budget of 3 cuts between clusters.
+    assert texts("ok \u0301ab", 3) == ["ok", " \u0301", "ab"]
+    assert texts("ok \u0301ab", 4) == ["ok \u0301", "ab"]
+    assert texts("a \U0001f3fdb", 2) == ["a", " \U0001f3fd", "b"]  # was "\U0001f3fdb"
+    cjk = RecursiveSplitter.from_preset("cjk", 2)
+    assert [c.text for c in cjk.split("ab!\u093acd")] == ["ab", "!\u093a", "cd"]
+
+
+def test_a_crlf_pair_over_the_budget_is_too_large() -> None:
+    """The cluster is two code points: a budget of one cannot hold it, whatever the
+    separators (the LF separator used to leave the CR alone in a chunk)."""
+    for separators in (["\n"], ["\r"], ["\n\n", "\n", " ", ""], [""]):
+        for keep in (False, True, "start", "end"):
+            splitter = RecursiveSplitter(
+                1, separators=separators, keep_separator=keep, strip_whitespace=False
+            )
+            with pytest.raises(ChunkTooLargeError) as raised:
+                splitter.split("\r\n")
+            assert (raised.value.offset, raised.value.size, raised.value.budget) == (0, 2, 1)
+
+
+def test_a_line_separator_ends_a_crlf_line_whole() -> None:
+    """The LF separator in CRLF text takes the CR of the pair with it, and the CR
+    separator the LF: lines are still split at their ends, dropping (or keeping) the
+    whole line ending."""
+    text = "one\r\ntwo\r\nthree"
+    for separator in ("\n", "\r"):
+        dropped = RecursiveSplitter(7, separators=[separator], strip_whitespace=False)
+        assert [c.text for c in dropped.split(text)] == ["one", "two", "three"]
+        kept = RecursiveSplitter(
+            7, separators=[separator], keep_separator="end", strip_whitespace=False
+        )
+        assert [c.text for c in kept.split(text)] == ["one\r\n", "two\r\n", "three"]
+        before = RecursiveSplitter(
+            7, separators=[separator], keep_separator="start", strip_whitespace=False
+        )
+        assert [c.text for c in before.split(text)] == ["one", "\r\ntwo", "\r\nthree"]
+
+
+def test_trimming_keeps_a_space_that_a_mark_joins() -> None:
+    assert trim_span(" \u0301x ", 0, 4) == (0, 3)
+    assert trim_span("  \u0301x", 0, 4) == (1, 4)
+    assert trim_span("\t\u0301x", 0, 3) == (1, 3)  # a tab is a control: no mark joins it
+    assert trim_span("x\u0600  ", 0, 4) == (0, 3)  # a Prepend character takes the next space
+    assert trim_span("x" + " " * 1000, 0, 1001) == (0, 1)
+    assert trim_span(" " * 1000, 0, 1000) == (1000, 1000)
+
+
+@pytest.mark.parametrize("depth", [1500])
+def test_deep_nesting_needs_no_recursion(depth: int) -> None:
+    """A list nested 1,500 deep is split level by level (a RecursionError at about 500)."""
+    pytest.importorskip("pyromark")
+    text = "".join("  " * i + f"- item {i} of the list\n" for i in range(depth))
+    for splitter in (
+        spansplit.MarkdownSplitter(30),
+        RecursiveSplitter.from_preset("markdown", 30),
+        spansplit.ParagraphSplitter(30),
+    ):
+        check_chunks(text, splitter.split(text), 30)
+
+
+CLOSING_TEXTS = [
+    "字" * 10 + "。下一句。",  # the issue's reproduction (seed 001's sentence chunker)
+    "他说：「好。」然后走了！真的？是的，对。" * 3,
+    "第一段没有标点的很长的一句话" * 3 + "。\n\n（注释）第二段！",
+    "Well… he said (quietly). Then: “no!” And 『书名』、另一本。",
+]
+
+
+def opens_with_closing(text: str) -> bool:
+    """Whether ``text`` starts with punctuation UAX #14 forbids a line to start with."""
+    closing = r"[\p{lb=CL}\p{lb=CP}\p{lb=EX}\p{lb=IS}\p{lb=NS}\p{lb=IN}]"
+    return regex.match(rf"\s*{closing}", text) is not None
+
+
+@pytest.mark.parametrize("text", CLOSING_TEXTS)
+@pytest.mark.parametrize("length", [None, "cl100k_base"])
+def test_closing_punctuation_never_starts_a_chunk(text: str, length: str | None) -> None:
+    """At every budget that holds each word or ideograph with the punctuation after it,
+    with and without overlap (seed 001 started a chunk with 。)."""
+    for size in range(4, 24):
+        for overlap in (0, size // 3):
+            for splitter in (
+                spansplit.SentenceSplitter(size, overlap, length=length),
+                RecursiveSplitter(size, overlap, length=length),
+                RecursiveSplitter.from_preset("cjk", size, chunk_overlap=overlap, length=length),
+                spansplit.ParagraphSplitter(size, overlap, length=length),
+            ):
+                chunks = splitter.split(text)
+                starts = [c.text for c in chunks if opens_with_closing(c.text)]
+                assert starts == [], (splitter, starts)
+    chunks = chunk_text(CLOSING_TEXTS[0], 10)
+    assert [c.text for c in chunks] == ["字字字字字字", "字字字字。下一句。"]
+
+
+def base64_line(size: int) -> str:
+    """One line without spaces (minified code, base64): Python parses it as one deeply
+    nested expression."""
+    seed, parts = b"spansplit", []
+    while sum(map(len, parts)) < size:
+        seed = hashlib.sha256(seed).digest()
+        parts.append(base64.b64encode(seed * 64).decode())
+    return "".join(parts)[:size] + "\n"
+
+
+def counted(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[int]:
+    """A counter of the calls of ``owner.name`` (patched for the test)."""
+    calls = [0]
+    original = getattr(owner, name)
+
+    def counting(*args: Any) -> Any:
+        calls[0] += 1
+        return original(*args)
+
+    monkeypatch.setattr(owner, name, counting)
+    return calls
+
+
+def test_code_chunks_of_one_deep_line_take_linear_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The work grows with the text, not with the text times its chunks (a quadratic
+    walk down the syntax tree for each chunk's symbol path, 55 s at 4 MB; a look at every
+    grapheme boundary of a chunk's window for its cut). Counted, not timed."""
+    pytest.importorskip("tree_sitter_python")
+    from spansplit.boundaries.code import SyntaxLevel
+    from spansplit.packing import pieces
+
+    walked = counted(monkeypatch, SyntaxLevel, "_covers")
+    looked = counted(monkeypatch, pieces, "forbidden_at")
+    work = []
+    for size in (50_000, 200_000):
+        walked[0] = looked[0] = 0
+        text = base64_line(size)
+        splitter = spansplit.CodeSplitter("python", 2000)
+        chunks = splitter.split(text)
+        check_chunks(text, chunks, 2000, strip=splitter.strip_whitespace)
+        work.append(walked[0])
+        assert looked[0] < 5 * len(chunks)
+    assert work[1] < 6 * work[0]  # 4x the text: about 2.2x the work (it was 16x)
+
+
+def peak_memory(function: Callable[[], object]) -> int:
+    """The most memory ``function`` held at once while it ran (Python's allocators and the
+    regular expression engine's stacks, as tracemalloc sees them)."""
+    tracemalloc.start()
+    try:
+        function()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+BLANK_FLOODS = ["\n" * 300_000, "\r\n" * 150_000, " \t\n" * 100_000, "x" + "\n" * 300_000 + "y"]
+
+
+@pytest.mark.parametrize("text", BLANK_FLOODS, ids=["lf", "crlf", "spaces", "between"])
+def test_blank_floods_take_little_memory(text: str) -> None:
+    """Blank lines are no pieces: the paragraph patterns kept state for every blank line
+    of a run (0.9 GB for five million), and the sentence level made a piece of each."""
+    limit = 8 * sys.getsizeof(text)
+    assert peak_memory(lambda: paragraph_spans(text)) < limit
+    assert peak_memory(lambda: spansplit.split_paragraphs(text, 100)) < limit
+    if text.isspace():
+        assert peak_memory(lambda: spansplit.SentenceSplitter(100).split(text)) < limit
+        assert peak_memory(lambda: RecursiveSplitter(100, length="utf8").split(text)) < limit
+
+
+CJK_RUN = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(4096))
+
+
+@pytest.mark.parametrize(
+    ("text", "splitter"),
+    [
+        (base64_line(300_000), RecursiveSplitter.from_preset("markdown", 2000, chunk_overlap=200)),
+        (base64_line(300_000), RecursiveSplitter(2000, separators=[""], length="utf8")),
+        (CJK_RUN * 40, RecursiveSplitter(2000, 200, length="utf8")),
+        (CJK_RUN * 40, RecursiveSplitter(2000)),
+        ("e\u0301\u0323" * 100_000, RecursiveSplitter.from_preset("markdown", 2000)),
+    ],
+    ids=["base64-markdown", "base64-clusters", "cjk-utf8", "cjk-chars", "marks-markdown"],
+)
+def test_a_line_without_boundaries_is_cut_without_a_piece_per_character(
+    text: str, splitter: RecursiveSplitter
+) -> None:
+    """The finest levels (grapheme clusters, line-break opportunities) are cut where the
+    budget is reached, not listed: a piece per character was 217x the text in memory."""
+    chunks: list[Any] = []
+    assert peak_memory(lambda: chunks.extend(splitter.split(text))) < 8 * sys.getsizeof(text)
+    check_chunks(text, chunks, splitter.chunk_size, splitter.length)
+    bounds = cluster_bounds(text)
+    assert all(c.start in bounds and c.end in bounds for c in chunks)
+
+
+def test_cluster_checks_inside_marks_take_linear_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where every character is a mark or its base, a cut's cluster is found by walking
+    back a few characters, not to the start of the text (62 s for 1 MB)."""
+    from spansplit.boundaries.graphemes import _ClusterScan
+
+    walked = counted(monkeypatch, _ClusterScan, "_sure_start")
+    text = "e\u0301\u0323" * 20_000
+    RecursiveSplitter.from_preset("markdown", 200, chunk_overlap=20).split(text)
+    assert walked[0] < 10 * len(text)
