@@ -27,7 +27,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
 
-from spansplit.errors import ParameterTypeError, TokenizerUnavailableError
+from spansplit import RecursiveSplitter
+from spansplit.errors import LengthFunctionError, ParameterTypeError, TokenizerUnavailableError
 from spansplit.sizing import (
     CODE_POINTS,
     UTF8_BYTES,
@@ -754,11 +755,21 @@ def test_resolve_rejects_other_values() -> None:
         resolve_length("cl100k")
 
 
-@pytest.mark.parametrize("bad", [2.5, "3", True, -1, None])
+@pytest.mark.parametrize("bad", [2.5, "3", True, None])
 def test_callable_length_rejects_a_non_int_result(bad: object) -> None:
     length = CallableLength(lambda text: bad, name="broken")
     with pytest.raises(ParameterTypeError, match=r"'broken' must return a non-negative int"):
         length.count("abc")
+
+
+def test_a_negative_size_is_a_value_error_naming_the_length_function() -> None:
+    length = CallableLength(lambda text: -1, name="broken")
+    with pytest.raises(
+        LengthFunctionError, match=r"'broken' must return a non-negative int, got -1"
+    ):
+        length.count("abc")
+    with pytest.raises(ValueError, match="got -1 for a text of"):
+        RecursiveSplitter(5, length=lambda text: -1).split("hello world")
 
 
 @given(TEXTS)

@@ -16,7 +16,7 @@ from conftest import corpus_path, sample
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import ATOMS as SHARED_ATOMS
-from support import corpus_cases
+from support import check_chunks, corpus_cases
 
 from spansplit import (
     CodeSplitter,
@@ -29,7 +29,12 @@ from spansplit.sizing import pretoken_cuts, resolve_length, token_index
 from spansplit.sizing import tiktoken as tiktoken_sizing
 from spansplit.sizing.base import TextMeasurer
 from spansplit.sizing.pretoken_cuts import PRETOKEN_CUTS
-from spansplit.sizing.tiktoken_internals import pretokenizer_pattern
+from spansplit.sizing.tiktoken_internals import (
+    LONG_WHITESPACE_CHARS,
+    encode_by_pretokens,
+    encode_ordinary,
+    pretokenizer_pattern,
+)
 from spansplit.sizing.token_index import ExactTokenIndexMeasurer, TokenIndexMeasurer
 
 ENCODINGS = ["cl100k_base", "o200k_base"]
@@ -200,6 +205,46 @@ def test_exact_counts_equal_tiktoken_on_generated_text(
     expected = [len(length.encoding.encode_ordinary(text[a:b])) for a, b in spans]
     assert measurer.count_spans(spans) == expected
     assert [measurer.count(a, b) for a, b in spans] == expected
+
+
+@on_generated_texts(300)
+def test_encoding_by_pretokens_equals_tiktoken(name: str, text: str, data: st.DataObject) -> None:
+    # The way texts with a whitespace run too long for tiktoken's pretokenizer are encoded.
+    encoding = length_for(name).encoding
+    assert encode_by_pretokens(encoding, text) == encoding.encode_ordinary(text)
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+def test_encoding_by_pretokens_equals_tiktoken_on_long_runs_it_can_still_encode(
+    name: str,
+) -> None:
+    encoding = length_for(name).encoding
+    for run in [" ", "\t", "\u3000", " \n", "\r\n  ", "\n\n\n", "\xa0 "]:
+        for after in ["", "b", " b", "!", "\n", "字"]:
+            text = "alpha" + run * (3 * LONG_WHITESPACE_CHARS // len(run)) + after
+            assert encode_ordinary(encoding, text) == encoding.encode_ordinary(text), (run, after)
+
+
+# Runs of about a million whitespace characters overflow tiktoken's pretokenizer (a bare
+# ValueError, or a PanicException that is not even an Exception); they are counted anyway.
+@pytest.mark.parametrize("name", ENCODINGS)
+@pytest.mark.parametrize("run", [" ", " \n", "\r\n  "])
+def test_every_splitter_measures_a_whitespace_run_too_long_for_tiktoken(
+    name: str, run: str
+) -> None:
+    length = length_for(name)
+    text = "alpha, beta" + run * (2**20 // len(run)) + "gamma. Delta!"
+    splitters = [
+        RecursiveSplitter(128, length=length),
+        RecursiveSplitter(128, strip_whitespace=False, length=length),
+        SentenceSplitter(128, 16, length=length),
+        ParagraphSplitter(128, 16, length=length),
+        MarkdownSplitter(128, length=length),
+    ]
+    count = lambda chunk_text: len(encode_ordinary(length.encoding, chunk_text))  # noqa: E731
+    for splitter in splitters:
+        strip = splitter.strip_whitespace
+        check_chunks(text, splitter.split(text), 128, count, strip=strip, overlap=None)
 
 
 @on_generated_texts(200)

@@ -96,6 +96,11 @@ class InconsistentLengthError(SpansplitError, ValueError):
         self.budget = budget
 
 
+class LengthFunctionError(SpansplitError, ValueError):
+    """The length function gave no usable size: a negative number, or a tokenizer that
+    cannot encode the text. The message names the length function and the text's size."""
+
+
 class ExtraNotInstalledError(SpansplitError, ImportError):
     """A feature needs an optional extra that is not installed; the message names it."""
 

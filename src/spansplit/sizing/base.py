@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 
 from ..chunk import Span
-from ..errors import ParameterTypeError
+from ..errors import LengthFunctionError, ParameterTypeError
 
 
 class LengthFunction(ABC):
@@ -174,8 +174,13 @@ class CallableLength(LengthFunction):
 
     def count(self, text: str) -> int:
         size = self.function(text)
-        if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+        if isinstance(size, bool) or not isinstance(size, int):
             raise ParameterTypeError(
+                f"length function {self.name!r} must return a non-negative int, "
+                f"got {size!r} for a text of {len(text)} code points"
+            )
+        if size < 0:
+            raise LengthFunctionError(
                 f"length function {self.name!r} must return a non-negative int, "
                 f"got {size!r} for a text of {len(text)} code points"
             )

@@ -7,6 +7,7 @@ few private tiktoken attributes that make counting fast are read in
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import weakref
@@ -19,7 +20,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..chunk import Span
 from .base import LengthFunction, TextMeasurer
 from .pretoken_cuts import PretokenCuts, cuts_for
-from .tiktoken_internals import buffer_encoder, pretokenizer_pattern, private_copy, token_bytes
+from .tiktoken_internals import (
+    buffer_encoder,
+    encode_ordinary,
+    has_long_whitespace,
+    pretokenizer_pattern,
+    private_copy,
+    token_bytes,
+)
 from .tiktoken_loader import _LOCK, encoding_name_for, encoding_names, load_encoding
 from .token_index import (
     EXACT_INDEX_MIN_CHARS,
@@ -106,7 +114,7 @@ class TiktokenLength(LengthFunction):
         self._chars_per_token = 4.0  # sizes prefix_hint's first window; learnt as it goes
 
     def count(self, text: str) -> int:
-        return len(self.encoding.encode_ordinary(text))
+        return len(encode_ordinary(self.encoding, text))
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled by name when tiktoken knows the encoding, so a worker process loads it
@@ -146,7 +154,7 @@ class TiktokenLength(LengthFunction):
         if not long:
             return self.count_spans(text, spans)
         exact = iter(self.count_spans(text, [s for i, s in enumerate(spans) if i not in long]))
-        encode = self.encoding.encode_ordinary
+        encode = functools.partial(encode_ordinary, self.encoding)
         sizes = []
         for index, (start, end) in enumerate(spans):
             if index not in long:
@@ -209,15 +217,18 @@ class TiktokenLength(LengthFunction):
         if np is None or shared_buffer_encoder is None:
 
             def char_counts(span: Span, encoding: Encoding) -> bytes:
-                tokens = encoding.encode_ordinary(text[span[0] : span[1]])
+                tokens = encode_ordinary(encoding, text[span[0] : span[1]])
                 return bytes(map(starts.__getitem__, tokens))
 
             return array(code, accumulate(b"".join(self._map_segments(char_counts, segments))))
         table = np.frombuffer(starts, dtype=np.uint8)
 
         def mapped(span: Span, encoding: Encoding) -> Any:
-            encode = buffer_encoder(encoding) or shared_buffer_encoder
-            ids = encode(text[span[0] : span[1]])
+            segment = text[span[0] : span[1]]
+            if has_long_whitespace(segment):
+                ids: Any = array("I", encode_ordinary(encoding, segment))
+            else:
+                ids = (buffer_encoder(encoding) or shared_buffer_encoder)(segment)
             return table[np.frombuffer(ids, dtype=np.uint32)]
 
         counts = self._map_segments(mapped, segments)
@@ -276,12 +287,12 @@ class TiktokenLength(LengthFunction):
         return starts
 
     def _count_run(self, text: str, spans: Sequence[Span]) -> list[int]:
-        encode = self.encoding.encode_ordinary
-        return [len(encode(text[start:end])) for start, end in spans]
+        encoding = self.encoding
+        return [len(encode_ordinary(encoding, text[start:end])) for start, end in spans]
 
     def _count_run_on_pool(self, text: str, spans: Sequence[Span]) -> list[int]:
-        encode = self._thread_encoding().encode_ordinary
-        return [len(encode(text[start:end])) for start, end in spans]
+        encoding = self._thread_encoding()
+        return [len(encode_ordinary(encoding, text[start:end])) for start, end in spans]
 
     def prefix_hint(self, text: str, start: int, end: int, budget: int) -> int | None:
         """Code points covered by the first ``budget`` tokens of ``text[start:end]``.
@@ -298,7 +309,7 @@ class TiktokenLength(LengthFunction):
         while True:
             stop = min(end, start + window)
             piece = text[start:stop]
-            tokens = encoding.encode_ordinary(piece)
+            tokens = encode_ordinary(encoding, piece)
             if len(tokens) > budget:
                 covered = len(encoding.decode_bytes(tokens[:budget]))
                 hint = len(piece.encode("utf-8")[:covered].decode("utf-8", "ignore"))

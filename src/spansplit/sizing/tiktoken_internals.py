@@ -10,6 +10,9 @@ What is read (tiktoken 0.12 to 0.14), what it gives, and the fallback:
 
 * ``Encoding._core_bpe.encode_to_tiktoken_buffer``: token ids as a native buffer;
   else ``encode_ordinary`` (a Python list).
+* ``Encoding._encode_single_piece``: the tokens of one pretoken, without the
+  pretokenizer (for whitespace runs too long for it); else such a text cannot be counted
+  (:class:`~spansplit.errors.LengthFunctionError`).
 * ``Encoding._mergeable_ranks``: every token's bytes; else ``decode_single_token_bytes``
   for each id.
 * ``Encoding._pat_str``: the pretokenizer's pattern, which the token index's cuts were
@@ -25,9 +28,13 @@ What is read (tiktoken 0.12 to 0.14), what it gives, and the fallback:
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable
 from types import FunctionType
 from typing import TYPE_CHECKING, Any
+
+from ..errors import LengthFunctionError
 
 if TYPE_CHECKING:
     from tiktoken import Encoding
@@ -48,6 +55,58 @@ def buffer_encoder(encoding: Encoding) -> BufferEncoder | None:
         return encode(text, no_special)
 
     return encode_buffer
+
+
+def piece_encoder(encoding: Encoding) -> Callable[[str], list[int]] | None:
+    """The tokens of one pretoken, encoded without the pretokenizer, if available."""
+    encode = getattr(encoding, "_encode_single_piece", None)
+    return encode if callable(encode) else None
+
+
+LONG_WHITESPACE_CHARS = 1 << 16
+"""Texts with a whitespace run this long are cut into pretokens here, not by tiktoken,
+whose pretokenizer overflows its backtracking stack on runs of about a million."""
+
+_LONG_WHITESPACE = re.compile(rf"\s{{{LONG_WHITESPACE_CHARS}}}")
+
+
+def has_long_whitespace(text: str) -> bool:
+    """Whether ``text`` holds a run of at least :data:`LONG_WHITESPACE_CHARS` whitespace."""
+    return len(text) >= LONG_WHITESPACE_CHARS and _LONG_WHITESPACE.search(text) is not None
+
+
+def encode_ordinary(encoding: Encoding, text: str) -> list[int]:
+    """``encoding.encode_ordinary(text)`` for any text, also one with a whitespace run too
+    long for tiktoken's pretokenizer (see :func:`encode_by_pretokens`)."""
+    if has_long_whitespace(text):
+        return encode_by_pretokens(encoding, text)
+    return encoding.encode_ordinary(text)
+
+
+def encode_by_pretokens(encoding: Encoding, text: str) -> list[int]:
+    """What ``encoding.encode_ordinary(text)`` returns, computed as tiktoken does but with
+    the ``regex`` module cutting the text into pretokens with tiktoken's own pattern (it
+    backtracks without a stack limit), and each pretoken encoded alone by tiktoken."""
+    pattern = pretokenizer_pattern(encoding)
+    encode_piece = piece_encoder(encoding)
+    if pattern is None or encode_piece is None:
+        raise LengthFunctionError(
+            f"{encoding.name} cannot encode a text of {len(text)} code points with a run of "
+            f"{LONG_WHITESPACE_CHARS} or more whitespace characters with this tiktoken release"
+        )
+    if not text.isascii():  # as tiktoken does, a lone surrogate becomes U+FFFD
+        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    ids: list[int] = []
+    for piece in _pretokenizer(pattern).finditer(text):
+        ids += encode_piece(piece.group())
+    return ids
+
+
+@functools.cache
+def _pretokenizer(pattern: str) -> Any:
+    import regex
+
+    return regex.compile(pattern)
 
 
 def pretokenizer_pattern(encoding: Encoding) -> str | None:

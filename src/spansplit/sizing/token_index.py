@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ..chunk import Span
 from .base import TextMeasurer
 from .pretoken_cuts import PretokenCuts
+from .tiktoken_internals import encode_ordinary
 
 if TYPE_CHECKING:
     from .tiktoken import TiktokenLength
@@ -75,7 +76,7 @@ class TokenIndexMeasurer(TextMeasurer):
         self._cuts = cuts
         self._ends = array("I")  # code point offset where each token of the text ends
         self._vector: Any = None  # the same as a numpy array, when numpy is installed
-        self._encode = length.encoding.encode_ordinary
+        self._encode = functools.partial(encode_ordinary, length.encoding)
         self._lefts: dict[int, tuple[int, int]] = {}  # what a span's start contributes
         self._rights: dict[int, tuple[int, int]] = {}  # what a span's end contributes
         self._built = False
