@@ -654,6 +654,19 @@ def test_from_tiktoken_encoder_special_tokens(cl100k: tiktoken.Encoding) -> None
     assert max(counted) <= 12
 
 
+def test_special_tokens_are_counted_beside_a_whitespace_run_too_long_for_tiktoken(
+    cl100k: tiktoken.Encoding,
+) -> None:
+    # tiktoken's own encode overflows its pretokenizer on about a million spaces.
+    text = "alpha <|endoftext|> beta" + " " * 2**20 + "gamma <|endoftext|>"
+    special = SpanRecursiveTextSplitter.from_tiktoken_encoder(
+        chunk_size=12, chunk_overlap=0, allowed_special={"<|endoftext|>"}
+    )
+    chunks = special.split_text(text)
+    assert chunks == ["alpha <|endoftext|> beta", "gamma <|endoftext|>"]
+    assert [len(cl100k.encode(d, allowed_special="all")) for d in chunks] == [4, 3]
+
+
 def test_from_tiktoken_encoder_default_works_with_no_network_and_no_cache(tmp_path: Path) -> None:
     """In a fresh process with sockets disabled and an empty tiktoken cache, the default
     encoding loads from the bundled copy; an encoding with no local copy fails with a

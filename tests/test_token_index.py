@@ -33,6 +33,7 @@ from spansplit.sizing.tiktoken_internals import (
     LONG_WHITESPACE_CHARS,
     encode_by_pretokens,
     encode_ordinary,
+    encode_with_special,
     pretokenizer_pattern,
 )
 from spansplit.sizing.token_index import ExactTokenIndexMeasurer, TokenIndexMeasurer
@@ -225,6 +226,40 @@ def test_encoding_by_pretokens_equals_tiktoken_on_long_runs_it_can_still_encode(
             assert encode_ordinary(encoding, text) == encoding.encode_ordinary(text), (run, after)
 
 
+@pytest.mark.parametrize("name", ENCODINGS)
+def test_only_the_stretch_around_a_long_run_is_pretokenized_apart(name: str) -> None:
+    # U+0558 is a letter in the Unicode tables of the regex module, not (yet) in tiktoken's:
+    # away from the run, text is encoded by tiktoken itself, so the ids are tiktoken's.
+    encoding = length_for(name).encoding
+    far = "\u0558's words, 12345 and more. "
+    text = far * 3 + "tail" + " " * (2 * LONG_WHITESPACE_CHARS) + "head. " + far * 3
+    assert encode_ordinary(encoding, text) == encoding.encode_ordinary(text)
+    with_many = (text + "\n") * 3
+    assert encode_ordinary(encoding, with_many) == encoding.encode_ordinary(with_many)
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+def test_a_lone_surrogate_is_encoded_as_tiktoken_encodes_it(name: str) -> None:
+    encoding = length_for(name).encoding
+    for text in ["a\ud800b", "\udfff", "x " + "\ud83d" * 3 + " y"]:
+        assert encode_by_pretokens(encoding, text) == encoding.encode_ordinary(text)
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+def test_special_tokens_beside_a_long_run_are_encoded_as_tiktoken_encodes_them(
+    name: str,
+) -> None:
+    encoding = length_for(name).encoding
+    special = sorted(encoding.special_tokens_set)[0]
+    text = f"alpha {special} beta" + " " * (2 * LONG_WHITESPACE_CHARS) + f"{special}gamma"
+    for allowed in ["all", {special}]:
+        expected = encoding.encode(text, allowed_special=allowed)
+        assert encode_with_special(encoding, text, allowed, ()) == expected
+    assert encode_with_special(encoding, text, set(), ()) == encoding.encode_ordinary(text)
+    with pytest.raises(ValueError, match="disallowed special token"):
+        encode_with_special(encoding, text, set(), "all")
+
+
 # Runs of about a million whitespace characters overflow tiktoken's pretokenizer (a bare
 # ValueError, or a PanicException that is not even an Exception); they are counted anyway.
 @pytest.mark.parametrize("name", ENCODINGS)
@@ -241,7 +276,8 @@ def test_every_splitter_measures_a_whitespace_run_too_long_for_tiktoken(
         ParagraphSplitter(128, 16, length=length),
         MarkdownSplitter(128, length=length),
     ]
-    count = lambda chunk_text: len(encode_ordinary(length.encoding, chunk_text))  # noqa: E731
+    # Chunks hold at most 128 tokens, few enough for tiktoken itself to count them.
+    count = lambda chunk_text: len(length.encoding.encode_ordinary(chunk_text))  # noqa: E731
     for splitter in splitters:
         strip = splitter.strip_whitespace
         check_chunks(text, splitter.split(text), 128, count, strip=strip, overlap=None)

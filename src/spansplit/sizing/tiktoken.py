@@ -23,6 +23,7 @@ from .pretoken_cuts import PretokenCuts, cuts_for
 from .tiktoken_internals import (
     buffer_encoder,
     encode_ordinary,
+    encode_with_special,
     has_long_whitespace,
     pretokenizer_pattern,
     private_copy,
@@ -41,6 +42,8 @@ if TYPE_CHECKING:
     from tiktoken import Encoding
 
 _T = TypeVar("_T")
+
+__all__ = ["TiktokenLength", "encode_ordinary", "encode_with_special", "tiktoken_length"]
 
 
 def tiktoken_length(name_or_model: str) -> TiktokenLength:

@@ -30,11 +30,13 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
+from collections.abc import Set as AbstractSet
 from types import FunctionType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import LengthFunctionError
+from .pretoken_cuts import cuts_for
 
 if TYPE_CHECKING:
     from tiktoken import Encoding
@@ -67,7 +69,8 @@ LONG_WHITESPACE_CHARS = 1 << 16
 """Texts with a whitespace run this long are cut into pretokens here, not by tiktoken,
 whose pretokenizer overflows its backtracking stack on runs of about a million."""
 
-_LONG_WHITESPACE = re.compile(rf"\s{{{LONG_WHITESPACE_CHARS}}}")
+_LONG_WHITESPACE = re.compile(rf"(?<!\s)\s{{{LONG_WHITESPACE_CHARS},}}")
+"""A whole whitespace run that long (tried only where a run begins: linear time)."""
 
 
 def has_long_whitespace(text: str) -> bool:
@@ -77,10 +80,64 @@ def has_long_whitespace(text: str) -> bool:
 
 def encode_ordinary(encoding: Encoding, text: str) -> list[int]:
     """``encoding.encode_ordinary(text)`` for any text, also one with a whitespace run too
-    long for tiktoken's pretokenizer (see :func:`encode_by_pretokens`)."""
-    if has_long_whitespace(text):
+    long for tiktoken's pretokenizer: the stretch around each such run, from a pretoken
+    cut before it to one after it (:mod:`.pretoken_cuts`; the whole text for encodings
+    without proven cuts), is encoded by :func:`encode_by_pretokens`, the rest by tiktoken."""
+    if len(text) < LONG_WHITESPACE_CHARS:
+        return encoding.encode_ordinary(text)
+    runs = [found.span() for found in _LONG_WHITESPACE.finditer(text)]
+    if not runs:
+        return encoding.encode_ordinary(text)
+    cuts = cuts_for(encoding.name, pretokenizer_pattern(encoding))
+    if cuts is None:
         return encode_by_pretokens(encoding, text)
-    return encoding.encode_ordinary(text)
+    ids: list[int] = []
+    done = 0
+    for start, end in runs:
+        if start < done:
+            continue  # inside the stretch of the run before
+        low = cuts.last(text, done, start + 1)
+        low = done if low is None else low
+        high = cuts.first(text, end, len(text))
+        high = len(text) if high is None else high
+        ids += encoding.encode_ordinary(text[done:low])
+        ids += encode_by_pretokens(encoding, text[low:high])
+        done = high
+    ids += encoding.encode_ordinary(text[done:])
+    return ids
+
+
+def encode_with_special(
+    encoding: Encoding,
+    text: str,
+    allowed_special: Literal["all"] | AbstractSet[str],
+    disallowed_special: Literal["all"] | Collection[str],
+) -> list[int]:
+    """``encoding.encode(text, allowed_special=..., disallowed_special=...)`` for any text,
+    also one with a whitespace run too long for tiktoken's pretokenizer: tiktoken encodes
+    the text between allowed special tokens apart, and so does this."""
+    if not has_long_whitespace(text):
+        return encoding.encode(
+            text, allowed_special=allowed_special, disallowed_special=disallowed_special
+        )
+    specials = encoding.special_tokens_set
+    allowed = specials if allowed_special == "all" else set(allowed_special)
+    disallowed = specials - allowed if disallowed_special == "all" else set(disallowed_special)
+    if disallowed and (found := _any_of(disallowed).search(text)):
+        encoding.encode(found.group(), allowed_special=allowed, disallowed_special=disallowed)
+    ids: list[int] = []
+    done = 0
+    for found in _any_of(allowed).finditer(text) if allowed else ():
+        ids += encode_ordinary(encoding, text[done : found.start()])
+        ids.append(encoding.encode_single_token(found.group()))
+        done = found.end()
+    ids += encode_ordinary(encoding, text[done:])
+    return ids
+
+
+def _any_of(tokens: AbstractSet[str]) -> re.Pattern[str]:
+    """A pattern matching any of ``tokens``, longest first."""
+    return re.compile("|".join(map(re.escape, sorted(tokens, key=lambda t: (-len(t), t)))))
 
 
 def encode_by_pretokens(encoding: Encoding, text: str) -> list[int]:

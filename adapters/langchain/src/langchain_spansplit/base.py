@@ -32,6 +32,7 @@ from spansplit import (
 from spansplit.batch import DocumentError, OnError
 from spansplit.chunk import PAGE_KEYS, with_page_numbers
 from spansplit.sizing import LengthFunction, LengthSpec
+from spansplit.sizing.tiktoken import encode_with_special
 
 LOG = logging.getLogger("langchain_spansplit")
 
@@ -249,8 +250,6 @@ class SpecialTokenCount:
         return f"{self.length.name} with special tokens"
 
     def __call__(self, text: str) -> int:
-        encode: Callable[..., list[int]] = self.length.encoding.encode  # type: ignore[attr-defined]
-        tokens = encode(
-            text, allowed_special=self.allowed_special, disallowed_special=self.disallowed_special
-        )
+        encoding = self.length.encoding  # type: ignore[attr-defined]
+        tokens = encode_with_special(encoding, text, self.allowed_special, self.disallowed_special)
         return len(tokens)
