@@ -6,6 +6,7 @@ the real corpus."""
 from __future__ import annotations
 
 import random
+import re
 import unicodedata
 from collections.abc import Callable
 from itertools import pairwise, product
@@ -34,6 +35,7 @@ from spansplit.sizing.tiktoken_internals import (
     encode_by_pretokens,
     encode_ordinary,
     encode_with_special,
+    long_whitespace_runs,
     pretokenizer_pattern,
 )
 from spansplit.sizing.token_index import ExactTokenIndexMeasurer, TokenIndexMeasurer
@@ -224,6 +226,31 @@ def test_encoding_by_pretokens_equals_tiktoken_on_long_runs_it_can_still_encode(
         for after in ["", "b", " b", "!", "\n", "字"]:
             text = "alpha" + run * (3 * LONG_WHITESPACE_CHARS // len(run)) + after
             assert encode_ordinary(encoding, text) == encoding.encode_ordinary(text), (run, after)
+
+
+RUN_SIZES = [1, LONG_WHITESPACE_CHARS // 2 - 1, LONG_WHITESPACE_CHARS // 2]
+RUN_SIZES += [LONG_WHITESPACE_CHARS - 1, LONG_WHITESPACE_CHARS, 2 * LONG_WHITESPACE_CHARS + 7]
+
+
+@settings(max_examples=60)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["", "x", "word " * 40, "x" * (LONG_WHITESPACE_CHARS // 3)]),
+            st.sampled_from([" ", "\t", "\n", "\r\n", "\u3000", "\xa0", "\x1c", " \n"]),
+            st.sampled_from(RUN_SIZES),
+        ),
+        max_size=5,
+    )
+)
+def test_long_whitespace_runs_are_found_wherever_they_are(
+    parts: list[tuple[str, str, int]],
+) -> None:
+    text = "".join(filler + space * (size // len(space)) for filler, space, size in parts)
+    # Whole runs of str.isspace characters, which Python's re calls \s (regex's is narrower).
+    whole_runs = re.compile(rf"(?<!\s)\s{{{LONG_WHITESPACE_CHARS},}}")
+    expected = [m.span() for m in whole_runs.finditer(text)] if text else []
+    assert long_whitespace_runs(text) == expected
 
 
 @pytest.mark.parametrize("name", ENCODINGS)

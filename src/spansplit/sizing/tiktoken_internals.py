@@ -69,13 +69,40 @@ LONG_WHITESPACE_CHARS = 1 << 16
 """Texts with a whitespace run this long are cut into pretokens here, not by tiktoken,
 whose pretokenizer overflows its backtracking stack on runs of about a million."""
 
-_LONG_WHITESPACE = re.compile(rf"(?<!\s)\s{{{LONG_WHITESPACE_CHARS},}}")
-"""A whole whitespace run that long (tried only where a run begins: linear time)."""
+_SAMPLE_STEP = LONG_WHITESPACE_CHARS // 2
+_NOT_SPACE = re.compile(r"\S")
+
+
+def long_whitespace_runs(text: str) -> list[tuple[int, int]]:
+    """Every run of at least :data:`LONG_WHITESPACE_CHARS` whitespace characters in
+    ``text``, as ``(start, end)``. Such a run covers two consecutive multiples of half
+    that length, so only those few characters are looked at (two per 64K) and the text
+    around a pair of them only where both are whitespace."""
+    runs: list[tuple[int, int]] = []
+    n, step = len(text), _SAMPLE_STEP
+    at = 0
+    while at + step < n:
+        if not (text[at].isspace() and text[at + step].isspace()):
+            at += step
+            continue
+        start = at
+        while start > 0:  # back to the run's first character, a block at a time
+            low = max(0, start - step)
+            kept = text[low:start].rstrip()
+            start = low + len(kept)
+            if kept:
+                break
+        after = _NOT_SPACE.search(text, at)
+        end = n if after is None else after.start()
+        if end - start >= LONG_WHITESPACE_CHARS:
+            runs.append((start, end))
+        at = (max(end, at) // step + 1) * step
+    return runs
 
 
 def has_long_whitespace(text: str) -> bool:
     """Whether ``text`` holds a run of at least :data:`LONG_WHITESPACE_CHARS` whitespace."""
-    return len(text) >= LONG_WHITESPACE_CHARS and _LONG_WHITESPACE.search(text) is not None
+    return len(text) >= LONG_WHITESPACE_CHARS and bool(long_whitespace_runs(text))
 
 
 def encode_ordinary(encoding: Encoding, text: str) -> list[int]:
@@ -85,7 +112,7 @@ def encode_ordinary(encoding: Encoding, text: str) -> list[int]:
     without proven cuts), is encoded by :func:`encode_by_pretokens`, the rest by tiktoken."""
     if len(text) < LONG_WHITESPACE_CHARS:
         return encoding.encode_ordinary(text)
-    runs = [found.span() for found in _LONG_WHITESPACE.finditer(text)]
+    runs = long_whitespace_runs(text)
     if not runs:
         return encoding.encode_ordinary(text)
     cuts = cuts_for(encoding.name, pretokenizer_pattern(encoding))
