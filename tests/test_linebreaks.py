@@ -31,6 +31,8 @@ from spansplit.boundaries.linebreaks import (
 )
 from spansplit.boundaries.paragraphs import code_line_spans, looks_like_code
 from spansplit.boundaries.sentences import SentenceStarts, _resume_point, sentence_spans
+from spansplit.chunk import trim_span
+from spansplit.packing.pieces import _trim_spans
 
 FAMILY = "\U0001f469\u200d\U0001f469\u200d\U0001f467"
 
@@ -145,6 +147,57 @@ def test_glue_joins_across_every_forbidden_cut(text: str, data: st.DataObject) -
     assert {a for a, _ in joined} <= {a for a, _ in spans}
     assert forbidden_cuts(text, joined) == []
     assert breaks <= set(range(len(joined)))
+
+
+def forbidden_by_definition(text: str, spans: list[tuple[int, int]]) -> list[int]:
+    """:func:`forbidden_cuts` read straight from its docstring, one piece at a time."""
+    bounds = clusters(text)
+    found = []
+    for k, ((a, b), (c, d)) in enumerate(pairwise(spans), start=1):
+        first, last = text[c:d].lstrip()[:1], text[a:b].rstrip()[-1:]
+        if (
+            b not in bounds
+            or c not in bounds
+            or (first and CLOSING.match(first))
+            or (last and OPENING.match(last))
+        ):
+            found.append(k)
+    return found
+
+
+@given(st.one_of(unicode_text, structured_text), st.data())
+def test_forbidden_cuts_as_defined(text: str, data: st.DataObject) -> None:
+    if len(text) < 2:
+        return
+    cuts = sorted(set(data.draw(st.lists(st.integers(1, len(text) - 1), max_size=12))))
+    check_forbidden_cuts(text, cuts)
+
+
+@pytest.mark.parametrize("spaces", [1, 7, 8, 9, 40])
+def test_forbidden_cuts_look_past_long_runs_of_spaces(spaces: int) -> None:
+    text = "ab" + " " * spaces + ")c (" + " " * spaces + "d"
+    check_forbidden_cuts(text, [2, text.index("(") + 1 + spaces // 2])
+    assert forbidden_cuts(text, list(pairwise([0, 2, len(text)]))) == [1]
+    assert forbidden_cuts(text, list(pairwise([0, len(text) - 1, len(text)]))) == [1]
+
+
+def check_forbidden_cuts(text: str, cuts: list[int]) -> None:
+    spans = list(pairwise([0, *cuts, len(text)]))
+    assert forbidden_cuts(text, spans) == forbidden_by_definition(text, spans)
+    trimmed = [trim for span in spans if (trim := trim_span(text, *span))[0] < trim[1]]
+    assert forbidden_cuts(text, trimmed) == forbidden_by_definition(text, trimmed)
+
+
+@given(st.one_of(unicode_text, structured_text), st.data())
+def test_glued_pieces_stay_glued_once_trimmed(text: str, data: st.DataObject) -> None:
+    if len(text) < 2:
+        return
+    cuts = sorted(set(data.draw(st.lists(st.integers(1, len(text) - 1), max_size=12))))
+    bounds = clusters(text)
+    spans = list(pairwise([0, *[c for c in cuts if c in bounds], len(text)]))
+    joined, _ = glue(text, spans, set())
+    trimmed, _ = _trim_spans(text, joined, set())
+    assert forbidden_cuts(text, trimmed) == []
 
 
 def edges_ok(text: str, start: int, end: int) -> bool:

@@ -131,6 +131,11 @@ def forbidden_cuts(text: str, spans: Sequence[Span], punctuation: bool = True) -
         found.update(index + 1 for index, end in enumerate(ends) if end in inside)
         found.update(index + 1 for index, start in enumerate(starts) if start in inside)
     if punctuation:
+        # The first and last characters other than spaces, looked for a few characters
+        # in (a blank there stands for more spaces, which are looked at one by one).
+        reach = _EDGE_REACH
+        firsts = "".join([text[start : start + reach].lstrip()[:1] or " " for start in starts])
+        lasts = "".join([text[max(0, end - reach) : end].rstrip()[-1:] or " " for end in ends])
         suspects = {m.start() for m in _EDGE_FIRST.finditer(firsts)}
         suspects.update(m.start() for m in _EDGE_LAST.finditer(lasts))
         for index in sorted(suspects):
@@ -139,6 +144,10 @@ def forbidden_cuts(text: str, spans: Sequence[Span], punctuation: bool = True) -
                 found.add(index + 1)
     return sorted(found)
 
+
+_EDGE_REACH = 8
+"""How far past a piece's edge :func:`forbidden_cuts` looks for its first (last) character
+other than spaces at C speed."""
 
 # A first character that may hide a closing one (itself, or a space before one) and a
 # last character that may hide an opening one.

@@ -44,6 +44,7 @@ FRONT_MATTER = re.compile(
 """YAML front matter: a ``---`` line at the start, a non-blank line, ``---`` or ``...``."""
 
 _LONE_CR = re.compile(r"\r(?!\n)")
+_LF_BYTES = re.compile(b"\n")
 
 # pulldown-cmark's block tags, by the kind we give them; other tags are inline.
 _KINDS = {
@@ -312,27 +313,28 @@ def _to_whole_lines(
     blocks: list[Block], body: str, base: int, line_starts: list[int], size: int
 ) -> None:
     """Turn every block's UTF-8 byte range in ``body`` (which starts at code point
-    ``base`` of the text) into whole lines of the text, in code points."""
+    ``base`` of the text) into whole lines of the text, in code points.
+
+    The lines of ``body`` (lone CRs made LF) are the text's lines from ``base`` on, so a
+    byte offset is placed by the line it falls in, found among the lines' byte starts."""
+    starts = [base, *line_starts[bisect_right(line_starts, base) :]]
     data = body.encode("utf-8")
-    offsets = sorted({block.start for block in blocks}.union(block.end for block in blocks))
     if len(data) == len(body):
-        points = [base + offset for offset in offsets]
+        byte_starts = [start - base for start in starts]
     else:
-        points, done, count = [], 0, base
-        for offset in offsets:
-            count += len(data[done:offset].decode("utf-8"))
-            done = offset
-            points.append(count)
-    # Each offset's line start, and the first line start at or after it (else the end).
-    firsts = [
-        max(base, line_starts[i - 1]) for i in map(partial(bisect_right, line_starts), points)
-    ]
-    bounded = [*line_starts, size]
-    lasts = [bounded[i] for i in map(partial(bisect_left, bounded), points)]
-    starts = dict(zip(offsets, firsts))
-    ends = dict(zip(offsets, lasts))
+        byte_starts = [0, *(match.end() for match in _LF_BYTES.finditer(data))]
+        if len(byte_starts) > len(starts):
+            byte_starts.pop()  # the end of the text is not a line start
+    offsets = list({block.start for block in blocks}.union(block.end for block in blocks))
+    rows = list(map(partial(bisect_right, byte_starts), offsets))  # each row's index + 1
+    starts.append(size)
+    firsts = dict(zip(offsets, [starts[row - 1] for row in rows]))
+    lasts = {
+        offset: starts[row - 1] if byte_starts[row - 1] == offset else starts[row]
+        for offset, row in zip(offsets, rows)
+    }
     for block in blocks:
-        block.start, block.end = starts[block.start], ends[block.end]
+        block.start, block.end = firsts[block.start], lasts[block.end]
 
 
 def _sections(root: Block, size: int) -> list[Heading]:

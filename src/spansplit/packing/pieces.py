@@ -163,12 +163,21 @@ def _trim_spans(text: str, spans: list[Span], wanted: set[int]) -> tuple[list[Sp
 
 
 def _open(
-    text: str, spans: list[Span], level: int, wanted: set[int], out: Pieces, rules: _Rules
+    text: str,
+    spans: list[Span],
+    level: int,
+    wanted: set[int],
+    out: Pieces,
+    rules: _Rules,
+    glued: bool = False,
 ) -> _Frame | None:
-    """Trim, glue and measure the pieces of one region (``None`` when none is left)."""
+    """Trim, glue and measure the pieces of one region (``None`` when none is left).
+    Pieces ``glued`` already stay glued once trimmed (trimming only takes spaces, which
+    the rules look past, and never cuts a grapheme cluster)."""
     if rules.trim:
         spans, wanted = _trim_spans(text, spans, wanted)
-    spans, wanted = glue(text, spans, wanted, rules.punctuation)
+    if not glued:
+        spans, wanted = glue(text, spans, wanted, rules.punctuation)
     if not spans:
         return None
     budget, length = rules.budget, rules.length
@@ -233,7 +242,7 @@ def _refine(text: str, span: Span, level: int, out: Pieces, rules: _Rules) -> _F
         following = level if is_recursive(levels[level]) else level + 1
         level += 1
         if splits(parts, *span):
-            return _open(text, parts, following, set(), out, rules)
+            return _open(text, parts, following, set(), out, rules, glued=True)
     for start, end, size in hard_cut(
         text, span[0], span[1], budget, length, opportunities=opportunities
     ):
