@@ -43,6 +43,7 @@ Run::
 
     .venv/bin/python benchmarks/quality.py quality --out benchmarks/results/quality.md
     .venv/bin/python benchmarks/quality.py speed --baseline /tmp/base/src --reps 5
+    .venv/bin/python benchmarks/quality.py reach --out benchmarks/results/quality_reach.md
 """
 
 from __future__ import annotations
@@ -421,6 +422,56 @@ def speed(baseline: str, reps: int, only: Iterable[str]) -> None:
     print(f"load average after: {os.getloadavg()}")
 
 
+def reach(out: Path | None) -> None:
+    """How often a sentence start can begin the overlap at all: for each pair of
+    consecutive chunks of spansplit's splitters on English with overlap, whether a judged
+    sentence start lies inside the first chunk with at most ``overlap`` of it after it
+    (the room the overlap has), beside how often the second chunk does start a sentence.
+    The first share bounds the second for any splitter with these chunk ends that
+    overlaps every pair."""
+    import bisect
+
+    from spansplit.sizing.tiktoken_loader import load_encoding
+
+    encoding = load_encoding("cl100k_base")
+    (text,), language = corpus_texts("english")
+    assert language is not None
+    judges = {name: getattr(Judge, name)(text, language) for name in JUDGES[language]}
+    ordered = {name: sorted(judge.starts) for name, judge in judges.items()}
+    rows = [
+        "| splitter | budget | judge | pairs | second chunk starts a sentence "
+        "| a sentence start within the overlap room |",
+        "|---|---|---|---:|---:|---:|",
+    ]
+    for budget in dict(CASES)["english"]:
+
+        def size(start: int, end: int, unit: str = budget.unit) -> int:
+            body = text[start:end]
+            return len(encoding.encode_ordinary(body)) if unit == "tokens" else len(body)
+
+        for contender in SPLITTERS:
+            if not contender.ours or not contender.supports(budget):
+                continue
+            call, pieces = contender.build(budget, encoding)
+            spans = [span for span in located(text, pieces(text, call(text))) if span]
+            for name, starts in ordered.items():
+                starting = within = 0
+                for (first_start, first_end), (second_start, _) in pairwise(spans):
+                    starting += second_start in judges[name].starts
+                    index = bisect.bisect_left(starts, first_end) - 1
+                    latest = starts[index] if index >= 0 else -1
+                    within += latest > first_start and size(latest, first_end) <= budget.overlap
+                pairs = max(len(spans) - 1, 1)
+                rows.append(
+                    f"| {contender.name} | {budget.label} | {name} | {pairs} "
+                    f"| {starting / pairs:.1%} | {within / pairs:.1%} |"
+                )
+                print(rows[-1], flush=True)
+    table = "\n".join(["# English overlap: where a sentence start can begin it", "", *rows, ""])
+    if out is not None:
+        out.write_text(table, encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -430,9 +481,13 @@ def main() -> None:
     timing.add_argument("--baseline", required=True, help="a src/ folder to compare with")
     timing.add_argument("--reps", type=int, default=5)
     timing.add_argument("--only", action="append", default=[], help="labels containing this")
+    bound = commands.add_parser("reach", help="English overlap: sentence starts in reach")
+    bound.add_argument("--out", type=Path, help="write Markdown here")
     args = parser.parse_args()
     if args.command == "quality":
         quality(args.out)
+    elif args.command == "reach":
+        reach(args.out)
     else:
         speed(args.baseline, args.reps, args.only)
 
