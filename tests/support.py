@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import tracemalloc
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from itertools import pairwise
@@ -223,3 +224,14 @@ def corpus_cases(cases: Sequence[object], stand_in: object = None) -> list[objec
     first = cases[0] if cases else stand_in
     values = first if isinstance(first, tuple) else (first,)
     return [pytest.param(*values, id="corpus-absent")]
+
+
+def peak_memory(function: Callable[[], object]) -> int:
+    """The most memory ``function`` held at once while it ran (Python's allocators and the
+    regular expression engine's stacks, as tracemalloc sees them)."""
+    tracemalloc.start()
+    try:
+        function()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()

@@ -16,18 +16,18 @@ import base64
 import hashlib
 import re
 import sys
-import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 import regex
-from support import check_chunks
+from support import check_chunks, peak_memory
 
 import spansplit
 from spansplit import ChunkTooLargeError, RecursiveSplitter
 from spansplit.boundaries.graphemes import CLUSTER
 from spansplit.boundaries.paragraphs import paragraph_spans
+from spansplit.boundaries.words import word_spans
 from spansplit.chunk import trim_span
 from spansplit.compat import chunk_text
 
@@ -289,17 +289,6 @@ def test_code_chunks_of_one_deep_line_take_linear_work(monkeypatch: pytest.Monke
     assert work[1] < 6 * work[0]  # 4x the text: about 2.2x the work (it was 16x)
 
 
-def peak_memory(function: Callable[[], object]) -> int:
-    """The most memory ``function`` held at once while it ran (Python's allocators and the
-    regular expression engine's stacks, as tracemalloc sees them)."""
-    tracemalloc.start()
-    try:
-        function()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
-
 BLANK_FLOODS = ["\n" * 300_000, "\r\n" * 150_000, " \t\n" * 100_000, "x" + "\n" * 300_000 + "y"]
 
 
@@ -313,6 +302,17 @@ def test_blank_floods_take_little_memory(text: str) -> None:
     if text.isspace():
         assert peak_memory(lambda: spansplit.SentenceSplitter(100).split(text)) < limit
         assert peak_memory(lambda: RecursiveSplitter(100, length="utf8").split(text)) < limit
+
+
+def test_a_long_run_of_spaces_takes_little_memory() -> None:
+    """A word's spaces are matched a run at a time: repeating a group once per space made
+    the regex module keep state per space (100 MB for a million)."""
+    text = "a" + " " * 300_000 + "b\u0301 " + "\t" * 300_000 + "c"
+    assert word_spans(text) == [(0, 300_001), (300_001, 600_004), (600_004, 600_005)]
+    assert peak_memory(lambda: word_spans(text)) < 2 * sys.getsizeof(text)
+    assert peak_memory(lambda: spansplit.SentenceSplitter(100).split(text)) < 8 * sys.getsizeof(
+        text
+    )
 
 
 CJK_RUN = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(4096))

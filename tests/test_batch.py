@@ -3,6 +3,7 @@ byte offsets, progress, streaming (spansplit.batch and spansplit.corpus)."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +23,8 @@ from spansplit.batch import (
     Document,
     DocumentError,
     Progress,
+    json_line,
+    render_documents,
     split_documents,
 )
 from spansplit.corpus import SplitterByFileType, document_id, find_files, read_document
@@ -131,6 +134,30 @@ def test_worker_processes_give_the_same_records_in_order(start_method: str) -> N
     )
     assert summary(parallel) == summary(serial)
     assert [e.where for e in skipped] == ["b.bin"]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_rendered_where_split_the_same_lines_as_the_records(workers: int) -> None:
+    documents = [*DOCUMENTS, Document("bad\x00", "bad", {"source": "b.bin"}), *DOCUMENTS]
+    chooser = SplitterByFileType(120, 20, "cl100k_base")
+    records = list(split_documents(documents, chooser, on_error="skip", byte_offsets=True))
+    skipped: list[DocumentError] = []
+    seen: list[Progress] = []
+    rendered = list(
+        render_documents(
+            documents,
+            chooser,
+            workers=workers,
+            on_error="skip",
+            on_skip=skipped.append,
+            progress=lambda p: seen.append(dataclasses.replace(p)),
+            byte_offsets=True,
+        )
+    )
+    assert len(rendered) == 6  # one piece of bytes per document split
+    assert b"".join(rendered) == b"".join(json_line(record) for record in records)
+    assert [e.where for e in skipped] == ["b.bin"]
+    assert seen[-1].chunks == len(records) and seen[-1].documents == 7
 
 
 def endless() -> Iterator[Document]:

@@ -30,6 +30,7 @@ from support import (
     check_chunks,
     clusters,
     corpus_cases,
+    peak_memory,
     toy_tokens,
     unicode_texts,
     word_count,
@@ -48,6 +49,7 @@ from spansplit import (
     split_recursive,
 )
 from spansplit.boundaries.linebreaks import break_opportunities
+from spansplit.boundaries.separators import split_at
 from spansplit.compat import content_view, split_text
 from spansplit.sizing import resolve_length
 
@@ -1033,3 +1035,35 @@ def test_cli_errors(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
                 "[]",
             ]
         )
+
+
+def pieces_by_str_split(text: str, start: int, end: int, separator: str) -> list[tuple[int, int]]:
+    """The parts of ``text[start:end]`` between separators, empty ones dropped, read off
+    ``str.split``."""
+    found, at = [], start
+    for part in text[start:end].split(separator):
+        if part:
+            found.append((at, at + len(part)))
+        at += len(part) + len(separator)
+    return found
+
+
+@given(
+    st.lists(st.sampled_from(["a", "b", " ", "  ", "\n", "\n\n", "x"]), max_size=40).map("".join),
+    st.sampled_from([" ", "\n", "\n\n", "\n\n\n", "  ", "a", "aa", "ab"]),
+    st.data(),
+)
+def test_literal_separators_part_the_text_as_str_split_does(
+    text: str, separator: str, data: st.DataObject
+) -> None:
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    assert split_at(text, start, end, separator, False) == pieces_by_str_split(
+        text, start, end, separator
+    )
+
+
+def test_a_long_run_of_a_separator_is_one_cut() -> None:
+    text = "a" + " " * 500_000 + "b" + "\n" * 500_000 + "c"
+    assert split_at(text, 0, len(text), " ", False) == [(0, 1), (500_001, len(text))]
+    assert peak_memory(lambda: RecursiveSplitter(100, length="utf8").split(text)) < 8 * len(text)

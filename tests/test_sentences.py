@@ -689,6 +689,17 @@ def reference_word_ends(text: str, start: int, end: int) -> list[int]:
     return [c for c in cuts if c > first_word] + ([end] if end > start else [])
 
 
+spaces_and_marks = st.lists(
+    st.sampled_from([" ", "  ", "\t", "\n", "\r", "\xa0", "\u3000", "\u0301", "\u200d", "a"]),
+    max_size=40,
+).map("".join)
+
+
+@given(spaces_and_marks)
+def test_words_match_the_reference_on_runs_of_spaces_and_marks(text: str) -> None:
+    assert ends(word_spans(text)) == reference_word_ends(text, 0, len(text))
+
+
 @given(st.one_of(generated, anything), st.data())
 def test_words_match_the_reference_and_keep_clusters(text: str, data: st.DataObject) -> None:
     starts = cluster_ends(text, 0, len(text))

@@ -110,6 +110,19 @@ class ChunkRecord:
         return row
 
 
+def json_line(record: ChunkRecord) -> bytes:
+    """One record as a line of JSON Lines (UTF-8, non-ASCII kept as it is)."""
+    return json.dumps(record.to_dict(), ensure_ascii=False).encode("utf-8") + b"\n"
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """The records of one document rendered to bytes (see :func:`render_documents`)."""
+
+    chunks: int
+    data: bytes
+
+
 class DocumentError(SpansplitError, ValueError):
     """A document could not be split; ``document_id`` and ``source`` (its file, where it
     has one) name it, ``error`` says why."""
@@ -199,10 +212,48 @@ def split_documents(
     that cannot be split is passed to ``on_skip`` and the run goes on; ``progress`` is
     called after each document.
     """
+    task = _Task(splitter, pages, byte_offsets)
+    for records in _documents(task, documents, workers, on_error, on_skip, progress, start_method):
+        assert isinstance(records, list)
+        yield from records
+
+
+def render_documents(
+    documents: Iterable[Document | Mapping[str, Any] | str | DocumentError],
+    splitter: Splitter | Callable[[Document], Splitter],
+    render: Callable[[ChunkRecord], bytes] = json_line,
+    *,
+    workers: int = 1,
+    pages: bool = False,
+    byte_offsets: bool = False,
+    on_error: OnError = "raise",
+    on_skip: Callable[[DocumentError], None] | None = None,
+    progress: Callable[[Progress], None] | None = None,
+    start_method: str = "spawn",
+) -> Iterator[bytes]:
+    """:func:`split_documents`, each document's records rendered to bytes by ``render``
+    (a picklable function; JSON Lines by default) where they are split: with workers, the
+    records never travel between processes, only their bytes."""
+    task = _Task(splitter, pages, byte_offsets, render)
+    for rendered in _documents(task, documents, workers, on_error, on_skip, progress, start_method):
+        assert isinstance(rendered, Rendered)
+        yield rendered.data
+
+
+def _documents(
+    task: _Task,
+    documents: Iterable[Document | Mapping[str, Any] | str | DocumentError],
+    workers: int,
+    on_error: OnError,
+    on_skip: Callable[[DocumentError], None] | None,
+    progress: Callable[[Progress], None] | None,
+    start_method: str,
+) -> Iterator[list[ChunkRecord] | Rendered]:
+    """What ``task`` makes of each document that could be split, in order; errors raised
+    or skipped as ``on_error`` says, ``progress`` after each document."""
     check_int("workers", workers, 1)
     if on_error not in ("raise", "skip"):
         raise InvalidParameterError("on_error", on_error, "must be 'raise' or 'skip'")
-    task = _Task(splitter, pages, byte_offsets)
     state = Progress()
     items = (as_document(item, i) for i, item in enumerate(documents))
     results = (
@@ -216,8 +267,8 @@ def split_documents(
             if on_skip is not None:
                 on_skip(outcome)
         else:
-            state.chunks += len(outcome)
-            yield from outcome
+            state.chunks += outcome.chunks if isinstance(outcome, Rendered) else len(outcome)
+            yield outcome
         state.documents += 1
         state.characters += len(document.text)
         if progress is not None:
@@ -231,15 +282,19 @@ class _Task:
     splitter: Splitter | Callable[[Document], Splitter]
     pages: bool
     byte_offsets: bool
+    render: Callable[[ChunkRecord], bytes] | None = None
 
-    def __call__(self, document: Document) -> list[ChunkRecord] | DocumentError:
+    def __call__(self, document: Document) -> list[ChunkRecord] | Rendered | DocumentError:
         splitter = self.splitter
         try:
             if not isinstance(splitter, Splitter):
                 splitter = splitter(document)  # e.g. by file type: may find none
-            return split_document(
+            records = split_document(
                 splitter, document, pages=self.pages, byte_offsets=self.byte_offsets
             )
+            if self.render is None:
+                return records
+            return Rendered(len(records), b"".join(map(self.render, records)))
         except DocumentError as error:
             return error
         except Exception as error:
@@ -247,7 +302,7 @@ class _Task:
             return DocumentError(document.id, error, _source(document))
 
 
-Outcome = tuple[Document, "list[ChunkRecord] | DocumentError"]
+Outcome = tuple[Document, "list[ChunkRecord] | Rendered | DocumentError"]
 
 
 def _placeholder(error: DocumentError) -> Document:
@@ -273,7 +328,7 @@ def _start_worker(task: _Task) -> None:
     _WORKER_TASK = task
 
 
-def _run_in_worker(document: Document) -> list[ChunkRecord] | DocumentError:
+def _run_in_worker(document: Document) -> list[ChunkRecord] | Rendered | DocumentError:
     assert _WORKER_TASK is not None, "worker started without its task"
     return _WORKER_TASK(document)
 
@@ -285,13 +340,13 @@ def _parallel(
     few documents per worker submitted ahead (bounded memory)."""
     context = multiprocessing.get_context(start_method)
     ahead = 2 * workers
-    pending: deque[tuple[Document, Future[list[ChunkRecord] | DocumentError]]] = deque()
+    pending: deque[tuple[Document, Future[list[ChunkRecord] | Rendered | DocumentError]]] = deque()
     pool = ProcessPoolExecutor(workers, context, _start_worker, (task,))
     finished = False
     try:
         for document in documents:
             if isinstance(document, DocumentError):
-                done: Future[list[ChunkRecord] | DocumentError] = Future()
+                done: Future[list[ChunkRecord] | Rendered | DocumentError] = Future()
                 done.set_result(document)
                 pending.append((_placeholder(document), done))
             else:

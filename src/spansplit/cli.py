@@ -22,13 +22,22 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from . import __version__
-from .batch import ROW_COLUMNS, ChunkRecord, Document, DocumentError, Progress, split_documents
+from .batch import (
+    ROW_COLUMNS,
+    ChunkRecord,
+    Document,
+    DocumentError,
+    Progress,
+    json_line,
+    render_documents,
+    split_documents,
+)
 from .errors import ExtraNotInstalledError, InvalidParameterError, SpansplitError
 from .splitters.base import Splitter
 from .validate import check_int
@@ -429,8 +438,7 @@ class _JsonLines:
         self.stream = stream
 
     def write(self, record: ChunkRecord) -> None:
-        line = json.dumps(record.to_dict(), ensure_ascii=False)
-        self.stream.write(line.encode("utf-8") + b"\n")
+        self.stream.write(json_line(record))
 
     def flush(self) -> None:
         self.stream.flush()
@@ -569,20 +577,22 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
         output.flush()  # a document's records are out before the next one starts
         report.advance(progress)
 
-    records: Iterator[ChunkRecord] = split_documents(
-        documents_of(found.files),
-        splitter,
-        workers=options.jobs,
-        pages=options.pages,
-        byte_offsets=options.byte_offsets,
-        on_error="skip",
-        on_skip=report.failed,
-        progress=advanced,
-    )
+    run = {
+        "workers": options.jobs,
+        "pages": options.pages,
+        "byte_offsets": options.byte_offsets,
+        "on_error": "skip",
+        "on_skip": report.failed,
+        "progress": advanced,
+    }
     try:
         try:
-            for record in records:
-                output.write(record)
+            if isinstance(output, _JsonLines):  # rendered where split: only bytes travel
+                for data in render_documents(documents_of(found.files), splitter, **run):
+                    output.stream.write(data)
+            else:
+                for record in split_documents(documents_of(found.files), splitter, **run):
+                    output.write(record)
         finally:
             output.close()
     except KeyboardInterrupt:

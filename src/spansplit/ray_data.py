@@ -66,6 +66,7 @@ class _Chunking:
                 raise outcome
             LOG.warning("spansplit: skipped %s: %s", outcome.where, outcome.error)
             return []
+        assert isinstance(outcome, list)  # records, not rendered: the task renders nothing
         return [record.to_row() for record in outcome]
 
 

@@ -235,10 +235,25 @@ def _split_literal(
     """:func:`split_at` for a literal separator: ``str.split`` finds the parts at C speed,
     and their offsets are running sums of their lengths."""
     segment = text[start:end]
+    unit = separator[0]
+    if (
+        keep_separator is False
+        and separator == unit * len(separator)
+        and separator * 2 in segment
+        and _plain(segment)
+    ):
+        # Runs of the separator part nothing between their separators: split at whole
+        # runs (a list per separator would take 36 bytes each, 100 MB for a whitespace
+        # run of a megabyte). A run of the character holds as many separators as fit,
+        # from its start; what is left after them belongs to the next part.
+        width = len(separator)
+        runs = _separator_runs(separator).finditer(text, start, end)
+        separators = ((a, a + (b - a) // width * width) for a, b in (r.span() for r in runs))
+        return _pieces_between(start, end, separators, False)
     lengths = list(map(len, segment.split(separator)))
     width = len(separator)
     starts = list(accumulate([n + width for n in lengths[:-1]], initial=start))
-    if not (segment.isascii() and "\r\n" not in segment):
+    if not _plain(segment):
         matches = [(a - width, a) for a in starts[1:]]
         snapped = whole_cluster_matches(text, matches, separator)
         if snapped is not matches:
@@ -250,6 +265,19 @@ def _split_literal(
         return pieces + [(a - width, a + n) for a, n in zip(starts[1:], lengths[1:])]
     pieces = [(a, a + n + width) for a, n in zip(starts[:-1], lengths[:-1])]
     return pieces + ([(starts[-1], end)] if lengths[-1] else [])
+
+
+def _plain(segment: str) -> bool:
+    """Whether no separator in ``segment`` can touch a grapheme cluster of more than one
+    character (ASCII without CRLF pairs)."""
+    return segment.isascii() and "\r\n" not in segment
+
+
+@lru_cache(maxsize=64)
+def _separator_runs(separator: str) -> re.Pattern[str]:
+    """Runs of a separator's one character long enough to hold the separator (a repeated
+    character, not a repeated group: ``re`` keeps state per repetition of a group)."""
+    return re.compile(f"{re.escape(separator[0])}{{{len(separator)},}}")
 
 
 def whole_cluster_matches(text: str, matches: list[Span], literal: str = "") -> list[Span]:

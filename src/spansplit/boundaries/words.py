@@ -19,13 +19,17 @@ import regex
 from ..chunk import Span
 from .sentences import check_region
 
+# What joins the character before it into one grapheme cluster (GB9, GB9a).
+_JOINING = r"[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}]"
 # A space (White_Space) that may end a piece: a control character (tab, line ending: no
 # mark ever joins those), or another space that is neither no-break nor a cluster's base.
-_BREAK_SPACE = (
-    r"(?:(?=\s)[\r\n\p{GCB=Control}]"
-    r"|(?![\xa0\u2007\u202f])\s(?![\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}]))"
-)
-_WORD = regex.compile(rf"{_BREAK_SPACE}*+(?:[^\s]++|(?!{_BREAK_SPACE})\s)*+{_BREAK_SPACE}*+")
+_BREAK_SPACE = rf"(?:(?=\s)[\r\n\p{{GCB=Control}}]|(?![\xa0\u2007\u202f])\s(?!{_JOINING}))"
+# Runs of them, with the common ones taken a run at a time: repeating the group above once
+# per character makes the regex module keep state per character (100 MB for a run of a
+# million spaces); a run of tabs and line endings always breaks, a run of spaces unless
+# its last one is a mark's base (the run then gives that one back).
+_BREAK_SPACES = rf"(?:[\t\n\r\x0b\x0c]++|[ \u3000]+(?!{_JOINING})|{_BREAK_SPACE})*+"
+_WORD = regex.compile(rf"{_BREAK_SPACES}(?:[^\s]++|(?!{_BREAK_SPACE})\s)*+{_BREAK_SPACES}")
 
 
 def word_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
