@@ -318,6 +318,12 @@ def _serial(task: _Task, documents: Iterator[Document | DocumentError]) -> Itera
             yield document, task(document)
 
 
+AHEAD_PER_WORKER = 16
+"""Documents submitted ahead per worker, at most (see :func:`_parallel`)."""
+
+AHEAD_CHARACTERS = 8_000_000
+"""Characters of the documents submitted ahead per worker, at most (beyond one each)."""
+
 _WORKER_TASK: _Task | None = None
 
 
@@ -336,10 +342,12 @@ def _run_in_worker(document: Document) -> list[ChunkRecord] | Rendered | Documen
 def _parallel(
     task: _Task, documents: Iterator[Document | DocumentError], workers: int, start_method: str
 ) -> Iterator[Outcome]:
-    """Documents split in ``workers`` processes, results in input order, with at most a
-    few documents per worker submitted ahead (bounded memory)."""
+    """Documents split in ``workers`` processes, results in input order, with a window of
+    documents submitted ahead: wide enough that a long document does not leave the other
+    workers idle, bounded in count and in characters (bounded memory)."""
     context = multiprocessing.get_context(start_method)
-    ahead = 2 * workers
+    ahead, room = AHEAD_PER_WORKER * workers, AHEAD_CHARACTERS * workers
+    queued = 0  # characters of the documents in the window
     pending: deque[tuple[Document, Future[list[ChunkRecord] | Rendered | DocumentError]]] = deque()
     pool = ProcessPoolExecutor(workers, context, _start_worker, (task,))
     finished = False
@@ -351,8 +359,10 @@ def _parallel(
                 pending.append((_placeholder(document), done))
             else:
                 pending.append((document, pool.submit(_run_in_worker, document)))
-            if len(pending) >= ahead:
+            queued += len(pending[-1][0].text)
+            while len(pending) >= ahead or (queued > room and len(pending) > workers):
                 head, future = pending.popleft()
+                queued -= len(head.text)
                 yield head, future.result()
         while pending:
             head, future = pending.popleft()
