@@ -44,7 +44,6 @@ FRONT_MATTER = re.compile(
 """YAML front matter: a ``---`` line at the start, a non-blank line, ``---`` or ``...``."""
 
 _LONE_CR = re.compile(r"\r(?!\n)")
-_LF_BYTES = re.compile(b"\n")
 
 # pulldown-cmark's block tags, by the kind we give them; other tags are inline.
 _KINDS = {
@@ -322,7 +321,8 @@ def _to_whole_lines(
     if len(data) == len(body):
         byte_starts = [start - base for start in starts]
     else:
-        byte_starts = [0, *(match.end() for match in _LF_BYTES.finditer(data))]
+        # bytes.splitlines breaks at LF, CRLF and CR only, as CommonMark does
+        byte_starts = list(accumulate(map(len, data.splitlines(keepends=True)), initial=0))
         if len(byte_starts) > len(starts):
             byte_starts.pop()  # the end of the text is not a line start
     offsets = list({block.start for block in blocks}.union(block.end for block in blocks))
