@@ -56,6 +56,9 @@ HOSTILE = [
     "e\u0301 e\u0301\u0323 \U0001f469\u200d\U0001f469\u200d\U0001f467 \U0001f1ef\U0001f1f5"
     " \u1100\u1161",
     " \u0301lead\r\n\r\n\u3000\u0301 para\u00a0\u0301 two\r",
+    " \u0600",  # a Prepend character last, after a space: no whitespace run ends the text
+    "ab\n\u0600",
+    "\u0301a b",  # a mark first: no whitespace run starts the text
 ]
 
 SEPARATORS: list[tuple[list[str], bool]] = [

@@ -217,7 +217,10 @@ def run_in_clusters(text: str, start: int, end: int) -> bool:
     """Whether an edge of the whitespace run ``text[start:end]`` lies inside a grapheme
     cluster: a mark joins its last space (GB9, GB9a), or its first space follows a
     Prepend character (GB9b); a control joins nothing. Marks and Prepend characters are
-    rare, so they are looked for first (each character's class is remembered)."""
+    rare, so they are looked for first (each character's class is remembered). An empty
+    run has no edge to look at."""
+    if start >= end:
+        return False
     if end < len(text) and _joins_back(text[end]):
         last = text[end - 1]
         return not (last < " " or last in _WHITESPACE_CONTROLS)
