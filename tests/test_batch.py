@@ -160,6 +160,23 @@ def test_rendered_where_split_the_same_lines_as_the_records(workers: int) -> Non
     assert seen[-1].chunks == len(records) and seen[-1].documents == 7
 
 
+def test_a_record_that_cannot_be_rendered_fails_its_document_only() -> None:
+    def render(record: ChunkRecord) -> bytes:
+        if record.document_id == "chinese":
+            raise ValueError("cannot render this one")
+        return json_line(record)
+
+    skipped: list[DocumentError] = []
+    rendered = list(
+        render_documents(
+            DOCUMENTS, RecursiveSplitter(200), render, on_error="skip", on_skip=skipped.append
+        )
+    )
+    assert len(rendered) == 2 and [e.where for e in skipped] == ["chinese.txt"]
+    with pytest.raises(DocumentError, match=r"chinese\.txt.*cannot render"):
+        list(render_documents(DOCUMENTS, RecursiveSplitter(200), render))
+
+
 def endless() -> Iterator[Document]:
     for index in itertools.count():
         yield Document(f"document {index} has some words in it", str(index))
