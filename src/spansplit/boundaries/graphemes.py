@@ -49,10 +49,15 @@ def _pattern(text: str, start: int, end: int) -> regex.Pattern[str]:
     return CLUSTER if _LINKER.search(text, start, end) else _FAST_CLUSTER
 
 
+def one_character_clusters(segment: str) -> bool:
+    """Whether every character of ``segment`` is a grapheme cluster of its own (ASCII
+    without a CRLF pair), so no cut in it can fall inside a cluster."""
+    return segment.isascii() and "\r\n" not in segment
+
+
 def cluster_ends(text: str, start: int, end: int) -> list[int]:
     """Ends of the grapheme clusters of ``text[start:end]``, ``start`` being a cluster start."""
-    segment = text[start:end]
-    if segment.isascii() and "\r\n" not in segment:
+    if one_character_clusters(text[start:end]):
         return list(range(start + 1, end + 1))
     return [m.end() for m in _pattern(text, start, end).finditer(text, start, end)]
 
@@ -64,24 +69,24 @@ def first_cluster_end(text: str, start: int, end: int) -> int:
 
 
 # Character classes for telling whether a position is a cluster boundary without matching
-# clusters: _JOINS_BACK continues the cluster before it whatever that is (GB9, GB9a; a
-# control before it aside, GB4); after a _PLAIN character only one of _JOINS_BACK does (or,
+# clusters: JOINS_BACK continues the cluster before it whatever that is (GB9, GB9a; a
+# control before it aside, GB4); after a _PLAIN character only one of JOINS_BACK does (or,
 # after a control or LF, nothing at all), while after any other (CR, Prepend, Hangul, a
 # regional indicator, ZWJ, a linker) the clusters before it may matter.
-_JOINS_BACK = regex.compile(r"[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}]")
+JOINS_BACK = regex.compile(r"[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}]")
 _PLAIN = regex.compile(r"[\p{GCB=Other}\p{GCB=Control}\n]")
 _NOT_PLAIN = regex.compile(r"[^\p{GCB=Other}\p{GCB=Control}\n]")
 _PREPEND = regex.compile(r"\p{GCB=Prepend}")
 _SIMPLE_START = regex.compile(r"[\p{GCB=Other}&&\p{InCB=None}]", regex.V1)
 _CONTROL_CHAR = regex.compile(r"[\p{GCB=Control}\r\n]")
 _WHITESPACE_CONTROLS = "\x85\u2028\u2029"  # and every whitespace below " "
-# The first character of _JOINS_BACK and of _PREPEND, and of every class but _PLAIN, CR.
+# The first character of JOINS_BACK and of _PREPEND, and of every class but _PLAIN, CR.
 _FIRST_MARK, _FIRST_PREPEND = "\u0300", "\u0600"
 
 
 @cache
 def _joins_back(char: str) -> bool:
-    return _JOINS_BACK.match(char) is not None
+    return JOINS_BACK.match(char) is not None
 
 
 @cache
@@ -194,7 +199,7 @@ def _suspects(befores: str, afters: str) -> set[int]:
     BMP (several times faster), else with ``regex``."""
     if _ASTRAL.search(befores) or _ASTRAL.search(afters):
         found = {m.start() for m in _NOT_PLAIN.finditer(befores)}
-        found.update(m.start() for m in _JOINS_BACK.finditer(afters))
+        found.update(m.start() for m in JOINS_BACK.finditer(afters))
         return found
     not_plain, joins_back = _fast_classes()
     found = {m.start() for m in not_plain.finditer(befores)}
@@ -207,7 +212,7 @@ _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 @lru_cache(maxsize=1)
 def _fast_classes() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """:data:`_NOT_PLAIN` and :data:`_JOINS_BACK` for the BMP, for the standard ``re``."""
+    """:data:`_NOT_PLAIN` and :data:`JOINS_BACK` for the BMP, for the standard ``re``."""
     plain = bmp_ranges(r"\p{GCB=Other}\p{GCB=Control}\n")
     joins = bmp_ranges(r"\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}")
     return re.compile(f"[^{plain}]"), re.compile(f"[{joins}]")

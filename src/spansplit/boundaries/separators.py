@@ -18,7 +18,12 @@ from typing import Literal
 from ..chunk import Span
 from ..errors import InvalidParameterError, ParameterTypeError
 from .blocks import MARKDOWN_CUTS, MarkdownCuts
-from .graphemes import cluster_around, cluster_ends, cuts_inside_clusters
+from .graphemes import (
+    cluster_around,
+    cluster_ends,
+    cuts_inside_clusters,
+    one_character_clusters,
+)
 from .levels import Level
 from .linebreaks import CLAUSES
 from .sentences import SentenceLevel
@@ -240,7 +245,7 @@ def _split_literal(
         keep_separator is False
         and separator == unit * len(separator)
         and separator * 2 in segment
-        and _plain(segment)
+        and one_character_clusters(segment)
     ):
         # Runs of the separator part nothing between their separators: split at whole
         # runs (a list per separator would take 36 bytes each, 100 MB for a whitespace
@@ -253,7 +258,7 @@ def _split_literal(
     lengths = list(map(len, segment.split(separator)))
     width = len(separator)
     starts = list(accumulate([n + width for n in lengths[:-1]], initial=start))
-    if not _plain(segment):
+    if not one_character_clusters(segment):
         matches = [(a - width, a) for a in starts[1:]]
         snapped = whole_cluster_matches(text, matches, separator)
         if snapped is not matches:
@@ -265,12 +270,6 @@ def _split_literal(
         return pieces + [(a - width, a + n) for a, n in zip(starts[1:], lengths[1:])]
     pieces = [(a, a + n + width) for a, n in zip(starts[:-1], lengths[:-1])]
     return pieces + ([(starts[-1], end)] if lengths[-1] else [])
-
-
-def _plain(segment: str) -> bool:
-    """Whether no separator in ``segment`` can touch a grapheme cluster of more than one
-    character (ASCII without CRLF pairs)."""
-    return segment.isascii() and "\r\n" not in segment
 
 
 @lru_cache(maxsize=64)

@@ -17,10 +17,10 @@ from __future__ import annotations
 import regex
 
 from ..chunk import Span
+from .graphemes import JOINS_BACK
 from .sentences import check_region
 
-# What joins the character before it into one grapheme cluster (GB9, GB9a).
-_JOINING = r"[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}]"
+_JOINING = JOINS_BACK.pattern  # a character that joins the one before it (GB9, GB9a)
 # A space (White_Space) that may end a piece: a control character (tab, line ending: no
 # mark ever joins those), or another space that is neither no-break nor a cluster's base.
 _BREAK_SPACE = rf"(?:(?=\s)[\r\n\p{{GCB=Control}}]|(?![\xa0\u2007\u202f])\s(?!{_JOINING}))"
