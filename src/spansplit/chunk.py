@@ -25,11 +25,13 @@ SizedSpan = tuple[int, int, int]
 
 
 _SPACES = re.compile(r"\s*")  # \s is str.isspace for str patterns (both Py_UNICODE_ISSPACE)
-# Whitespace that shares a grapheme cluster with its neighbour (UAX #29): a space that is
-# not a control before a mark that joins it (GB9, GB9a), or after a Prepend character (GB9b).
-_JOINS_BACK = regex.compile(r"[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}]")
-_PREPEND = regex.compile(r"\p{GCB=Prepend}")
-_CONTROL = regex.compile(r"[\p{GCB=Control}\r\n]")
+# Grapheme cluster classes (UAX #29) that trimming needs, kept here for every layer above:
+# a character that joins the one before it (GB9, GB9a; a control before it aside, GB4),
+# a Prepend character that joins the one after it (GB9b), and the controls.
+JOINS_BACK = regex.compile(r"[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}]")
+PREPEND = regex.compile(r"\p{GCB=Prepend}")
+CONTROL_CHAR = regex.compile(r"[\p{GCB=Control}\r\n]")
+FIRST_MARK, FIRST_PREPEND = "\u0300", "\u0600"  # no character below joins or prepends
 
 
 def trim_span(text: str, start: int, end: int) -> Span:
@@ -39,7 +41,12 @@ def trim_span(text: str, start: int, end: int) -> Span:
     at C speed."""
     if start < end and text[start].isspace():
         first = _SPACES.match(text, start, end).end()  # type: ignore[union-attr]  # \s* always matches
-        if first < end and _JOINS_BACK.match(text, first) and not _CONTROL.match(text, first - 1):
+        if (
+            first < end
+            and text[first] >= FIRST_MARK
+            and JOINS_BACK.match(text, first)
+            and not CONTROL_CHAR.match(text, first - 1)
+        ):
             first -= 1
         start = first
     if end > start and text[end - 1].isspace():
@@ -50,7 +57,12 @@ def trim_span(text: str, start: int, end: int) -> Span:
             last -= len(block) - len(content)
             if content:
                 break
-        if last > start and _PREPEND.match(text, last - 1) and not _CONTROL.match(text, last):
+        if (
+            last > start
+            and text[last - 1] >= FIRST_PREPEND
+            and PREPEND.match(text, last - 1)
+            and not CONTROL_CHAR.match(text, last)
+        ):
             last += 1
         end = last
     return start, end

@@ -19,7 +19,8 @@ from functools import cache, lru_cache
 
 import regex
 
-from ..chunk import Span
+from ..chunk import CONTROL_CHAR, FIRST_MARK, PREPEND, Span
+from ..chunk import JOINS_BACK as JOINS_BACK  # words use it from here
 from .sentences import bmp_ranges
 
 _CONTROL = r"\r\n\p{GCB=Control}"
@@ -73,15 +74,10 @@ def first_cluster_end(text: str, start: int, end: int) -> int:
 # control before it aside, GB4); after a _PLAIN character only one of JOINS_BACK does (or,
 # after a control or LF, nothing at all), while after any other (CR, Prepend, Hangul, a
 # regional indicator, ZWJ, a linker) the clusters before it may matter.
-JOINS_BACK = regex.compile(r"[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}]")
 _PLAIN = regex.compile(r"[\p{GCB=Other}\p{GCB=Control}\n]")
 _NOT_PLAIN = regex.compile(r"[^\p{GCB=Other}\p{GCB=Control}\n]")
-_PREPEND = regex.compile(r"\p{GCB=Prepend}")
 _SIMPLE_START = regex.compile(r"[\p{GCB=Other}&&\p{InCB=None}]", regex.V1)
-_CONTROL_CHAR = regex.compile(r"[\p{GCB=Control}\r\n]")
 _WHITESPACE_CONTROLS = "\x85\u2028\u2029"  # and every whitespace below " "
-# The first character of JOINS_BACK and of _PREPEND, and of every class but _PLAIN, CR.
-_FIRST_MARK, _FIRST_PREPEND = "\u0300", "\u0600"
 
 
 @cache
@@ -101,7 +97,7 @@ def _simple_start(char: str) -> bool:
 
 @cache
 def _prepend(char: str) -> bool:
-    return _PREPEND.match(char) is not None
+    return PREPEND.match(char) is not None
 
 
 class _ClusterScan:
@@ -123,7 +119,7 @@ class _ClusterScan:
         before, after = text[position - 1], text[position]
         if before == "\r":
             return after != "\n"
-        if _CONTROL_CHAR.match(before) or _CONTROL_CHAR.match(after):
+        if CONTROL_CHAR.match(before) or CONTROL_CHAR.match(after):
             return True
         if _plain(before):
             return not _joins_back(after)
@@ -178,7 +174,7 @@ def cuts_inside_clusters(
             if 0 < p < size
             and (
                 text[p - 1] == "\r"
-                if text[p - 1] < _FIRST_MARK and text[p] < _FIRST_MARK
+                if text[p - 1] < FIRST_MARK and text[p] < FIRST_MARK
                 else not _plain(text[p - 1]) or _joins_back(text[p])
             )
         ]

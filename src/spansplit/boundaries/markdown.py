@@ -80,7 +80,7 @@ class Block:
     text: str = ""  # headings: their text as rendered (entities decoded, no markup)
     info: str = ""  # fenced code: the info string ("indented" for indented code)
     children: list[Block] = field(default_factory=list)
-    child_starts: list[int] = field(default_factory=list)  # for bisecting ``children``
+    child_starts: list[int] = field(default_factory=list)  # see :func:`_child_starts`
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +165,7 @@ class MarkdownLayout:
         block = self.root
         while True:
             kids = block.children
-            index = bisect_right(block.child_starts, start) - 1
+            index = bisect_right(_child_starts(block), start) - 1
             if index < 0 or not (kids[index].start <= start and end <= kids[index].end):
                 return block
             block = kids[index]
@@ -176,8 +176,9 @@ class MarkdownLayout:
         if block.kind == "table" or not block.children:
             whole = _same_text(self.text, (start, end), (block.start, block.end))
             return [cut for cut in self._inner_cuts(block) if start < cut < end] if whole else []
-        low = max(0, bisect_right(block.child_starts, start) - 1)
-        high = bisect_left(block.child_starts, end)
+        starts = _child_starts(block)
+        low = max(0, bisect_right(starts, start) - 1)
+        high = bisect_left(starts, end)
         kids = [kid for kid in block.children[low:high] if kid.end > start]
         cuts = _glued(kids, self.line_start) + self._around_loose_text(kids, start, end)
         inside = sorted({cut for cut in cuts if start < cut < end})
@@ -303,9 +304,15 @@ def _parse(text: str, start: int, line_starts: list[int]) -> Block:
             if piece:
                 heading_text.append(piece)
     _to_whole_lines(blocks, body, start, line_starts, len(text))
-    for block in [root, *blocks]:
-        block.child_starts = [kid.start for kid in block.children]
     return root
+
+
+def _child_starts(block: Block) -> list[int]:
+    """The starts of ``block``'s children, for bisecting: made when first asked for, since
+    packing looks inside few of the blocks."""
+    if len(block.child_starts) != len(block.children):
+        block.child_starts = [kid.start for kid in block.children]
+    return block.child_starts
 
 
 def _to_whole_lines(
@@ -325,16 +332,12 @@ def _to_whole_lines(
         byte_starts = list(accumulate(map(len, data.splitlines(keepends=True)), initial=0))
         if len(byte_starts) > len(starts):
             byte_starts.pop()  # the end of the text is not a line start
-    offsets = list({block.start for block in blocks}.union(block.end for block in blocks))
-    rows = list(map(partial(bisect_right, byte_starts), offsets))  # each row's index + 1
     starts.append(size)
-    firsts = dict(zip(offsets, [starts[row - 1] for row in rows]))
-    lasts = {
-        offset: starts[row - 1] if byte_starts[row - 1] == offset else starts[row]
-        for offset, row in zip(offsets, rows)
-    }
+    line_of_start = partial(bisect_right, byte_starts)  # the line a block starts in, + 1
+    line_after_end = partial(bisect_left, byte_starts)  # the first line starting at or after
     for block in blocks:
-        block.start, block.end = firsts[block.start], lasts[block.end]
+        block.start = starts[line_of_start(block.start) - 1]
+        block.end = starts[line_after_end(block.end)]
 
 
 def _sections(root: Block, size: int) -> list[Heading]:
