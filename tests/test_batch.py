@@ -16,6 +16,7 @@ from spansplit import (
     ParameterTypeError,
     RecursiveSplitter,
     SentenceSplitter,
+    batch,
     convert_offsets,
 )
 from spansplit.batch import (
@@ -27,7 +28,15 @@ from spansplit.batch import (
     render_documents,
     split_documents,
 )
-from spansplit.corpus import SplitterByFileType, document_id, find_files, read_document
+from spansplit.corpus import (
+    FileSource,
+    SplitterByFileType,
+    document_id,
+    documents_of,
+    find_files,
+    read_document,
+    read_file,
+)
 
 ENGLISH = sample("english.txt")
 CHINESE = sample("chinese.txt")
@@ -194,6 +203,55 @@ def test_the_input_is_read_as_it_is_needed() -> None:
         for c in splitter.split(f"document {i} has some words in it")
     ]
     assert [(r.document_id, r.chunk.text) for r in first] == expected[:6]
+
+
+def test_documents_go_to_workers_in_batches_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(batch, "BATCH_CHARACTERS", 100)
+    monkeypatch.setattr(batch, "BATCH_DOCUMENTS", 3)
+    error = DocumentError("gone", OSError("no such file"), "gone.txt")
+    items = [Document("x" * n, str(k)) for k, n in enumerate([60, 30, 20, 5, 5, 5, 5, 150])]
+    items.insert(2, error)  # type: ignore[arg-type]
+    batches = list(batch._batches(iter(items)))
+    ids = [[getattr(item, "id", "error") for item in group] for _, group in batches]
+    # 60 + 30 fit, then the error alone, then 20 + 5 + 5 (three at most), 5 + 5, and the
+    # document longer than a batch alone: order kept, no document left out.
+    assert ids == [["0", "1"], ["error"], ["2", "3", "4"], ["5", "6"], ["7"]]
+    assert [size for size, _ in batches] == [90, 0, 30, 10, 150]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_files_are_read_where_they_are_split(tmp_path: Path, workers: int) -> None:
+    (tmp_path / "english.txt").write_text(ENGLISH, encoding="utf-8")
+    (tmp_path / "chinese.md").write_text(CHINESE, encoding="utf-8")
+    (tmp_path / "data.bin").write_bytes(b"PK\x03\x04\x00\x00")
+    (tmp_path / "vanishes.txt").write_text("read after listing? no: removed first")
+    paths = [str(tmp_path / name) for name in ("english.txt", "vanishes.txt", "data.bin")]
+    paths += [str(tmp_path / "chinese.md"), str(tmp_path / "never-there.txt")]
+    items = documents_of(paths)
+    first = next(items)
+    assert first == FileSource(paths[0], len(ENGLISH.encode("utf-8")))
+    (tmp_path / "vanishes.txt").unlink()  # listed and looked up, gone before it is read
+    chooser = SplitterByFileType(120, 20, "cl100k_base")
+    skipped: list[DocumentError] = []
+    seen: list[Progress] = []
+    records = list(
+        split_documents(
+            [first, *items],
+            chooser,
+            workers=workers,
+            on_error="skip",
+            on_skip=skipped.append,
+            progress=lambda p: seen.append(dataclasses.replace(p)),
+        )
+    )
+    read = [read_file(paths[0]), read_file(paths[3])]
+    assert summary(records) == summary(list(split_documents(read, chooser)))
+    assert records[0].document_metadata == {"source": paths[0]}
+    reasons = {Path(e.where).name: str(e.error) for e in skipped}
+    assert list(reasons) == ["vanishes.txt", "data.bin", "never-there.txt"]
+    assert "No such file" in reasons["vanishes.txt"] and "NUL" in reasons["data.bin"]
+    assert seen[-1].documents == 5 and seen[-1].failed == 3
+    assert seen[-1].characters == len(ENGLISH) + len(CHINESE)  # as read, not as sized
 
 
 def test_worker_count_is_checked() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -36,6 +37,19 @@ class Document:
     text: str
     id: str
     metadata: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+
+class DocumentSource(ABC):
+    """A document read where it is split: with workers, only this small picklable object
+    goes to the worker process, not the text (a file's path, for example)."""
+
+    size_hint: int
+    """About how many characters the document holds (a file's size in bytes will do): it
+    bounds the work in flight before the document is read."""
+
+    @abstractmethod
+    def read(self) -> Document:
+        """The document; :class:`DocumentError` (naming it) when it cannot be read."""
 
 
 ROW_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -150,11 +164,16 @@ class Progress:
     failed: int = 0
 
 
-def as_document(item: object, position: int) -> Document | DocumentError:
+Item = Document | DocumentSource | DocumentError
+"""A document as batches pass it on: read, to be read where it is split, or unreadable."""
+
+
+def as_document(item: object, position: int) -> Item:
     """A :class:`Document` from what a caller passed: a Document, a mapping with ``text``
     (and ``id``, ``metadata``), or a string (its id is its position); a
-    :class:`DocumentError` (a document that could not even be read) stays as it is."""
-    if isinstance(item, (Document, DocumentError)):
+    :class:`DocumentSource` and a :class:`DocumentError` (a document that could not even
+    be read) stay as they are."""
+    if isinstance(item, (Document, DocumentSource, DocumentError)):
         return item
     if isinstance(item, str):
         return Document(item, str(position))
@@ -162,7 +181,8 @@ def as_document(item: object, position: int) -> Document | DocumentError:
         metadata = item.get("metadata") or {}
         return Document(item["text"], str(item.get("id", position)), metadata)
     raise ParameterTypeError(
-        f"documents[{position}] must be a Document, a mapping with 'text', or a str, "
+        f"documents[{position}] must be a Document, a DocumentSource, a mapping with "
+        "'text', or a str, "
         f"got {type(item).__name__}: {item!r:.80}"
     )
 
@@ -193,7 +213,7 @@ def split_document(
 
 
 def split_documents(
-    documents: Iterable[Document | Mapping[str, Any] | str | DocumentError],
+    documents: Iterable[Document | DocumentSource | Mapping[str, Any] | str | DocumentError],
     splitter: Splitter | Callable[[Document], Splitter],
     *,
     workers: int = 1,
@@ -219,7 +239,7 @@ def split_documents(
 
 
 def render_documents(
-    documents: Iterable[Document | Mapping[str, Any] | str | DocumentError],
+    documents: Iterable[Document | DocumentSource | Mapping[str, Any] | str | DocumentError],
     splitter: Splitter | Callable[[Document], Splitter],
     render: Callable[[ChunkRecord], bytes] = json_line,
     *,
@@ -242,7 +262,7 @@ def render_documents(
 
 def _documents(
     task: _Task,
-    documents: Iterable[Document | Mapping[str, Any] | str | DocumentError],
+    documents: Iterable[Document | DocumentSource | Mapping[str, Any] | str | DocumentError],
     workers: int,
     on_error: OnError,
     on_skip: Callable[[DocumentError], None] | None,
@@ -256,10 +276,8 @@ def _documents(
         raise InvalidParameterError("on_error", on_error, "must be 'raise' or 'skip'")
     state = Progress()
     items = (as_document(item, i) for i, item in enumerate(documents))
-    results = (
-        _serial(task, items) if workers == 1 else _parallel(task, items, workers, start_method)
-    )
-    for document, outcome in results:
+    results = map(task, items) if workers == 1 else _parallel(task, items, workers, start_method)
+    for characters, outcome in results:
         if isinstance(outcome, DocumentError):
             state.failed += 1
             if on_error == "raise":
@@ -270,9 +288,14 @@ def _documents(
             state.chunks += outcome.chunks if isinstance(outcome, Rendered) else len(outcome)
             yield outcome
         state.documents += 1
-        state.characters += len(document.text)
+        state.characters += characters
         if progress is not None:
             progress(state)
+
+
+Outcome = tuple[int, "list[ChunkRecord] | Rendered | DocumentError"]
+"""What became of one document: its length in characters, and its records, their bytes, or
+why it could not be read or split."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,7 +307,16 @@ class _Task:
     byte_offsets: bool
     render: Callable[[ChunkRecord], bytes] | None = None
 
-    def __call__(self, document: Document) -> list[ChunkRecord] | Rendered | DocumentError:
+    def __call__(self, item: Item) -> Outcome:
+        if isinstance(item, DocumentError):
+            return 0, item
+        try:
+            document = item.read() if isinstance(item, DocumentSource) else item
+        except DocumentError as error:
+            return 0, error
+        return len(document.text), self._split(document)
+
+    def _split(self, document: Document) -> list[ChunkRecord] | Rendered | DocumentError:
         splitter = self.splitter
         try:
             if not isinstance(splitter, Splitter):
@@ -302,27 +334,24 @@ class _Task:
             return DocumentError(document.id, error, _source(document))
 
 
-Outcome = tuple[Document, "list[ChunkRecord] | Rendered | DocumentError"]
+def _characters(item: Item) -> int:
+    """How many characters ``item`` holds, or is expected to hold once read."""
+    if isinstance(item, Document):
+        return len(item.text)
+    return item.size_hint if isinstance(item, DocumentSource) else 0
 
 
-def _placeholder(error: DocumentError) -> Document:
-    """The stand-in of a document that could not be read (for progress and order)."""
-    return Document("", error.document_id)
+BATCH_CHARACTERS = 1_000_000
+BATCH_DOCUMENTS = 64
+"""Documents go to a worker in batches of up to about :data:`BATCH_CHARACTERS` characters
+and at most this many documents: one message each way per batch, since a message costs
+the parent more than a small document's bytes (see benchmarks/README.md)."""
 
-
-def _serial(task: _Task, documents: Iterator[Document | DocumentError]) -> Iterator[Outcome]:
-    for document in documents:
-        if isinstance(document, DocumentError):
-            yield _placeholder(document), document
-        else:
-            yield document, task(document)
-
-
-AHEAD_PER_WORKER = 16
-"""Documents submitted ahead per worker, at most (see :func:`_parallel`)."""
+AHEAD_PER_WORKER = 4
+"""Batches submitted ahead per worker, at most (see :func:`_parallel`)."""
 
 AHEAD_CHARACTERS = 8_000_000
-"""Characters of the documents submitted ahead per worker, at most (beyond one each)."""
+"""Characters of the batches submitted ahead per worker, at most (beyond one each)."""
 
 _WORKER_TASK: _Task | None = None
 
@@ -334,39 +363,60 @@ def _start_worker(task: _Task) -> None:
     _WORKER_TASK = task
 
 
-def _run_in_worker(document: Document) -> list[ChunkRecord] | Rendered | DocumentError:
+def _run_in_worker(batch: list[Item]) -> list[Outcome]:
     assert _WORKER_TASK is not None, "worker started without its task"
-    return _WORKER_TASK(document)
+    return list(map(_WORKER_TASK, batch))
+
+
+def _batches(items: Iterator[Item]) -> Iterator[tuple[int, list[Item]]]:
+    """``items`` in order, in batches (see :data:`BATCH_DOCUMENTS`), each with its
+    characters; an unreadable document is a batch of its own, which stays here."""
+    batch: list[Item] = []
+    size = 0
+    for item in items:
+        if isinstance(item, DocumentError):
+            if batch:
+                yield size, batch
+                batch, size = [], 0
+            yield 0, [item]
+            continue
+        characters = _characters(item)
+        if batch and (size + characters > BATCH_CHARACTERS or len(batch) == BATCH_DOCUMENTS):
+            yield size, batch
+            batch, size = [], 0
+        batch.append(item)
+        size += characters
+    if batch:
+        yield size, batch
 
 
 def _parallel(
-    task: _Task, documents: Iterator[Document | DocumentError], workers: int, start_method: str
+    task: _Task, items: Iterator[Item], workers: int, start_method: str
 ) -> Iterator[Outcome]:
-    """Documents split in ``workers`` processes, results in input order, with a window of
-    documents submitted ahead: wide enough that a long document does not leave the other
+    """Documents split in ``workers`` processes, outcomes in input order, with a window of
+    batches submitted ahead: wide enough that a long document does not leave the other
     workers idle, bounded in count and in characters (bounded memory)."""
     context = multiprocessing.get_context(start_method)
     ahead, room = AHEAD_PER_WORKER * workers, AHEAD_CHARACTERS * workers
-    queued = 0  # characters of the documents in the window
-    pending: deque[tuple[Document, Future[list[ChunkRecord] | Rendered | DocumentError]]] = deque()
+    queued = 0  # characters of the batches in the window
+    pending: deque[tuple[int, Future[list[Outcome]]]] = deque()
     pool = ProcessPoolExecutor(workers, context, _start_worker, (task,))
     finished = False
     try:
-        for document in documents:
-            if isinstance(document, DocumentError):
-                done: Future[list[ChunkRecord] | Rendered | DocumentError] = Future()
-                done.set_result(document)
-                pending.append((_placeholder(document), done))
+        for size, batch in _batches(items):
+            if isinstance(batch[0], DocumentError):
+                done: Future[list[Outcome]] = Future()
+                done.set_result([task(batch[0])])
+                pending.append((0, done))
             else:
-                pending.append((document, pool.submit(_run_in_worker, document)))
-            queued += len(pending[-1][0].text)
+                pending.append((size, pool.submit(_run_in_worker, batch)))
+            queued += size
             while len(pending) >= ahead or (queued > room and len(pending) > workers):
-                head, future = pending.popleft()
-                queued -= len(head.text)
-                yield head, future.result()
+                size, future = pending.popleft()
+                queued -= size
+                yield from future.result()
         while pending:
-            head, future = pending.popleft()
-            yield head, future.result()
+            yield from pending.popleft()[1].result()
         finished = True
     finally:
         # Stopped early (an error, an interrupt, a caller that stopped reading): drop

@@ -14,13 +14,14 @@ from __future__ import annotations
 import fnmatch
 import glob
 import hashlib
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any
 
-from .batch import Document, DocumentError
+from .batch import Document, DocumentError, DocumentSource
 from .errors import InvalidInputError, SpansplitError
 from .sizing import LengthSpec
 from .splitters.base import Splitter
@@ -209,12 +210,39 @@ class SplitterByFileType:
         return splitter
 
 
-def documents_of(files: Sequence[str]) -> Iterator[Document | DocumentError]:
-    """The documents of ``files``, read one at a time as they are needed; a file that
-    cannot be read is its :class:`DocumentError`, in its place (for
-    :func:`~spansplit.batch.split_documents` to raise or report)."""
+@dataclass(frozen=True, slots=True)
+class FileSource(DocumentSource):
+    """A file read where it is split: with workers, each worker process reads its own files
+    (only the path goes to it, and only the records' bytes come back)."""
+
+    path: str
+    size_hint: int
+
+    def read(self) -> Document:
+        return read_file(self.path)
+
+
+def documents_of(files: Sequence[str]) -> Iterator[Document | FileSource | DocumentError]:
+    """The documents of ``files``, each read where it is split; standard input (``-``) and a
+    file that cannot even be looked up are read here and now, the latter becoming its
+    :class:`DocumentError`, in its place (for :func:`~spansplit.batch.split_documents` to
+    raise or report)."""
     for source in files:
+        size = _file_size(source)
+        if size is not None:
+            yield FileSource(source, size)
+            continue
         try:
             yield read_file(source)
         except DocumentError as error:
             yield error
+
+
+def _file_size(source: str) -> int | None:
+    """The size of file ``source`` in bytes; None for standard input or when it fails."""
+    if source == "-":
+        return None
+    try:
+        return os.stat(source).st_size
+    except OSError:
+        return None

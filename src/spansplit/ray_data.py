@@ -56,11 +56,7 @@ class _Chunking:
     def rows(self, document: Document | DocumentError) -> list[dict[str, Any]]:
         """The chunk rows of one document, as :func:`~spansplit.batch.split_documents`
         makes them (the same task, the same errors)."""
-        outcome = (
-            document
-            if isinstance(document, DocumentError)
-            else _Task(self.splitter, self.pages, self.byte_offsets)(document)
-        )
+        outcome = _Task(self.splitter, self.pages, self.byte_offsets)(document)[1]
         if isinstance(outcome, DocumentError):
             if self.on_error == "raise":
                 raise outcome
