@@ -92,6 +92,17 @@ def test_jobs_give_the_same_records(docs: Path, capfd: pytest.CaptureFixture[str
     assert one == two and len(records(one)) > 50
 
 
+def test_jobs_in_a_fresh_process_give_the_same_records(docs: Path) -> None:
+    # A fresh process has one thread, so on Linux its workers are forked (they start with
+    # the loaded tokenizer); the records are the same as with no workers.
+    argv = [*SPANSPLIT, "auto", str(docs), "-r", "--chunk-size", "64", "--length", "cl100k_base"]
+    one = subprocess.run(argv, capture_output=True, timeout=300)
+    two = subprocess.run([*argv, "--jobs", "2"], capture_output=True, timeout=300)
+    assert one.returncode == two.returncode == 1  # the two bad files, reported by both
+    assert one.stdout == two.stdout and len(records(one.stdout.decode())) > 50
+    assert b"image.bin: binary data" in two.stderr
+
+
 def test_parquet_output_holds_the_json_lines_records(
     docs: Path, tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:

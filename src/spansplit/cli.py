@@ -21,6 +21,7 @@ import contextlib
 import json
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -584,6 +585,7 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
         "on_error": "skip",
         "on_skip": report.failed,
         "progress": advanced,
+        "start_method": _start_method(),
     }
     try:
         try:
@@ -604,6 +606,13 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
         raise OutputError(f"cannot write the output: {error.strerror or error}") from error
     report.summary(state)
     return FAILED_INPUT if report.failures else OK
+
+
+def _start_method() -> str:
+    """How worker processes start: forked on Linux while this process has one thread (they
+    begin with its imports and its loaded tokenizer, instead of each loading its own),
+    spawned elsewhere."""
+    return "fork" if sys.platform == "linux" and threading.active_count() == 1 else "spawn"
 
 
 def _run_compat(options: argparse.Namespace) -> int:
