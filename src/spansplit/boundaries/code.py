@@ -24,6 +24,7 @@ import threading
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from ..chunk import Span, trim_span
@@ -33,7 +34,6 @@ from .code_languages import CodeLanguage
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
-_LF = re.compile("\n")
 _LONE_CR = re.compile("\r(?!\n)")
 _THREAD = threading.local()
 _BODY_FIELDS = ("body",)
@@ -226,12 +226,15 @@ def _rows(node: Node) -> tuple[int, int]:
 
 @dataclass(slots=True)
 class _Item:
-    """One node placed in a row range; ``owner`` is the definition whose header it is."""
+    """One node placed in a row range; ``owner`` is the definition whose header it is.
+    ``type`` and ``named`` are the node's, read once (each read makes a Python object)."""
 
     node: Node
     first: int
     last: int
     owner: str | None
+    type: str
+    named: bool
 
 
 class Unit:
@@ -321,11 +324,20 @@ class SyntaxLevel:
         # grammar and the rows, which tree-sitter counts at LF only.
         lines = _LONE_CR.sub("\n", text) if "\r" in text else text
         tree = load_parser(language).parse(lines.encode("utf-8"))
-        self.row_starts = [0, *(match.end() for match in _LF.finditer(lines))]
+        after_each_line = accumulate(map((1).__add__, map(len, lines.split("\n"))), initial=0)
+        self.row_starts = list(after_each_line)[:-1]  # 0 and the end of every LF
         root = tree.root_node
         self._tree = tree  # nodes stay valid while the tree lives
         last_row = len(self.row_starts) - 1
-        self.root = Unit(0, len(text), 0, last_row, root.type, (), [_Item(root, 0, last_row, None)])
+        self.root = Unit(
+            0,
+            len(text),
+            0,
+            last_row,
+            root.type,
+            (),
+            [_Item(root, 0, last_row, None, root.type, root.is_named)],
+        )
         self._by_span: dict[Span, Unit] = {(0, len(text)): self.root}
         self._descent = _Descent()
 
@@ -388,7 +400,7 @@ class SyntaxLevel:
             else:
                 items: list[_Item] = []
                 for item in unit.items:
-                    self._flatten(item.node, items, item.node.type in self.language.wrappers)
+                    self._flatten(item.node, items, item.type in self.language.wrappers)
                 unit.children = self._units(items)
             for child in unit.children:
                 self._register(child)
@@ -450,7 +462,8 @@ class SyntaxLevel:
                 wrapper = child.type in language.wrappers
                 self._flatten(child, out, wrapper or child.type in language.definitions, opens_body)
             else:
-                out.append(_Item(child, first, last, owner if child != own_body else None))
+                owned = owner if child != own_body else None
+                out.append(_Item(child, first, last, owned, child.type, child.is_named))
 
     def _is_definition(self, node: Node) -> bool:
         return node.type in self.language.definitions or node.type in self.language.wrappers
@@ -495,29 +508,36 @@ class SyntaxLevel:
         return units + pending
 
     def _unit(self, group: list[_Item]) -> Unit:
-        first, last = group[0].first, max(item.last for item in group)
-        main = next(
-            (
-                item
-                for item in group
-                if item.node.is_named and item.node.type not in self.language.comments
-            ),
-            None,
-        )
+        comments = self.language.comments
+        first = group[0].first
+        last = group[0].last if len(group) == 1 else max(item.last for item in group)
+        main = None
+        for item in group:
+            if item.named and item.type not in comments:
+                main = item
+                break
+        start, end = self._row_start(first), self._row_end(last)
         if main is None:
-            comment = next((item for item in group if item.node.is_named), None)
-            kind = comment.node.type if comment else ""
-            return Unit(self._row_start(first), self._row_end(last), first, last, kind, (), group)
-        kind = main.owner or self._kind(main.node)
-        name = () if main.owner else (definition_name(main.node, self.language) or ())
-        return Unit(self._row_start(first), self._row_end(last), first, last, kind, name, group)
+            comment = next((item for item in group if item.named), None)
+            kind = comment.type if comment else ""
+            return Unit(start, end, first, last, kind, (), group)
+        if main.owner:
+            return Unit(start, end, first, last, main.owner, (), group)
+        language = self.language
+        if main.type in language.wrappers:
+            kind, name = self._kind(main.node), definition_name(main.node, language) or ()
+        elif main.type in language.definitions:
+            kind, name = main.type, definition_name(main.node, language) or ()
+        else:  # (most units: a statement, an expression)
+            kind, name = main.type, ()
+        return Unit(start, end, first, last, kind, name, group)
 
     def _is_prefix(self, group: list[_Item]) -> bool:
         language = self.language
-        return all(
-            item.node.type in language.comments or item.node.type in language.prefixes
-            for item in group
-        )
+        for item in group:
+            if item.type not in language.comments and item.type not in language.prefixes:
+                return False
+        return True
 
     def _follows_header(self, unit: Unit, before: Unit) -> bool:
         """Whether ``unit`` joins the signature right above it: a definition's header
@@ -525,12 +545,12 @@ class SyntaxLevel:
         where both fit, unless that is a definition of its own."""
         return (
             unit.first == before.last + 1
-            and (self.fits is None or self.fits(before.start, unit.end))
             and not unit.name
             and unit.attached is None
             and bool(before.items)
             and before.attached is None
-            and all(item.owner is not None or not item.node.is_named for item in before.items)
+            and all(item.owner is not None or not item.named for item in before.items)
+            and (self.fits is None or self.fits(before.start, unit.end))  # measured last
         )
 
     def _attach(self, prefix: list[Unit], unit: Unit) -> Unit:
