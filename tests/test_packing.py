@@ -19,10 +19,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spansplit import ChunkConfig
+from spansplit.chunk import trim_span
 from spansplit.errors import ChunkTooLargeError, InconsistentLengthError
 from spansplit.packing import Structure, hard_cut, pack
 from spansplit.packing.merge import _Packer, _Plan, merge
-from spansplit.packing.pieces import Pieces, fit
+from spansplit.packing.pieces import Pieces, _trim_spans, fit
 from spansplit.sizing import CODE_POINTS, UTF8_BYTES, UTF16_UNITS, CallableLength
 
 FAMILY = "\U0001f469\u200d\U0001f469\u200d\U0001f467"  # 5 code points, 1 cluster, 18 UTF-8 bytes
@@ -48,6 +49,30 @@ SQUARED = CallableLength(squared, "squared")
 
 def cluster_bounds(text: str) -> set[int]:
     return {0} | {m.end() for m in regex.finditer(r"\X", text)}
+
+
+# --- trimming the pieces --------------------------------------------------------------
+
+EDGE_TEXT = st.text(
+    st.sampled_from(["a", "b", " ", "\n", "\r", "\t", "\u0301", "\u0600", "\u3000", "字"]),
+    max_size=40,
+)
+
+
+@given(EDGE_TEXT, st.data())
+def test_pieces_are_trimmed_as_one_by_one(text: str, data: st.DataObject) -> None:
+    # The bulk trimming (C-speed scans for the pieces with whitespace at an edge) gives
+    # what trim_span gives piece by piece: blank pieces dropped, and a wanted break on a
+    # dropped piece moved to the next kept one.
+    inner = st.sets(st.integers(1, len(text) - 1)) if len(text) > 1 else st.just(set())
+    cuts = sorted(data.draw(inner))
+    spans = [(a, b) for a, b in pairwise([0, *cuts, len(text)]) if a < b]
+    wanted = data.draw(st.sets(st.integers(0, max(0, len(spans) - 1))))
+    trimmed = [trim_span(text, a, b) for a, b in spans]
+    origins = [k for k, (a, b) in enumerate(trimmed) if a < b]
+    expected = [trimmed[k] for k in origins]
+    moved = {sum(1 for k in origins if k < index) for index in wanted} - {len(origins)}
+    assert _trim_spans(text, spans, set(wanted)) == (expected, moved if spans else set(wanted))
 
 
 # --- fit -------------------------------------------------------------------------------
