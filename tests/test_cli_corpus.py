@@ -200,22 +200,22 @@ def test_closed_and_full_streams_end_cleanly(tmp_path: Path) -> None:
         assert "Traceback" not in result.stderr
 
 
-def test_an_interrupted_run_leaves_whole_records(tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_interrupted_run_leaves_whole_records(tmp_path: Path, jobs: str) -> None:
     folder = tmp_path / "many"
     folder.mkdir()
     text = sample("english.txt") * 20
     for index in range(60):
         (folder / f"{index:03d}.txt").write_text(text)
     target = tmp_path / "out.jsonl"
+    argv = ["sentences", str(folder), "--chunk-size", "40", "--jobs", jobs, "-o", str(target)]
     process = subprocess.Popen(
-        [*SPANSPLIT, "sentences", str(folder), "--chunk-size", "40", "-o", str(target)],
-        stderr=subprocess.PIPE,
-        text=True,
+        [*SPANSPLIT, *argv], stderr=subprocess.PIPE, text=True, start_new_session=True
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not target.exists() or target.stat().st_size < 10_000):
         time.sleep(0.05)
-    process.send_signal(signal.SIGINT)
+    os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C does: the workers get it too
     _, err = process.communicate(timeout=60)
     if process.returncode == 0:
         pytest.skip("the run ended before it could be interrupted")
