@@ -4,7 +4,12 @@ byte offsets, progress, streaming (spansplit.batch and spansplit.corpus)."""
 from __future__ import annotations
 
 import dataclasses
+import gc
 import itertools
+import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -252,6 +257,61 @@ def test_files_are_read_where_they_are_split(tmp_path: Path, workers: int) -> No
     assert "No such file" in reasons["vanishes.txt"] and "NUL" in reasons["data.bin"]
     assert seen[-1].documents == 5 and seen[-1].failed == 3
     assert seen[-1].characters == len(ENGLISH) + len(CHINESE)  # as read, not as sized
+
+
+def test_a_pipe_is_read_here_not_in_a_worker(tmp_path: Path) -> None:
+    # A named pipe (or a shell's <(...), a /dev/fd path) cannot be opened again by path in
+    # another process: it is read where it is listed, as a document.
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_text("from a pipe"), daemon=True)
+    writer.start()
+    (item,) = documents_of([str(fifo)])
+    if not isinstance(item, Document):
+        fifo.read_text()  # (the writer waits for a reader)
+    writer.join()
+    assert isinstance(item, Document) and item.text == "from a pipe"
+
+
+@dataclasses.dataclass(frozen=True)
+class FailingSource(batch.DocumentSource):
+    label: str
+
+    def read(self) -> Document:
+        if self.label == "broken":
+            raise RuntimeError("the store is down")
+        return Document(f"text of {self.label}", self.label)
+
+    @property
+    def name(self) -> str:
+        return self.label
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_source_that_fails_to_read_fails_its_document_only(workers: int) -> None:
+    sources = [FailingSource("a"), FailingSource("broken"), FailingSource("c")]
+    skipped: list[DocumentError] = []
+    records = split_documents(
+        sources, RecursiveSplitter(50), workers=workers, on_error="skip", on_skip=skipped.append
+    )
+    assert [r.chunk.text for r in records] == ["text of a", "text of c"]
+    assert [(e.where, str(e.error)) for e in skipped] == [("broken", "the store is down")]
+
+
+def test_raising_stops_the_workers_at_once() -> None:
+    # The error's traceback holds the batch's frame in a reference cycle: the workers must
+    # stop without waiting for the garbage collector (kept off here) to find it.
+    documents = ["fine text"] * 20 + ["bad\x00"] + ["more fine text " * 500] * 2000
+    gc.disable()
+    try:
+        with pytest.raises(DocumentError, match=r"document '20'"):
+            list(split_documents(documents, RecursiveSplitter(100), workers=2))
+        deadline = time.monotonic() + 10
+        while multiprocessing.active_children() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not multiprocessing.active_children()
+    finally:
+        gc.enable()
 
 
 def test_worker_count_is_checked() -> None:

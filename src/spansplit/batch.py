@@ -16,7 +16,7 @@ import multiprocessing
 import os
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -43,13 +43,18 @@ class DocumentSource(ABC):
     """A document read where it is split: with workers, only this small picklable object
     goes to the worker process, not the text (a file's path, for example)."""
 
-    size_hint: int
-    """About how many characters the document holds (a file's size in bytes will do): it
-    bounds the work in flight before the document is read."""
+    size_hint: int = 0
+    """About how many characters the document holds (a file's size in bytes will do; 0
+    when not known): it bounds the work in flight before the document is read."""
 
     @abstractmethod
     def read(self) -> Document:
         """The document; :class:`DocumentError` (naming it) when it cannot be read."""
+
+    @property
+    def name(self) -> str:
+        """What an error calls the document when it cannot be read (a file's path)."""
+        return repr(self)
 
 
 ROW_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -276,21 +281,28 @@ def _documents(
         raise InvalidParameterError("on_error", on_error, "must be 'raise' or 'skip'")
     state = Progress()
     items = (as_document(item, i) for i, item in enumerate(documents))
-    results = map(task, items) if workers == 1 else _parallel(task, items, workers, start_method)
-    for characters, outcome in results:
-        if isinstance(outcome, DocumentError):
-            state.failed += 1
-            if on_error == "raise":
-                raise outcome
-            if on_skip is not None:
-                on_skip(outcome)
-        else:
-            state.chunks += outcome.chunks if isinstance(outcome, Rendered) else len(outcome)
-            yield outcome
-        state.documents += 1
-        state.characters += characters
-        if progress is not None:
-            progress(state)
+    parallel = None if workers == 1 else _parallel(task, items, workers, start_method)
+    results = map(task, items) if parallel is None else parallel
+    try:
+        for characters, outcome in results:
+            if isinstance(outcome, DocumentError):
+                state.failed += 1
+                if on_error == "raise":
+                    raise outcome
+                if on_skip is not None:
+                    on_skip(outcome)
+            else:
+                state.chunks += outcome.chunks if isinstance(outcome, Rendered) else len(outcome)
+                yield outcome
+            state.documents += 1
+            state.characters += characters
+            if progress is not None:
+                progress(state)
+    finally:
+        # The raised error's traceback holds this frame (a cycle through ``outcome``):
+        # stop the workers now, not when the garbage collector finds the cycle.
+        if parallel is not None:
+            parallel.close()
 
 
 Outcome = tuple[int, "list[ChunkRecord] | Rendered | DocumentError"]
@@ -310,10 +322,15 @@ class _Task:
     def __call__(self, item: Item) -> Outcome:
         if isinstance(item, DocumentError):
             return 0, item
-        try:
-            document = item.read() if isinstance(item, DocumentSource) else item
-        except DocumentError as error:
-            return 0, error
+        if isinstance(item, DocumentSource):
+            try:
+                document = item.read()
+            except DocumentError as error:
+                return 0, error
+            except Exception as error:  # a source's own failure fails that document only
+                return 0, DocumentError(item.name, error, item.name)
+        else:
+            document = item
         return len(document.text), self._split(document)
 
     def _split(self, document: Document) -> list[ChunkRecord] | Rendered | DocumentError:
@@ -392,7 +409,7 @@ def _batches(items: Iterator[Item]) -> Iterator[tuple[int, list[Item]]]:
 
 def _parallel(
     task: _Task, items: Iterator[Item], workers: int, start_method: str
-) -> Iterator[Outcome]:
+) -> Generator[Outcome, None, None]:
     """Documents split in ``workers`` processes, outcomes in input order, with a window of
     batches submitted ahead: wide enough that a long document does not leave the other
     workers idle, bounded in count and in characters (bounded memory)."""

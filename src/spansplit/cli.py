@@ -21,7 +21,6 @@ import contextlib
 import json
 import os
 import sys
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -520,6 +519,8 @@ class _Report:
         if show and files:
             from tqdm import tqdm
 
+            tqdm.monitor_interval = 0  # no monitor thread: the bar is updated per document,
+            # and a process with one thread can fork its workers (see _start_method)
             self.bar = tqdm(total=files, unit="file", file=sys.stderr, dynamic_ncols=True)
 
     def failed(self, error: DocumentError) -> None:
@@ -609,10 +610,17 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
 
 
 def _start_method() -> str:
-    """How worker processes start: forked on Linux while this process has one thread (they
-    begin with its imports and its loaded tokenizer, instead of each loading its own),
-    spawned elsewhere."""
-    return "fork" if sys.platform == "linux" and threading.active_count() == 1 else "spawn"
+    """How worker processes start: forked on Linux, from Python 3.11 on, while this process
+    has one thread, native ones included (they begin with its imports and its loaded
+    tokenizer, instead of each loading its own); spawned otherwise. (Before 3.11 the pool
+    may fork a worker after starting its own threads.)"""
+    if sys.platform != "linux" or sys.version_info < (3, 11):
+        return "spawn"
+    try:
+        threads = len(os.listdir("/proc/self/task"))
+    except OSError:
+        return "spawn"
+    return "fork" if threads == 1 else "spawn"
 
 
 def _run_compat(options: argparse.Namespace) -> int:

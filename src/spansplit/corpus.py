@@ -15,6 +15,7 @@ import fnmatch
 import glob
 import hashlib
 import os
+import stat
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -221,6 +222,10 @@ class FileSource(DocumentSource):
     def read(self) -> Document:
         return read_file(self.path)
 
+    @property
+    def name(self) -> str:
+        return self.path
+
 
 def documents_of(files: Sequence[str]) -> Iterator[Document | FileSource | DocumentError]:
     """The documents of ``files``, each read where it is split; standard input (``-``) and a
@@ -243,6 +248,9 @@ def _file_size(source: str) -> int | None:
     if source == "-":
         return None
     try:
-        return os.stat(source).st_size
+        status = os.stat(source)
     except OSError:
         return None
+    # Only a regular file can be opened again by path in another process: a pipe such as
+    # /dev/fd/63 (a shell's <(...)) is not there in a spawned worker, and is read once.
+    return status.st_size if stat.S_ISREG(status.st_mode) else None
