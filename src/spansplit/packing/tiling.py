@@ -113,7 +113,7 @@ class _Assembly:
                 self._add(start, end, whole, first, kind, lead_end)
                 start = end
             else:
-                start = self._pack(start, first, content_end, end, kind, lead_end)
+                start = self._pack(start, first, content_end, end, kind, lead_end, whole)
 
     def _pack_code_points(
         self, start: int, first: int, content_end: int, end: int, kind: str, lead_end: int
@@ -149,12 +149,23 @@ class _Assembly:
         blocks.kinds.append(block_kind)
 
     def _pack(
-        self, start: int, first: int, content_end: int, end: int, kind: str, lead_end: int
+        self,
+        start: int,
+        first: int,
+        content_end: int,
+        end: int,
+        kind: str,
+        lead_end: int,
+        whole: int,
     ) -> int:
-        """Blocks of ``[start, end)`` until its content is placed; returns the next start."""
+        """Blocks of ``[start, end)`` (of size ``whole``) until its content is placed;
+        returns the next start."""
         text, target, length = self.text, self.target, self.length
         bounds = list(accumulate(map(len, split_lines(text[start:end])), initial=start))
-        sums = list(accumulate(length.count_spans(text, list(pairwise(bounds))), initial=0))
+        if len(bounds) == 2:  # one line: measured already (a megabyte line costs seconds)
+            sums = [0, whole]
+        else:
+            sums = list(accumulate(length.count_spans(text, list(pairwise(bounds))), initial=0))
         last = len(bounds) - 1
         at_first = bisect_left(bounds, first)
         at_content_end = bisect_left(bounds, content_end)
