@@ -1,12 +1,13 @@
 """Many documents at once: documents in, chunk records out, in order, streamed.
 
 :func:`split_documents` takes any iterable of documents (a :class:`Document`, a mapping
-with ``text``/``id``/``metadata``, or a plain string) and yields one :class:`ChunkRecord`
-per chunk, document after document, in input order. With ``workers=N`` the documents are
-split in N processes (started with ``spawn`` by default, so it is safe wherever Python
-runs); at most a few documents per worker are in flight, so memory stays bounded however
-long the input is. A document that is not plain text (a NUL, a lone surrogate) either
-stops the run with an error that names it, or is skipped and reported.
+with ``text``/``id``/``metadata``, a plain string, or a :class:`DocumentSource` read where
+it is split) and yields one :class:`ChunkRecord` per chunk, document after document, in
+input order. With ``workers=N`` the documents are split in N processes (started with
+``spawn`` by default, so it is safe wherever Python runs), sent in batches, at most a few
+batches per worker in flight, so memory stays bounded however long the input is. A
+document that is not plain text (a NUL, a lone surrogate) either stops the run with an
+error that names it, or is skipped and reported.
 """
 
 from __future__ import annotations
