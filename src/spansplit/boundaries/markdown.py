@@ -333,11 +333,16 @@ def _to_whole_lines(
         if len(byte_starts) > len(starts):
             byte_starts.pop()  # the end of the text is not a line start
     starts.append(size)
+    # Most offsets are line starts themselves (nine in ten in documentation): found by a
+    # look-up, the others by binary search.
+    line_at = dict(zip(byte_starts, range(len(byte_starts))))
     line_of_start = partial(bisect_right, byte_starts)  # the line a block starts in, + 1
     line_after_end = partial(bisect_left, byte_starts)  # the first line starting at or after
     for block in blocks:
-        block.start = starts[line_of_start(block.start) - 1]
-        block.end = starts[line_after_end(block.end)]
+        line = line_at.get(block.start)
+        block.start = starts[line_of_start(block.start) - 1 if line is None else line]
+        line = line_at.get(block.end)
+        block.end = starts[line_after_end(block.end) if line is None else line]
 
 
 def _sections(root: Block, size: int) -> list[Heading]:
