@@ -228,10 +228,10 @@ class FileSource(DocumentSource):
 
 
 def documents_of(files: Sequence[str]) -> Iterator[Document | FileSource | DocumentError]:
-    """The documents of ``files``, each read where it is split; standard input (``-``) and a
-    file that cannot even be looked up are read here and now, the latter becoming its
-    :class:`DocumentError`, in its place (for :func:`~spansplit.batch.split_documents` to
-    raise or report)."""
+    """The documents of ``files``, each regular file read where it is split; standard input
+    (``-``), pipes and a file that cannot even be looked up are read here and now, the
+    latter becoming its :class:`DocumentError`, in its place (for
+    :func:`~spansplit.batch.split_documents` to raise or report)."""
     for source in files:
         size = _file_size(source)
         if size is not None:
@@ -244,7 +244,8 @@ def documents_of(files: Sequence[str]) -> Iterator[Document | FileSource | Docum
 
 
 def _file_size(source: str) -> int | None:
-    """The size of file ``source`` in bytes; None for standard input or when it fails."""
+    """The size of ``source`` in bytes when it is a regular file; else (standard input, a
+    pipe, a path that cannot be looked up) None."""
     if source == "-":
         return None
     try:
