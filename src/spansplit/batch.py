@@ -170,6 +170,9 @@ class Progress:
     failed: int = 0
 
 
+DocumentInput = Document | DocumentSource | Mapping[str, Any] | str | DocumentError
+"""What a batch accepts as one document (see :func:`as_document`)."""
+
 Item = Document | DocumentSource | DocumentError
 """A document as batches pass it on: read, to be read where it is split, or unreadable."""
 
@@ -219,7 +222,7 @@ def split_document(
 
 
 def split_documents(
-    documents: Iterable[Document | DocumentSource | Mapping[str, Any] | str | DocumentError],
+    documents: Iterable[DocumentInput],
     splitter: Splitter | Callable[[Document], Splitter],
     *,
     workers: int = 1,
@@ -245,7 +248,7 @@ def split_documents(
 
 
 def render_documents(
-    documents: Iterable[Document | DocumentSource | Mapping[str, Any] | str | DocumentError],
+    documents: Iterable[DocumentInput],
     splitter: Splitter | Callable[[Document], Splitter],
     render: Callable[[ChunkRecord], bytes] = json_line,
     *,
@@ -268,7 +271,7 @@ def render_documents(
 
 def _documents(
     task: _Task,
-    documents: Iterable[Document | DocumentSource | Mapping[str, Any] | str | DocumentError],
+    documents: Iterable[DocumentInput],
     workers: int,
     on_error: OnError,
     on_skip: Callable[[DocumentError], None] | None,
