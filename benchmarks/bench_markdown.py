@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -124,6 +125,10 @@ def _semantic_text_splitter() -> Split:
 
 CONTENDERS: dict[str, tuple[str, Callable[[], Split]]] = {
     "spansplit-markdown": ("spansplit MarkdownSplitter", lambda: _spansplit_markdown(0)),
+    "spansplit-markdown-1-thread": (
+        "spansplit MarkdownSplitter, one encoding thread",
+        lambda: _spansplit_markdown(0),
+    ),
     "spansplit-markdown-overlap": (
         "spansplit MarkdownSplitter, overlap 64",
         lambda: _spansplit_markdown(64),
@@ -135,6 +140,11 @@ CONTENDERS: dict[str, tuple[str, Callable[[], Split]]] = {
     ),
     "semantic-text-splitter": ("semantic-text-splitter MarkdownSplitter", _semantic_text_splitter),
 }
+
+
+ONE_THREAD = {"spansplit-markdown-1-thread"}
+"""Contenders run with ``SPANSPLIT_THREADS=1``: the token index encoded on this thread only,
+as in the workers of a corpus job (two threads on two cores cost more CPU than one)."""
 
 
 def measure(name: str, reps: int) -> dict[str, Any]:
@@ -212,11 +222,16 @@ def main() -> None:
         return
     results = []
     for name in options.only or CONTENDERS:
+        environment = dict(os.environ)
+        environment.pop("SPANSPLIT_THREADS", None)
+        if name in ONE_THREAD:
+            environment["SPANSPLIT_THREADS"] = "1"
         done = subprocess.run(
             [sys.executable, __file__, "--one", name, "--reps", str(options.reps)],
             capture_output=True,
             text=True,
             check=True,
+            env=environment,
         )
         results.append(json.loads(done.stdout.strip().splitlines()[-1]))
         print(f"{name}: done", file=sys.stderr)

@@ -18,10 +18,10 @@ import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spansplit import ChunkConfig
+from spansplit import ChunkConfig, ParagraphSplitter
 from spansplit.chunk import trim_span
 from spansplit.errors import ChunkTooLargeError, InconsistentLengthError
-from spansplit.packing import Structure, hard_cut, pack
+from spansplit.packing import Structure, hard_cut, pack, without_repeated
 from spansplit.packing.merge import _Packer, _Plan, merge
 from spansplit.packing.pieces import Pieces, _trim_spans, fit
 from spansplit.sizing import CODE_POINTS, UTF8_BYTES, UTF16_UNITS, CallableLength
@@ -326,6 +326,48 @@ def test_pack_overlap_level_offers_finer_starts() -> None:
         (0, 20, 20),
         (15, 30, 15),
     ]
+
+
+CHAPTERS = (
+    "甲乙丙丁戊己庚辛。壬癸子丑寅卯辰巳。午未申酉戌亥天地。且聽下回分解。\n\n第二回\n\n"
+    "玄黃宇宙洪荒日月。盈昃辰宿列張寒來。暑往秋收冬藏閏餘。成歲律呂調陽。"
+)
+
+
+def test_a_runt_the_next_chunk_repeats_is_left_out() -> None:
+    # A chapter title alone between two paragraphs that must be split: its chunk would be
+    # the last sentence before it (the overlap) and the title, which the next chunk
+    # repeats as its own overlap. With an overlap of 12 that chunk (12) is left out ...
+    chunks = ParagraphSplitter(20, 12).split(CHAPTERS)
+    assert [chunk.text for chunk in chunks] == [
+        "甲乙丙丁戊己庚辛。壬癸子丑寅卯辰巳。",
+        "壬癸子丑寅卯辰巳。午未申酉戌亥天地。",
+        "午未申酉戌亥天地。且聽下回分解。",
+        "第二回\n\n玄黃宇宙洪荒日月。",
+        "玄黃宇宙洪荒日月。盈昃辰宿列張寒來。",
+        "盈昃辰宿列張寒來。暑往秋收冬藏閏餘。",
+        "暑往秋收冬藏閏餘。成歲律呂調陽。",
+    ]
+    # ... and no text with it: the chunks either side of it meet.
+    assert chunks[2].end == CHAPTERS.index("\n\n第二回") and chunks[3].start == chunks[2].end + 2
+    # Larger than the overlap (8), it is kept, though the next chunk still repeats its title.
+    kept = [chunk.text for chunk in ParagraphSplitter(20, 8).split(CHAPTERS)]
+    assert "且聽下回分解。\n\n第二回" in kept and "第二回\n\n玄黃宇宙洪荒日月。" in kept
+
+
+def test_without_repeated_keeps_what_only_the_chunk_holds() -> None:
+    text = "aaaa bb cc dddd"
+    # (5, 10) "bb cc" lies within its neighbours' text, which meet at 7: left out.
+    assert without_repeated(text, [(0, 7, 7), (5, 10, 5), (7, 15, 8)], 5) == [
+        (0, 7, 7),
+        (7, 15, 8),
+    ]
+    # Its neighbours leave "b" between them: kept; and so is one larger than the overlap.
+    assert len(without_repeated(text, [(0, 6, 6), (5, 10, 5), (7, 15, 8)], 5)) == 3
+    assert len(without_repeated(text, [(0, 7, 7), (5, 10, 5), (7, 15, 8)], 4)) == 3
+    # Never the first or the last chunk, nor anything without overlap.
+    assert len(without_repeated(text, [(0, 3, 3), (2, 7, 5)], 9)) == 2
+    assert len(without_repeated(text, [(0, 7, 7), (5, 10, 5), (7, 15, 8)], 0)) == 3
 
 
 def test_pack_trims_whitespace_and_follows_it_with_the_span() -> None:

@@ -92,7 +92,27 @@ def pack(
         top, rest = _top_level(text, structure.levels, start, end)
         chunks = _general(text, top, rest, structure, config, measurer=measurer)
     check_budget(chunks, config)
-    return chunks
+    return without_repeated(text, chunks, config.chunk_overlap)
+
+
+def without_repeated(text: str, chunks: list[SizedSpan], overlap: int) -> list[SizedSpan]:
+    """``chunks`` less every one no larger than ``overlap`` whose text the chunks either
+    side of it hold between them (whitespace aside): such a chunk is the previous chunk's
+    tail and a short run that the next chunk repeats as its overlap, as a chapter title
+    alone between two paragraphs that had to be split. A runt that adds nothing."""
+    if overlap <= 0 or len(chunks) < 3:
+        return chunks
+    kept = [chunks[0]]
+    for index in range(1, len(chunks) - 1):
+        chunk = chunks[index]
+        following = chunks[index + 1][0]
+        if chunk[2] <= overlap and (
+            following <= kept[-1][1] or text[kept[-1][1] : following].isspace()
+        ):
+            continue
+        kept.append(chunk)
+    kept.append(chunks[-1])
+    return kept
 
 
 def _top_level(
@@ -216,4 +236,5 @@ __all__ = [
     "hard_cut",
     "pack",
     "tile",
+    "without_repeated",
 ]
