@@ -19,11 +19,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spansplit import ChunkConfig, ParagraphSplitter
-from spansplit.chunk import trim_span
+from spansplit.chunk import after_whitespace, before_whitespace, trim_span
 from spansplit.errors import ChunkTooLargeError, InconsistentLengthError
 from spansplit.packing import Structure, hard_cut, pack, without_repeated
 from spansplit.packing.merge import _Packer, _Plan, merge
-from spansplit.packing.pieces import Pieces, _trim_spans, fit
+from spansplit.packing.pieces import Pieces, _longest_fitting_prefix, _trim_spans, fit
 from spansplit.sizing import CODE_POINTS, UTF8_BYTES, UTF16_UNITS, CallableLength
 
 FAMILY = "\U0001f469\u200d\U0001f469\u200d\U0001f467"  # 5 code points, 1 cluster, 18 UTF-8 bytes
@@ -334,6 +334,22 @@ CHAPTERS = (
 )
 
 
+@given(
+    st.text(st.sampled_from(["a", " ", "\n", "\u3000", "\u0301", "字"]), max_size=40),
+    st.integers(0, 200),
+    st.data(),
+)
+def test_whitespace_edges_are_where_str_strip_puts_them(
+    text: str, run: int, data: st.DataObject
+) -> None:
+    text = " " * run + text + "\t" * run  # runs longer than the 64-character steps
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    part = text[start:end]
+    assert after_whitespace(text, start, end) == start + len(part) - len(part.lstrip())
+    assert before_whitespace(text, start, end) == start + len(part.rstrip())
+
+
 def test_a_runt_the_next_chunk_repeats_is_left_out() -> None:
     # A chapter title alone between two paragraphs that must be split: its chunk would be
     # the last sentence before it (the overlap) and the title, which the next chunk
@@ -514,6 +530,31 @@ def test_hard_cut_properties(text: str, budget: int, length: CallableLength) -> 
     if text.isalpha() and text.isascii() and length.name == "chars":
         sizes = [size for _, _, size in pieces]
         assert max(sizes) - min(sizes) <= 1  # even parts where every cluster weighs 1
+
+
+class HintedLength(CallableLength):
+    """Code points with a prefix hint off by ``error`` (a tokenizer's hint is close)."""
+
+    def __init__(self, error: int) -> None:
+        super().__init__(len, "hinted")
+        self.error = error
+
+    def prefix_hint(self, text: str, start: int, end: int, budget: int) -> int | None:
+        return max(0, min(end - start, budget + self.error))
+
+
+@given(
+    st.lists(st.sampled_from(ATOMS), min_size=1, max_size=60).map("".join),
+    st.integers(1, 30),
+    st.integers(-40, 40),
+)
+def test_longest_fitting_prefix_from_any_hint(text: str, budget: int, error: int) -> None:
+    # Probing the hint and galloping away from it finds what measuring every cluster
+    # boundary finds, however far off the hint is.
+    length = HintedLength(error)
+    fitting = [b for b in cluster_bounds(text) if b > 0 and length.count(text[:b]) <= budget]
+    expected = (max(fitting), length.count(text[: max(fitting)])) if fitting else (0, 0)
+    assert _longest_fitting_prefix(text, 0, len(text), budget, length) == expected
 
 
 def crlf_lines(text: str, start: int, end: int) -> list[tuple[int, int]]:

@@ -34,13 +34,33 @@ CONTROL_CHAR = regex.compile(r"[\p{GCB=Control}\r\n]")
 FIRST_MARK, FIRST_PREPEND = "\u0300", "\u0600"  # no character below joins or prepends
 
 
+def after_whitespace(text: str, start: int, end: int) -> int:
+    """The first position of ``text[start:end]`` that is not whitespace (``end`` if none)."""
+    if start < end and text[start].isspace():
+        return _SPACES.match(text, start, end).end()  # type: ignore[union-attr]  # \s* always matches
+    return start
+
+
+def before_whitespace(text: str, start: int, end: int) -> int:
+    """The position after the last character of ``text[start:end]`` that is not whitespace
+    (``start`` if none). A long run is stepped over 64 characters at a time, at C speed."""
+    last = end
+    while last > start and text[last - 1].isspace():
+        block = text[max(start, last - 64) : last]
+        content = block.rstrip()
+        last -= len(block) - len(content)
+        if content:
+            break
+    return last
+
+
 def trim_span(text: str, start: int, end: int) -> Span:
     """``(start, end)`` without surrounding whitespace (``str.isspace``, as ``str.strip``),
     except whitespace that one grapheme cluster holds with what it touches (a space that
     a combining mark joins): a trimmed span never cuts a cluster. Long runs are skipped
     at C speed."""
     if start < end and text[start].isspace():
-        first = _SPACES.match(text, start, end).end()  # type: ignore[union-attr]  # \s* always matches
+        first = after_whitespace(text, start, end)
         if (
             first < end
             and text[first] >= FIRST_MARK
@@ -50,13 +70,7 @@ def trim_span(text: str, start: int, end: int) -> Span:
             first -= 1
         start = first
     if end > start and text[end - 1].isspace():
-        last = end - 1
-        while last > start and text[last - 1].isspace():
-            block = text[max(start, last - 64) : last]
-            content = block.rstrip()
-            last -= len(block) - len(content)
-            if content:
-                break
+        last = before_whitespace(text, start, end)
         if (
             last > start
             and text[last - 1] >= FIRST_PREPEND

@@ -375,6 +375,10 @@ class SyntaxLevel:
         its text but blank lines."""
         text = self.text
         while True:
+            if unit.first == unit.last and unit.joined is None and unit.attached is None:
+                # The nodes on one line make one unit again, down to the leaves: a line
+                # has no lines inside to cut at (finer levels cut a line over budget).
+                return []
             children = self.children(unit)
             if len(children) != 1:
                 return children

@@ -32,7 +32,7 @@ from itertools import pairwise
 
 import regex
 
-from ..chunk import Span
+from ..chunk import Span, after_whitespace, before_whitespace
 from .graphemes import cuts_inside_clusters
 from .sentences import bmp_ranges
 
@@ -89,17 +89,13 @@ def forbidden_at(text: str, position: int) -> bool:
 
 def _starts_with_closing(text: str, start: int, end: int) -> bool:
     """Whether the first character of ``text[start:end]`` after spaces is closing."""
-    position = start
-    while position < end and text[position].isspace():
-        position += 1
+    position = after_whitespace(text, start, end)
     return position < end and CLOSING.match(text, position) is not None
 
 
 def _ends_with_opening(text: str, start: int, end: int) -> bool:
     """Whether the last character of ``text[start:end]`` before spaces is opening."""
-    position = end
-    while position > start and text[position - 1].isspace():
-        position -= 1
+    position = before_whitespace(text, start, end)
     return position > start and OPENING.match(text, position - 1) is not None
 
 

@@ -15,7 +15,7 @@ from itertools import accumulate
 from ..boundaries.graphemes import cuts_inside_clusters
 from ..boundaries.levels import Level, StartsLevel
 from ..boundaries.linebreaks import CLOSING, glue
-from ..chunk import SizedSpan, Span, trim_span
+from ..chunk import SizedSpan, Span, after_whitespace, before_whitespace, trim_span
 from ..errors import InconsistentLengthError
 from ..sizing.base import CodePoints, LengthFunction, TextMeasurer, Utf8Bytes, Utf16Units
 from .pieces import Pieces, hard_cut
@@ -95,8 +95,7 @@ def _without_blank(text: str, pieces: Pieces, measurer: TextMeasurer) -> Pieces:
 
 def _opens_with_closing(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` starts with closing punctuation once trimmed."""
-    while start < end and text[start].isspace():
-        start += 1
+    start = after_whitespace(text, start, end)
     return start < end and CLOSING.match(text, start) is not None
 
 
@@ -134,9 +133,7 @@ class OverlapSearch:
         never at closing punctuation; ``(None, 0)`` where none fits. It may start inside
         the text that chunk repeated from the one before it."""
         text = self.text
-        tail = end  # text[tail:end] is blank
-        while tail > floor and text[tail - 1].isspace():
-            tail -= 1
+        tail = before_whitespace(text, floor, end)  # text[tail:end] is blank
         low = max(floor + 1, self.measurer.reach_back(end, room))
         if isinstance(self.measurer.length, _UNIT_PER_CODE_POINT):
             low = max(low, end - room)
@@ -192,9 +189,7 @@ class OverlapSearch:
         if self.level is None:
             return None, 0
         text = self.text
-        tail = end  # text[tail:end] is blank
-        while tail > start and text[tail - 1].isspace():
-            tail -= 1
+        tail = before_whitespace(text, start, end)  # text[tail:end] is blank
         region_end = end
         # No context from before this fits: split only what follows (its first part, maybe
         # cut short, is never a candidate, as the whole piece's first part is not).
@@ -380,9 +375,7 @@ class _Packer:
         text = self.text
         start = plan.overlap_start if plan.overlap_start is not None else self.spans[plan.first][0]
         if self.trim:
-            end = self.spans[plan.last][1]
-            while start < end and text[start].isspace():
-                start += 1
+            start = after_whitespace(text, start, self.spans[plan.last][1])
         return start
 
     def _bounds(self, plan: _Plan) -> Span:

@@ -28,7 +28,7 @@ from ..boundaries.graphemes import run_in_clusters
 from ..boundaries.levels import Level
 from ..boundaries.linebreaks import CLOSING, OPENING, forbidden_run
 from ..boundaries.separators import SeparatorLevel
-from ..chunk import SizedSpan
+from ..chunk import SizedSpan, before_whitespace
 from ..config import ChunkConfig
 from ..sizing.base import CodePoints
 from .merge import OverlapSearch
@@ -127,15 +127,8 @@ class RecursiveScan:
 
     def _run_start(self, pos: int) -> int:
         """Start of the whitespace run holding ``text[pos - 1]`` (``pos`` if that is not
-        whitespace); a long run is stepped over 64 characters at a time."""
-        text = self.text
-        while pos > 0 and text[pos - 1].isspace():
-            block = text[max(0, pos - 64) : pos]
-            content = block.rstrip()
-            pos -= len(block) - len(content)
-            if content:
-                break
-        return pos
+        whitespace)."""
+        return before_whitespace(self.text, 0, pos)
 
     def _run_end(self, pos: int) -> int:
         """End of the whitespace run holding ``text[pos]`` (``pos`` if that is not
