@@ -290,6 +290,13 @@ class Unit:
         return f"Unit({self.start}, {self.end}, {self.kind!r}, {self.name!r})"
 
 
+def _one_line(unit: Unit) -> bool:
+    """Whether ``unit`` is one line of nodes (not two units joined): such a line has no
+    parts of whole lines, as the nodes on it make one unit again down to the leaves, so
+    finer levels cut it when it is over budget."""
+    return unit.first == unit.last and unit.joined is None and unit.attached is None
+
+
 @dataclass(frozen=True, slots=True)
 class Definition:
     """A definition found in a text: its symbol path, node kind and span (whole lines,
@@ -375,9 +382,7 @@ class SyntaxLevel:
         its text but blank lines."""
         text = self.text
         while True:
-            if unit.first == unit.last and unit.joined is None and unit.attached is None:
-                # The nodes on one line make one unit again, down to the leaves: a line
-                # has no lines inside to cut at (finer levels cut a line over budget).
+            if _one_line(unit):
                 return []
             children = self.children(unit)
             if len(children) != 1:
@@ -433,6 +438,8 @@ class SyntaxLevel:
         return [head, first, *rest]
 
     def _register(self, unit: Unit) -> None:
+        if _one_line(unit):
+            return  # nothing to look up: it has no parts (see _one_line)
         self._by_span.setdefault((unit.start, unit.end), unit)
         self._by_span.setdefault(trim_span(self.text, unit.start, unit.end), unit)
 
