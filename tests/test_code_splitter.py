@@ -232,6 +232,51 @@ def test_every_chunk_names_the_kinds_it_holds(language: str) -> None:
             assert chunk.metadata["node_kinds"], (size, chunk.text)
 
 
+@pytest.mark.parametrize(
+    ("language", "text", "expected"),
+    [
+        (
+            "python",
+            "class A:\n    def f(self): return [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]\n",
+            [
+                ("f(self): return [1, ", ["A", "f"], ["function_definition"]),
+                ("2, 3, 4, 5, 6, 7, ", ["A", "f"], ["list"]),
+                ("8, 9, 10, 11, 12, ", ["A", "f"], ["list"]),
+                ("13, 14]\n", ["A", "f"], ["list"]),
+            ],
+        ),
+        (
+            "javascript",
+            "class A { m() { return 1 + 2 + 3 + 4 + 5; } n() {} }\n",
+            [
+                ("class A { m() { ", ["A"], ["class_declaration"]),
+                ("return 1 + 2 + 3 + ", ["A", "m"], ["return_statement"]),
+                ("4 + 5; } n() {} }\n", ["A"], ["class_body"]),
+            ],
+        ),
+        (
+            "go",
+            "func F(a int) int { return a + a + a + a + a + a + a + a }\r\n",
+            [
+                ("func F(a int) int { ", ["F"], ["function_declaration"]),
+                ("return a + a + a + ", ["F"], ["return_statement"]),
+                ("a + a + a + a + a ", ["F"], ["binary_expression"]),
+                ("}\r\n", ["F"], ["block"]),
+            ],
+        ),
+    ],
+)
+def test_pieces_of_a_line_over_budget_name_what_holds_them(
+    language: str, text: str, expected: list[tuple[str, list[str], list[str]]]
+) -> None:
+    # A line over budget is cut by words; each piece names the definitions on the line
+    # that hold it (a one-line method inside its class) and the smallest node holding it.
+    needs_grammar(language)
+    chunks = split_code(text, language, 20)
+    found = [(c.text, c.metadata["symbols"], c.metadata["node_kinds"]) for c in chunks]
+    assert found[-len(expected) :] == expected
+
+
 def test_a_definition_is_named_by_its_kind_not_its_comment_or_attribute() -> None:
     needs_grammar("rust")
     chunks = split_code(sample("code.rs"), "rust", 32, length="cl100k_base")

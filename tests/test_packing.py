@@ -354,36 +354,43 @@ def test_a_runt_the_next_chunk_repeats_is_left_out() -> None:
     # A chapter title alone between two paragraphs that must be split: its chunk would be
     # the last sentence before it (the overlap) and the title, which the next chunk
     # repeats as its own overlap. With an overlap of 12 that chunk (12) is left out ...
-    chunks = ParagraphSplitter(20, 12).split(CHAPTERS)
+    chunks = ParagraphSplitter(24, 12).split(CHAPTERS)
     assert [chunk.text for chunk in chunks] == [
         "甲乙丙丁戊己庚辛。壬癸子丑寅卯辰巳。",
         "壬癸子丑寅卯辰巳。午未申酉戌亥天地。",
         "午未申酉戌亥天地。且聽下回分解。",
-        "第二回\n\n玄黃宇宙洪荒日月。",
-        "玄黃宇宙洪荒日月。盈昃辰宿列張寒來。",
+        "第二回\n\n玄黃宇宙洪荒日月。盈昃辰宿列張寒來。",
         "盈昃辰宿列張寒來。暑往秋收冬藏閏餘。",
         "暑往秋收冬藏閏餘。成歲律呂調陽。",
     ]
     # ... and no text with it: the chunks either side of it meet.
     assert chunks[2].end == CHAPTERS.index("\n\n第二回") and chunks[3].start == chunks[2].end + 2
     # Larger than the overlap (8), it is kept, though the next chunk still repeats its title.
-    kept = [chunk.text for chunk in ParagraphSplitter(20, 8).split(CHAPTERS)]
-    assert "且聽下回分解。\n\n第二回" in kept and "第二回\n\n玄黃宇宙洪荒日月。" in kept
+    kept = [chunk.text for chunk in ParagraphSplitter(24, 8).split(CHAPTERS)]
+    assert "且聽下回分解。\n\n第二回" in kept and kept[
+        kept.index("且聽下回分解。\n\n第二回") + 1
+    ] == ("第二回\n\n玄黃宇宙洪荒日月。盈昃辰宿列張寒來。")
 
 
 def test_without_repeated_keeps_what_only_the_chunk_holds() -> None:
     text = "aaaa bb cc dddd"
     # (5, 10) "bb cc" lies within its neighbours' text, which meet at 7: left out.
-    assert without_repeated(text, [(0, 7, 7), (5, 10, 5), (7, 15, 8)], 5) == [
+    assert without_repeated(text, [(0, 7, 7), (5, 10, 5), (7, 15, 8)], 5, 10) == [
         (0, 7, 7),
         (7, 15, 8),
     ]
-    # Its neighbours leave "b" between them: kept; and so is one larger than the overlap.
-    assert len(without_repeated(text, [(0, 6, 6), (5, 10, 5), (7, 15, 8)], 5)) == 3
-    assert len(without_repeated(text, [(0, 7, 7), (5, 10, 5), (7, 15, 8)], 4)) == 3
+    # Its neighbours leave "b" between them: kept; and so is one larger than the overlap,
+    # or than half the budget (an overlap near the budget leaves every chunk alone).
+    assert len(without_repeated(text, [(0, 6, 6), (5, 10, 5), (7, 15, 8)], 5, 10)) == 3
+    assert len(without_repeated(text, [(0, 7, 7), (5, 10, 5), (7, 15, 8)], 4, 10)) == 3
+    assert len(without_repeated(text, [(0, 7, 7), (5, 10, 5), (7, 15, 8)], 5, 9)) == 3
     # Never the first or the last chunk, nor anything without overlap.
-    assert len(without_repeated(text, [(0, 3, 3), (2, 7, 5)], 9)) == 2
-    assert len(without_repeated(text, [(0, 7, 7), (5, 10, 5), (7, 15, 8)], 0)) == 3
+    assert len(without_repeated(text, [(0, 3, 3), (2, 7, 5)], 9, 20)) == 2
+    assert len(without_repeated(text, [(0, 7, 7), (5, 10, 5), (7, 15, 8)], 0, 10)) == 3
+    # Of two in a row, only the first: the chunks either side of a gap are its neighbours.
+    text = "aa bb cc dd ee"
+    chunks = [(0, 5, 5), (3, 8, 5), (6, 11, 5), (9, 14, 5)]
+    assert without_repeated(text, chunks, 5, 10) == [(0, 5, 5), (6, 11, 5), (9, 14, 5)]
 
 
 def test_pack_trims_whitespace_and_follows_it_with_the_span() -> None:

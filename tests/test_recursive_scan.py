@@ -192,7 +192,7 @@ def test_scanning_makes_the_general_paths_chunks(
     # (pytest --hypothesis-show-statistics counts the share).
     event("scanned" if handled else "handed back" if calls else "no whitespace separator")
     if handled:
-        assert without_repeated(text, calls[0].result, overlap) == scanned
+        assert without_repeated(text, calls[0].result, overlap, chunk_size) == scanned
     assert scanned == packed
 
 
@@ -346,6 +346,18 @@ def test_corpus_scanned_chunks_equal_the_general_paths(
     )
     # Real prose has no word over 200 characters: the scan makes every chunk.
     assert [call.result is not None for call in calls] == [True]
-    assert scanned == without_repeated(text, calls[0].result, overlap) == packed
+    assert scanned == without_repeated(text, calls[0].result, overlap, chunk_size) == packed
     splitter = RecursiveSplitter(chunk_size, overlap, keep_separator=keep)
     assert splitter.spans(text) == scanned
+
+
+def test_an_overlap_never_starts_on_a_mark_that_joins_a_space() -> None:
+    # The overlap starts at the space that U+0300 joins: trimming that space would leave a
+    # chunk starting on the mark, inside the cluster. The scan hands such a text to the
+    # general path, which keeps the cluster whole (Hypothesis found it).
+    text = "0\n\n \u0300\n\n0"
+    calls, scanned, packed = scanned_and_general(text, 5, 2, ("\n\n", "\n", " ", ""), False)
+    assert [call.result for call in calls] == [None]
+    assert scanned == packed == [(0, 5, 5), (3, 8, 5)]
+    chunks = RecursiveSplitter(5, 2, keep_separator=False).split(text)
+    assert [chunk.text for chunk in chunks] == ["0\n\n \u0300", " \u0300\n\n0"]

@@ -45,12 +45,14 @@ def before_whitespace(text: str, start: int, end: int) -> int:
     """The position after the last character of ``text[start:end]`` that is not whitespace
     (``start`` if none). A long run is stepped over 64 characters at a time, at C speed."""
     last = end
-    while last > start and text[last - 1].isspace():
-        block = text[max(start, last - 64) : last]
-        content = block.rstrip()
-        last -= len(block) - len(content)
-        if content:
-            break
+    if last > start and text[last - 1].isspace():
+        last -= 1  # most runs are one character
+        while last > start and text[last - 1].isspace():
+            block = text[max(start, last - 64) : last]
+            content = block.rstrip()
+            last -= len(block) - len(content)
+            if content:
+                break
     return last
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
-from ..chunk import Span, trim_span
+from ..chunk import Span, before_whitespace, trim_span
 from ..errors import GrammarUnavailableError
 from .code_languages import CodeLanguage
 
@@ -290,6 +290,10 @@ class Unit:
         return f"Unit({self.start}, {self.end}, {self.kind!r}, {self.name!r})"
 
 
+LINE_DEPTH = 256
+"""Enclosing syntax nodes looked at to name the definitions that hold a piece of a line."""
+
+
 def _one_line(unit: Unit) -> bool:
     """Whether ``unit`` is one line of nodes (not two units joined): such a line has no
     parts of whole lines, as the nodes on it make one unit again down to the leaves, so
@@ -347,6 +351,7 @@ class SyntaxLevel:
         )
         self._by_span: dict[Span, Unit] = {(0, len(text)): self.root}
         self._descent = _Descent()
+        self._last_byte = (0, 0)  # a code point offset and its UTF-8 offset (see _byte)
 
     # -- the level ----------------------------------------------------------------------
 
@@ -636,7 +641,11 @@ class SyntaxLevel:
         while True:
             children = unit.children if unit is not self.root else self.children(unit)
             if not children:
-                return descent.result()
+                path, own_kind = descent.result()
+                if _one_line(unit):
+                    more, kind = self._within_line(unit, start, end)
+                    return path + more, kind or own_kind
+                return path, own_kind
             inner = _containing(children, start, end)
             if inner is None:
                 kinds = dict.fromkeys(
@@ -647,6 +656,60 @@ class SyntaxLevel:
             if self._covers(start, end, inner):
                 return descent.result()
             unit = inner
+
+    def _within_line(self, unit: Unit, start: int, end: int) -> tuple[list[str], list[str]]:
+        """For a piece ``[start, end)`` of the one-line ``unit`` (a line over budget): the
+        names of the definitions on that line holding it, outermost first (the unit's own
+        name aside), and the kind of the smallest named node holding it. Found by going
+        down from the unit's node that holds the piece, at most :data:`LINE_DEPTH` nodes
+        deep, however deeply the line nests; no kind where no one node of the unit holds it."""
+        row_start = self.row_starts[unit.first]
+        # The piece's content, within the line (its line ending is on the line after).
+        content_end = before_whitespace(self.text, row_start, self._row_end(unit.first))
+        start, end = trim_span(self.text, max(start, row_start), min(end, content_end))
+        end = max(start, end)
+        first = unit.items[0].node
+        line_byte = first.start_byte - first.start_point.column  # where the row starts
+        low = self._byte(line_byte, row_start, start)
+        high = self._byte(low, start, end)
+        items = unit.items
+        index = _prefix_length(len(items), lambda k: items[k].node.start_byte <= low) - 1
+        if index < 0 or items[index].node.end_byte < high:
+            return [], []
+        node: Node | None = items[index].node
+        main = next(
+            (i.node for i in items if i.named and i.type not in self.language.comments), None
+        )
+        definitions, wrappers = self.language.definitions, self.language.wrappers
+        names: list[str] = []
+        kind = ""
+        wrapped = False  # the node is the definition inside a wrapper already named
+        for _ in range(LINE_DEPTH):
+            if node is None or node.start_byte > low or node.end_byte < high:
+                break
+            if node.is_named:
+                kind = node.type
+            own = bool(unit.name) and node == main
+            if node.type in wrappers or (node.type in definitions and not wrapped):
+                if not own:
+                    names += definition_name(node, self.language) or ()
+                wrapped = node.type in wrappers
+            else:
+                wrapped = False
+            # (py-tree-sitter's first_child_for_byte on a leaf can crash: never asked)
+            node = node.first_child_for_byte(low) if node.child_count else None
+        return names, [kind] if kind else []
+
+    def _byte(self, base: int, start: int, position: int) -> int:
+        """The UTF-8 offset of code point ``position``, where ``start`` is at ``base``: the
+        bytes between are encoded once, from the last offset asked for when it is nearer
+        (chunks are described in order, so a long line is encoded once, not per chunk)."""
+        last, last_byte = self._last_byte
+        if start <= last <= position:
+            start, base = last, last_byte
+        found = base + len(self.text[start:position].encode("utf-8", "surrogatepass"))
+        self._last_byte = (position, found)
+        return found
 
     def _covers(self, start: int, end: int, unit: Unit) -> bool:
         content_start, content_end = trim_span(self.text, unit.start, unit.end)

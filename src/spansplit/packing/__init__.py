@@ -92,22 +92,29 @@ def pack(
         top, rest = _top_level(text, structure.levels, start, end)
         chunks = _general(text, top, rest, structure, config, measurer=measurer)
     check_budget(chunks, config)
-    return without_repeated(text, chunks, config.chunk_overlap)
+    return without_repeated(text, chunks, config.chunk_overlap, config.chunk_size)
 
 
-def without_repeated(text: str, chunks: list[SizedSpan], overlap: int) -> list[SizedSpan]:
-    """``chunks`` less every one no larger than ``overlap`` whose text the chunks either
-    side of it hold between them (whitespace aside): such a chunk is the previous chunk's
-    tail and a short run that the next chunk repeats as its overlap, as a chapter title
-    alone between two paragraphs that had to be split. A runt that adds nothing."""
-    if overlap <= 0 or len(chunks) < 3:
+def without_repeated(
+    text: str, chunks: list[SizedSpan], overlap: int, budget: int
+) -> list[SizedSpan]:
+    """``chunks`` less every one no larger than ``overlap`` nor half the ``budget`` whose
+    text the chunks either side of it hold between them (whitespace aside): such a chunk
+    is the previous chunk's tail and a short run that the next chunk repeats as its
+    overlap, as a chapter title alone between two paragraphs that had to be split. A runt
+    that adds nothing. Of two such chunks in a row only the first goes, so the chunks
+    left either side of a gap are the ones made next to it."""
+    most = min(overlap, budget // 2)
+    if most <= 0 or len(chunks) < 3:
         return chunks
     kept = [chunks[0]]
     for index in range(1, len(chunks) - 1):
-        chunk = chunks[index]
+        chunk, before = chunks[index], chunks[index - 1]
         following = chunks[index + 1][0]
-        if chunk[2] <= overlap and (
-            following <= kept[-1][1] or text[kept[-1][1] : following].isspace()
+        if (
+            chunk[2] <= most
+            and kept[-1] is before
+            and (following <= before[1] or text[before[1] : following].isspace())
         ):
             continue
         kept.append(chunk)

@@ -372,9 +372,12 @@ def cut_rank(text: str, position: int) -> int:
     """How good a cut before ``text[position]`` is: 3 after a line ending (spaces aside),
     2 after a sentence's end (``.!?。！？`` and closing marks), 1 after a clause's, 0
     otherwise."""
-    before = before_whitespace(text, 0, position)
-    if before < position and ("\n" in text[before:position] or "\r" in text[before:position]):
-        return 3
+    before = position
+    if position > 0 and text[position - 1].isspace():
+        before = before_whitespace(text, 0, position)
+        run = text[before:position]
+        if "\n" in run or "\r" in run:
+            return 3
     if _SENTENCE_END.search(text, max(0, before - 4), before):
         return 2
     if _CLAUSE_END.search(text, max(0, before - 4), before):

@@ -177,6 +177,8 @@ class RecursiveScan:
                 overlap_start = self._overlap(previous, room) if room > 0 else None
                 if overlap_start is not None:
                     start, content_start = overlap_start, self._run_end(overlap_start)
+                    if self.marks and content_start > start:  # no chunk starts on a mark
+                        self._check_clusters(start, content_start)
             limit = start + budget
             end = region_end if region_end <= limit else self._chunk_end(separator, pos, limit)
             if parents and pos < end < region_end:
