@@ -277,6 +277,32 @@ def test_pieces_of_a_line_over_budget_name_what_holds_them(
     assert found[-len(expected) :] == expected
 
 
+@pytest.mark.parametrize(
+    ("language", "size", "text"),
+    [
+        ("python", 12, 'x = "\\n alpha beta gamma delta epsilon"\n'),  # after an escape
+        ("rust", 6, "// abcdefgh\n"),  # past a comment's only child
+        ("rust", 8, "fn f() { let x = 1; } // alpha beta gamma delta\n"),
+        ("java", 2, '""" \\ \\'),  # a gap inside an ERROR node
+    ],
+)
+def test_pieces_of_a_line_where_no_child_covers_them(language: str, size: int, text: str) -> None:
+    # Bytes no child node covers (py-tree-sitter's first_child_for_byte gives a null node
+    # there, which crashed the process when used): the piece takes the kind of the node
+    # around it.
+    needs_grammar(language)
+    chunks = CodeSplitter(language, size).split(text)
+    assert "".join(chunk.text for chunk in chunks) == text
+    assert all(chunk.metadata["node_kinds"] for chunk in chunks)
+
+
+@pytest.mark.parametrize("above", ["# note\n", "@dec\n"])
+def test_a_one_line_definition_below_comments_is_named_once(above: str) -> None:
+    needs_grammar("python")
+    text = above + "def f(): return [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]\n"
+    assert [c.metadata["symbols"] for c in CodeSplitter("python", 20).split(text)] == [["f"]] * 4
+
+
 def test_a_definition_is_named_by_its_kind_not_its_comment_or_attribute() -> None:
     needs_grammar("rust")
     chunks = split_code(sample("code.rs"), "rust", 32, length="cl100k_base")

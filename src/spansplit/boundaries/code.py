@@ -676,7 +676,8 @@ class SyntaxLevel:
         index = _prefix_length(len(items), lambda k: items[k].node.start_byte <= low) - 1
         if index < 0 or items[index].node.end_byte < high:
             return [], []
-        node: Node | None = items[index].node
+        # The unit's main node is named by the unit, or by the comments' unit it is
+        # attached to: never again here.
         main = next(
             (i.node for i in items if i.named and i.type not in self.language.comments), None
         )
@@ -684,27 +685,34 @@ class SyntaxLevel:
         names: list[str] = []
         kind = ""
         wrapped = False  # the node is the definition inside a wrapper already named
+        # A cursor, not Node.first_child_for_byte: that returns a null node (which crashes
+        # py-tree-sitter when used) where no child covers the byte.
+        cursor = items[index].node.walk()
         for _ in range(LINE_DEPTH):
+            node = cursor.node
             if node is None or node.start_byte > low or node.end_byte < high:
                 break
             if node.is_named:
                 kind = node.type
-            own = bool(unit.name) and node == main
             if node.type in wrappers or (node.type in definitions and not wrapped):
-                if not own:
+                if node != main:
                     names += definition_name(node, self.language) or ()
                 wrapped = node.type in wrappers
             else:
                 wrapped = False
-            # (py-tree-sitter's first_child_for_byte on a leaf can crash: never asked)
-            node = node.first_child_for_byte(low) if node.child_count else None
+            if cursor.goto_first_child_for_byte(low) is None:
+                break
         return names, [kind] if kind else []
 
     def _byte(self, base: int, start: int, position: int) -> int:
-        """The UTF-8 offset of code point ``position``, where ``start`` is at ``base``: the
-        bytes between are encoded once, from the last offset asked for when it is nearer
-        (chunks are described in order, so a long line is encoded once, not per chunk)."""
+        """The UTF-8 offset of code point ``position``, where ``start`` is at ``base``,
+        counted from the last offset asked for instead when that is nearer (chunks are
+        described in order, overlapping a little, so a long line is encoded about once)."""
         last, last_byte = self._last_byte
+        if start <= position < last and last - position < position - start:
+            found = last_byte - len(self.text[position:last].encode("utf-8", "surrogatepass"))
+            self._last_byte = (position, found)
+            return found
         if start <= last <= position:
             start, base = last, last_byte
         found = base + len(self.text[start:position].encode("utf-8", "surrogatepass"))
