@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import cache, partial
 
 import pytest
+import regex
 from conftest import corpus_path
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
@@ -361,3 +362,14 @@ def test_an_overlap_never_starts_on_a_mark_that_joins_a_space() -> None:
     assert scanned == packed == [(0, 5, 5), (3, 8, 5)]
     chunks = RecursiveSplitter(5, 2, keep_separator=False).split(text)
     assert [chunk.text for chunk in chunks] == ["0\n\n \u0300", " \u0300\n\n0"]
+
+
+def test_a_run_after_a_prepend_character_is_checked_whatever_follows_it() -> None:
+    # The run "  \r\r\n" follows U+0600 (Prepend: it joins the space after it) and ends
+    # before U+0300, which a line ending does not join: the run's first edge is still
+    # inside a cluster (the second pass of a review found a chunk ending there).
+    text = " \u0600  \r\r\n\u0300ba  \u2028\u200b  \u3000\u3000b\U0001f1fa\U0001f1f8"
+    bounds = {m.end() for m in regex.finditer(r"\X", text)} | {0}
+    chunks = RecursiveSplitter(6, 3, keep_separator="start").split(text)
+    assert all(c.start in bounds and c.end in bounds for c in chunks)
+    assert chunks[0].text == "\u0600 "

@@ -224,7 +224,8 @@ def run_in_clusters(text: str, start: int, end: int) -> bool:
         return False
     if end < len(text) and _joins_back(text[end]):
         last = text[end - 1]
-        return not (last < " " or last in _WHITESPACE_CONTROLS)
+        if not (last < " " or last in _WHITESPACE_CONTROLS):
+            return True
     if start > 0 and _prepend(text[start - 1]):
         first = text[start]
         return not (first < " " or first in _WHITESPACE_CONTROLS)
