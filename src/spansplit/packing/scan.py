@@ -21,19 +21,16 @@ structure's first levels are literal separators made only of whitespace.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
 from ..boundaries.graphemes import run_in_clusters
 from ..boundaries.levels import Level
 from ..boundaries.linebreaks import CLOSING, OPENING, forbidden_run
 from ..boundaries.separators import SeparatorLevel
-from ..chunk import SizedSpan, before_whitespace
+from ..chunk import SizedSpan, after_whitespace, before_whitespace
 from ..config import ChunkConfig
 from ..sizing.base import CodePoints
 from .merge import OverlapSearch
-
-_RUN = re.compile(r"\s*")  # \s is str.isspace for str patterns (both Py_UNICODE_ISSPACE)
 
 
 class _JoinedSpace(Exception):
@@ -133,7 +130,7 @@ class RecursiveScan:
     def _run_end(self, pos: int) -> int:
         """End of the whitespace run holding ``text[pos]`` (``pos`` if that is not
         whitespace)."""
-        return _RUN.match(self.text, pos).end()  # type: ignore[union-attr]  # \s* always matches
+        return after_whitespace(self.text, pos, len(self.text))
 
     def _check_clusters(self, run_start: int, run_end: int) -> None:
         """Raise :class:`_JoinedSpace` if an edge of the whitespace run
