@@ -22,7 +22,7 @@ from spansplit import ChunkConfig, ParagraphSplitter
 from spansplit.chunk import after_whitespace, before_whitespace, trim_span
 from spansplit.errors import ChunkTooLargeError, InconsistentLengthError
 from spansplit.packing import Structure, hard_cut, pack, without_repeated
-from spansplit.packing.merge import _Packer, _Plan, merge
+from spansplit.packing.merge import Plan, _Packer, merge
 from spansplit.packing.pieces import Pieces, _longest_fitting_prefix, _trim_spans, fit
 from spansplit.sizing import CODE_POINTS, UTF8_BYTES, UTF16_UNITS, CallableLength
 
@@ -219,7 +219,7 @@ def test_merge_shrinks_chunks_a_non_additive_length_finds_over_budget(
     calls = []
     shrink = _Packer._shrink
 
-    def spy(self: _Packer, plan: _Plan) -> _Plan:
+    def spy(self: _Packer, plan: Plan) -> Plan:
         calls.append(plan)
         return shrink(self, plan)
 

@@ -35,6 +35,7 @@ from ..chunk import SizedSpan, Span, trim_span
 from ..config import ChunkConfig
 from ..errors import InconsistentLengthError
 from ..sizing.base import TextMeasurer
+from . import windows
 from .merge import OverlapSearch, merge
 from .pieces import fit, hard_cut
 from .scan import RecursiveScan, literal_levels, scan_separators
@@ -88,6 +89,8 @@ def pack(
     if config.strip_whitespace and trim_span(text, start, end)[0] == end:
         return []  # blank: trimming leaves nothing (no level is asked for its lines)
     chunks = _scan(text, structure, config) if region is None else None
+    if chunks is None and end - start > 2 * windows.WINDOW_CHARS:
+        chunks = windows.pack_windows(text, structure, config, start, end, measurer)
     if chunks is None:
         top, rest = _top_level(text, structure.levels, start, end)
         chunks = _general(text, top, rest, structure, config, measurer=measurer)

@@ -49,12 +49,41 @@ def merge(
     are dropped. The pieces of one split piece (``pieces.balanced``) are packed into
     chunks of even size rather than filled greedily.
     """
+    return merge_after(
+        text,
+        pieces,
+        budget,
+        length,
+        overlap=overlap,
+        overlap_level=overlap_level,
+        overlap_boundaries=overlap_boundaries,
+        punctuation=punctuation,
+        trim=trim,
+    )[0]
+
+
+def merge_after(
+    text: str,
+    pieces: Pieces,
+    budget: int,
+    length: LengthFunction,
+    *,
+    overlap: int = 0,
+    overlap_level: Level | None = None,
+    overlap_boundaries: tuple[StartsLevel, ...] = (),
+    punctuation: bool = True,
+    trim: bool = True,
+    after: Plan | None = None,
+) -> tuple[list[SizedSpan], list[Plan | None]]:
+    """:func:`merge`, continued after the chunk planned as ``after`` (its pieces are the
+    first of ``pieces``; it is not returned again), with the plan of each chunk returned
+    (``None`` for a chunk that had to be shrunk): packing in windows resumes from one."""
     measurer = pieces.measurer or length.measurer(text)
     if trim and not pieces.trimmed:
         pieces = _without_blank(text, pieces, measurer)
     search = OverlapSearch(text, measurer, overlap_level, overlap_boundaries, punctuation)
     packer = _Packer(text, pieces, budget, length, measurer, overlap, search, trim)
-    return packer.run()
+    return packer.run(after)
 
 
 def _without_blank(text: str, pieces: Pieces, measurer: TextMeasurer) -> Pieces:
@@ -210,7 +239,7 @@ class OverlapSearch:
 
 
 @dataclass(slots=True)
-class _Plan:
+class Plan:
     first: int  # index of the first new piece
     last: int  # index of the last piece
     overlap_start: int | None  # text offset where the overlap begins, if any
@@ -249,7 +278,8 @@ class _Packer:
         self.caps: dict[int, int] = {}  # run start -> even cap (see _cap)
         if length.additive and self.spans:
             ends = [end for _, end in self.spans]
-            self.joined = measurer.count_spans(list(zip([self.spans[0][0], *ends], ends)))
+            lead = self.spans[0][0] if pieces.lead is None else pieces.lead
+            self.joined = measurer.count_spans(list(zip([lead, *ends], ends)))
         else:
             self.joined = list(pieces.joined)
         self.breaks = sorted(pieces.breaks)
@@ -260,7 +290,7 @@ class _Packer:
         bounds = self.balanced
         return bisect_right(bounds, index) % 2 == 1
 
-    def run(self) -> list[SizedSpan]:
+    def run(self, after: Plan | None = None) -> tuple[list[SizedSpan], list[Plan | None]]:
         """Plan chunks ahead in batches and measure each batch at once (a tokenizer counts a
         batch in parallel); a chunk over budget is shrunk and planning resumes after it,
         the plans after it being discarded. The batch halves at each shrink and doubles
@@ -268,12 +298,17 @@ class _Packer:
         Measured spans are remembered, so a re-plan that meets the same chunk again does not
         measure it twice."""
         chunks: list[SizedSpan] = []
+        chunk_plans: list[Plan | None] = []  # the plan of each chunk, None where shrunk
         most = len(self.spans) if self.length.additive else VERIFY_BATCH
         batch = most
         measured: dict[Span, int] = {}
-        plan: _Plan | None = self._greedy(0, None, 0) if self.spans else None
+        plan: Plan | None = None
+        if after is not None:
+            plan = self._after(after)
+        elif self.spans:
+            plan = self._greedy(0, None, 0)
         while plan is not None:
-            plans: list[_Plan] = []
+            plans: list[Plan] = []
             while plan is not None and len(plans) < batch:
                 plans.append(plan)
                 plan = self._after(plan)
@@ -288,19 +323,22 @@ class _Packer:
                     fixed, cuts = self._shrink(planned)
                     if cuts:
                         chunks += cuts
+                        chunk_plans += [None] * len(cuts)
                     else:
                         start, end = self._bounds(fixed)
                         size = self.measurer.count(start, end)
                         if end > start:
                             chunks.append((start, end, size))
+                            chunk_plans.append(None)
                     plan = self._after(fixed)
                     batch = max(1, batch // 4)  # the doubling above undone, then halved
                     break
                 if end > start:
                     chunks.append((start, end, size))
-        return chunks
+                    chunk_plans.append(planned)
+        return chunks, chunk_plans
 
-    def _greedy(self, first: int, overlap_start: int | None, overlap_size: int) -> _Plan:
+    def _greedy(self, first: int, overlap_start: int | None, overlap_size: int) -> Plan:
         """The longest plan from piece ``first`` (after the overlap) within the budget and,
         in the run of a piece that had to be split, within the run's even cap."""
         prefix = self.prefix
@@ -316,7 +354,7 @@ class _Packer:
             cap = self._cap(run_start, run_end)
             capped = bisect_right(prefix, cap - self.sizes[first] + prefix[first + 1], first + 1)
             last = max(first, min(last, capped - 2))
-        return _Plan(first, last, overlap_start, overlap_size)
+        return Plan(first, last, overlap_start, overlap_size)
 
     def _cap(self, start: int, end: int) -> int:
         """The even cap of the run of pieces ``start..end - 1`` (see :func:`even_cap`),
@@ -327,7 +365,7 @@ class _Packer:
             cap = self.caps[start] = even_cap(self.sizes[start:end], joined, self.budget)
         return cap
 
-    def _after(self, plan: _Plan) -> _Plan | None:
+    def _after(self, plan: Plan) -> Plan | None:
         """The plan of the chunk after ``plan``, with its overlap; ``None`` at the end."""
         following = plan.last + 1
         if following >= len(self.spans):
@@ -338,7 +376,7 @@ class _Packer:
         start, size = self._overlap(plan, room) if room > 0 else (None, 0)
         return self._greedy(following, start, size)
 
-    def _overlap(self, plan: _Plan, room: int) -> tuple[int | None, int]:
+    def _overlap(self, plan: Plan, room: int) -> tuple[int | None, int]:
         """Start and size of the longest trailing context of ``plan`` that fits ``room``.
 
         The context starts after the first character of ``plan``'s chunk: a chunk wholly
@@ -370,7 +408,7 @@ class _Packer:
                 return found
         return self.search.finer(*self.spans[plan.last], room, floor)
 
-    def _content_start(self, plan: _Plan) -> int:
+    def _content_start(self, plan: Plan) -> int:
         """Where ``plan``'s chunk starts once trimmed (a few characters looked at)."""
         text = self.text
         start = plan.overlap_start if plan.overlap_start is not None else self.spans[plan.first][0]
@@ -378,14 +416,14 @@ class _Packer:
             start = after_whitespace(text, start, self.spans[plan.last][1])
         return start
 
-    def _bounds(self, plan: _Plan) -> Span:
+    def _bounds(self, plan: Plan) -> Span:
         start = plan.overlap_start if plan.overlap_start is not None else self.spans[plan.first][0]
         end = self.spans[plan.last][1]
         if self.trim:
             return trim_span(self.text, start, end)
         return start, end
 
-    def _shrink(self, plan: _Plan) -> tuple[_Plan, list[SizedSpan]]:
+    def _shrink(self, plan: Plan) -> tuple[Plan, list[SizedSpan]]:
         """Drop trailing pieces, then the overlap, until the chunk measures within budget.
 
         A single piece that measured within budget (an estimate) but does not for real is
@@ -400,9 +438,9 @@ class _Packer:
             if count(start, end) <= budget:
                 return plan, []
             if plan.last > plan.first:
-                plan = _Plan(plan.first, plan.last - 1, plan.overlap_start, plan.overlap_size)
+                plan = Plan(plan.first, plan.last - 1, plan.overlap_start, plan.overlap_size)
             elif plan.overlap_start is not None:
-                plan = _Plan(plan.first, plan.last, None, 0)
+                plan = Plan(plan.first, plan.last, None, 0)
             else:
                 parts = Pieces(trimmed=self.trim, measurer=self.measurer)
                 for cut_start, cut_end, size in hard_cut(
@@ -431,9 +469,9 @@ class _Packer:
                     self.search,
                     self.trim,
                 )
-                cuts = packer.run()
+                cuts = packer.run()[0]
                 last = cuts[-1] if cuts else (start, end, 0)
-                return _Plan(plan.first, plan.last, last[0], last[2]), cuts
+                return Plan(plan.first, plan.last, last[0], last[2]), cuts
 
 
 def even_cap(sizes: list[int], joined: list[int], budget: int) -> int:

@@ -43,6 +43,7 @@ class Pieces:
     balanced: list[Span] = field(default_factory=list)
     trimmed: bool = False  # no piece starts or ends with whitespace (``fit(trim=True)``)
     measurer: TextMeasurer | None = None  # what measured them, reused by ``merge``
+    lead: int | None = None  # the end of the piece before the first, when it is elsewhere
 
 
 def fit(
@@ -57,6 +58,7 @@ def fit(
     trim: bool = False,
     punctuation: bool = True,
     measurer: TextMeasurer | None = None,
+    lead: int | None = None,
 ) -> Pieces:
     """Measure ``spans`` and split each one over ``budget`` until every piece fits.
 
@@ -70,9 +72,10 @@ def fit(
     are dropped. With ``punctuation``, pieces are joined across every cut that line
     breaking forbids (:func:`~spansplit.boundaries.linebreaks.glue`: none starts with
     closing or ends with opening punctuation). ``measurer`` measures ``text`` with
-    ``length`` (by default, a new one).
+    ``length`` (by default, a new one). ``lead`` is the end of the piece before
+    ``spans`` when they continue pieces packed already (the first gap then counts).
     """
-    out = Pieces(trimmed=trim, measurer=measurer or length.measurer(text))
+    out = Pieces(trimmed=trim, measurer=measurer or length.measurer(text), lead=lead)
     rules = _Rules(budget, length, levels, isolate, trim, punctuation)
     # Pieces nest as deeply as the structure does (a list in a list in a quote ...): the
     # regions being split are a stack, not a recursion, so no depth is too deep.
@@ -187,7 +190,7 @@ def _open(
     else:
         # One measure per piece, with the gap before it (what packing adds); a piece over
         # budget that way is measured alone too, since alone it may still fit.
-        lead = out.spans[-1][1] if out.spans else spans[0][0]
+        lead = out.spans[-1][1] if out.spans else spans[0][0] if out.lead is None else out.lead
         leads = [lead] + [end for _, end in spans[:-1]]
         reach = [(a, end) for a, (_, end) in zip(leads, spans)]
         joined = measurer.sizes(reach, budget)

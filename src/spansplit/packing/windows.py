@@ -1,0 +1,199 @@
+"""Packing a long text a window at a time: the chunks of the general path, with memory
+bounded by a window instead of the text.
+
+The general path holds every piece of the text at once (a tuple and a size or two per
+piece: a hundred times the text where pieces are a few characters long). Here the pieces
+of the top level are read off the text a window at a time, fitted and merged, and
+packing resumes at a chunk whose first piece starts a top-level piece well inside the
+window: the next window starts with that piece, and the packer continues after that
+chunk exactly as it would have over the whole text. Only levels whose pieces away from a
+region's end do not depend on where the region ends are read this way; a text whose top
+level is another, or a resumed window that does not meet the pieces it left, is packed
+whole (:func:`pack_windows` returns ``None``).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from itertools import chain
+from typing import TYPE_CHECKING
+
+from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
+from ..boundaries.paragraphs import paragraph_spans
+from ..boundaries.sentences import SentenceLevel
+from ..boundaries.separators import SeparatorLevel
+from ..boundaries.words import word_spans
+from ..chunk import SizedSpan, Span, after_whitespace
+from ..config import ChunkConfig
+from ..sizing.base import TextMeasurer
+from .merge import Plan, merge_after
+from .pieces import Pieces, fit
+
+if TYPE_CHECKING:
+    from . import Structure
+
+WINDOW_CHARS = 1 << 15
+"""Code points of top-level pieces packed at a time (a window grows where no chunk in it
+can be resumed from)."""
+
+WINDOW_MIN_PIECES = 1 << 10
+"""Top-level pieces a first window must hold for windows to be used: a text of larger
+pieces (paragraphs of prose) takes little memory packed whole, and faster."""
+
+SETTLED_CHARS = 1 << 10
+"""How far before the end of the region a level is asked about its pieces are taken as
+final: a boundary needs no more context after it than this."""
+
+
+def _is_local(level: Level) -> bool:
+    """Whether ``level``'s pieces ending well before a region's end are those it finds in
+    any longer region from the same start."""
+    return isinstance(level, (SeparatorLevel, SentenceLevel)) or level in (
+        paragraph_spans,
+        word_spans,
+    )
+
+
+def _level_pieces(level: Level, text: str, start: int, end: int) -> Iterator[list[Span]]:
+    """The pieces of ``text[start:end]`` at ``level``, in batches asked for a window at a
+    time; each window starts at a piece start the one before found away from its end."""
+    size = WINDOW_CHARS
+    while start < end:
+        stop = end if end - start <= size + SETTLED_CHARS else start + size
+        parts = level(text, start, stop)
+        if stop == end:
+            yield parts
+            return
+        # Pieces before the first one that starts in the last SETTLED_CHARS are final.
+        settled = bisect_right([piece_start for piece_start, _ in parts], stop - SETTLED_CHARS)
+        following = parts[settled - 1][0] if settled else start
+        if settled < 2 or following <= start:
+            size *= 2  # no piece ends early enough: a longer window
+            continue
+        yield parts[: settled - 1]
+        start, size = following, WINDOW_CHARS
+
+
+def _top_level(
+    text: str, levels: Sequence[Level], start: int, end: int
+) -> tuple[Iterator[list[Span]], Sequence[Level]] | None:
+    """As the general path's top level (the coarsest level that splits the region, and the
+    levels after it), its pieces read in batches a window at a time; ``None`` where that
+    level is not one of those."""
+    for index, level in enumerate(levels):
+        if cut_anywhere(level) is not None or not _is_local(level):
+            return None
+        occurs = getattr(level, "occurs", None)
+        if occurs is not None and not occurs(text, start, end):
+            continue
+        batches = _level_pieces(level, text, start, end)
+        head: list[Span] = []
+        for batch in batches:
+            head += batch
+            if len(head) > 1:
+                break
+        if splits(head, start, end):
+            return chain([head], batches), levels[index if is_recursive(level) else index + 1 :]
+    return None
+
+
+def pack_windows(
+    text: str,
+    structure: Structure,
+    config: ChunkConfig,
+    start: int,
+    end: int,
+    measurer: TextMeasurer | None,
+) -> list[SizedSpan] | None:
+    """The general path's chunks of ``text[start:end]``, packed a window at a time; ``None``
+    where they cannot be (see the module's docstring)."""
+    found = _top_level(text, structure.levels, start, end)
+    if found is None:
+        return None
+    stream, rest = found
+    measurer = measurer or config.length.measurer(text)
+    trim = config.strip_whitespace
+    chunks: list[SizedSpan] = []
+    pending: list[Span] = []  # top-level pieces from the one the next window starts with
+    more = True
+    after: Plan | None = None  # the last chunk taken, as the packer planned it
+    after_span = (0, 0)  # the start of its first piece and the end of its last
+    lead: int | None = None
+    size = WINDOW_CHARS
+    while True:
+        while more and (not pending or pending[-1][1] - pending[0][0] < size):
+            batch = next(stream, None)
+            if batch is None:
+                more = False
+            else:
+                pending += batch
+        if more and after is None and len(pending) < WINDOW_MIN_PIECES:
+            return None
+        pieces = fit(
+            text,
+            pending,
+            config.chunk_size,
+            config.length,
+            rest,
+            isolate=structure.isolate,
+            trim=trim,
+            punctuation=structure.punctuation,
+            measurer=measurer,
+            lead=lead,
+        )
+        if after is not None and (
+            after.last >= len(pieces.spans)
+            or (pieces.spans[0][0], pieces.spans[after.last][1]) != after_span
+        ):
+            return None  # the window did not meet the pieces the last one left
+        made, plans = merge_after(
+            text,
+            pieces,
+            config.chunk_size,
+            config.length,
+            overlap=config.chunk_overlap,
+            overlap_level=structure.overlap_starts,
+            overlap_boundaries=structure.overlap_boundaries,
+            punctuation=structure.punctuation,
+            trim=trim,
+            after=after,
+        )
+        if not more:
+            return chunks + made
+        resumed = _resume_point(text, pending, pieces, plans, trim)
+        if resumed is None:
+            size *= 2
+            continue
+        taken, top, plan = resumed
+        chunks += made[: taken + 1]
+        first = plan.first
+        lead = pieces.spans[first - 1][1] if first else lead
+        after_span = (pieces.spans[first][0], pieces.spans[plan.last][1])
+        after = Plan(0, plan.last - first, plan.overlap_start, plan.overlap_size)
+        pending = pending[top:]
+        size = WINDOW_CHARS
+
+
+def _resume_point(
+    text: str, pending: list[Span], pieces: Pieces, plans: list[Plan | None], trim: bool
+) -> tuple[int, int, Plan] | None:
+    """The last chunk the next window can resume after: its position among the chunks,
+    the top-level piece its first piece starts (not the first: the window moves on) and
+    its plan. Its pieces and the piece after them lie before the window's last two
+    top-level pieces, so nothing at the window's end decided them."""
+    if len(pending) < 3:
+        return None
+    starts = [start for start, _ in pending]
+    limit = starts[-2]
+    spans = pieces.spans
+    for taken in range(len(plans) - 1, -1, -1):
+        plan = plans[taken]
+        if plan is None or plan.last + 1 >= len(spans) or spans[plan.last + 1][1] > limit:
+            continue
+        first = spans[plan.first][0]
+        top = bisect_right(starts, first) - 1
+        top_start = after_whitespace(text, *pending[top]) if trim else starts[top]
+        if plan.first > 0 and top > 0 and top_start == first:
+            return taken, top, plan
+    return None

@@ -1,0 +1,157 @@
+"""Packing a long text a window at a time (spansplit.packing.windows): the same chunks as
+packing it whole, in memory bounded by the window."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import spansplit
+from spansplit.packing import windows
+from tests.conftest import sample
+from tests.support import ATOMS, check_chunks, peak_memory, texts_of, toy_tokens, word_count
+
+
+@contextmanager
+def window_size(chars: int, settled: int = 8, min_pieces: int = 2) -> Iterator[list[int]]:
+    """Windows of ``chars`` code points (and how many texts were packed in windows)."""
+    saved = windows.WINDOW_CHARS, windows.SETTLED_CHARS, windows.WINDOW_MIN_PIECES
+    original = windows.pack_windows
+    used: list[int] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        chunks = original(*args, **kwargs)
+        used.append(chunks is not None)
+        return chunks
+
+    windows.WINDOW_CHARS, windows.SETTLED_CHARS, windows.WINDOW_MIN_PIECES = (
+        chars,
+        settled,
+        min_pieces,
+    )
+    windows.pack_windows = counted
+    try:
+        yield used
+    finally:
+        windows.WINDOW_CHARS, windows.SETTLED_CHARS, windows.WINDOW_MIN_PIECES = saved
+        windows.pack_windows = original
+
+
+def spans(splitter: Any, text: str) -> list[tuple[int, int, int]] | str:
+    """The chunks' spans and sizes, or the error the splitter raised."""
+    try:
+        return [(c.start, c.end, c.size) for c in splitter.split(text)]
+    except spansplit.SpansplitError as error:
+        return repr(error)
+
+
+def whole_and_windowed(splitter: Any, text: str, chars: int) -> tuple[list[Any], list[Any], int]:
+    with window_size(1 << 40):
+        whole = spans(splitter, text)
+    with window_size(chars) as used:
+        windowed = spans(splitter, text)
+    return whole, windowed, sum(used)
+
+
+SPLITTERS: list[tuple[str, Callable[[], Any]]] = [
+    ("recursive-utf8", lambda: spansplit.RecursiveSplitter(20, length="utf8")),
+    ("recursive-overlap", lambda: spansplit.RecursiveSplitter(24, 7, length="utf8")),
+    (
+        "recursive-keep-start",
+        lambda: spansplit.RecursiveSplitter(
+            22, 4, length="utf8", separators=["\n\n", "\n", ".", " ", ""], keep_separator="start"
+        ),
+    ),
+    (
+        "recursive-untrimmed",
+        lambda: spansplit.RecursiveSplitter(20, 3, length="utf8", strip_whitespace=False),
+    ),
+    (
+        "markdown-preset",
+        lambda: spansplit.RecursiveSplitter.from_preset(
+            "markdown", 24, chunk_overlap=6, length="utf8"
+        ),
+    ),
+    (
+        "cjk-preset",
+        lambda: spansplit.RecursiveSplitter.from_preset("cjk", 24, chunk_overlap=4, length="utf8"),
+    ),
+    ("sentences", lambda: spansplit.SentenceSplitter(6, 2, length=word_count)),
+    ("sentences-toy", lambda: spansplit.SentenceSplitter(9, 3, length=toy_tokens)),
+    ("paragraphs", lambda: spansplit.ParagraphSplitter(24, 6, length="utf8")),
+    ("paragraphs-words", lambda: spansplit.ParagraphSplitter(5, 1, length=word_count)),
+]
+
+PROSE_ATOMS = [*ATOMS, "Mr. Smith", "Hello world. ", "“Quoted.” ", "x, y; z", "- item\n", "\n\n"]
+
+
+@pytest.mark.parametrize("name, make", SPLITTERS, ids=[name for name, _ in SPLITTERS])
+@settings(max_examples=60, deadline=None)
+@given(text=texts_of(st.sampled_from(PROSE_ATOMS), noise=4, count=120))
+def test_windows_make_the_chunks_of_the_whole_text(
+    name: str, make: Callable[[], Any], text: str
+) -> None:
+    splitter = make()
+    whole, windowed, _ = whole_and_windowed(splitter, text, 24)
+    assert windowed == whole
+
+
+@pytest.mark.parametrize("name, make", SPLITTERS, ids=[name for name, _ in SPLITTERS])
+@pytest.mark.parametrize("document", ["english.txt", "chinese.txt", "markdown.md"])
+def test_windows_on_real_text(name: str, make: Callable[[], Any], document: str) -> None:
+    text = sample(document)
+    splitter = make()
+    whole, windowed, _ = whole_and_windowed(splitter, text, 200)
+    assert windowed == whole
+    check_chunks(
+        text,
+        splitter.split(text),
+        splitter.chunk_size,
+        splitter.length,
+        strip=splitter.strip_whitespace,
+        dropped=r"[.]",
+    )
+
+
+@pytest.mark.parametrize("document", ["english.txt", "chinese.txt", "markdown.md"])
+def test_windows_with_a_tokenizer(document: str) -> None:
+    text = sample(document) * 3
+    for splitter in (
+        spansplit.RecursiveSplitter(40, 8, length="cl100k_base"),
+        spansplit.SentenceSplitter(40, 8, length="cl100k_base"),
+        spansplit.ParagraphSplitter(40, 8, length="cl100k_base"),
+    ):
+        whole, windowed, used = whole_and_windowed(splitter, text, 400)
+        assert used, "the text was not packed in windows"
+        assert windowed == whole
+
+
+def test_small_pieces_are_packed_in_windows() -> None:
+    """Paragraphs of one letter: windows are used, the chunks are those of the whole text,
+    and the memory held stays that of a window as the text grows, where packing the whole
+    text holds every piece."""
+    splitter = spansplit.ParagraphSplitter(2000, length="utf8")
+    text = "a\n\n" * 100_000
+    whole, windowed, used = whole_and_windowed(splitter, text, windows.WINDOW_CHARS)
+    assert used == 1
+    assert windowed == whole
+    with window_size(1 << 40):
+        whole_peak = peak_memory(lambda: splitter.split(text))
+    windowed_peak = peak_memory(lambda: splitter.split(text))
+    assert windowed_peak < whole_peak / 3, (windowed_peak, whole_peak)
+    longer = text * 4
+    assert peak_memory(lambda: splitter.split(longer)) < 1.5 * windowed_peak
+
+
+def test_large_pieces_are_packed_whole() -> None:
+    """Prose in paragraphs of a few hundred characters holds few pieces: no windows."""
+    text = sample("english.txt") * 40
+    defaults = windows.WINDOW_CHARS, windows.SETTLED_CHARS, windows.WINDOW_MIN_PIECES
+    with window_size(*defaults) as used:
+        spansplit.ParagraphSplitter(500, 50, length="utf8").split(text)
+    assert used == [False]
