@@ -18,7 +18,7 @@ import pytest
 from conftest import CORPUS, corpus_files, corpus_path, read_corpus, sample
 from hypothesis import given
 from hypothesis import strategies as st
-from support import corpus_cases, texts_of
+from support import corpus_cases, peak_memory, texts_of
 
 from spansplit import Chunk, page
 from spansplit.compat import split_text_blocks
@@ -28,6 +28,7 @@ from spansplit.errors import (
     InvalidParameterError,
     ParameterTypeError,
 )
+from spansplit.packing import tiling
 from spansplit.sizing import CallableLength, resolve_length
 from spansplit.splitters.blocks import BlockSplitter, split_blocks
 
@@ -801,3 +802,40 @@ def test_corpus_comment_lines_inside_fences_do_not_start_blocks() -> None:
     # The Rust Reference hides setup lines in code as "# fn main() {" (over 100 in this file).
     text = read_exact(corpus_path("markdown_docs/rust-lang-reference/src/destructors.md"))
     check_fenced_comment_lines(text, at_least=51)
+
+
+LINE_ATOMS = [
+    "word ",
+    "a line\n",
+    "\n",
+    "\n\n",
+    "\r\n",
+    "\r",
+    "# Head\n",
+    "```\n",
+    "- item\n",
+    "Title\n---\n",
+    "中文。",
+]
+
+
+@pytest.mark.parametrize("length", [None, "utf8", "cl100k_base"])
+@given(text=texts_of(st.sampled_from(LINE_ATOMS), noise=3, count=80))
+def test_lines_read_a_window_at_a_time_make_the_same_blocks(length: str | None, text: str) -> None:
+    """A segment's lines are read a window at a time when it is cut into blocks: a window
+    of a few characters gives the blocks of one that holds the whole segment."""
+    splitter = BlockSplitter(12, length=length)
+    whole = [(c.start, c.end, c.size) for c in splitter.split(text)]
+    saved, tiling.LINE_WINDOW_CHARS = tiling.LINE_WINDOW_CHARS, 4
+    try:
+        assert [(c.start, c.end, c.size) for c in splitter.split(text)] == whole
+    finally:
+        tiling.LINE_WINDOW_CHARS = saved
+
+
+@pytest.mark.parametrize("length", ["utf8", "cl100k_base"])
+def test_a_flood_of_blank_lines_is_tiled_in_little_memory(length: str) -> None:
+    text = "\n" * 300_000
+    splitter = BlockSplitter(2000, length=length)
+    splitter.split(text[:1000])  # the tokenizer loaded before measuring
+    assert peak_memory(lambda: splitter.split(text)) < 16 * len(text)

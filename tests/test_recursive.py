@@ -49,7 +49,7 @@ from spansplit import (
     split_recursive,
 )
 from spansplit.boundaries.linebreaks import break_opportunities
-from spansplit.boundaries.separators import split_at
+from spansplit.boundaries.separators import LONG_RUN, KeepSeparator, split_at
 from spansplit.compat import content_view, split_text
 from spansplit.sizing import resolve_length
 
@@ -1067,3 +1067,33 @@ def test_a_long_run_of_a_separator_is_one_cut() -> None:
     text = "a" + " " * 500_000 + "b" + "\n" * 500_000 + "c"
     assert split_at(text, 0, len(text), " ", False) == [(0, 1), (500_001, len(text))]
     assert peak_memory(lambda: RecursiveSplitter(100, length="utf8").split(text)) < 8 * len(text)
+
+
+@pytest.mark.parametrize("keep", ["start", "end"])
+def test_a_long_run_of_a_kept_separator_is_one_separator(keep: KeepSeparator) -> None:
+    """A separator kept with a neighbour made a piece of each separator of a run (266x
+    the text in memory for the Markdown preset on a run of spaces); from LONG_RUN in a
+    row the run is one separator, and shorter runs part the text as before."""
+    run = " " * LONG_RUN
+    text = "a" + run + "b  c"
+    if keep == "start":
+        assert split_at(text, 0, len(text), " ", keep) == [
+            (0, 1),
+            (1, LONG_RUN + 2),
+            (LONG_RUN + 2, LONG_RUN + 3),
+            (LONG_RUN + 3, LONG_RUN + 5),
+        ]
+    else:
+        assert split_at(text, 0, len(text), " ", keep) == [
+            (0, LONG_RUN + 1),
+            (LONG_RUN + 1, LONG_RUN + 3),
+            (LONG_RUN + 3, LONG_RUN + 4),
+            (LONG_RUN + 4, LONG_RUN + 5),
+        ]
+    shorter = "a" + run[1:] + "b"
+    # LONG_RUN - 1 separators: each a piece, the first and last with a letter
+    assert len(split_at(shorter, 0, len(shorter), " ", keep)) == LONG_RUN
+    flood = "a" + " " * 300_000 + "b"
+    splitter = RecursiveSplitter.from_preset("markdown", 2000, chunk_overlap=200, length="utf8")
+    assert peak_memory(lambda: splitter.split(flood)) < 8 * len(flood)
+    assert [chunk.text for chunk in splitter.split(flood)] == ["a", "b"]

@@ -14,19 +14,27 @@ from hypothesis import strategies as st
 import spansplit
 from spansplit.packing import windows
 from tests.conftest import sample
-from tests.support import ATOMS, check_chunks, peak_memory, texts_of, toy_tokens, word_count
+from tests.support import ATOMS, FAMILY, check_chunks, peak_memory, texts_of, toy_tokens, word_count
 
 
 @contextmanager
 def window_size(chars: int, settled: int = 8, min_pieces: int = 2) -> Iterator[list[int]]:
-    """Windows of ``chars`` code points (and how many texts were packed in windows)."""
+    """Windows of ``chars`` code points (and, for each long text, whether it was packed in
+    windows)."""
     saved = windows.WINDOW_CHARS, windows.SETTLED_CHARS, windows.WINDOW_MIN_PIECES
     original = windows.pack_windows
     used: list[int] = []
 
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        chunks = original(*args, **kwargs)
-        used.append(chunks is not None)
+    def counted(*args: Any) -> Any:
+        *given, whole = args
+        packed_whole: list[bool] = []
+
+        def noted(*whole_args: Any) -> Any:
+            packed_whole.append(True)
+            return whole(*whole_args)
+
+        chunks = original(*given, noted)
+        used.append(not packed_whole)
         return chunks
 
     windows.WINDOW_CHARS, windows.SETTLED_CHARS, windows.WINDOW_MIN_PIECES = (
@@ -155,3 +163,47 @@ def test_large_pieces_are_packed_whole() -> None:
     with window_size(*defaults) as used:
         spansplit.ParagraphSplitter(500, 50, length="utf8").split(text)
     assert used == [False]
+
+
+HOSTILE = {
+    "no-space line": "x/" + "abcdefgh" * 6_000,
+    "url paths": "/api/v2/resources/item-0042/children?page=7&sort=asc " * 1_000,
+    "tiny paragraphs": "a\n\n" * 16_000,
+    "lone-CR lines": "- a list item ending in a lone CR\r" * 1_500,
+    "LF with one CR": ("a line of text\n" * 1_600) + "\r" + ("a line of text\n" * 1_600),
+    "combining marks": "e\u0301\u0323 " * 12_000,
+    "emoji sequences": (FAMILY + " ") * 6_000,
+    "CJK unpunctuated": "天地玄黄宇宙洪荒日月盈昃辰宿列张" * 3_000,
+    "CJK sentences": "天地玄黄，宇宙洪荒。日月盈昃！「辰宿列张。」\n" * 2_000,
+    "deep Markdown": ("> " * 10 + "- " * 10 + "item text\n") * 1_200,
+    "Markdown": sample("markdown.md") * 14,
+    "whitespace run": "a" + " " * 50_000 + "b",
+    "prose": sample("english.txt") * 10,
+}
+
+HOSTILE_SPLITTERS: list[tuple[str, Callable[[], Any]]] = [
+    ("recursive", lambda: spansplit.RecursiveSplitter(200, 20, length="utf8")),
+    (
+        "markdown-preset",
+        lambda: spansplit.RecursiveSplitter.from_preset(
+            "markdown", 200, chunk_overlap=20, length="utf8"
+        ),
+    ),
+    ("cjk-preset", lambda: spansplit.RecursiveSplitter.from_preset("cjk", 120, chunk_overlap=12)),
+    ("sentences", lambda: spansplit.SentenceSplitter(60, 10, length="cl100k_base")),
+    ("paragraphs", lambda: spansplit.ParagraphSplitter(60, 10, length="cl100k_base")),
+]
+
+
+@pytest.mark.parametrize("family", list(HOSTILE))
+def test_windows_on_hostile_text(family: str) -> None:
+    """Every family of the hostile-input benchmark, split with small windows: the chunks
+    of the whole text, and windows used where the text has many top-level pieces."""
+    text = HOSTILE[family]
+    used_by = {}
+    for name, make in HOSTILE_SPLITTERS:
+        whole, windowed, used = whole_and_windowed(make(), text, 2048)
+        assert windowed == whole, name
+        used_by[name] = used
+    if family in ("tiny paragraphs", "lone-CR lines", "url paths", "CJK sentences"):
+        assert used_by["recursive"] and used_by["sentences"], used_by

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import itertools
 import re
+from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from itertools import accumulate
 from typing import Any
 
@@ -100,7 +100,8 @@ class MarkdownLayout:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.line_starts = list(accumulate(map(len, split_lines(text)), initial=0))
+        # 8 bytes a line (a list takes 36: 36 MB for a megabyte of blank lines)
+        self.line_starts = array("q", accumulate(map(len, split_lines(text)), initial=0))
         if self.line_starts[-1] == len(text) and len(self.line_starts) > 1:
             self.line_starts.pop()  # the end of the text is not a line start
         base = 1 if text.startswith("\ufeff") else 0
@@ -212,7 +213,7 @@ class MarkdownLayout:
                 bisect_right(self.line_starts, block.start) : bisect_left(
                     self.line_starts, block.end
                 )
-            ]
+            ].tolist()
             if kind == "code" and block.info != "indented":
                 lines = lines[1:-1]  # the fences go with the first and last lines
             return lines
@@ -249,7 +250,7 @@ def load_pyromark() -> Any:
     return pyromark
 
 
-def _parse(text: str, start: int, line_starts: list[int]) -> Block:
+def _parse(text: str, start: int, line_starts: Sequence[int]) -> Block:
     """The document ``text[start:]`` as a tree of blocks (pulldown-cmark), each block's
     span widened to whole lines of ``text`` (whose line starts are ``line_starts``)."""
     pyromark = load_pyromark()
@@ -316,33 +317,68 @@ def _child_starts(block: Block) -> list[int]:
 
 
 def _to_whole_lines(
-    blocks: list[Block], body: str, base: int, line_starts: list[int], size: int
+    blocks: list[Block], body: str, base: int, line_starts: Sequence[int], size: int
 ) -> None:
     """Turn every block's UTF-8 byte range in ``body`` (which starts at code point
     ``base`` of the text) into whole lines of the text, in code points.
 
     The lines of ``body`` (lone CRs made LF) are the text's lines from ``base`` on, so a
-    byte offset is placed by the line it falls in, found among the lines' byte starts."""
-    starts = [base, *line_starts[bisect_right(line_starts, base) :]]
+    byte offset is placed by the line it falls in: where ``body`` is ASCII, the text's
+    line that holds code point ``base + offset``; else the line found among the lines'
+    byte starts."""
+    if not blocks:
+        return
     data = body.encode("utf-8")
     if len(data) == len(body):
-        byte_starts = [start - base for start in starts]
-    else:
-        # bytes.splitlines breaks at LF, CRLF and CR only, as CommonMark does
-        byte_starts = list(accumulate(map(len, data.splitlines(keepends=True)), initial=0))
-        if len(byte_starts) > len(starts):
-            byte_starts.pop()  # the end of the text is not a line start
-    starts.append(size)
+        _ascii_to_whole_lines(blocks, body, base, line_starts, size)
+        return
+    following = bisect_right(line_starts, base)  # the text's first line start after base
+    # bytes.splitlines breaks at LF, CRLF and CR only, as CommonMark does
+    byte_starts = array("q", accumulate(map(len, data.splitlines(keepends=True)), initial=0))
+    del data
+    if len(byte_starts) > len(line_starts) - following + 1:
+        byte_starts.pop()  # the end of the text is not a line start
+
+    def line(index: int) -> int:
+        """The code point where line ``index`` of ``body`` starts (``size``: none)."""
+        if index == 0:
+            return base
+        at = following + index - 1
+        return line_starts[at] if at < len(line_starts) else size
+
     # Most offsets are line starts themselves (nine in ten in documentation): found by a
-    # look-up, the others by binary search.
-    line_at = dict(zip(byte_starts, range(len(byte_starts))))
-    line_of_start = partial(bisect_right, byte_starts)  # the line a block starts in, + 1
-    line_after_end = partial(bisect_left, byte_starts)  # the first line starting at or after
+    # look-up where blocks are many for the lines, the others by binary search.
+    dense = len(byte_starts) <= 8 * len(blocks) + 1024
+    line_at = dict(zip(byte_starts, range(len(byte_starts)))) if dense else {}
     for block in blocks:
-        line = line_at.get(block.start)
-        block.start = starts[line_of_start(block.start) - 1 if line is None else line]
-        line = line_at.get(block.end)
-        block.end = starts[line_after_end(block.end) if line is None else line]
+        found = line_at.get(block.start)
+        block.start = line(bisect_right(byte_starts, block.start) - 1 if found is None else found)
+        found = line_at.get(block.end)
+        block.end = line(bisect_left(byte_starts, block.end) if found is None else found)
+
+
+def _ascii_to_whole_lines(
+    blocks: list[Block], body: str, base: int, line_starts: Sequence[int], size: int
+) -> None:
+    """:func:`_to_whole_lines` where a byte offset of ``body`` is code point ``base +
+    offset`` of the text: an offset at a line start (most are) is kept as it is, without
+    a search."""
+    text_end = base + len(body)
+
+    def at_line_start(position: int) -> bool:
+        # body's lines are the text's, each ending in LF (a lone CR made LF, CRLF kept)
+        return body[position - base - 1] == "\n"
+
+    for block in blocks:
+        position = block.start + base
+        if position > base and not (position < text_end and at_line_start(position)):
+            position = max(base, line_starts[bisect_right(line_starts, position) - 1])
+        block.start = position
+        position = block.end + base
+        if position > base and not (position < text_end and at_line_start(position)):
+            found = bisect_left(line_starts, position)
+            position = line_starts[found] if found < len(line_starts) else size
+        block.end = position
 
 
 def _sections(root: Block, size: int) -> list[Heading]:

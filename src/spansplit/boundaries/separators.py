@@ -234,6 +234,10 @@ def separator_levels(
     return tuple(levels)
 
 
+LONG_RUN = 64
+"""Separators in a row that a separator kept with its neighbour takes as one."""
+
+
 def _split_literal(
     text: str, start: int, end: int, separator: str, keep_separator: KeepSeparator
 ) -> list[Span]:
@@ -255,6 +259,22 @@ def _split_literal(
         runs = _separator_runs(separator).finditer(text, start, end)
         separators = ((a, a + (b - a) // width * width) for a, b in (r.span() for r in runs))
         return _pieces_between(start, end, separators, False)
+    if (
+        separator == unit * len(separator)
+        and separator * LONG_RUN in segment
+        and one_character_clusters(segment)
+    ):
+        # A separator kept with a neighbour makes a piece of each separator of a run: a
+        # run of LONG_RUN or more is kept whole instead, as one separator.
+        width = len(separator)
+        matches: list[Span] = []
+        for run in _separator_runs(separator).finditer(text, start, end):
+            first, count = run.start(), (run.end() - run.start()) // width
+            if count >= LONG_RUN:
+                matches.append((first, first + count * width))
+            else:
+                matches += [(first + k * width, first + (k + 1) * width) for k in range(count)]
+        return _pieces_between(start, end, matches, keep_separator)
     lengths = list(map(len, segment.split(separator)))
     width = len(separator)
     starts = list(accumulate([n + width for n in lengths[:-1]], initial=start))

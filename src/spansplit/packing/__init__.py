@@ -89,11 +89,17 @@ def pack(
     if config.strip_whitespace and trim_span(text, start, end)[0] == end:
         return []  # blank: trimming leaves nothing (no level is asked for its lines)
     chunks = _scan(text, structure, config) if region is None else None
-    if chunks is None and end - start > 2 * windows.WINDOW_CHARS:
-        chunks = windows.pack_windows(text, structure, config, start, end, measurer)
     if chunks is None:
-        top, rest = _top_level(text, structure.levels, start, end)
-        chunks = _general(text, top, rest, structure, config, measurer=measurer)
+
+        def whole(top: list[Span] | None, rest: Sequence[Level]) -> list[SizedSpan]:
+            if top is None:
+                top, rest = _top_level(text, structure.levels, start, end)
+            return _general(text, top, rest, structure, config, measurer=measurer)
+
+        if end - start > 2 * windows.WINDOW_CHARS:
+            chunks = windows.pack_windows(text, structure, config, start, end, measurer, whole)
+        else:
+            chunks = whole(None, ())
     check_budget(chunks, config)
     return without_repeated(text, chunks, config.chunk_overlap, config.chunk_size)
 

@@ -22,6 +22,9 @@ from ..config import ChunkConfig
 from ..lines import split_lines
 from ..sizing.base import CodePoints, LengthFunction
 
+LINE_WINDOW_CHARS = 1 << 14
+"""Code points of a segment's lines read at a time when it is cut into blocks."""
+
 
 def tile(text: str, layout: BlockLayout, config: ChunkConfig) -> Tiles:
     """The blocks of ``text`` for ``layout``, each within ``config.chunk_size`` unless it
@@ -159,32 +162,48 @@ class _Assembly:
         whole: int,
     ) -> int:
         """Blocks of ``[start, end)`` (of size ``whole``) until its content is placed;
-        returns the next start."""
+        returns the next start. The lines are read a window at a time (a megabyte of
+        blank lines listed at once took 120 times the text in memory)."""
         text, target, length = self.text, self.target, self.length
-        bounds = list(accumulate(map(len, split_lines(text[start:end])), initial=start))
-        if len(bounds) == 2:  # one line: measured already (a megabyte line costs seconds)
-            sums = [0, whole]
-        else:
-            sums = list(accumulate(length.count_spans(text, list(pairwise(bounds))), initial=0))
-        last = len(bounds) - 1
-        at_first = bisect_left(bounds, first)
-        at_content_end = bisect_left(bounds, content_end)
         measure = None if length.additive else length.count
-        i = 0
-        while i < at_content_end:
-            j = bisect_right(sums, sums[i] + target, i, last + 1) - 1
-            if j < at_content_end:
-                if bounds[j] in self.layout.underlines and j - 1 > max(i, at_first):
-                    j -= 1  # keep a setext underline with its heading text
-                elif j <= i:
-                    j = i + 1  # a line longer than the target is a block of its own
-            if measure is not None and j - i > 1:
-                block_size = measure(text[bounds[i] : bounds[j]])
-                while block_size > target and j - i > 1:
-                    j -= 1
-                    block_size = measure(text[bounds[i] : bounds[j]])
+        window = LINE_WINDOW_CHARS
+        segment_start = start
+        while True:
+            stop = min(end, start + window)
+            bounds = list(accumulate(map(len, split_lines(text[start:stop])), initial=start))
+            complete = stop == end
+            if not complete:
+                bounds.pop()  # the last line may go on after the window
+                if len(bounds) < 2:
+                    window *= 2  # one line longer than the window
+                    continue
+            if complete and len(bounds) == 2 and start == segment_start:
+                sums = [0, whole]  # one line: measured already (a megabyte line costs seconds)
             else:
-                block_size = sums[j] - sums[i]
-            self._add(bounds[i], bounds[j], block_size, first, kind, lead_end)
-            i = j
-        return bounds[i]
+                sums = list(accumulate(length.count_spans(text, list(pairwise(bounds))), initial=0))
+            last = len(bounds) - 1
+            at_first = bisect_left(bounds, first)
+            at_content_end = bisect_left(bounds, content_end)
+            i = 0
+            while i < at_content_end:
+                j = bisect_right(sums, sums[i] + target, i, last + 1) - 1
+                if not complete and j >= last:
+                    break  # the block may take lines after the window
+                if j < at_content_end:
+                    if bounds[j] in self.layout.underlines and j - 1 > max(i, at_first):
+                        j -= 1  # keep a setext underline with its heading text
+                    elif j <= i:
+                        j = i + 1  # a line longer than the target is a block of its own
+                if measure is not None and j - i > 1:
+                    block_size = measure(text[bounds[i] : bounds[j]])
+                    while block_size > target and j - i > 1:
+                        j -= 1
+                        block_size = measure(text[bounds[i] : bounds[j]])
+                else:
+                    block_size = sums[j] - sums[i]
+                self._add(bounds[i], bounds[j], block_size, first, kind, lead_end)
+                i = j
+            else:
+                return bounds[i]
+            window = window * 2 if i == 0 else LINE_WINDOW_CHARS
+            start = bounds[i]

@@ -15,11 +15,13 @@ whole (:func:`pack_windows` returns ``None``).
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import chain
 from typing import TYPE_CHECKING
 
+from ..boundaries.blocks import MarkdownCuts
 from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
+from ..boundaries.linebreaks import ClauseLevel
 from ..boundaries.paragraphs import paragraph_spans
 from ..boundaries.sentences import SentenceLevel
 from ..boundaries.separators import SeparatorLevel
@@ -49,9 +51,8 @@ final: a boundary needs no more context after it than this."""
 def _is_local(level: Level) -> bool:
     """Whether ``level``'s pieces ending well before a region's end are those it finds in
     any longer region from the same start."""
-    return isinstance(level, (SeparatorLevel, SentenceLevel)) or level in (
-        paragraph_spans,
-        word_spans,
+    return isinstance(level, (SeparatorLevel, SentenceLevel, ClauseLevel, MarkdownCuts)) or (
+        level in (paragraph_spans, word_spans)
     )
 
 
@@ -77,15 +78,21 @@ def _level_pieces(level: Level, text: str, start: int, end: int) -> Iterator[lis
 
 def _top_level(
     text: str, levels: Sequence[Level], start: int, end: int
-) -> tuple[Iterator[list[Span]], Sequence[Level]] | None:
-    """As the general path's top level (the coarsest level that splits the region, and the
-    levels after it), its pieces read in batches a window at a time; ``None`` where that
-    level is not one of those."""
+) -> tuple[Iterator[list[Span]], Sequence[Level], bool]:
+    """As the general path's top level: the pieces of the coarsest level that splits the
+    region, in batches (read a window at a time where the level allows it), the levels
+    after it, and whether the batches are windows (else one batch holds them all)."""
     for index, level in enumerate(levels):
-        if cut_anywhere(level) is not None or not _is_local(level):
-            return None
+        rest = levels[index if is_recursive(level) else index + 1 :]
+        if cut_anywhere(level) is not None:
+            return iter([[(start, end)]]), levels[index:], False  # cut where the budget says
         occurs = getattr(level, "occurs", None)
         if occurs is not None and not occurs(text, start, end):
+            continue
+        if not _is_local(level):
+            parts = level(text, start, end)
+            if splits(parts, start, end):
+                return iter([parts]), rest, False
             continue
         batches = _level_pieces(level, text, start, end)
         head: list[Span] = []
@@ -94,8 +101,8 @@ def _top_level(
             if len(head) > 1:
                 break
         if splits(head, start, end):
-            return chain([head], batches), levels[index if is_recursive(level) else index + 1 :]
-    return None
+            return chain([head], batches), rest, True
+    return iter([[(start, end)]]), (), False
 
 
 def pack_windows(
@@ -105,13 +112,14 @@ def pack_windows(
     start: int,
     end: int,
     measurer: TextMeasurer | None,
-) -> list[SizedSpan] | None:
-    """The general path's chunks of ``text[start:end]``, packed a window at a time; ``None``
-    where they cannot be (see the module's docstring)."""
-    found = _top_level(text, structure.levels, start, end)
-    if found is None:
-        return None
-    stream, rest = found
+    whole: Callable[[list[Span] | None, Sequence[Level]], list[SizedSpan]],
+) -> list[SizedSpan]:
+    """The general path's chunks of ``text[start:end]``, packed a window at a time where
+    they can be (see the module's docstring), else by ``whole``: the general path given the
+    top level's pieces and the levels after it (``None``: to be found again)."""
+    stream, rest, windowed = _top_level(text, structure.levels, start, end)
+    if not windowed:
+        return whole(next(stream), rest)
     measurer = measurer or config.length.measurer(text)
     trim = config.strip_whitespace
     chunks: list[SizedSpan] = []
@@ -129,7 +137,7 @@ def pack_windows(
             else:
                 pending += batch
         if more and after is None and len(pending) < WINDOW_MIN_PIECES:
-            return None
+            return whole(pending + [piece for batch in stream for piece in batch], rest)
         pieces = fit(
             text,
             pending,
@@ -146,7 +154,7 @@ def pack_windows(
             after.last >= len(pieces.spans)
             or (pieces.spans[0][0], pieces.spans[after.last][1]) != after_span
         ):
-            return None  # the window did not meet the pieces the last one left
+            return whole(None, ())  # the window did not meet the pieces the last one left
         made, plans = merge_after(
             text,
             pieces,
