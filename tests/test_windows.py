@@ -157,12 +157,21 @@ def test_small_pieces_are_packed_in_windows() -> None:
 
 
 def test_large_pieces_are_packed_whole() -> None:
-    """Prose in paragraphs of a few hundred characters holds few pieces: no windows."""
+    """Prose in paragraphs of a few hundred characters holds few pieces: no windows (the
+    top level's pieces, read a window at a time, packed together), with the chunks of the
+    whole text; its short sentences are many, and packed in windows, with those chunks too."""
     text = sample("english.txt") * 40
     defaults = windows.WINDOW_CHARS, windows.SETTLED_CHARS, windows.WINDOW_MIN_PIECES
-    with window_size(*defaults) as used:
-        spansplit.ParagraphSplitter(500, 50, length="utf8").split(text)
-    assert used == [False]
+    for splitter, windowed in (
+        (spansplit.ParagraphSplitter(500, 50, length="utf8"), False),
+        (spansplit.RecursiveSplitter.from_preset("markdown", 400, chunk_overlap=40), False),
+        (spansplit.SentenceSplitter(100, 20, length="cl100k_base"), True),
+    ):
+        with window_size(1 << 40):
+            whole = spans(splitter, text)
+        with window_size(*defaults) as used:
+            assert spans(splitter, text) == whole
+        assert used == [windowed]
 
 
 HOSTILE = {
@@ -207,3 +216,62 @@ def test_windows_on_hostile_text(family: str) -> None:
         used_by[name] = used
     if family in ("tiny paragraphs", "lone-CR lines", "url paths", "CJK sentences"):
         assert used_by["recursive"] and used_by["sentences"], used_by
+
+
+_GLUED = (
+    "。 lower\u3000」」\r\n\r\n\u3000」\r\n。\r\n\u3000」你好」\u3000\u3000er」」你好\r\n"
+    "。\r\n\u3000\u3000\u3000\n」」\r\n」。\na\n"
+)
+_ARROWS = "cddd eee fff ggg hhh→\n\nxx yy→\n\nab→cd→ef\n\nq\n\nAaa b\n\n"
+
+# Found by a reviewing helper: each gave other chunks in windows than whole, at the
+# default window size (each still a valid split).
+JUNCTIONS: dict[str, tuple[Callable[[], Any], str]] = {
+    # paragraphs glued across "(" into one piece over budget, whose even cap needs all of it
+    "glued run past the window": (
+        lambda: spansplit.RecursiveSplitter(20, length="utf8"),
+        "a\n\n" * 21140 + "aa bb cc dd (\n\n" * 6 + "a\n\n" * 2000,
+    ),
+    # blank pieces at the window's end, then a piece starting with 」 glued through them
+    "glue through blank pieces": (
+        lambda: spansplit.RecursiveSplitter(20, length="utf8"),
+        "a\n\n" * 21000
+        + "aaa bbb ccc ddd eee fff ggg hhh iii jjj kkk\n\n"
+        + " \n\n" * 2000
+        + "」 kk ll mm nn oo pp\n\n"
+        + "a\n\n" * 2000,
+    ),
+    # a finer cut at the start of a top-level piece glued to the one before it
+    "resumed inside a glued group": (
+        lambda: spansplit.RecursiveSplitter(20, 3, length="utf8", strip_whitespace=False),
+        _GLUED * (70000 // len(_GLUED)),
+    ),
+    # UAX #29 SB8: no break after "end. " while digits and spaces lead to a lowercase letter
+    "sentence look-ahead past the window": (
+        lambda: spansplit.SentenceSplitter(100, length="utf8"),
+        "Short one here. " * 1812
+        + "Then it came to an end. "
+        + "1 " * 2500
+        + "lower case rest. "
+        + "Short one here. " * 2500,
+    ),
+    # the gap before the first piece of a window, after a paragraph that was split
+    "lead of a split paragraph": (
+        lambda: spansplit.RecursiveSplitter(
+            10, 7, separators=["\n\n", "→", " ", ""], length="cl100k_base"
+        ),
+        _ARROWS * (70000 // len(_ARROWS)),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(JUNCTIONS))
+def test_windows_meet_where_the_whole_text_decides_across_them(case: str) -> None:
+    make, text = JUNCTIONS[case]
+    splitter = make()
+    with window_size(1 << 40):
+        whole = spans(splitter, text)
+    defaults = windows.WINDOW_CHARS, windows.SETTLED_CHARS, windows.WINDOW_MIN_PIECES
+    with window_size(*defaults) as used:
+        assert spans(splitter, text) == whole
+    assert used == [True]

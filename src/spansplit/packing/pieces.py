@@ -44,6 +44,8 @@ class Pieces:
     trimmed: bool = False  # no piece starts or ends with whitespace (``fit(trim=True)``)
     measurer: TextMeasurer | None = None  # what measured them, reused by ``merge``
     lead: int | None = None  # the end of the piece before the first, when it is elsewhere
+    top_lead: int | None = None  # the end of the top-level span before the first, likewise
+    top_spans: list[Span] = field(default_factory=list)  # the top level, trimmed and glued
 
 
 def fit(
@@ -59,6 +61,7 @@ def fit(
     punctuation: bool = True,
     measurer: TextMeasurer | None = None,
     lead: int | None = None,
+    top_lead: int | None = None,
 ) -> Pieces:
     """Measure ``spans`` and split each one over ``budget`` until every piece fits.
 
@@ -72,14 +75,18 @@ def fit(
     are dropped. With ``punctuation``, pieces are joined across every cut that line
     breaking forbids (:func:`~spansplit.boundaries.linebreaks.glue`: none starts with
     closing or ends with opening punctuation). ``measurer`` measures ``text`` with
-    ``length`` (by default, a new one). ``lead`` is the end of the piece before
-    ``spans`` when they continue pieces packed already (the first gap then counts).
+    ``length`` (by default, a new one). When ``spans`` continue pieces packed already,
+    ``lead`` is where the last of those ends and ``top_lead`` where the span before
+    ``spans`` ends (trimmed): the gaps before the first piece and the first span count.
     """
-    out = Pieces(trimmed=trim, measurer=measurer or length.measurer(text), lead=lead)
+    out = Pieces(
+        trimmed=trim, measurer=measurer or length.measurer(text), lead=lead, top_lead=top_lead
+    )
     rules = _Rules(budget, length, levels, isolate, trim, punctuation)
     # Pieces nest as deeply as the structure does (a list in a list in a quote ...): the
     # regions being split are a stack, not a recursion, so no depth is too deep.
     stack = [frame] if (frame := _open(text, list(spans), 0, set(breaks), out, rules)) else []
+    out.top_spans = frame.spans if frame else []
     while stack:
         frame = stack[-1]
         if frame.refining is not None:
@@ -190,7 +197,11 @@ def _open(
     else:
         # One measure per piece, with the gap before it (what packing adds); a piece over
         # budget that way is measured alone too, since alone it may still fit.
-        lead = out.spans[-1][1] if out.spans else spans[0][0] if out.lead is None else out.lead
+        if out.spans:
+            lead = out.spans[-1][1]
+        else:  # the first piece: from where the span (piece) before it ends, if any
+            before = out.lead if glued else out.top_lead
+            lead = spans[0][0] if before is None else before
         leads = [lead] + [end for _, end in spans[:-1]]
         reach = [(a, end) for a, (_, end) in zip(leads, spans)]
         joined = measurer.sizes(reach, budget)

@@ -23,7 +23,7 @@ from ..boundaries.blocks import MarkdownCuts
 from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
 from ..boundaries.linebreaks import ClauseLevel
 from ..boundaries.paragraphs import paragraph_spans
-from ..boundaries.sentences import SentenceLevel
+from ..boundaries.sentences import SentenceLevel, lookahead_ends
 from ..boundaries.separators import SeparatorLevel
 from ..boundaries.words import word_spans
 from ..chunk import SizedSpan, Span, after_whitespace
@@ -50,10 +50,20 @@ final: a boundary needs no more context after it than this."""
 
 def _is_local(level: Level) -> bool:
     """Whether ``level``'s pieces ending well before a region's end are those it finds in
-    any longer region from the same start."""
-    return isinstance(level, (SeparatorLevel, SentenceLevel, ClauseLevel, MarkdownCuts)) or (
+    any longer region from the same start (sentences: once their look-ahead has ended, see
+    :func:`_settled`). A separator given as a regular expression may look ahead without
+    limit: it is not."""
+    if isinstance(level, SeparatorLevel):
+        return level.literal is not None
+    return isinstance(level, (SentenceLevel, ClauseLevel, MarkdownCuts)) or (
         level in (paragraph_spans, word_spans)
     )
+
+
+def _settled(level: Level, text: str, start: int, stop: int) -> bool:
+    """Whether the pieces ``level`` found before ``start`` in a window that ends at ``stop``
+    are final: sentences need their look-ahead to end inside the window."""
+    return not isinstance(level, SentenceLevel) or lookahead_ends(text, start, stop)
 
 
 def _level_pieces(level: Level, text: str, start: int, end: int) -> Iterator[list[Span]]:
@@ -61,6 +71,8 @@ def _level_pieces(level: Level, text: str, start: int, end: int) -> Iterator[lis
     time; each window starts at a piece start the one before found away from its end."""
     size = WINDOW_CHARS
     while start < end:
+        if size > 4 * WINDOW_CHARS:
+            size = end - start  # a piece that long: the rest at once, not ever larger windows
         stop = end if end - start <= size + SETTLED_CHARS else start + size
         parts = level(text, start, stop)
         if stop == end:
@@ -69,7 +81,7 @@ def _level_pieces(level: Level, text: str, start: int, end: int) -> Iterator[lis
         # Pieces before the first one that starts in the last SETTLED_CHARS are final.
         settled = bisect_right([piece_start for piece_start, _ in parts], stop - SETTLED_CHARS)
         following = parts[settled - 1][0] if settled else start
-        if settled < 2 or following <= start:
+        if settled < 2 or following <= start or not _settled(level, text, following, stop):
             size *= 2  # no piece ends early enough: a longer window
             continue
         yield parts[: settled - 1]
@@ -126,8 +138,9 @@ def pack_windows(
     pending: list[Span] = []  # top-level pieces from the one the next window starts with
     more = True
     after: Plan | None = None  # the last chunk taken, as the packer planned it
-    after_span = (0, 0)  # the start of its first piece and the end of its last
-    lead: int | None = None
+    lead: int | None = None  # where the piece before the window's first ends
+    top_lead: int | None = None  # where the top-level span before the window's first ends
+    expected: tuple[list[Span], list[int], list[int]] = ([], [], [])  # the window's first pieces
     size = WINDOW_CHARS
     while True:
         while more and (not pending or pending[-1][1] - pending[0][0] < size):
@@ -149,11 +162,9 @@ def pack_windows(
             punctuation=structure.punctuation,
             measurer=measurer,
             lead=lead,
+            top_lead=top_lead,
         )
-        if after is not None and (
-            after.last >= len(pieces.spans)
-            or (pieces.spans[0][0], pieces.spans[after.last][1]) != after_span
-        ):
+        if after is not None and _first_pieces(pieces, len(expected[0])) != expected:
             return whole(None, ())  # the window did not meet the pieces the last one left
         made, plans = merge_after(
             text,
@@ -173,35 +184,55 @@ def pack_windows(
         if resumed is None:
             size *= 2
             continue
-        taken, top, plan = resumed
+        taken, top, group, settled, plan = resumed
         chunks += made[: taken + 1]
         first = plan.first
-        lead = pieces.spans[first - 1][1] if first else lead
-        after_span = (pieces.spans[first][0], pieces.spans[plan.last][1])
+        lead, top_lead = pieces.spans[first - 1][1], pieces.top_spans[group - 1][1]
+        expected = _first_pieces(pieces, settled, first)
         after = Plan(0, plan.last - first, plan.overlap_start, plan.overlap_size)
         pending = pending[top:]
         size = WINDOW_CHARS
 
 
+def _first_pieces(
+    pieces: Pieces, stop: int, start: int = 0
+) -> tuple[list[Span], list[int], list[int]]:
+    """Spans, sizes and joined sizes of ``pieces`` from ``start`` to ``stop``."""
+    return (
+        pieces.spans[start:stop],
+        pieces.sizes[start:stop],
+        pieces.joined[start:stop],
+    )
+
+
 def _resume_point(
     text: str, pending: list[Span], pieces: Pieces, plans: list[Plan | None], trim: bool
-) -> tuple[int, int, Plan] | None:
-    """The last chunk the next window can resume after: its position among the chunks,
-    the top-level piece its first piece starts (not the first: the window moves on) and
-    its plan. Its pieces and the piece after them lie before the window's last two
-    top-level pieces, so nothing at the window's end decided them."""
-    if len(pending) < 3:
+) -> tuple[int, int, int, int, Plan] | None:
+    """The last chunk the next window can resume after: its position among the chunks, the
+    top-level piece and the group of them (glued across cuts the rules forbid) that its
+    first piece starts, the end of the pieces the next window must find again, and its
+    plan. Its pieces and the piece after them end before the window's last group with
+    text (which may go on past the window, through blank pieces), so nothing at the
+    window's end decided them; the group it starts is not the first (the window moves on)."""
+    groups = pieces.top_spans
+    last = len(groups) - 1
+    while last >= 0 and text[groups[last][0] : groups[last][1]].isspace():
+        last -= 1
+    if last < 2:
         return None
-    starts = [start for start, _ in pending]
-    limit = starts[-2]
+    limit = groups[last][0]
+    group_starts = [start for start, _ in groups]
+    top_starts = [start for start, _ in pending]
     spans = pieces.spans
+    settled = bisect_right([end for _, end in spans], limit)  # pieces ending by the limit
     for taken in range(len(plans) - 1, -1, -1):
         plan = plans[taken]
-        if plan is None or plan.last + 1 >= len(spans) or spans[plan.last + 1][1] > limit:
+        if plan is None or plan.last + 1 >= settled:
             continue
         first = spans[plan.first][0]
-        top = bisect_right(starts, first) - 1
-        top_start = after_whitespace(text, *pending[top]) if trim else starts[top]
-        if plan.first > 0 and top > 0 and top_start == first:
-            return taken, top, plan
+        group = bisect_right(group_starts, first) - 1
+        top = bisect_right(top_starts, first) - 1
+        top_start = after_whitespace(text, *pending[top]) if trim else top_starts[top]
+        if plan.first > 0 and group > 0 and group_starts[group] == first == top_start:
+            return taken, top, group, settled, plan
     return None
