@@ -407,17 +407,21 @@ def _sentence_end_hint(wrapped: bool) -> re.Pattern[str]:
     return re.compile(f"[{classes['T']}\x85\u2028\u2029\U00010000-\U0010ffff]|{blank_line}")
 
 
-_LOOKAHEAD_END = regex.compile(
-    r"[\p{SB=OLetter}\p{SB=Upper}\p{SB=Lower}\p{SB=Sep}\p{SB=CR}\p{SB=LF}\p{SB=STerm}\p{SB=ATerm}]"
-)
+_STOPS = r"[\p{SB=OLetter}\p{SB=Upper}\p{SB=Lower}\p{SB=Sep}\p{SB=STerm}\p{SB=ATerm}]"
+_ONE_LINE_END = r"(?:\r\n|\r(?!\n)|\n)"
+_LOOKAHEAD_END = regex.compile(rf"{_STOPS}|[\r\n]")
+# Where lines are unwrapped, a single line ending is a space: only a blank line stops.
+_WRAPPED_LOOKAHEAD_END = regex.compile(rf"{_STOPS}|{_ONE_LINE_END}[ \t]*{_ONE_LINE_END}")
 
 
-def lookahead_ends(text: str, start: int, end: int) -> bool:
+def lookahead_ends(text: str, start: int, end: int, *, wrapped: bool = False) -> bool:
     """Whether the sentence rules' look-ahead from ``start`` ends before ``end``: at a
-    letter, a paragraph separator or a terminator. Only there does UAX #29's rule SB8 (no
-    break before a lowercase letter that follows, whatever digits, spaces and punctuation
-    come between) stop reading: a boundary before ``start`` is settled once it does."""
-    return _LOOKAHEAD_END.search(text, start, end) is not None
+    letter, a paragraph separator (a blank line, ``wrapped``) or a terminator. Only there
+    does UAX #29's rule SB8 (no break before a lowercase letter that follows, whatever
+    digits, spaces and punctuation come between) stop reading: a boundary before
+    ``start`` is settled once it does."""
+    pattern = _WRAPPED_LOOKAHEAD_END if wrapped else _LOOKAHEAD_END
+    return pattern.search(text, start, end) is not None
 
 
 @dataclass(frozen=True, slots=True)

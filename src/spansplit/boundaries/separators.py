@@ -235,7 +235,8 @@ def separator_levels(
 
 
 LONG_RUN = 64
-"""Separators in a row that a separator kept with its neighbour takes as one."""
+"""Characters of a run of a separator (two or more of it in a row) that a separator kept
+with its neighbour takes as one."""
 
 
 def _split_literal(
@@ -259,21 +260,20 @@ def _split_literal(
         runs = _separator_runs(separator).finditer(text, start, end)
         separators = ((a, a + (b - a) // width * width) for a, b in (r.span() for r in runs))
         return _pieces_between(start, end, separators, False)
-    if (
-        separator == unit * len(separator)
-        and separator * LONG_RUN in segment
-        and one_character_clusters(segment)
-    ):
+    if separator == unit * len(separator) and unit * LONG_RUN in segment:
         # A separator kept with a neighbour makes a piece of each separator of a run: a
-        # run of LONG_RUN or more is kept whole instead, as one separator.
+        # run of LONG_RUN characters or more (two separators at least) is kept whole
+        # instead, as one separator. Whether a run is long is read off the run alone.
         width = len(separator)
         matches: list[Span] = []
         for run in _separator_runs(separator).finditer(text, start, end):
             first, count = run.start(), (run.end() - run.start()) // width
-            if count >= LONG_RUN:
+            if count > 1 and run.end() - run.start() >= LONG_RUN:
                 matches.append((first, first + count * width))
             else:
                 matches += [(first + k * width, first + (k + 1) * width) for k in range(count)]
+        if not one_character_clusters(segment):
+            matches = whole_cluster_matches(text, matches)
         return _pieces_between(start, end, matches, keep_separator)
     lengths = list(map(len, segment.split(separator)))
     width = len(separator)

@@ -14,7 +14,7 @@ whole (:func:`pack_windows` returns ``None``).
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from itertools import chain
 from typing import TYPE_CHECKING
@@ -63,18 +63,33 @@ def _is_local(level: Level) -> bool:
 def _settled(level: Level, text: str, start: int, stop: int) -> bool:
     """Whether the pieces ``level`` found before ``start`` in a window that ends at ``stop``
     are final: sentences need their look-ahead to end inside the window."""
-    return not isinstance(level, SentenceLevel) or lookahead_ends(text, start, stop)
+    if not isinstance(level, SentenceLevel):
+        return True
+    return lookahead_ends(text, start, stop, wrapped=level.wrapped)
+
+
+class _NotLocal(Exception):
+    """A level read from an earlier piece start did not find the piece a window starts
+    with: its pieces depend on where it is read from, and the text is packed whole."""
 
 
 def _level_pieces(level: Level, text: str, start: int, end: int) -> Iterator[list[Span]]:
     """The pieces of ``text[start:end]`` at ``level``, in batches asked for a window at a
-    time; each window starts at a piece start the one before found away from its end."""
+    time. Each window starts at a piece start the one before found away from its end, and
+    is read from the piece before it (what comes before a piece may decide it: the
+    look-behind of sentence rules); :class:`_NotLocal` if it then is no piece start."""
     size = WINDOW_CHARS
+    context = start  # where the window is read from: a piece start at or before ``start``
     while start < end:
         if size > 4 * WINDOW_CHARS:
             size = end - start  # a piece that long: the rest at once, not ever larger windows
         stop = end if end - start <= size + SETTLED_CHARS else start + size
-        parts = level(text, start, stop)
+        parts = level(text, context, stop)
+        if context < start:
+            skipped = bisect_left([piece_start for piece_start, _ in parts], start)
+            if skipped == len(parts) or parts[skipped][0] != start:
+                raise _NotLocal
+            parts = parts[skipped:]
         if stop == end:
             yield parts
             return
@@ -85,7 +100,7 @@ def _level_pieces(level: Level, text: str, start: int, end: int) -> Iterator[lis
             size *= 2  # no piece ends early enough: a longer window
             continue
         yield parts[: settled - 1]
-        start, size = following, WINDOW_CHARS
+        context, start, size = parts[settled - 2][0], following, WINDOW_CHARS
 
 
 def _top_level(
@@ -108,10 +123,13 @@ def _top_level(
             continue
         batches = _level_pieces(level, text, start, end)
         head: list[Span] = []
-        for batch in batches:
-            head += batch
-            if len(head) > 1:
-                break
+        try:
+            for batch in batches:
+                head += batch
+                if len(head) > 1:
+                    break
+        except _NotLocal:
+            return iter([level(text, start, end)]), rest, False
         if splits(head, start, end):
             return chain([head], batches), rest, True
     return iter([[(start, end)]]), (), False
@@ -143,14 +161,17 @@ def pack_windows(
     expected: tuple[list[Span], list[int], list[int]] = ([], [], [])  # the window's first pieces
     size = WINDOW_CHARS
     while True:
-        while more and (not pending or pending[-1][1] - pending[0][0] < size):
-            batch = next(stream, None)
-            if batch is None:
-                more = False
-            else:
-                pending += batch
-        if more and after is None and len(pending) < WINDOW_MIN_PIECES:
-            return whole(pending + [piece for batch in stream for piece in batch], rest)
+        try:
+            while more and (not pending or pending[-1][1] - pending[0][0] < size):
+                batch = next(stream, None)
+                if batch is None:
+                    more = False
+                else:
+                    pending += batch
+            if more and after is None and len(pending) < WINDOW_MIN_PIECES:
+                return whole(pending + [piece for batch in stream for piece in batch], rest)
+        except _NotLocal:
+            return whole(None, ())
         pieces = fit(
             text,
             pending,
@@ -182,6 +203,8 @@ def pack_windows(
             return chunks + made
         resumed = _resume_point(text, pending, pieces, plans, trim)
         if resumed is None:
+            if size >= 4 * WINDOW_CHARS:
+                return whole(None, ())  # groups as long as that: no window helps
             size *= 2
             continue
         taken, top, group, settled, plan = resumed
