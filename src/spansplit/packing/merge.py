@@ -35,6 +35,8 @@ def merge(
     overlap_boundaries: tuple[StartsLevel, ...] = (),
     punctuation: bool = True,
     trim: bool = True,
+    after: Plan | None = None,
+    plans: list[Plan | None] | None = None,
 ) -> list[SizedSpan]:
     """Pack ``pieces`` into ``(start, end, size)`` chunks of at most ``budget``.
 
@@ -47,43 +49,20 @@ def merge(
     that fits (see :meth:`OverlapSearch.ranked`). Every chunk holds at least one new piece
     and starts after the previous chunk starts; with ``trim``, pieces of whitespace alone
     are dropped. The pieces of one split piece (``pieces.balanced``) are packed into
-    chunks of even size rather than filled greedily.
+    chunks of even size rather than filled greedily. Packing in windows continues after
+    the chunk planned as ``after`` (its pieces are the first of ``pieces``; it is not
+    returned again) and has the plan of each chunk appended to ``plans`` (``None`` for a
+    chunk that had to be shrunk).
     """
-    return merge_after(
-        text,
-        pieces,
-        budget,
-        length,
-        overlap=overlap,
-        overlap_level=overlap_level,
-        overlap_boundaries=overlap_boundaries,
-        punctuation=punctuation,
-        trim=trim,
-    )[0]
-
-
-def merge_after(
-    text: str,
-    pieces: Pieces,
-    budget: int,
-    length: LengthFunction,
-    *,
-    overlap: int = 0,
-    overlap_level: Level | None = None,
-    overlap_boundaries: tuple[StartsLevel, ...] = (),
-    punctuation: bool = True,
-    trim: bool = True,
-    after: Plan | None = None,
-) -> tuple[list[SizedSpan], list[Plan | None]]:
-    """:func:`merge`, continued after the chunk planned as ``after`` (its pieces are the
-    first of ``pieces``; it is not returned again), with the plan of each chunk returned
-    (``None`` for a chunk that had to be shrunk): packing in windows resumes from one."""
     measurer = pieces.measurer or length.measurer(text)
     if trim and not pieces.trimmed:
         pieces = _without_blank(text, pieces, measurer)
     search = OverlapSearch(text, measurer, overlap_level, overlap_boundaries, punctuation)
     packer = _Packer(text, pieces, budget, length, measurer, overlap, search, trim)
-    return packer.run(after)
+    chunks, chunk_plans = packer.run(after)
+    if plans is not None:
+        plans += chunk_plans
+    return chunks
 
 
 def _without_blank(text: str, pieces: Pieces, measurer: TextMeasurer) -> Pieces:

@@ -29,7 +29,7 @@ from ..boundaries.words import word_spans
 from ..chunk import SizedSpan, Span, after_whitespace
 from ..config import ChunkConfig
 from ..sizing.base import TextMeasurer
-from .merge import Plan, merge_after
+from .merge import Plan, merge
 from .pieces import Pieces, fit
 
 if TYPE_CHECKING:
@@ -187,7 +187,8 @@ def pack_windows(
         )
         if after is not None and _first_pieces(pieces, len(expected[0])) != expected:
             return whole(None, ())  # the window did not meet the pieces the last one left
-        made, plans = merge_after(
+        plans: list[Plan | None] = []
+        made = merge(
             text,
             pieces,
             config.chunk_size,
@@ -198,6 +199,7 @@ def pack_windows(
             punctuation=structure.punctuation,
             trim=trim,
             after=after,
+            plans=plans,
         )
         if not more:
             return chunks + made
