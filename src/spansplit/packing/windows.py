@@ -3,13 +3,13 @@ bounded by a window instead of the text.
 
 The general path holds every piece of the text at once (a tuple and a size or two per
 piece: a hundred times the text where pieces are a few characters long). Here the pieces
-of the top level are read off the text a window at a time, fitted and merged, and
-packing resumes at a chunk whose first piece starts a top-level piece well inside the
-window: the next window starts with that piece, and the packer continues after that
-chunk exactly as it would have over the whole text. Only levels whose pieces away from a
-region's end do not depend on where the region ends are read this way; a text whose top
-level is another, or a resumed window that does not meet the pieces it left, is packed
-whole (:func:`pack_windows` returns ``None``).
+of the top level are read off the text a window at a time, fitted and merged, and packing
+resumes after a chunk well inside the window whose first piece starts a group of
+top-level pieces (those glued across cuts the rules forbid): the next window starts with
+that group, and the packer continues after that chunk exactly as it would have over the
+whole text. Only levels whose pieces away from a region's end do not depend on where the
+region ends are read this way; a text whose top level is another, or a window that does
+not meet the pieces the one before it left, is packed whole (``whole``).
 """
 
 from __future__ import annotations
