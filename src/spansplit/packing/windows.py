@@ -85,16 +85,18 @@ def _level_pieces(level: Level, text: str, start: int, end: int) -> Iterator[lis
             size = end - start  # a piece that long: the rest at once, not ever larger windows
         stop = end if end - start <= size + SETTLED_CHARS else start + size
         parts = level(text, context, stop)
-        if context < start:
-            skipped = bisect_left([piece_start for piece_start, _ in parts], start)
-            if skipped == len(parts) or parts[skipped][0] != start:
+        starts = [piece_start for piece_start, _ in parts]
+        skipped = bisect_left(starts, start)
+        if skipped == len(parts) or starts[skipped] != start:
+            if context < start:
                 raise _NotLocal
-            parts = parts[skipped:]
+            skipped = 0  # the region's own start: its first piece may start later
         if stop == end:
-            yield parts
+            yield parts[skipped:]
             return
         # Pieces before the first one that starts in the last SETTLED_CHARS are final.
-        settled = bisect_right([piece_start for piece_start, _ in parts], stop - SETTLED_CHARS)
+        parts = parts[skipped:]
+        settled = bisect_right(starts, stop - SETTLED_CHARS, skipped) - skipped
         following = parts[settled - 1][0] if settled else start
         if settled < 2 or following <= start or not _settled(level, text, following, stop):
             size *= 2  # no piece ends early enough: a longer window
