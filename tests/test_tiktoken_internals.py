@@ -8,6 +8,7 @@ from array import array
 
 import pytest
 from conftest import sample
+from support import peak_memory
 
 from spansplit.sizing import tiktoken as counting
 from spansplit.sizing import tiktoken_internals as internals
@@ -60,6 +61,7 @@ def test_the_buffer_encoder_gives_encode_ordinary_ids() -> None:
 def hide_private_attributes(monkeypatch: pytest.MonkeyPatch) -> None:
     """tiktoken as if its private attributes were gone."""
     monkeypatch.setattr(counting, "buffer_encoder", lambda encoding: None)
+    monkeypatch.setattr(internals, "buffer_encoder", lambda encoding: None)
     monkeypatch.setattr(counting, "_CHAR_STARTS", {})
 
     class Hidden:
@@ -101,3 +103,42 @@ def test_a_private_copy_encodes_as_the_encoding() -> None:
     assert copy is not None and copy is not encoding and copy.name == encoding.name
     text = sample("english.txt")[:3000] + " <|endoftext|> 漢字 😀\r\n"
     assert copy.encode_ordinary(text) == encoding.encode_ordinary(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a" * (internals.BUFFER_COUNT_MIN_CHARS - 1),
+        "a" * internals.BUFFER_COUNT_MIN_CHARS,
+        sample("english.txt") + sample("chinese.txt") + "😀👍🏽\r\n" * 50,
+        "x" + " " * (internals.LONG_WHITESPACE_CHARS + 5) + "y <|endoftext|>",
+    ],
+    ids=["below-threshold", "at-threshold", "samples", "long-whitespace"],
+)
+def test_counting_gives_the_length_of_encode_ordinary(text: str) -> None:
+    encoding = load_encoding("cl100k_base")
+    expected = len(internals.encode_ordinary(encoding, text))
+    assert internals.count_ordinary(encoding, text) == expected
+
+
+def test_counting_a_long_text_holds_no_list_of_ids() -> None:
+    # A list of ids takes about 36 bytes a token; the native buffer 4, outside Python.
+    length = TiktokenLength(load_encoding("cl100k_base"))
+    text = sample("english.txt") * 4
+    tokens = length.count(text)
+    assert tokens == len(length.encoding.encode_ordinary(text))
+    assert peak_memory(lambda: length.count(text)) < tokens
+
+
+def test_the_token_index_takes_little_more_than_its_own_size() -> None:
+    # The ends are summed into the array returned (4 bytes a token); besides that and the
+    # copy of each segment tiktoken reads, at most 2 bytes a token (it was 6: a sum, a
+    # copy of the sum, and the array made from that copy).
+    length = TiktokenLength(load_encoding("cl100k_base"))
+    text = "a1 " * 400_000
+    third = len(text) // 3
+    cuts = [0, third, 2 * third, len(text)]
+    ends = length.token_ends(text, cuts)
+    assert ends[-1] == len(text) and len(ends) == len(length.encoding.encode_ordinary(text))
+    peak = peak_memory(lambda: length.token_ends(text, cuts))
+    assert peak <= 4 * len(ends) + len(text) + 2 * len(ends)
