@@ -15,7 +15,7 @@ import regex
 from conftest import CORPUS, DATA, corpus_files, corpus_path, read_corpus, sample
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from support import break_test_cases, corpus_cases
+from support import break_test_cases, corpus_cases, peak_memory
 
 from spansplit.boundaries import sentences
 from spansplit.boundaries.graphemes import cluster_ends
@@ -470,6 +470,15 @@ def test_fast_and_exact_engines_agree(text: str) -> None:
                 sentences._add_ends(fast, text, 0, len(text), found["fast"])
                 sentences._add_ends(exact, text, 0, len(text), found["exact"])
             assert found["fast"] == found["exact"]
+
+
+@pytest.mark.skipif(not sentences.POSSESSIVE_LOOP, reason="possessive groups need Python 3.11")
+def test_a_long_sentence_of_marks_holds_no_state_per_mark() -> None:
+    # The lazy loop of the pattern kept about 60 bytes for each run of marks: 39 times the
+    # text for a megabyte of "e" with two combining marks.
+    text = "e\u0301\u0323" * 100_000 + ". Next"
+    assert ends(sentence_spans(text)) == [len(text) - 4, len(text)]
+    assert peak_memory(lambda: sentence_spans(text)) < len(text)
 
 
 @given(generated)

@@ -52,6 +52,7 @@ with ``abbreviations=()``, with or without openers.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -103,6 +104,9 @@ _PROPERTIES: dict[str, str] = {
     r"\p{SB=Numeric}\p{SB=SContinue}",
 }
 
+POSSESSIVE_LOOP = sys.version_info >= (3, 11)
+"""Whether the ``re`` pattern may use a possessive group (Python 3.11 added them)."""
+
 _ASTRAL = regex.compile("[\U00010000-\U0010ffff]")
 _LINE_END = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _SEPARATORS = ("\n", "\r", "\x85", "\u2028", "\u2029")
@@ -110,11 +114,16 @@ _MATCH_END = re.Match.end
 
 
 def _template(
-    c: Mapping[str, str], abbreviations: frozenset[str], openers: bool, quick: bool
+    c: Mapping[str, str],
+    abbreviations: frozenset[str],
+    openers: bool,
+    quick: bool,
+    possessive: bool = False,
 ) -> str:
     """The pattern of one sentence, starting at a sentence start, over the classes ``c``.
 
-    Written for both engines: no possessive quantifiers, fixed-width lookbehind only, and
+    Written for both engines: no possessive quantifiers (but one with ``possessive``, for
+    ``re`` on Python 3.11 and later), fixed-width lookbehind only, and
     every greedy run followed by a guard so that backtracking cannot stop it early.
     ``quick`` adds shortcuts for the commonest endings (they need the class CLOSE_NO_OPEN,
     closing punctuation that is not an opener); the result is the same without them.
@@ -147,10 +156,12 @@ def _template(
     cluster_safe = (
         f"(?<![{c['PREPEND']}])(?![{c['JOINS_BACK']}])(?!(?<=\u200d)[{c['PICTOGRAPHIC']}])"
     )
-    # The group "full_stop" is set after an ATerm, so that SB8 applies to its runs only.
+    # SB8 applies to the runs after an ATerm only. No groups: ``ends`` also serves as a
+    # look-ahead below.
+    then = f"{sb8a}(?:{parasep}|{cluster_safe})"
     ends = (
-        f"(?:[{c['ATERM']}](?P<full_stop>){sb7}{sb6}{abbreviation}|[{c['STERM']}])"
-        f"{run}(?(full_stop){sb8}){sb8a}(?:{parasep}|{cluster_safe})"
+        f"[{c['ATERM']}]{sb7}{sb6}{abbreviation}{run}{sb8}{then}"
+        f"|[{c['STERM']}]{run}{then}"
         f"|{parasep}|\\Z"
     )
     # A terminator run that did not end the sentence, or Extend/Format characters (SB5;
@@ -160,7 +171,16 @@ def _template(
         f"|(?<=[{c['UL']}])[{ef}]+[{c['ATERM']}][{ef}]*(?=[{c['UPPER']}])"
         f"|[{ef}]+"
     )
-    general = f"(?:(?:{goes_on}){plain})*?(?:{ends})"
+    step = f"(?:{goes_on}){plain}"
+    if possessive:
+        # The same match as the lazy loop below (at each step ``ends`` is tried first, and
+        # a step never has to be undone, since one always matches where ``ends`` does not),
+        # without the state the lazy loop keeps for every step: 60 bytes a step, for a
+        # sentence of a megabyte of marks. ``ends`` can only match at a terminator, a
+        # separator or the end, so it is tried only there.
+        general = f"(?:(?:(?=[^{t}{p}])|(?!{ends})){step})*+(?:{ends})"
+    else:
+        general = f"(?:{step})*?(?:{ends})"
     if not quick:
         return f"{plain}{general}"
     no_open = c["CLOSE_NO_OPEN"]
@@ -224,7 +244,8 @@ def _bmp_classes() -> dict[str, str]:
 @lru_cache(maxsize=16)
 def fast_pattern(abbreviations: frozenset[str], openers: bool) -> re.Pattern[str]:
     """The ``re`` pattern, with shortcuts, for text without characters beyond the BMP."""
-    return re.compile(_template(_bmp_classes(), abbreviations, openers, quick=True))
+    classes = _bmp_classes()
+    return re.compile(_template(classes, abbreviations, openers, True, POSSESSIVE_LOOP))
 
 
 @lru_cache(maxsize=16)
