@@ -472,6 +472,20 @@ def test_fast_and_exact_engines_agree(text: str) -> None:
             assert found["fast"] == found["exact"]
 
 
+@given(st.one_of(generated, anything))
+def test_the_pattern_for_all_planes_agrees_with_the_exact_engine(text: str) -> None:
+    # Lines with a character beyond the BMP go to the re pattern whose classes span every
+    # plane; the regex module's \p{SB=...} classes define what it must find.
+    for abbreviations, openers in ((frozenset(), False), (DEFAULT_ABBREVIATIONS, True)):
+        astral = sentences.fast_pattern(abbreviations, openers, astral=True)
+        exact = sentences.exact_pattern(abbreviations, openers)
+        found: dict[str, list[int]] = {"astral": [], "exact": []}
+        if text:
+            sentences._add_ends(astral, text, 0, len(text), found["astral"])
+            sentences._add_ends(exact, text, 0, len(text), found["exact"])
+        assert found["astral"] == found["exact"]
+
+
 @pytest.mark.skipif(not sentences.POSSESSIVE_LOOP, reason="possessive groups need Python 3.11")
 def test_a_long_sentence_of_marks_holds_no_state_per_mark() -> None:
     # The lazy loop of the pattern kept about 60 bytes for each run of marks: 39 times the
@@ -479,6 +493,12 @@ def test_a_long_sentence_of_marks_holds_no_state_per_mark() -> None:
     text = "e\u0301\u0323" * 100_000 + ". Next"
     assert ends(sentence_spans(text)) == [len(text) - 4, len(text)]
     assert peak_memory(lambda: sentence_spans(text)) < len(text)
+    # A long line beyond the BMP goes to the re pattern for all planes (the regex module's
+    # pattern kept 12 times the text for emoji ZWJ sequences).
+    emoji = "👩\u200d👩\u200d👧\u200d👦" * 5_000 + "! Next"
+    assert len(emoji) >= sentences.LONG_ASTRAL_LINE
+    assert ends(sentence_spans(emoji)) == [len(emoji) - 4, len(emoji)]
+    assert peak_memory(lambda: sentence_spans(emoji)) < len(emoji)
 
 
 @given(generated)
@@ -507,7 +527,7 @@ def test_a_sentence_starts_with_no_terminator_except_after_a_line_end(text: str)
             assert sb_class(text[start]) not in _SATERM
 
 
-def test_lines_with_characters_beyond_the_bmp_use_the_exact_pattern() -> None:
+def test_lines_with_characters_beyond_the_bmp() -> None:
     text = "First. Second 😀 here. Third.\nFourth. Fifth.\n𝐀bc. Def. \U00011047 G"
     spans = sentence_spans(text)
     assert pieces(text, spans) == [
@@ -561,12 +581,15 @@ def check_properties(text: str) -> None:
 
 def check_engines_agree(text: str) -> None:
     for abbreviations, openers in ((DEFAULT_ABBREVIATIONS, True), (frozenset(), False)):
-        fast = sentences.fast_pattern(abbreviations, openers)
-        exact = sentences.exact_pattern(abbreviations, openers)
-        found: dict[str, list[int]] = {"fast": [], "exact": []}
-        sentences._add_ends(fast, text, 0, len(text), found["fast"])
-        sentences._add_ends(exact, text, 0, len(text), found["exact"])
-        assert found["fast"] == found["exact"]
+        exact: list[int] = []
+        sentences._add_ends(
+            sentences.exact_pattern(abbreviations, openers), text, 0, len(text), exact
+        )
+        for astral in (False, True):
+            found: list[int] = []
+            pattern = sentences.fast_pattern(abbreviations, openers, astral=astral)
+            sentences._add_ends(pattern, text, 0, len(text), found)
+            assert found == exact, astral
 
 
 def check_chinese_sentences(text: str, at_least_inner: int) -> None:

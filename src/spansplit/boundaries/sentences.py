@@ -8,13 +8,17 @@ ends. A sentence keeps what UAX #29 gives it: closing punctuation, trailing spac
 one paragraph separator (LF, CR, CRLF, NEL, U+2028, U+2029; rule SB4 makes every line
 ending a paragraph separator).
 
-The template is compiled twice from the ``regex`` module's Unicode data:
+The template is compiled from the ``regex`` module's Unicode data:
 
 * with ``\\p{Sentence_Break=...}`` classes for the ``regex`` module (exact for all text);
 * with the same classes spelled out as code point ranges of the Basic Multilingual Plane,
   for the standard ``re`` module, several times faster. Lines holding a character beyond
   U+FFFF (emoji, rare ideographs) go through the first pattern, the rest through the
-  second; a line ending always ends a sentence, so the two never disagree at a seam.
+  second; a line ending always ends a sentence, so the two never disagree at a seam;
+* for lines beyond the BMP longer than :data:`LONG_ASTRAL_LINE`, with the ranges of
+  every plane for ``re``: on Python 3.11 and later its loop keeps no state per step, so
+  a long sentence takes no memory for its length (the ``regex`` module keeps tens of
+  bytes per step).
 
 Tailorings, both on by default; ``abbreviations=(), openers=False`` gives plain UAX #29:
 
@@ -53,6 +57,7 @@ from __future__ import annotations
 
 import re
 import sys
+from array import array
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -106,6 +111,10 @@ _PROPERTIES: dict[str, str] = {
 
 POSSESSIVE_LOOP = sys.version_info >= (3, 11)
 """Whether the ``re`` pattern may use a possessive group (Python 3.11 added them)."""
+
+LONG_ASTRAL_LINE = 1 << 14
+"""Lines with a character beyond the BMP at least this long go to the ``re`` pattern for
+all planes, whose memory does not grow with the length of a sentence."""
 
 _ASTRAL = regex.compile("[\U00010000-\U0010ffff]")
 _LINE_END = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
@@ -211,13 +220,20 @@ def _bmp_text() -> str:
     return _bmp()
 
 
-def bmp_ranges(members: str) -> str:
+@lru_cache(maxsize=1)
+def _astral_text() -> str:
+    """Every code point beyond the BMP, in order, as one string (made once)."""
+    return array("I", range(0x10000, 0x110000)).tobytes().decode("utf-32-le")
+
+
+def bmp_ranges(members: str, *, astral: bool = False) -> str:
     """The code points of the BMP in the ``regex`` character-set members ``members``
     (``\\p{...}`` classes, V1 set operations), as ranges for a standard ``re`` set;
-    surrogates are left out."""
+    surrogates are left out. With ``astral``, the code points beyond the BMP instead."""
     ranges = []
-    for match in regex.finditer(f"[{members}]++", _bmp_text(), flags=regex.V1):
-        first, last = match.start(), match.end() - 1
+    text, base = (_astral_text(), 0x10000) if astral else (_bmp_text(), 0)
+    for match in regex.finditer(f"[{members}]++", text, flags=regex.V1):
+        first, last = match.start() + base, match.end() - 1 + base
         if first >= 0xD800 and last <= 0xDFFF:
             continue  # surrogates stay out of every class: they count as plain text
         ranges.append(
@@ -228,23 +244,30 @@ def bmp_ranges(members: str) -> str:
     return "".join(ranges)
 
 
-@lru_cache(maxsize=1)
-def _bmp_classes() -> dict[str, str]:
-    """The template's classes as explicit ranges of the BMP, read from ``regex``'s data."""
+@lru_cache(maxsize=2)
+def _re_classes(astral: bool) -> dict[str, str]:
+    """The template's classes as explicit ranges of the BMP (with ``astral``, of every
+    plane), read from ``regex``'s data."""
     # re's own letters and digits need no table; PLAIN is the negation of three classes.
     classes = {"WORD": r"^\W_", "PLAIN": ""}
     wanted = {**_PROPERTIES, "CLOSE_NO_OPEN": r"[\p{SB=Close}--[\p{Ps}\p{Pi}]]"}
     for name, members in wanted.items():
         if name not in classes:
             classes[name] = bmp_ranges(members)
+            if astral:
+                classes[name] += bmp_ranges(members, astral=True)
     classes["PLAIN"] = f"^{classes['T']}{classes['P']}{classes['EF']}"
     return classes
 
 
 @lru_cache(maxsize=16)
-def fast_pattern(abbreviations: frozenset[str], openers: bool) -> re.Pattern[str]:
-    """The ``re`` pattern, with shortcuts, for text without characters beyond the BMP."""
-    classes = _bmp_classes()
+def fast_pattern(
+    abbreviations: frozenset[str], openers: bool, astral: bool = False
+) -> re.Pattern[str]:
+    """The ``re`` pattern, with shortcuts, for text without characters beyond the BMP;
+    with ``astral``, for any text (its classes take a tenth of a second to read, so it
+    is made when such text turns up)."""
+    classes = _re_classes(astral)
     return re.compile(_template(classes, abbreviations, openers, True, POSSESSIVE_LOOP))
 
 
@@ -357,13 +380,18 @@ def sentence_spans(
     for astral in _ASTRAL.finditer(text, start, stop):
         if astral.start() < done:
             continue
-        # The line around a character beyond the BMP goes to the exact pattern.
+        # The line around a character beyond the BMP goes to the exact pattern; a long one
+        # to the re pattern for all planes (slower on such characters, whose classes it
+        # reads range by range, but it keeps no state per step of a long sentence).
         first = _line_start(text, done, astral.start())
         line_end = _LINE_END.search(text, astral.end(), stop)
         last = line_end.end() if line_end else stop
         if first > done:
             _add_ends(fast, text, done, first, ends)
-        _add_ends(exact_pattern(*settings), text, first, last, ends)
+        if last - first >= LONG_ASTRAL_LINE and POSSESSIVE_LOOP:
+            _add_ends(fast_pattern(*settings, astral=True), text, first, last, ends)
+        else:
+            _add_ends(exact_pattern(*settings), text, first, last, ends)
         done = last
     if done < stop:
         _add_ends(fast, text, done, stop, ends)
@@ -420,7 +448,7 @@ def _sentence_end_hint(wrapped: bool) -> re.Pattern[str]:
     """What any sentence end needs before it: a terminator (STerm, ATerm), a paragraph
     separator (with ``wrapped``: NEL, U+2028, U+2029 or a blank line), or a character
     beyond the BMP (whose class the pattern does not spell out)."""
-    classes = _bmp_classes()
+    classes = _re_classes(False)
     if not wrapped:
         return re.compile(f"[{classes['T']}{classes['P']}\U00010000-\U0010ffff]")
     # a blank line, or the text's first line blank (no paragraph before its line ending)
