@@ -298,10 +298,12 @@ BLANK_FLOODS = ["\n" * 300_000, "\r\n" * 150_000, " \t\n" * 100_000, "x" + "\n" 
 @pytest.mark.parametrize("text", BLANK_FLOODS, ids=["lf", "crlf", "spaces", "between"])
 def test_blank_floods_take_little_memory(text: str) -> None:
     """Blank lines are no pieces: the paragraph patterns kept state for every blank line
-    of a run (0.9 GB for five million), and the sentence level made a piece of each."""
+    of a run (0.9 GB for five million), and the sentence level made a piece of each; the
+    Markdown layout's line starts took 8 bytes a line, and a list of the lines 8 more."""
     limit = 8 * sys.getsizeof(text)
     assert peak_memory(lambda: paragraph_spans(text)) < limit
     assert peak_memory(lambda: spansplit.split_paragraphs(text, 100)) < limit
+    assert peak_memory(lambda: spansplit.MarkdownSplitter(100).split(text)) < limit
     if text.isspace():
         assert peak_memory(lambda: spansplit.SentenceSplitter(100).split(text)) < limit
         assert peak_memory(lambda: RecursiveSplitter(100, length="utf8").split(text)) < limit

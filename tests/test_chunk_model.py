@@ -363,7 +363,7 @@ def test_split_lines_and_line_ends_match_the_reference(text: str) -> None:
         if line[-1] in "\r\n":
             ends.append(position)
     assert ends == naive_ending_ends(text)
-    assert line_ending_ends(text) == naive_ending_ends(text)
+    assert list(line_ending_ends(text)) == naive_ending_ends(text)
     assert count_lines(text) == naive_count_lines(text) == len(lines)
 
 

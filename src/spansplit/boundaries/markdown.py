@@ -33,7 +33,7 @@ from typing import Any
 
 from ..chunk import Span, trim_span
 from ..errors import ExtraNotInstalledError
-from ..lines import split_lines
+from ..lines import line_ending_ends
 from .sentences import SentenceLevel
 
 FRONT_MATTER = re.compile(
@@ -100,10 +100,11 @@ class MarkdownLayout:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        # 8 bytes a line (a list takes 36: 36 MB for a megabyte of blank lines)
-        self.line_starts = array("q", accumulate(map(len, split_lines(text)), initial=0))
-        if self.line_starts[-1] == len(text) and len(self.line_starts) > 1:
+        # 4 bytes a line (a list takes 36: 36 MB for a megabyte of blank lines)
+        self.line_starts = line_ending_ends(text)
+        if self.line_starts and self.line_starts[-1] == len(text):
             self.line_starts.pop()  # the end of the text is not a line start
+        self.line_starts.insert(0, 0)
         base = 1 if text.startswith("\ufeff") else 0
         matter = FRONT_MATTER.match(text, base)
         self.front_matter: Span | None = (base, matter.end()) if matter else None
