@@ -18,10 +18,13 @@ from tests.support import ATOMS, FAMILY, check_chunks, peak_memory, texts_of, to
 
 
 @contextmanager
-def window_size(chars: int, settled: int = 8, min_pieces: int = 2) -> Iterator[list[int]]:
-    """Windows of ``chars`` code points (and, for each long text, whether it was packed in
-    windows)."""
+def window_size(
+    chars: int, settled: int = 8, min_pieces: int = 2, pieces: int = 1 << 40
+) -> Iterator[list[int]]:
+    """Windows of ``chars`` code points and at most ``pieces`` pieces (and, for each long
+    text, whether it was packed in windows)."""
     saved = windows.WINDOW_CHARS, windows.SETTLED_CHARS, windows.WINDOW_MIN_PIECES
+    saved_pieces, windows.WINDOW_PIECES = windows.WINDOW_PIECES, pieces
     original = windows.pack_windows
     used: list[int] = []
 
@@ -47,6 +50,7 @@ def window_size(chars: int, settled: int = 8, min_pieces: int = 2) -> Iterator[l
         yield used
     finally:
         windows.WINDOW_CHARS, windows.SETTLED_CHARS, windows.WINDOW_MIN_PIECES = saved
+        windows.WINDOW_PIECES = saved_pieces
         windows.pack_windows = original
 
 
@@ -60,10 +64,12 @@ def spans(splitter: Any, text: str) -> list[tuple[int, int, int]] | str:
         return type(error).__name__
 
 
-def whole_and_windowed(splitter: Any, text: str, chars: int) -> tuple[list[Any], list[Any], int]:
+def whole_and_windowed(
+    splitter: Any, text: str, chars: int, pieces: int = 1 << 40
+) -> tuple[list[Any], list[Any], int]:
     with window_size(1 << 40):
         whole = spans(splitter, text)
-    with window_size(chars) as used:
+    with window_size(chars, pieces=pieces) as used:
         windowed = spans(splitter, text)
     return whole, windowed, sum(used)
 
@@ -100,14 +106,19 @@ SPLITTERS: list[tuple[str, Callable[[], Any]]] = [
 PROSE_ATOMS = [*ATOMS, "Mr. Smith", "Hello world. ", "“Quoted.” ", "x, y; z", "- item\n", "\n\n"]
 
 
+# Windows of a few code points; and windows that shrink where pieces are dense.
+SIZES = {"chars": (24, 1 << 40), "pieces": (64, 4)}
+
+
 @pytest.mark.parametrize("name, make", SPLITTERS, ids=[name for name, _ in SPLITTERS])
+@pytest.mark.parametrize("size", list(SIZES))
 @settings(max_examples=60, deadline=None)
 @given(text=texts_of(st.sampled_from(PROSE_ATOMS), noise=4, count=120))
 def test_windows_make_the_chunks_of_the_whole_text(
-    name: str, make: Callable[[], Any], text: str
+    name: str, make: Callable[[], Any], size: str, text: str
 ) -> None:
     splitter = make()
-    whole, windowed, _ = whole_and_windowed(splitter, text, 24)
+    whole, windowed, _ = whole_and_windowed(splitter, text, *SIZES[size])
     assert windowed == whole
 
 
@@ -118,6 +129,7 @@ def test_windows_on_real_text(name: str, make: Callable[[], Any], document: str)
     splitter = make()
     whole, windowed, _ = whole_and_windowed(splitter, text, 200)
     assert windowed == whole
+    assert whole_and_windowed(splitter, text, 400, 8)[1] == whole
     check_chunks(
         text,
         splitter.split(text),
@@ -156,6 +168,20 @@ def test_small_pieces_are_packed_in_windows() -> None:
     assert windowed_peak < whole_peak / 3, (windowed_peak, whole_peak)
     longer = text * 4
     assert peak_memory(lambda: splitter.split(longer)) < 1.5 * windowed_peak
+
+
+def test_windows_of_tiny_pieces_hold_a_bounded_number_of_them() -> None:
+    """Sentences of one letter are two pieces for three code points: a window of
+    WINDOW_CHARS held 21,000 of them (24 times the text, all told); a window now holds at
+    most WINDOW_PIECES, with the chunks of the whole text."""
+    splitter = spansplit.SentenceSplitter(2000, length="utf8")
+    text = "a\n\n" * 200_000
+    whole, windowed, used = whole_and_windowed(
+        splitter, text, windows.WINDOW_CHARS, windows.WINDOW_PIECES
+    )
+    assert used == 1 and windowed == whole
+    splitter.split(text[:100_000])
+    assert peak_memory(lambda: splitter.split(text)) < 12 * len(text)
 
 
 def test_large_pieces_are_packed_whole() -> None:

@@ -39,6 +39,10 @@ WINDOW_CHARS = 1 << 15
 """Code points of top-level pieces packed at a time (a window grows where no chunk in it
 can be resumed from)."""
 
+WINDOW_PIECES = 1 << 13
+"""Top-level pieces packed at a time, at most (a window shrinks where pieces are tiny: a
+piece held while packing takes about 150 bytes, fifty times a paragraph of one letter)."""
+
 WINDOW_MIN_PIECES = 1 << 10
 """Top-level pieces a first window must hold for windows to be used: a text of larger
 pieces (paragraphs of prose) takes little memory packed whole, and faster."""
@@ -78,7 +82,7 @@ def _level_pieces(level: Level, text: str, start: int, end: int) -> Iterator[lis
     time. Each window starts at a piece start the one before found away from its end, and
     is read from the piece before it (what comes before a piece may decide it: the
     look-behind of sentence rules); :class:`_NotLocal` if it then is no piece start."""
-    size = WINDOW_CHARS
+    base = size = WINDOW_CHARS  # base: the window for pieces as dense as the last ones
     context = start  # where the window is read from: a piece start at or before ``start``
     while start < end:
         if size > 4 * WINDOW_CHARS:
@@ -91,6 +95,10 @@ def _level_pieces(level: Level, text: str, start: int, end: int) -> Iterator[lis
             if context < start:
                 raise _NotLocal
             skipped = 0  # the region's own start: its first piece may start later
+        dense = len(parts) - skipped > WINDOW_PIECES and size > 4 * SETTLED_CHARS
+        if dense and stop < end:
+            base = size = max(4 * SETTLED_CHARS, size * WINDOW_PIECES // (len(parts) - skipped))
+            continue  # tiny pieces: read a smaller window
         if stop == end:
             yield parts[skipped:]
             return
@@ -102,7 +110,7 @@ def _level_pieces(level: Level, text: str, start: int, end: int) -> Iterator[lis
             size *= 2  # no piece ends early enough: a longer window
             continue
         yield parts[: settled - 1]
-        context, start, size = parts[settled - 2][0], following, WINDOW_CHARS
+        context, start, size = parts[settled - 2][0], following, base
 
 
 def _top_level(
@@ -164,7 +172,10 @@ def pack_windows(
     size = WINDOW_CHARS
     while True:
         try:
-            while more and (not pending or pending[-1][1] - pending[0][0] < size):
+            most = WINDOW_PIECES * (size // WINDOW_CHARS)
+            while more and (
+                not pending or (pending[-1][1] - pending[0][0] < size and len(pending) < most)
+            ):
                 batch = next(stream, None)
                 if batch is None:
                     more = False
