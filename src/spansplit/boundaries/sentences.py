@@ -226,12 +226,21 @@ def _astral_text() -> str:
     return array("I", range(0x10000, 0x110000)).tobytes().decode("utf-32-le")
 
 
-def bmp_ranges(members: str, *, astral: bool = False) -> str:
+def bmp_ranges(members: str) -> str:
     """The code points of the BMP in the ``regex`` character-set members ``members``
     (``\\p{...}`` classes, V1 set operations), as ranges for a standard ``re`` set;
-    surrogates are left out. With ``astral``, the code points beyond the BMP instead."""
+    surrogates are left out."""
+    return _ranges(members, _bmp_text(), 0)
+
+
+def astral_ranges(members: str) -> str:
+    """:func:`bmp_ranges` for the code points beyond the BMP."""
+    return _ranges(members, _astral_text(), 0x10000)
+
+
+def _ranges(members: str, text: str, base: int) -> str:
+    """The code points of ``text`` (consecutive, from ``base``) in ``members``, as ranges."""
     ranges = []
-    text, base = (_astral_text(), 0x10000) if astral else (_bmp_text(), 0)
     for match in regex.finditer(f"[{members}]++", text, flags=regex.V1):
         first, last = match.start() + base, match.end() - 1 + base
         if first >= 0xD800 and last <= 0xDFFF:
@@ -255,7 +264,7 @@ def _re_classes(astral: bool) -> dict[str, str]:
         if name not in classes:
             classes[name] = bmp_ranges(members)
             if astral:
-                classes[name] += bmp_ranges(members, astral=True)
+                classes[name] += astral_ranges(members)
     classes["PLAIN"] = f"^{classes['T']}{classes['P']}{classes['EF']}"
     return classes
 
