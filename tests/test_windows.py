@@ -202,6 +202,27 @@ def test_large_pieces_are_packed_whole() -> None:
         assert used == [windowed]
 
 
+def test_prose_in_small_chunks_is_packed_in_windows() -> None:
+    """Paragraphs of prose are few top-level pieces, but a budget of a few words cuts them
+    into many: the first window's size in budgets decides too, and the windows make the
+    chunks of the whole text while holding the pieces of one window at a time."""
+    text = sample("english.txt") * 40
+    defaults = windows.WINDOW_CHARS, windows.SETTLED_CHARS, windows.WINDOW_MIN_PIECES
+    for splitter in (
+        spansplit.RecursiveSplitter(24, length="utf8"),
+        spansplit.ParagraphSplitter(24, 4),
+        spansplit.SentenceSplitter(8, 2, length="cl100k_base"),
+    ):
+        with window_size(1 << 40):
+            whole = spans(splitter, text)
+            whole_peak = peak_memory(lambda s=splitter: s.split(text))  # type: ignore[misc]
+        with window_size(*defaults, pieces=windows.WINDOW_PIECES) as used:
+            assert spans(splitter, text) == whole
+        assert used == [True]
+        windowed_peak = peak_memory(lambda s=splitter: s.split(text))  # type: ignore[misc]
+        assert windowed_peak < 0.8 * whole_peak, (splitter, windowed_peak, whole_peak)
+
+
 HOSTILE = {
     "no-space line": "x/" + "abcdefgh" * 6_000,
     "url paths": "/api/v2/resources/item-0042/children?page=7&sort=asc " * 1_000,

@@ -44,8 +44,9 @@ WINDOW_PIECES = 1 << 13
 piece held while packing takes about 150 bytes, fifty times a paragraph of one letter)."""
 
 WINDOW_MIN_PIECES = 1 << 10
-"""Top-level pieces a first window must hold for windows to be used: a text of larger
-pieces (paragraphs of prose) takes little memory packed whole, and faster."""
+"""Top-level pieces (or budgets of text) a first window must hold for windows to be used: a
+text of larger pieces (paragraphs of prose) in larger chunks takes little memory packed
+whole, and faster."""
 
 SETTLED_CHARS = 1 << 10
 """How far before the end of the region a level is asked about its pieces are taken as
@@ -181,7 +182,7 @@ def pack_windows(
                     more = False
                 else:
                     pending += batch
-            if more and after is None and len(pending) < WINDOW_MIN_PIECES:
+            if more and after is None and not _many_pieces(pending, config, measurer):
                 return whole(pending + [piece for batch in stream for piece in batch], rest)
         except _NotLocal:
             return whole(None, ())
@@ -230,6 +231,16 @@ def pack_windows(
         after = Plan(0, plan.last - first, plan.overlap_start, plan.overlap_size)
         pending = pending[top:]
         size = WINDOW_CHARS
+
+
+def _many_pieces(pending: list[Span], config: ChunkConfig, measurer: TextMeasurer) -> bool:
+    """Whether the first window's pieces are many: its top-level pieces, or the chunks it
+    makes at the least (its size in budgets: a small budget cuts large pieces small)."""
+    if len(pending) >= WINDOW_MIN_PIECES:
+        return True
+    budgets = WINDOW_MIN_PIECES * config.chunk_size
+    window = (pending[0][0], pending[-1][1])
+    return measurer.sizes([window], budgets)[0] >= budgets
 
 
 def _first_pieces(
