@@ -10,6 +10,8 @@ without them).
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 import regex
 from conftest import CORPUS, DATA, corpus_files, corpus_path, read_corpus, sample
@@ -459,17 +461,21 @@ def test_plain_mode_matches_the_reference(text: str) -> None:
     assert ends(sentence_spans(text, **PURE)) == reference_breaks(text)
 
 
+def engine_ends(pattern: Any, text: str) -> list[int]:
+    """The sentence ends one compiled pattern finds in all of ``text``."""
+    found: list[int] = []
+    if text:
+        sentences._add_ends(pattern, text, 0, len(text), found)
+    return found
+
+
 @given(bmp_generated)
 def test_fast_and_exact_engines_agree(text: str) -> None:
     for abbreviations in (frozenset(), DEFAULT_ABBREVIATIONS):
         for openers in (False, True):
             fast = sentences.fast_pattern(abbreviations, openers)
             exact = sentences.exact_pattern(abbreviations, openers)
-            found: dict[str, list[int]] = {"fast": [], "exact": []}
-            if text:
-                sentences._add_ends(fast, text, 0, len(text), found["fast"])
-                sentences._add_ends(exact, text, 0, len(text), found["exact"])
-            assert found["fast"] == found["exact"]
+            assert engine_ends(fast, text) == engine_ends(exact, text)
 
 
 @given(st.one_of(generated, anything))
@@ -479,11 +485,7 @@ def test_the_pattern_for_all_planes_agrees_with_the_exact_engine(text: str) -> N
     for abbreviations, openers in ((frozenset(), False), (DEFAULT_ABBREVIATIONS, True)):
         astral = sentences.fast_pattern(abbreviations, openers, astral=True)
         exact = sentences.exact_pattern(abbreviations, openers)
-        found: dict[str, list[int]] = {"astral": [], "exact": []}
-        if text:
-            sentences._add_ends(astral, text, 0, len(text), found["astral"])
-            sentences._add_ends(exact, text, 0, len(text), found["exact"])
-        assert found["astral"] == found["exact"]
+        assert engine_ends(astral, text) == engine_ends(exact, text)
 
 
 @pytest.mark.skipif(not sentences.POSSESSIVE_LOOP, reason="possessive groups need Python 3.11")
@@ -581,15 +583,10 @@ def check_properties(text: str) -> None:
 
 def check_engines_agree(text: str) -> None:
     for abbreviations, openers in ((DEFAULT_ABBREVIATIONS, True), (frozenset(), False)):
-        exact: list[int] = []
-        sentences._add_ends(
-            sentences.exact_pattern(abbreviations, openers), text, 0, len(text), exact
-        )
+        exact = engine_ends(sentences.exact_pattern(abbreviations, openers), text)
         for astral in (False, True):
-            found: list[int] = []
             pattern = sentences.fast_pattern(abbreviations, openers, astral=astral)
-            sentences._add_ends(pattern, text, 0, len(text), found)
-            assert found == exact, astral
+            assert engine_ends(pattern, text) == exact, astral
 
 
 def check_chinese_sentences(text: str, at_least_inner: int) -> None:
