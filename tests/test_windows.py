@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import spansplit
 from spansplit.packing import windows
+from spansplit.sizing import token_index
 from tests.conftest import sample
 from tests.support import ATOMS, FAMILY, check_chunks, peak_memory, texts_of, toy_tokens, word_count
 
@@ -221,6 +222,47 @@ def test_prose_in_small_chunks_is_packed_in_windows() -> None:
         assert used == [True]
         windowed_peak = peak_memory(lambda s=splitter: s.split(text))  # type: ignore[misc]
         assert windowed_peak < 0.8 * whole_peak, (splitter, windowed_peak, whole_peak)
+
+
+def test_a_line_longer_than_any_window_is_packed_whole_at_once() -> None:
+    """One top-level piece far longer than a window leaves no chunk to resume after: the
+    size of the first window in budgets must not send it to windows, where each window
+    would cut all of it again (four times the work, super-linear in the text)."""
+    text = "x/" + "abcdefgh" * 40_000 + "\n"  # two top-level pieces: the line, its end
+    splitter = spansplit.RecursiveSplitter(100, 10, length="utf8")
+    fitted: list[int] = []
+    fit = windows.fit
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        fitted.append(len(args[1]))
+        return fit(*args, **kwargs)
+
+    windows.fit = counted
+    try:
+        chunks = splitter.split(text)
+    finally:
+        windows.fit = fit
+    assert fitted == []  # no window fitted: packed whole at once
+    check_chunks(text, chunks, splitter.chunk_size, splitter.length)
+
+
+def test_windows_and_the_whole_text_share_one_token_index(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Deciding on windows measures the first window with the text's token index; packing
+    the text whole after that uses the same index, not a second encoding of the text."""
+    builds: list[int] = []
+    build = token_index.TokenIndexMeasurer._build
+
+    def counted(measurer: token_index.TokenIndexMeasurer) -> None:
+        builds.append(len(measurer.text))
+        build(measurer)
+
+    monkeypatch.setattr(token_index.TokenIndexMeasurer, "_build", counted)
+    text = sample("english.txt") * 40
+    chunks = spansplit.ParagraphSplitter(512, 64, length="cl100k_base").split(text)
+    assert builds == [len(text)]
+    check_chunks(text, chunks, 512, spansplit.resolve_length("cl100k_base"))
 
 
 HOSTILE = {

@@ -97,6 +97,7 @@ def pack(
             return _general(text, top, rest, structure, config, measurer=measurer)
 
         if end - start > 2 * windows.WINDOW_CHARS:
+            measurer = measurer or config.length.measurer(text)  # windows and whole share it
             chunks = windows.pack_windows(text, structure, config, start, end, measurer, whole)
         else:
             chunks = whole(None, ())

@@ -152,7 +152,7 @@ def pack_windows(
     config: ChunkConfig,
     start: int,
     end: int,
-    measurer: TextMeasurer | None,
+    measurer: TextMeasurer,
     whole: Callable[[list[Span] | None, Sequence[Level]], list[SizedSpan]],
 ) -> list[SizedSpan]:
     """The general path's chunks of ``text[start:end]``, packed a window at a time where
@@ -161,7 +161,6 @@ def pack_windows(
     stream, rest, windowed = _top_level(text, structure.levels, start, end)
     if not windowed:
         return whole(next(stream), rest)
-    measurer = measurer or config.length.measurer(text)
     trim = config.strip_whitespace
     chunks: list[SizedSpan] = []
     pending: list[Span] = []  # top-level pieces from the one the next window starts with
@@ -235,11 +234,14 @@ def pack_windows(
 
 def _many_pieces(pending: list[Span], config: ChunkConfig, measurer: TextMeasurer) -> bool:
     """Whether the first window's pieces are many: its top-level pieces, or the chunks it
-    makes at the least (its size in budgets: a small budget cuts large pieces small)."""
+    makes at the least (its size in budgets: a small budget cuts large pieces small), where
+    it has a few top-level pieces within about a window's length to resume between."""
     if len(pending) >= WINDOW_MIN_PIECES:
         return True
-    budgets = WINDOW_MIN_PIECES * config.chunk_size
     window = (pending[0][0], pending[-1][1])
+    if len(pending) < 4 or window[1] - window[0] > 2 * WINDOW_CHARS:
+        return False  # one piece longer than a window: no chunk in it to resume after
+    budgets = WINDOW_MIN_PIECES * config.chunk_size
     return measurer.sizes([window], budgets)[0] >= budgets
 
 
