@@ -188,6 +188,26 @@ def test_closing_quotes_stay_with_their_sentence() -> None:
     assert [c.text for c in chunks] == ["他说：「你好。」", "她笑了。我们走吧！"]
 
 
+def test_dialogue_is_not_cut_after_a_question_before_lower_case() -> None:
+    # UAX #29 ends a sentence at "?\u201d he"; a chunk then started "he cried ...".
+    text = (
+        "\u201cWhere is the cook?\u201d he cried at length. The cook came. "
+        "\u201cFire!\u201d shouted the mate, and all ran."
+    )
+    chunks = split_sentences(text, 50)
+    assert [c.text for c in chunks] == [
+        "\u201cWhere is the cook?\u201d he cried at length.",
+        "The cook came.",
+        "\u201cFire!\u201d shouted the mate, and all ran.",
+    ]
+    # With UAX #29's sentences the first chunk ended inside the last one, after "\u201cFire!\u201d".
+    overlapped = split_sentences(text, 64, 16)
+    assert [c.text for c in overlapped] == [
+        "\u201cWhere is the cook?\u201d he cried at length. The cook came.",
+        "The cook came. \u201cFire!\u201d shouted the mate, and all ran.",
+    ]
+
+
 def test_abbreviations_can_be_turned_off() -> None:
     text = "Mr. Smith arrived. He sat."
     assert [c.text for c in SentenceSplitter(19).split(text)] == ["Mr. Smith arrived.", "He sat."]

@@ -30,12 +30,13 @@ from spansplit.boundaries.sentences import (
 from spansplit.boundaries.words import word_spans
 from spansplit.errors import InputTypeError, InvalidParameterError, ParameterTypeError
 
-PURE = {"abbreviations": (), "openers": False}
+PURE = {"abbreviations": (), "openers": False, "lowercase_continues": False}
 MODES = [
     {},
     PURE,
     {"abbreviations": ()},
     {"openers": False},
+    {"lowercase_continues": False},
     {"abbreviations": {"Mr.", "e.g."}},
 ]
 
@@ -177,17 +178,61 @@ def test_conformance_file_every_case() -> None:
     failures = []
     for text, breaks, line in cases:
         expected = breaks[1:]  # the file marks the start of the text too
-        for mode in ({"abbreviations": ()}, PURE):
+        for mode in ({"abbreviations": (), "lowercase_continues": False}, PURE):
             got = ends(sentence_spans(text, **mode))
             if got != expected:
                 failures.append((mode, line, got))
     assert failures == []
 
 
+def test_lowercase_continues_differs_from_the_file_only_before_lower_case() -> None:
+    # The tailoring (on by default) keeps "!" or "?" before a lower-case letter inside the
+    # sentence, as SB8 keeps a full stop: the file's only such cases are "!a" and "!\u0308a".
+    differing = []
+    for text, breaks, _ in break_test_cases("SentenceBreakTest.txt"):
+        if ends(sentence_spans(text, abbreviations=())) != breaks[1:]:
+            differing.append(text)
+    assert differing == ["!a", "!\u0308a"]
+    assert ends(sentence_spans("!a", abbreviations=())) == [2]
+
+
+@pytest.mark.parametrize(
+    ("text", "tailored", "plain"),
+    [
+        (
+            "\u201cWhere?\u201d he asked. Then he left.",
+            ["\u201cWhere?\u201d he asked. ", "Then he left."],
+            ["\u201cWhere?\u201d ", "he asked. ", "Then he left."],
+        ),
+        (
+            "Alas! never more. Yes! The end.",
+            ["Alas! never more. ", "Yes! ", "The end."],
+            ["Alas! ", "never more. ", "Yes! ", "The end."],
+        ),
+        (
+            "\u00bfQu\u00e9? dijo \u00e9l.",
+            ["\u00bfQu\u00e9? dijo \u00e9l."],
+            ["\u00bfQu\u00e9? ", "dijo \u00e9l."],
+        ),
+        ("Why?\nhe asked", ["Why?\n", "he asked"], ["Why?\n", "he asked"]),  # SB4 still
+        (
+            "\u4f60\u597d\uff01\u4ed6\u8bf4\u3002",
+            ["\u4f60\u597d\uff01", "\u4ed6\u8bf4\u3002"],
+            ["\u4f60\u597d\uff01", "\u4ed6\u8bf4\u3002"],
+        ),
+    ],
+)
+def test_exclamation_or_question_before_lower_case_goes_on(
+    text: str, tailored: list[str], plain: list[str]
+) -> None:
+    assert pieces(text, sentence_spans(text)) == tailored
+    assert pieces(text, sentence_spans(text, lowercase_continues=False)) == plain
+
+
 def test_conformance_file_both_engines() -> None:
     """Each engine alone passes too (the fast one on the cases it is used for)."""
-    fast = sentences.fast_pattern(frozenset(), False)
-    exact = sentences.exact_pattern(frozenset(), False)
+    fast = sentences.fast_pattern(frozenset(), False, False)
+    exact = sentences.exact_pattern(frozenset(), False, False)
     astral = regex.compile("[\U00010000-\U0010ffff]")
     checked = 0
     for text, breaks, line in break_test_cases("SentenceBreakTest.txt"):
@@ -242,7 +287,7 @@ EXAMPLES = [
     ("etc.) the end", ["etc.) the end"], ["etc.) the end"]),  # SB8
     ("The U.S. is big.", ["The U.S. is big."], ["The U.S. is big."]),
     ("etc. Mrs. Bennet was", ["etc. ", "Mrs. Bennet was"], ["etc. ", "Mrs. ", "Bennet was"]),
-    ("Is it? yes it is.", ["Is it? ", "yes it is."], ["Is it? ", "yes it is."]),
+    ("Is it? yes it is.", ["Is it? yes it is."], ["Is it? ", "yes it is."]),  # tailored SB8
     ("Это тест. Второй тест.", ["Это тест. ", "Второй тест."], ["Это тест. ", "Второй тест."]),
     ("هذا اختبار. هذا آخر؟ نعم", ["هذا اختبار. ", "هذا آخر؟ ", "نعم"],
      ["هذا اختبار. ", "هذا آخر؟ ", "نعم"]),
@@ -472,9 +517,9 @@ def engine_ends(pattern: Any, text: str) -> list[int]:
 @given(bmp_generated)
 def test_fast_and_exact_engines_agree(text: str) -> None:
     for abbreviations in (frozenset(), DEFAULT_ABBREVIATIONS):
-        for openers in (False, True):
-            fast = sentences.fast_pattern(abbreviations, openers)
-            exact = sentences.exact_pattern(abbreviations, openers)
+        for openers, lowercase in ((False, False), (True, False), (True, True)):
+            fast = sentences.fast_pattern(abbreviations, openers, lowercase)
+            exact = sentences.exact_pattern(abbreviations, openers, lowercase)
             assert engine_ends(fast, text) == engine_ends(exact, text)
 
 
@@ -482,9 +527,9 @@ def test_fast_and_exact_engines_agree(text: str) -> None:
 def test_the_pattern_for_all_planes_agrees_with_the_exact_engine(text: str) -> None:
     # Lines with a character beyond the BMP go to the re pattern whose classes span every
     # plane; the regex module's \p{SB=...} classes define what it must find.
-    for abbreviations, openers in ((frozenset(), False), (DEFAULT_ABBREVIATIONS, True)):
-        astral = sentences.fast_pattern(abbreviations, openers, astral=True)
-        exact = sentences.exact_pattern(abbreviations, openers)
+    for settings in ((frozenset(), False, False), (DEFAULT_ABBREVIATIONS, True, True)):
+        astral = sentences.fast_pattern(*settings, astral=True)
+        exact = sentences.exact_pattern(*settings)
         assert engine_ends(astral, text) == engine_ends(exact, text)
 
 
@@ -582,10 +627,10 @@ def check_properties(text: str) -> None:
 
 
 def check_engines_agree(text: str) -> None:
-    for abbreviations, openers in ((DEFAULT_ABBREVIATIONS, True), (frozenset(), False)):
-        exact = engine_ends(sentences.exact_pattern(abbreviations, openers), text)
+    for settings in ((DEFAULT_ABBREVIATIONS, True, True), (frozenset(), False, False)):
+        exact = engine_ends(sentences.exact_pattern(*settings), text)
         for astral in (False, True):
-            pattern = sentences.fast_pattern(abbreviations, openers, astral=astral)
+            pattern = sentences.fast_pattern(*settings, astral=astral)
             assert engine_ends(pattern, text) == exact, astral
 
 

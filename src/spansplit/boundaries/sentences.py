@@ -1,4 +1,4 @@
-"""Sentences: the UAX #29 default sentence boundaries, with two small tailorings for chunking.
+"""Sentences: the UAX #29 default sentence boundaries, with small tailorings for chunking.
 
 The rules SB1-SB11 and SB998 of Unicode Standard Annex #29 (SB5's skipping of Extend and
 Format characters included) are written once, as a pattern template over the
@@ -20,7 +20,8 @@ The template is compiled from the ``regex`` module's Unicode data:
   a long sentence takes no memory for its length (the ``regex`` module keeps tens of
   bytes per step).
 
-Tailorings, both on by default; ``abbreviations=(), openers=False`` gives plain UAX #29:
+Tailorings, all on by default; ``abbreviations=(), openers=False, lowercase_continues=False``
+gives plain UAX #29:
 
 * **Abbreviations.** A full stop that ends a listed abbreviation and is followed by spaces
   and more text on the same line does not end the sentence, so "Mr. Smith" stays whole.
@@ -35,6 +36,11 @@ Tailorings, both on by default; ``abbreviations=(), openers=False`` gives plain 
   "你好。「她说" breaks before 「, where UAX #29 counts 「 as closing punctuation and keeps
   it with 你好。. A quote followed by a space keeps the UAX #29 behaviour, so the German
   closing “ in "„Hallo.“ Dann" stays with its sentence.
+* **Lower case goes on.** A "!" or "?" (Sentence_Break STerm) followed, after closing
+  punctuation and spaces, by a lower-case letter does not end the sentence, as SB8 already
+  rules for a full stop: "“Where?” he asked." and "Alas! never more." are one sentence
+  each. UAX #29 breaks there, cutting dialogue in two. A paragraph separator still ends
+  the sentence (SB4), and scripts without case are unaffected.
 
 Full-width terminators (。！？．｡) and the closing brackets after them (」』）》) are
 UAX #29 terminators and closers already, so Chinese and Japanese sentences end there with
@@ -50,7 +56,8 @@ One addition is always on, as no chunk may split a grapheme cluster: a boundary 
 SB11 would put inside one (after a Prepend character such as U+0600, before a mark that
 joins the character before it such as an emoji skin tone, between a ZWJ and a pictograph)
 is not made. Unicode's SentenceBreakTest.txt has no such case, and all its 512 cases pass
-with ``abbreviations=()``, with or without openers.
+with ``abbreviations=(), lowercase_continues=False``, with or without openers (with lower
+case going on, the two cases "!a" and "!\u0308a" differ).
 """
 
 from __future__ import annotations
@@ -126,6 +133,7 @@ def _template(
     c: Mapping[str, str],
     abbreviations: frozenset[str],
     openers: bool,
+    lowercase_continues: bool,
     quick: bool,
     possessive: bool = False,
 ) -> str:
@@ -159,18 +167,20 @@ def _template(
     else:
         run = f"[{close}{ef}]*(?![{close}{ef}])[{sp}{ef}]*(?![{sp}{ef}])"
     sb8 = f"(?![^{c['LETTER']}{t}{p}]*[{c['LOWER']}])"  # "etc.) the"
+    # The same rule after "!" and "?" (a tailoring): "“Where?” he asked".
+    sterm_sb8 = sb8 if lowercase_continues else ""
     sb8a = f"(?![{c['SCONT']}{t}])"  # "?!", "!,"
     # Never end inside a grapheme cluster: not after a Prepend character, not before a
     # mark that joins the character before it, not inside an emoji ZWJ sequence.
     cluster_safe = (
         f"(?<![{c['PREPEND']}])(?![{c['JOINS_BACK']}])(?!(?<=\u200d)[{c['PICTOGRAPHIC']}])"
     )
-    # SB8 applies to the runs after an ATerm only. No groups: ``ends`` also serves as a
-    # look-ahead below.
+    # SB8 applies to the runs after an ATerm only (and after an STerm, tailored). No
+    # groups: ``ends`` also serves as a look-ahead below.
     then = f"{sb8a}(?:{parasep}|{cluster_safe})"
     ends = (
         f"[{c['ATERM']}]{sb7}{sb6}{abbreviation}{run}{sb8}{then}"
-        f"|[{c['STERM']}]{run}{then}"
+        f"|[{c['STERM']}]{run}{sterm_sb8}{then}"
         f"|{parasep}|\\Z"
     )
     # A terminator run that did not end the sentence, or Extend/Format characters (SB5;
@@ -197,7 +207,7 @@ def _template(
         "\\r\\n",  # line ends: the commonest ending of all in hard-wrapped text
         f"[{p}]",
         f"[{c['STERM']}][{no_open}]*[{sp}]*"  # "。」他"
-        f"(?=[^{close}{sp}{ef}{c['SCONT']}{t}{p}{c['JOINS_BACK']}])",
+        f"(?=[^{close}{sp}{ef}{c['SCONT']}{t}{p}{c['JOINS_BACK']}]){sterm_sb8}",
         f"[{c['ATERM']}](?:[{no_open}]+|{abbreviation})[{sp}]+(?=[{c['UPPER']}])",  # ". The"
         f"[{t}][{close}{ef}]*[{sp}{ef}]*{parasep}",  # any terminator run, then a line end
     ]
@@ -271,19 +281,25 @@ def _re_classes(astral: bool) -> dict[str, str]:
 
 @lru_cache(maxsize=16)
 def fast_pattern(
-    abbreviations: frozenset[str], openers: bool, astral: bool = False
+    abbreviations: frozenset[str], openers: bool, lowercase_continues: bool, astral: bool = False
 ) -> re.Pattern[str]:
     """The ``re`` pattern, with shortcuts, for text without characters beyond the BMP;
     with ``astral``, for any text (its classes take a tenth of a second to read, so it
     is made when such text turns up)."""
     classes = _re_classes(astral)
-    return re.compile(_template(classes, abbreviations, openers, True, POSSESSIVE_LOOP))
+    return re.compile(
+        _template(classes, abbreviations, openers, lowercase_continues, True, POSSESSIVE_LOOP)
+    )
 
 
 @lru_cache(maxsize=16)
-def exact_pattern(abbreviations: frozenset[str], openers: bool) -> regex.Pattern[str]:
+def exact_pattern(
+    abbreviations: frozenset[str], openers: bool, lowercase_continues: bool
+) -> regex.Pattern[str]:
     """The ``regex`` pattern, for any text (compiled only when such text turns up)."""
-    return regex.compile(_template(_PROPERTIES, abbreviations, openers, quick=False))
+    return regex.compile(
+        _template(_PROPERTIES, abbreviations, openers, lowercase_continues, quick=False)
+    )
 
 
 def check_abbreviations(abbreviations: object) -> frozenset[str]:
@@ -364,13 +380,15 @@ def sentence_spans(
     *,
     abbreviations: Iterable[str] = DEFAULT_ABBREVIATIONS,
     openers: bool = True,
+    lowercase_continues: bool = True,
     wrapped: bool = False,
 ) -> list[Span]:
     """Spans of the sentences of ``text[start:end]``; they tile the region exactly.
 
     ``start`` must be a sentence start. The region's end is treated as the end of the
     text; the two rules that look back (SB7 "U.S", abbreviations) may see the characters
-    just before ``start``. ``abbreviations=(), openers=False`` gives plain UAX #29;
+    just before ``start``. ``abbreviations=(), openers=False, lowercase_continues=False``
+    gives plain UAX #29;
     ``wrapped=True`` lets sentences run across the lines of a paragraph.
     """
     stop = check_region(text, start, end)
@@ -379,10 +397,13 @@ def sentence_spans(
     if wrapped:
         # Same length, so the spans found in the copy are the spans of the original.
         local = sentence_spans(
-            _unwrapped(text[start:stop]), abbreviations=abbreviations, openers=openers
+            _unwrapped(text[start:stop]),
+            abbreviations=abbreviations,
+            openers=openers,
+            lowercase_continues=lowercase_continues,
         )
         return [(a + start, b + start) for a, b in local] if start else local
-    settings = (check_abbreviations(abbreviations), bool(openers))
+    settings = (check_abbreviations(abbreviations), bool(openers), bool(lowercase_continues))
     fast = fast_pattern(*settings)
     ends: list[int] = []
     done = start
@@ -413,6 +434,7 @@ class SentenceLevel:
 
     abbreviations: frozenset[str] = DEFAULT_ABBREVIATIONS
     openers: bool = True
+    lowercase_continues: bool = True
     wrapped: bool = False
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
@@ -422,6 +444,7 @@ class SentenceLevel:
             end,
             abbreviations=self.abbreviations,
             openers=self.openers,
+            lowercase_continues=self.lowercase_continues,
             wrapped=self.wrapped,
         )
 
@@ -509,6 +532,6 @@ class SentenceStarts:
                 window = _unwrapped(window)
             else:  # one paragraph: every line ending in it is inside it
                 window = window.replace("\r\n", "  ").replace("\r", " ").replace("\n", " ")
-        pattern = fast_pattern(self.abbreviations, True)
+        pattern = fast_pattern(self.abbreviations, True, True)
         ends = list(map(_MATCH_END, pattern.finditer(window)))
         return [begin + e for e in ends[:-2] if begin + e >= low]
