@@ -36,7 +36,7 @@ from ..config import ChunkConfig
 from ..errors import InconsistentLengthError
 from ..sizing.base import TextMeasurer
 from . import windows
-from .merge import OverlapSearch, merge
+from .merge import OverlapSearch, merge, sentence_kinds
 from .pieces import fit, hard_cut
 from .scan import RecursiveScan, literal_levels, scan_separators
 from .tiling import Tiles, tile
@@ -186,7 +186,11 @@ def _general(
 
 
 def _scan(text: str, structure: Structure, config: ChunkConfig) -> list[SizedSpan] | None:
-    """The chunks read off the text by :class:`RecursiveScan` where it applies, else ``None``."""
+    """The chunks read off the text by :class:`RecursiveScan` where it applies, else ``None``.
+    It does not apply where overlap is to start at sentences: the general path then moves
+    chunk ends so that it can (see ``merge``)."""
+    if config.chunk_overlap and sentence_kinds(structure.overlap_boundaries):
+        return None
     levels = structure.levels
     separators = scan_separators(levels, structure.isolate, config)
     first = next(

@@ -1,7 +1,8 @@
 """Packing pieces into chunks: the second step of the general packing path.
 
 :func:`merge` packs consecutive pieces greedily up to the budget, adds overlap made of
-whole trailing pieces (or of a finer level inside the last piece, :class:`OverlapSearch`),
+whole trailing pieces (or of a finer level inside the last piece, :class:`OverlapSearch`;
+in prose, starting at a sentence, for which a chunk may end at a nearby sentence end),
 trims whitespace and measures every chunk with the real length function, shrinking any
 chunk that a non-additive length (a tokenizer) finds over the budget.
 """
@@ -15,6 +16,8 @@ from itertools import accumulate
 from ..boundaries.graphemes import cuts_inside_clusters
 from ..boundaries.levels import Level, StartsLevel
 from ..boundaries.linebreaks import CLOSING, glue
+from ..boundaries.paragraphs import looks_like_code
+from ..boundaries.sentences import SentenceStarts
 from ..chunk import SizedSpan, Span, after_whitespace, before_whitespace, trim_span
 from ..errors import InconsistentLengthError
 from ..sizing.base import CodePoints, LengthFunction, TextMeasurer, Utf8Bytes, Utf16Units
@@ -46,7 +49,9 @@ def merge(
     where no whole piece fits, ``overlap_level`` (e.g. words) offers finer starts inside
     the previous chunk's last piece; with ``overlap_boundaries`` (sentence, clause, word
     starts, best first), the overlap starts instead at the earliest start of the best kind
-    that fits (see :meth:`OverlapSearch.ranked`). Every chunk holds at least one new piece
+    that fits (see :meth:`OverlapSearch.ranked`); where that is not a sentence start, the
+    chunk may end at another sentence end instead, one after which it is (see
+    ``_Packer._cut``). Every chunk holds at least one new piece
     and starts after the previous chunk starts; with ``trim``, pieces of whitespace alone
     are dropped. The pieces of one split piece (``pieces.balanced``) are packed into
     chunks of even size rather than filled greedily. Packing in windows continues after
@@ -112,6 +117,15 @@ _UNIT_PER_CODE_POINT = (CodePoints, Utf8Bytes, Utf16Units)
 ``n`` code points long."""
 
 
+def sentence_kinds(boundaries: tuple[StartsLevel, ...]) -> tuple[StartsLevel, ...]:
+    """The kinds of overlap start as good as a sentence start: ``boundaries`` up to the
+    sentences, none where they have no sentences."""
+    for index, kind in enumerate(boundaries):
+        if isinstance(kind, SentenceStarts):
+            return boundaries[: index + 1]
+    return ()
+
+
 class OverlapSearch:
     """Where the overlap of a chunk may start: the longest trailing context within a room.
 
@@ -133,6 +147,7 @@ class OverlapSearch:
         self.level = level
         self.boundaries = boundaries
         self.punctuation = punctuation  # the level's parts joined as fit joins pieces
+        self.sentence_kinds = sentence_kinds(boundaries)
 
     def ranked(self, floor: int, end: int, room: int) -> tuple[int | None, int]:
         """The overlap of a chunk that starts at ``floor`` (after trimming) and ends at
@@ -140,22 +155,42 @@ class OverlapSearch:
         that fits ``room`` (the most whole sentences that fit, else clauses, else words),
         never at closing punctuation; ``(None, 0)`` where none fits. It may start inside
         the text that chunk repeated from the one before it."""
+        return self.ranked_kind(floor, end, room)[:2]
+
+    def ranked_kind(self, floor: int, end: int, room: int) -> tuple[int | None, int, int]:
+        """:meth:`ranked`, with the index into ``boundaries`` of the kind found (-1: none)."""
+        return self._ranked(floor, end, room, self.boundaries)
+
+    def at_sentence(self, floor: int, end: int, room: int) -> tuple[int | None, int]:
+        """:meth:`ranked` with the kinds of start up to sentences only (no clause or word)."""
+        return self._ranked(floor, end, room, self.sentence_kinds)[:2]
+
+    def sentence_starts(self, low: int, end: int) -> list[int]:
+        """The starts of the kinds of :meth:`at_sentence` in ``[low, end)``, ascending."""
+        found: set[int] = set()
+        for starts in self.sentence_kinds:
+            found.update(starts(self.text, low, end))
+        return sorted(found)
+
+    def _ranked(
+        self, floor: int, end: int, room: int, boundaries: tuple[StartsLevel, ...]
+    ) -> tuple[int | None, int, int]:
         text = self.text
         tail = before_whitespace(text, floor, end)  # text[tail:end] is blank
         low = max(floor + 1, self.measurer.reach_back(end, room))
         if isinstance(self.measurer.length, _UNIT_PER_CODE_POINT):
             low = max(low, end - room)
         if low >= tail:
-            return None, 0
-        for starts in self.boundaries:
+            return None, 0, -1
+        for kind, starts in enumerate(boundaries):
             found = [s for s in starts(text, low, tail) if not _opens_with_closing(text, s, tail)]
             best = self.longest_fit(found, end, room)
             while best[0] is not None and cuts_inside_clusters(text, [best[0]]):
                 found.remove(best[0])  # a start inside a grapheme cluster is none
                 best = self.longest_fit(found, end, room)
             if best[0] is not None:
-                return best
-        return None, 0
+                return best[0], best[1], kind
+        return None, 0, -1
 
     def longest_fit(self, starts: list[int], end: int, room: int) -> tuple[int | None, int]:
         """The longest context ``text[s:end]`` for ``s`` in ``starts`` (ascending, so longest
@@ -223,6 +258,9 @@ class Plan:
     last: int  # index of the last piece
     overlap_start: int | None  # text offset where the overlap begins, if any
     overlap_size: int  # estimated size of the overlap
+    # Where the chunk ends inside piece ``last`` instead (a sentence end), and the start
+    # and size of the next chunk's overlap, which holds a sentence start (see _cut).
+    cut: tuple[int, int, int] | None = None
 
 
 class _Packer:
@@ -262,6 +300,7 @@ class _Packer:
         else:
             self.joined = list(pieces.joined)
         self.breaks = sorted(pieces.breaks)
+        self.break_set = pieces.breaks
         self.prefix = [0, *accumulate(self.joined)]
 
     def _in_balanced(self, index: int) -> bool:
@@ -290,7 +329,7 @@ class _Packer:
             plans: list[Plan] = []
             while plan is not None and len(plans) < batch:
                 plans.append(plan)
-                plan = self._after(plan)
+                plan = self._after(plan, may_cut=True)
             bounds = [self._bounds(p) for p in plans]
             todo = [span for span in dict.fromkeys(bounds) if span not in measured]
             measured.update(zip(todo, self.measurer.count_spans(todo)))
@@ -317,11 +356,15 @@ class _Packer:
                     chunk_plans.append(planned)
         return chunks, chunk_plans
 
-    def _greedy(self, first: int, overlap_start: int | None, overlap_size: int) -> Plan:
+    def _greedy(
+        self, first: int, overlap_start: int | None, overlap_size: int, head: int | None = None
+    ) -> Plan:
         """The longest plan from piece ``first`` (after the overlap) within the budget and,
-        in the run of a piece that had to be split, within the run's even cap."""
+        in the run of a piece that had to be split, within the run's even cap. ``head`` is
+        the size of the overlap and piece ``first`` together where it is known."""
         prefix = self.prefix
-        head = self.sizes[first] if overlap_start is None else overlap_size + self.joined[first]
+        if head is None:
+            head = self.sizes[first] if overlap_start is None else overlap_size + self.joined[first]
         last = bisect_right(prefix, self.budget - head + prefix[first + 1], first + 1) - 2
         following_break = bisect_right(self.breaks, first)
         run_end = len(self.spans)
@@ -344,27 +387,126 @@ class _Packer:
             cap = self.caps[start] = even_cap(self.sizes[start:end], joined, self.budget)
         return cap
 
-    def _after(self, plan: Plan) -> Plan | None:
-        """The plan of the chunk after ``plan``, with its overlap; ``None`` at the end."""
+    def _after(self, plan: Plan, may_cut: bool = False) -> Plan | None:
+        """The plan of the chunk after ``plan``, with its overlap; ``None`` at the end.
+
+        With ``may_cut`` (``plan``'s chunk is not measured yet), where the overlap cannot
+        start at a sentence, ``plan`` may be changed to end at a sentence end inside a
+        piece so that it can (:meth:`_cut`)."""
+        if plan.cut is not None:
+            _, resume, resume_size = plan.cut
+            rest = self.spans[plan.last][1]
+            return self._greedy(plan.last, resume, resume_size, self.measurer.count(resume, rest))
         following = plan.last + 1
         if following >= len(self.spans):
             return None
         if self.overlap == 0:
             return self._greedy(following, None, 0)
         room = min(self.overlap, self.budget - self.joined[following])
-        start, size = self._overlap(plan, room) if room > 0 else (None, 0)
+        start, size, kind = self._overlap(plan, room) if room > 0 else (None, 0, -1)
+        sentence_kinds = len(self.search.sentence_kinds)
+        if may_cut and sentence_kinds and not 0 <= kind < sentence_kinds:
+            cut = self._cut(plan)
+            if cut is not None:
+                plan.last, plan.cut = cut
+                return self._after(plan)
         return self._greedy(following, start, size)
 
-    def _overlap(self, plan: Plan, room: int) -> tuple[int | None, int]:
-        """Start and size of the longest trailing context of ``plan`` that fits ``room``.
+    def _cut(self, plan: Plan) -> tuple[int, tuple[int, int, int] | None] | None:
+        """A new end for ``plan``'s chunk at a sentence end whose overlap can start a
+        sentence: the latest one in the piece after the chunk that keeps it within the
+        budget, else the latest one in its last piece, else the end of an earlier piece,
+        that keeps at least half the budget and lets the next chunk still hold the piece
+        after this one. The new last piece and, for an end inside it, ``(end, overlap
+        start, overlap size)``; ``None`` where there is none or the text reads as code (a
+        piece that does is not cut either); nothing crosses a break or a run of split
+        pieces."""
+        spans, count, budget, room = self.spans, self.measurer.count, self.budget, self.overlap
+        start, floor = self._bounds(plan)[0], self._content_start(plan)
+        following = plan.last + 1
+        forward = (
+            following < len(spans)
+            and following not in self.break_set
+            and not self._in_balanced(following)
+            and not self._in_balanced(plan.last)
+        )
+        region_end = spans[following if forward else plan.last][1]
+        if looks_like_code(self.text, start, region_end):
+            return None  # code: chunk ends stay between its pieces (lines, blocks)
+        starts = self.search.sentence_starts(spans[plan.first][0], region_end)
+
+        def overlap_for(index: int, end: int) -> tuple[int | None, int]:
+            """The overlap after a chunk ending at ``end``, where sentence ``index`` (of
+            ``starts``) is the one that ends there: none unless that sentence fits."""
+            if index >= 0 and (starts[index] <= floor or count(starts[index], end) > room):
+                return None, 0
+            return self.search.at_sentence(floor, end, room)
+
+        # Ending earlier must not make a chunk more: the next one must still hold the piece
+        # after this chunk (so never before a break, nor at the end of the pieces).
+        backward = following < len(spans) and following not in self.break_set
+        reach = spans[following][1] if backward else 0
+        pieces = [following] if forward else []
+        if backward:
+            pieces.append(plan.last)
+        for last in pieces:
+            piece_start, piece_end = spans[last]
+            if looks_like_code(self.text, piece_start, piece_end):
+                continue  # code is not cut at its "sentences", only between its pieces
+            least = spans[plan.last][1] if last == following else spans[plan.first][0]
+            first = bisect_right(starts, piece_start)
+            inside = bisect_left(starts, piece_end)
+            ends = {
+                k: before_whitespace(self.text, piece_start, starts[k])
+                for k in range(first, inside)
+            }
+            # The last sentence end in the piece that keeps the chunk within the budget.
+            low, high = first, inside
+            while low < high:
+                middle = (low + high) // 2
+                if count(start, ends[middle]) <= budget:
+                    low = middle + 1
+                else:
+                    high = middle
+            for k in range(low - 1, first - 1, -1):
+                end = ends[k]
+                if end <= least or (last == plan.last and 2 * count(start, end) < budget):
+                    break
+                overlap, overlap_size = overlap_for(k - 1, end)
+                if overlap is None:
+                    continue
+                if count(overlap, piece_end if last == following else reach) <= budget:
+                    return last, (end, overlap, overlap_size)
+        if not backward:
+            return None
+        found = set(starts)
+        for last in range(plan.last - 1, plan.first - 1, -1):  # earlier pieces' ends
+            end = spans[last][1]
+            if 2 * count(start, end) < budget:
+                break
+            if spans[last + 1][0] not in found:
+                continue
+            overlap = overlap_for(bisect_left(starts, end) - 1, end)[0]
+            if overlap is not None and count(overlap, reach) <= budget:
+                return last, None
+        return None
+
+    def _overlap(self, plan: Plan, room: int) -> tuple[int | None, int, int]:
+        """Start and size of the longest trailing context of ``plan`` that fits ``room``,
+        and the index of its kind among the search's boundaries (-1: whole pieces, a
+        finer level or none).
 
         The context starts after the first character of ``plan``'s chunk: a chunk wholly
         repeated by the next one would add nothing.
         """
+        if self.search.boundaries:
+            return self.search.ranked_kind(self._content_start(plan), self._end(plan), room)
+        return (*self._piece_overlap(plan, room), -1)
+
+    def _piece_overlap(self, plan: Plan, room: int) -> tuple[int | None, int]:
+        """:meth:`_overlap` made of whole trailing pieces, else of the finer level."""
         sizes, joined = self.sizes, self.joined
         floor = self._content_start(plan)
-        if self.search.boundaries:
-            return self.search.ranked(floor, self.spans[plan.last][1], room)
         starts: list[int] = []  # candidate starts, shortest context first
         estimates: list[int] = []
         run = 0
@@ -395,9 +537,13 @@ class _Packer:
             start = after_whitespace(text, start, self.spans[plan.last][1])
         return start
 
+    def _end(self, plan: Plan) -> int:
+        """Where ``plan``'s chunk ends (before trimming)."""
+        return self.spans[plan.last][1] if plan.cut is None else plan.cut[0]
+
     def _bounds(self, plan: Plan) -> Span:
         start = plan.overlap_start if plan.overlap_start is not None else self.spans[plan.first][0]
-        end = self.spans[plan.last][1]
+        end = self._end(plan)
         if self.trim:
             return trim_span(self.text, start, end)
         return start, end
@@ -416,7 +562,9 @@ class _Packer:
             start, end = self._bounds(plan)
             if count(start, end) <= budget:
                 return plan, []
-            if plan.last > plan.first:
+            if plan.cut is not None:  # the whole last piece, then fewer pieces as below
+                plan = Plan(plan.first, plan.last, plan.overlap_start, plan.overlap_size)
+            elif plan.last > plan.first:
                 plan = Plan(plan.first, plan.last - 1, plan.overlap_start, plan.overlap_size)
             elif plan.overlap_start is not None:
                 plan = Plan(plan.first, plan.last, None, 0)

@@ -227,7 +227,7 @@ def pack_windows(
         first = plan.first
         lead, top_lead = pieces.spans[first - 1][1], pieces.top_spans[group - 1][1]
         expected = _first_pieces(pieces, settled, first)
-        after = Plan(0, plan.last - first, plan.overlap_start, plan.overlap_size)
+        after = Plan(0, plan.last - first, plan.overlap_start, plan.overlap_size, plan.cut)
         pending = pending[top:]
         size = WINDOW_CHARS
 
