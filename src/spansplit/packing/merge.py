@@ -418,9 +418,8 @@ class _Packer:
         budget, else the latest one in its last piece, else the end of an earlier piece,
         that keeps at least half the budget and lets the next chunk still hold the piece
         after this one. The new last piece and, for an end inside it, ``(end, overlap
-        start, overlap size)``; ``None`` where there is none or the text reads as code (a
-        piece that does is not cut either); nothing crosses a break or a run of split
-        pieces."""
+        start, overlap size)``; ``None`` where there is none. A piece that reads as code is
+        not cut, and nothing crosses a break or a run of split pieces."""
         spans, count, budget, room = self.spans, self.measurer.count, self.budget, self.overlap
         start, floor = self._bounds(plan)[0], self._content_start(plan)
         following = plan.last + 1
@@ -431,8 +430,6 @@ class _Packer:
             and not self._in_balanced(plan.last)
         )
         region_end = spans[following if forward else plan.last][1]
-        if looks_like_code(self.text, start, region_end):
-            return None  # code: chunk ends stay between its pieces (lines, blocks)
         starts = self.search.sentence_starts(spans[plan.first][0], region_end)
 
         def overlap_for(index: int, end: int) -> tuple[int | None, int]:
@@ -451,8 +448,6 @@ class _Packer:
             pieces.append(plan.last)
         for last in pieces:
             piece_start, piece_end = spans[last]
-            if looks_like_code(self.text, piece_start, piece_end):
-                continue  # code is not cut at its "sentences", only between its pieces
             least = spans[plan.last][1] if last == following else spans[plan.first][0]
             first = bisect_right(starts, piece_start)
             inside = bisect_left(starts, piece_end)
@@ -476,6 +471,8 @@ class _Packer:
                 if overlap is None:
                     continue
                 if count(overlap, piece_end if last == following else reach) <= budget:
+                    if looks_like_code(self.text, piece_start, piece_end):
+                        break  # code is cut between its pieces, not at its "sentences"
                     return last, (end, overlap, overlap_size)
         if not backward:
             return None
