@@ -432,7 +432,7 @@ class _Packer:
         region_end = spans[following if forward else plan.last][1]
         starts = self.search.sentence_starts(spans[plan.first][0], region_end)
 
-        def overlap_for(index: int, end: int) -> tuple[int | None, int]:
+        def overlap_for(index: int, end: int, room: int = room) -> tuple[int | None, int]:
             """The overlap after a chunk ending at ``end``, where sentence ``index`` (of
             ``starts``) is the one that ends there: none unless that sentence fits."""
             if index >= 0 and (starts[index] <= floor or count(starts[index], end) > room):
@@ -483,7 +483,9 @@ class _Packer:
                 break
             if spans[last + 1][0] not in found:
                 continue
-            overlap = overlap_for(bisect_left(starts, end) - 1, end)[0]
+            # The room that _after will give the overlap there (as it measures it).
+            there = min(room, budget - self.joined[last + 1])
+            overlap = overlap_for(bisect_left(starts, end) - 1, end, there)[0]
             if overlap is not None and count(overlap, reach) <= budget:
                 return last, None
         return None
