@@ -395,3 +395,28 @@ def test_windows_meet_where_the_whole_text_decides_across_them(case: str) -> Non
     # where a window read from the piece before it does not find its first piece, the
     # sentences depend on where they are read from: that text is packed whole
     assert used == [case != "look-behind at a window's start"]
+
+
+def test_a_long_line_before_tiny_ones_does_not_swing_the_window_forever() -> None:
+    # A window of 32K code points settled too few lines (one long line), the doubled one
+    # held too many tiny lines and was shrunk back to 32K: RecursiveSplitter(200, 20) on
+    # this text never returned (found by a reviewing helper).
+    text = ("word " * 6451).rstrip() + "\n" + "a\n" * 20000
+    lines = spansplit.RecursiveSplitter(200).structure.levels[1]
+    calls = 0
+
+    def counted(text: str, start: int, end: int) -> list[tuple[int, int]]:
+        nonlocal calls
+        calls += 1
+        assert calls < 100, "the window size swings"
+        return lines(text, start, end)
+
+    batches = list(windows._level_pieces(counted, text, 0, len(text)))
+    assert [piece for batch in batches for piece in batch] == lines(text, 0, len(text))
+    for splitter in (
+        spansplit.RecursiveSplitter(200, 20),
+        spansplit.RecursiveSplitter(200, 20, length="utf8"),
+    ):
+        whole, windowed, used = whole_and_windowed(splitter, text, windows.WINDOW_CHARS)
+        assert windowed == whole and used
+        check_chunks(text, splitter.split(text), 200, overlap=20)

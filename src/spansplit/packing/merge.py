@@ -261,6 +261,7 @@ class Plan:
     # Where the chunk ends inside piece ``last`` instead (a sentence end), and the start
     # and size of the next chunk's overlap, which holds a sentence start (see _cut).
     cut: tuple[int, int, int] | None = None
+    fresh: int | None = None  # after a cut: where the new text starts, inside piece ``first``
 
 
 class _Packer:
@@ -394,9 +395,13 @@ class _Packer:
         start at a sentence, ``plan`` may be changed to end at a sentence end inside a
         piece so that it can (:meth:`_cut`)."""
         if plan.cut is not None:
-            _, resume, resume_size = plan.cut
+            end, resume, resume_size = plan.cut
             rest = self.spans[plan.last][1]
-            return self._greedy(plan.last, resume, resume_size, self.measurer.count(resume, rest))
+            resumed = self._greedy(
+                plan.last, resume, resume_size, self.measurer.count(resume, rest)
+            )
+            resumed.fresh = end
+            return resumed
         following = plan.last + 1
         if following >= len(self.spans):
             return None
@@ -422,6 +427,7 @@ class _Packer:
         not cut, and nothing crosses a break or a run of split pieces."""
         spans, count, budget, room = self.spans, self.measurer.count, self.budget, self.overlap
         start, floor = self._bounds(plan)[0], self._content_start(plan)
+        fresh = spans[plan.first][0] if plan.fresh is None else plan.fresh  # its new text
         following = plan.last + 1
         forward = (
             following < len(spans)
@@ -448,7 +454,7 @@ class _Packer:
             pieces.append(plan.last)
         for last in pieces:
             piece_start, piece_end = spans[last]
-            least = spans[plan.last][1] if last == following else spans[plan.first][0]
+            least = spans[plan.last][1] if last == following else fresh
             first = bisect_right(starts, piece_start)
             inside = bisect_left(starts, piece_end)
             ends = {
@@ -479,7 +485,7 @@ class _Packer:
         found = set(starts)
         for last in range(plan.last - 1, plan.first - 1, -1):  # earlier pieces' ends
             end = spans[last][1]
-            if 2 * count(start, end) < budget:
+            if end <= fresh or 2 * count(start, end) < budget:
                 break
             if spans[last + 1][0] not in found:
                 continue

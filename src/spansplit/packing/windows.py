@@ -85,6 +85,7 @@ def _level_pieces(level: Level, text: str, start: int, end: int) -> Iterator[lis
     look-behind of sentence rules); :class:`_NotLocal` if it then is no piece start."""
     base = size = WINDOW_CHARS  # base: the window for pieces as dense as the last ones
     context = start  # where the window is read from: a piece start at or before ``start``
+    failed = 0  # the largest window from ``start`` that settled too few pieces
     while start < end:
         if size > 4 * WINDOW_CHARS:
             size = end - start  # a piece that long: the rest at once, not ever larger windows
@@ -97,9 +98,12 @@ def _level_pieces(level: Level, text: str, start: int, end: int) -> Iterator[lis
                 raise _NotLocal
             skipped = 0  # the region's own start: its first piece may start later
         dense = len(parts) - skipped > WINDOW_PIECES and size > 4 * SETTLED_CHARS
-        if dense and stop < end:
-            base = size = max(4 * SETTLED_CHARS, size * WINDOW_PIECES // (len(parts) - skipped))
-            continue  # tiny pieces: read a smaller window
+        smaller = max(4 * SETTLED_CHARS, size * WINDOW_PIECES // (len(parts) - skipped))
+        if dense and stop < end and smaller > failed:
+            # Tiny pieces: read a smaller window (never one known to settle too few, else
+            # a long piece before tiny ones would swing the size back and forth forever).
+            base = size = smaller
+            continue
         if stop == end:
             yield parts[skipped:]
             return
@@ -108,10 +112,10 @@ def _level_pieces(level: Level, text: str, start: int, end: int) -> Iterator[lis
         settled = bisect_right(starts, stop - SETTLED_CHARS, skipped) - skipped
         following = parts[settled - 1][0] if settled else start
         if settled < 2 or following <= start or not _settled(level, text, following, stop):
-            size *= 2  # no piece ends early enough: a longer window
+            failed, size = size, 2 * size  # no piece ends early enough: a longer window
             continue
         yield parts[: settled - 1]
-        context, start, size = parts[settled - 2][0], following, base
+        context, start, size, failed = parts[settled - 2][0], following, base, 0
 
 
 def _top_level(
@@ -227,7 +231,9 @@ def pack_windows(
         first = plan.first
         lead, top_lead = pieces.spans[first - 1][1], pieces.top_spans[group - 1][1]
         expected = _first_pieces(pieces, settled, first)
-        after = Plan(0, plan.last - first, plan.overlap_start, plan.overlap_size, plan.cut)
+        after = Plan(
+            0, plan.last - first, plan.overlap_start, plan.overlap_size, plan.cut, plan.fresh
+        )
         pending = pending[top:]
         size = WINDOW_CHARS
 
