@@ -426,15 +426,15 @@ class _Packer:
         start, overlap size)``; ``None`` where there is none. A piece that reads as code is
         not cut, and nothing crosses a break or a run of split pieces."""
         spans, count, budget, room = self.spans, self.measurer.count, self.budget, self.overlap
+        following = plan.last + 1
+        # Ending elsewhere must not make a chunk more: the next one must still hold the
+        # piece after this chunk (so never before a break, nor at the end of the pieces).
+        if following == len(spans) or following in self.break_set:
+            return None
         start, floor = self._bounds(plan)[0], self._content_start(plan)
         fresh = spans[plan.first][0] if plan.fresh is None else plan.fresh  # its new text
-        following = plan.last + 1
-        forward = (
-            following < len(spans)
-            and following not in self.break_set
-            and not self._in_balanced(following)
-            and not self._in_balanced(plan.last)
-        )
+        reach = spans[following][1]
+        forward = not self._in_balanced(following) and not self._in_balanced(plan.last)
         region_end = spans[following if forward else plan.last][1]
         starts = self.search.sentence_starts(spans[plan.first][0], region_end)
 
@@ -445,14 +445,7 @@ class _Packer:
                 return None, 0
             return self.search.at_sentence(floor, end, room)
 
-        # Ending earlier must not make a chunk more: the next one must still hold the piece
-        # after this chunk (so never before a break, nor at the end of the pieces).
-        backward = following < len(spans) and following not in self.break_set
-        reach = spans[following][1] if backward else 0
-        pieces = [following] if forward else []
-        if backward:
-            pieces.append(plan.last)
-        for last in pieces:
+        for last in [following, plan.last] if forward else [plan.last]:
             piece_start, piece_end = spans[last]
             least = spans[plan.last][1] if last == following else fresh
             first = bisect_right(starts, piece_start)
@@ -480,8 +473,6 @@ class _Packer:
                     if looks_like_code(self.text, piece_start, piece_end):
                         break  # code is cut between its pieces, not at its "sentences"
                     return last, (end, overlap, overlap_size)
-        if not backward:
-            return None
         found = set(starts)
         for last in range(plan.last - 1, plan.first - 1, -1):  # earlier pieces' ends
             end = spans[last][1]
