@@ -27,7 +27,7 @@ import re
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
@@ -79,8 +79,17 @@ class Block:
     level: int = 0  # headings: 1 to 6
     text: str = ""  # headings: their text as rendered (entities decoded, no markup)
     info: str = ""  # fenced code: the info string ("indented" for indented code)
-    children: list[Block] = field(default_factory=list)
-    child_starts: list[int] = field(default_factory=list)  # see :func:`_child_starts`
+    # Tuples until a first child comes: most blocks (paragraphs, headings, code) have none,
+    # and an empty list each would be a third of the layout's memory.
+    children: list[Block] | tuple[()] = ()
+    child_starts: list[int] | tuple[()] = ()  # see :func:`_child_starts`
+
+    def adopt(self, child: Block) -> None:
+        """Add ``child`` after the block's other children."""
+        if isinstance(self.children, list):
+            self.children.append(child)
+        else:
+            self.children = [child]
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,7 +282,7 @@ def _parse(text: str, start: int, line_starts: Sequence[int]) -> Block:
         if type(event) is str:  # Rule, SoftBreak, HardBreak ...
             if event == "Rule":
                 block = Block("rule", where["start"], where["end"], depth)
-                stack[-1].children.append(block)
+                stack[-1].adopt(block)
                 blocks.append(block)
         elif "Start" in event:
             opened = event["Start"]
@@ -289,7 +298,7 @@ def _parse(text: str, start: int, line_starts: Sequence[int]) -> Block:
                 block.info = fenced["Fenced"] if type(fenced) is dict else "indented"
             elif kind in _CONTAINERS:
                 depth += 1
-            stack[-1].children.append(block)
+            stack[-1].adopt(block)
             stack.append(block)
             blocks.append(block)
         elif "End" in event:
@@ -309,7 +318,7 @@ def _parse(text: str, start: int, line_starts: Sequence[int]) -> Block:
     return root
 
 
-def _child_starts(block: Block) -> list[int]:
+def _child_starts(block: Block) -> Sequence[int]:
     """The starts of ``block``'s children, for bisecting: made when first asked for, since
     packing looks inside few of the blocks."""
     if len(block.child_starts) != len(block.children):
