@@ -23,6 +23,10 @@ Figures per splitter and budget (a chunk's edges are taken after stripping white
   rule (a terminator and its closing marks before a space and a capital, or a paragraph
   end); for Chinese the plain rule (``。！？`` and the closing marks after them, or a
   paragraph end), as pysbd's Chinese rules miss most sentence ends after a closing quote;
+* ``starts in a quotation``: other chunks that start a sentence by the rule, inside a
+  quotation (more “ than ” before the start in pysbd's sentence) that pysbd keeps as one
+  sentence whatever sentences end inside it: the share of the rule's starts that pysbd
+  rejects for that convention alone;
 * ``closing start``: chunks other than a text's first that start with closing punctuation
   (UAX #14 classes CL, CP, EX, IS, NS, CJ, IN and closing quotes: ``。，、」』）!?…``), and
   ``opening end``: chunks that end with opening punctuation (``「『（“``);
@@ -54,6 +58,7 @@ import os
 import statistics
 import subprocess
 import sys
+from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -93,12 +98,25 @@ class Judge:
 
     starts: set[int] = field(default_factory=set)
     ends: set[int] = field(default_factory=set)
+    keeps_quotations: bool = False  # a quotation is one sentence, whatever ends inside it
+    _ordered: list[int] = field(default_factory=list)
 
     def add(self, text: str, start: int, end: int) -> None:
         body = text[start:end]
         if body.strip():
             self.starts.add(start + len(body) - len(body.lstrip()))
             self.ends.add(start + len(body.rstrip()))
+
+    def in_quotation(self, text: str, position: int) -> bool:
+        """Whether ``position`` lies inside a quotation that this judge keeps as one
+        sentence: its sentence has opened more quotations (“) than it closed (”) before."""
+        if not self.keeps_quotations:
+            return False
+        if len(self._ordered) != len(self.starts):
+            self._ordered = sorted(self.starts)
+        index = bisect_right(self._ordered, position) - 1
+        before = text[self._ordered[index] : position] if index >= 0 else ""
+        return before.count("\u201c") > before.count("\u201d")
 
     @classmethod
     def pysbd(cls, text: str, language: str) -> Judge:
@@ -108,7 +126,7 @@ class Judge:
         import pysbd
 
         segmenter = pysbd.Segmenter(language=language, clean=False, char_span=True)
-        judge = cls()
+        judge = cls(keeps_quotations=True)
         for span in segmenter.segment(WRAPPED_LINE_END.sub(" ", text)):
             judge.add(text, span.start, span.end)
         return judge
@@ -171,6 +189,8 @@ class Figures:
     runts: int = 0
     starts_judged: int = 0
     sentence_starts: dict[str, int] = field(default_factory=dict)
+    quoted_starts: int = 0  # starts other judges accept, inside a quotation one keeps whole
+    quotation_judged: bool = False
     ends_judged: int = 0
     sentence_ends: dict[str, int] = field(default_factory=dict)
     closing_starts: int = 0
@@ -202,9 +222,15 @@ class Figures:
             if index:
                 self.closing_starts += CLOSING.match(text, start) is not None
                 self.starts_judged += bool(judges)
+                found = {name: start in judge.starts for name, judge in judges.items()}
                 for name, judge in judges.items():
-                    found = start in judge.starts
-                    self.sentence_starts[name] = self.sentence_starts.get(name, 0) + found
+                    self.sentence_starts[name] = self.sentence_starts.get(name, 0) + found[name]
+                    if judge.keeps_quotations:
+                        self.quotation_judged = True
+                        others = any(found[other] for other in judges if other != name)
+                        self.quoted_starts += (
+                            not found[name] and others and judge.in_quotation(text, start)
+                        )
             if index + 1 < len(known):
                 self.opening_ends += OPENING.match(text, end - 1) is not None
                 self.ends_judged += bool(judges)
@@ -228,6 +254,9 @@ class Figures:
                 share(n, self.starts_judged) for n in self.sentence_starts.values()
             )
             or "–",
+            "starts in a quotation": share(self.quoted_starts, self.starts_judged)
+            if self.quotation_judged
+            else "–",
             "sentence ends": " / ".join(
                 share(n, self.ends_judged) for n in self.sentence_ends.values()
             )
