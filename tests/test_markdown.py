@@ -4,6 +4,7 @@ hard budgets — on texts written for the project, generated Markdown and the co
 from __future__ import annotations
 
 import builtins
+import itertools
 import pickle
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ from markdown_judge import Verdict, judge
 from support import check_chunks, corpus_cases, toy_tokens
 
 from spansplit import (
+    Chunk,
     ExtraNotInstalledError,
     InvalidParameterError,
     MarkdownSplitter,
@@ -265,6 +267,41 @@ def test_generated_markdown_keeps_every_promise(text: str, size: int, data: st.D
     for chunk in chunks:
         start, end = chunk.metadata["section"]
         assert start <= chunk.start and chunk.end <= end
+    assert_overlap_stays_in_its_section(text, chunks)
+
+
+def assert_overlap_stays_in_its_section(text: str, chunks: list[Chunk]) -> None:
+    """No chunk's overlap reaches back across a section's heading: the new text of a chunk
+    (from the previous chunk's end on) has no heading before it inside the chunk."""
+    starts = [heading.start for heading in MarkdownLayout(text).headings]
+    for before, after in itertools.pairwise(chunks):
+        if after.start < before.end:
+            crossed = [h for h in starts if after.start < h and not text[before.end : h].strip()]
+            assert not crossed, (before, after, crossed)
+
+
+SECTIONS = (
+    "# Guide\n\n"
+    "Install the tool first.\n\n"
+    "## Linux\n\n"
+    "Use the package manager. Check the version.\n\n"
+    "## Windows\n\n"
+    "Use the installer. Restart the shell.\n"
+)
+
+
+def test_a_chunk_that_starts_a_section_repeats_nothing_before_it() -> None:
+    first, windows = MarkdownSplitter(100, 40).split(SECTIONS)
+    assert first.text.endswith("Check the version.")
+    # Not "Check the version.\n\n## Windows...": the overlap would be the Linux section's,
+    # and the chunk's heading path only "Guide".
+    assert windows.text == "## Windows\n\nUse the installer. Restart the shell."
+    assert headings_of(windows) == ["Guide", "Windows"]
+    # Inside a section, chunks still overlap.
+    long_section = "## Notes\n\n" + " ".join(f"Note {n} is here." for n in range(40))
+    inside = MarkdownSplitter(80, 30).split(long_section)
+    assert len(inside) > 3
+    assert all(b.start < a.end for a, b in itertools.pairwise(inside))
 
 
 # --- objects and errors ------------------------------------------------------------------------

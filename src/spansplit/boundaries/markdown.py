@@ -120,7 +120,7 @@ class MarkdownLayout:
         self.body_start = matter.end() if matter else base
         self.root = _parse(text, self.body_start, self.line_starts)
         self.headings = _sections(self.root, len(text))
-        self._heading_starts = [heading.start for heading in self.headings]
+        self.heading_starts = [heading.start for heading in self.headings]  # ascending
 
     # -- lines ---------------------------------------------------------------------------
 
@@ -132,7 +132,7 @@ class MarkdownLayout:
 
     def section_of(self, start: int, end: int) -> int:
         """Index of the innermost section holding all of ``[start, end)``; -1 for none."""
-        index = bisect_right(self._heading_starts, start) - 1
+        index = bisect_right(self.heading_starts, start) - 1
         while index >= 0 and self.headings[index].end < end:
             index = self.headings[index].parent
         return index
@@ -148,8 +148,8 @@ class MarkdownLayout:
     def section_cuts(self, start: int, end: int) -> list[int]:
         """Line starts of the coarsest headings inside ``(start, end)``, except after a
         part that is a heading alone (it goes with the part after it)."""
-        low = bisect_right(self._heading_starts, start)
-        high = bisect_left(self._heading_starts, end)
+        low = bisect_right(self.heading_starts, start)
+        high = bisect_left(self.heading_starts, end)
         inside = self.headings[low:high]
         if not inside:
             return []
@@ -160,7 +160,7 @@ class MarkdownLayout:
     def _bare(self, start: int, end: int) -> bool:
         """Whether ``[start, end)`` holds nothing but headings (and blank lines)."""
         at = start
-        index = bisect_left(self._heading_starts, at)
+        index = bisect_left(self.heading_starts, at)
         while index < len(self.headings) and self.headings[index].start < end:
             heading = self.headings[index]
             if self.text[at : heading.start].strip():

@@ -56,7 +56,10 @@ class Structure:
     looked for anywhere after the previous chunk's start. ``punctuation``: cuts follow
     the line-breaking rules for punctuation (UAX #14: no chunk starts with closing or
     ends with opening punctuation); off for source code, where a line may end with ``{``
-    and the next start with ``}``.
+    and the next start with ``}``. ``overlap_fences`` (ascending offsets) are never
+    crossed by overlap: a chunk's overlap starts at or after the last of them at or before
+    its new text, so a chunk that starts at one repeats nothing before it (a Markdown
+    section's heading).
     """
 
     levels: tuple[Level, ...]
@@ -64,6 +67,7 @@ class Structure:
     overlap_level: Level | None = None
     overlap_boundaries: tuple[StartsLevel, ...] = ()
     punctuation: bool = True
+    overlap_fences: Sequence[int] = ()
 
     @property
     def overlap_starts(self) -> Level:
@@ -180,6 +184,7 @@ def _general(
         overlap=config.chunk_overlap if overlap else 0,
         overlap_level=structure.overlap_starts,
         overlap_boundaries=structure.overlap_boundaries,
+        overlap_fences=structure.overlap_fences,
         punctuation=structure.punctuation,
         trim=trim,
     )

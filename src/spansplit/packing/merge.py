@@ -10,6 +10,7 @@ chunk that a non-additive length (a tokenizer) finds over the budget.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -36,6 +37,7 @@ def merge(
     overlap: int = 0,
     overlap_level: Level | None = None,
     overlap_boundaries: tuple[StartsLevel, ...] = (),
+    overlap_fences: Sequence[int] = (),
     punctuation: bool = True,
     trim: bool = True,
     after: Plan | None = None,
@@ -51,7 +53,8 @@ def merge(
     starts, best first), the overlap starts instead at the earliest start of the best kind
     that fits (see :meth:`OverlapSearch.ranked`); where that is not a sentence start, the
     chunk may end at another sentence end instead, one after which it is (see
-    ``_Packer._cut``). Every chunk holds at least one new piece
+    ``_Packer._cut``). Overlap never starts before the last of ``overlap_fences`` at or
+    before the new text of its chunk. Every chunk holds at least one new piece
     and starts after the previous chunk starts; with ``trim``, pieces of whitespace alone
     are dropped. The pieces of one split piece (``pieces.balanced``) are packed into
     chunks of even size rather than filled greedily. Packing in windows continues after
@@ -64,6 +67,7 @@ def merge(
         pieces = _without_blank(text, pieces, measurer)
     search = OverlapSearch(text, measurer, overlap_level, overlap_boundaries, punctuation)
     packer = _Packer(text, pieces, budget, length, measurer, overlap, search, trim)
+    packer.fences = overlap_fences
     chunks, chunk_plans = packer.run(after)
     if plans is not None:
         plans += chunk_plans
@@ -302,6 +306,7 @@ class _Packer:
             self.joined = list(pieces.joined)
         self.breaks = sorted(pieces.breaks)
         self.break_set = pieces.breaks
+        self.fences: Sequence[int] = ()  # see merge's overlap_fences
         self.prefix = [0, *accumulate(self.joined)]
 
     def _in_balanced(self, index: int) -> bool:
@@ -407,8 +412,11 @@ class _Packer:
             return None
         if self.overlap == 0:
             return self._greedy(following, None, 0)
+        floor = self._overlap_floor(plan, self.spans[following][0])
+        if self.fences and floor + 1 >= self._end(plan):
+            return self._greedy(following, None, 0)  # it starts at a fence: no overlap
         room = min(self.overlap, self.budget - self.joined[following])
-        start, size, kind = self._overlap(plan, room) if room > 0 else (None, 0, -1)
+        start, size, kind = self._overlap(plan, room, floor) if room > 0 else (None, 0, -1)
         sentence_kinds = len(self.search.sentence_kinds)
         if may_cut and sentence_kinds and not 0 <= kind < sentence_kinds:
             cut = self._cut(plan)
@@ -431,16 +439,20 @@ class _Packer:
         # piece after this chunk (so never before a break, nor at the end of the pieces).
         if following == len(spans) or following in self.break_set:
             return None
-        start, floor = self._bounds(plan)[0], self._content_start(plan)
+        start = self._bounds(plan)[0]
         fresh = spans[plan.first][0] if plan.fresh is None else plan.fresh  # its new text
         reach = spans[following][1]
         forward = not self._in_balanced(following) and not self._in_balanced(plan.last)
         region_end = spans[following if forward else plan.last][1]
         starts = self.search.sentence_starts(spans[plan.first][0], region_end)
 
-        def overlap_for(index: int, end: int, room: int = room) -> tuple[int | None, int]:
-            """The overlap after a chunk ending at ``end``, where sentence ``index`` (of
-            ``starts``) is the one that ends there: none unless that sentence fits."""
+        def overlap_for(
+            index: int, end: int, room: int = room, new_start: int | None = None
+        ) -> tuple[int | None, int]:
+            """The overlap after a chunk ending at ``end`` (new text from ``new_start``,
+            by default ``end``), where sentence ``index`` (of ``starts``) is the one that
+            ends there: none unless that sentence fits."""
+            floor = self._overlap_floor(plan, end if new_start is None else new_start)
             if index >= 0 and (starts[index] <= floor or count(starts[index], end) > room):
                 return None, 0
             return self.search.at_sentence(floor, end, room)
@@ -482,12 +494,12 @@ class _Packer:
                 continue
             # The room that _after will give the overlap there (as it measures it).
             there = min(room, budget - self.joined[last + 1])
-            overlap = overlap_for(bisect_left(starts, end) - 1, end, there)[0]
+            overlap = overlap_for(bisect_left(starts, end) - 1, end, there, spans[last + 1][0])[0]
             if overlap is not None and count(overlap, reach) <= budget:
                 return last, None
         return None
 
-    def _overlap(self, plan: Plan, room: int) -> tuple[int | None, int, int]:
+    def _overlap(self, plan: Plan, room: int, floor: int) -> tuple[int | None, int, int]:
         """Start and size of the longest trailing context of ``plan`` that fits ``room``,
         and the index of its kind among the search's boundaries (-1: whole pieces, a
         finer level or none).
@@ -496,13 +508,12 @@ class _Packer:
         repeated by the next one would add nothing.
         """
         if self.search.boundaries:
-            return self.search.ranked_kind(self._content_start(plan), self._end(plan), room)
-        return (*self._piece_overlap(plan, room), -1)
+            return self.search.ranked_kind(floor, self._end(plan), room)
+        return (*self._piece_overlap(plan, room, floor), -1)
 
-    def _piece_overlap(self, plan: Plan, room: int) -> tuple[int | None, int]:
+    def _piece_overlap(self, plan: Plan, room: int, floor: int) -> tuple[int | None, int]:
         """:meth:`_overlap` made of whole trailing pieces, else of the finer level."""
         sizes, joined = self.sizes, self.joined
-        floor = self._content_start(plan)
         starts: list[int] = []  # candidate starts, shortest context first
         estimates: list[int] = []
         run = 0
@@ -524,6 +535,16 @@ class _Packer:
             if found[0] is not None:
                 return found
         return self.search.finer(*self.spans[plan.last], room, floor)
+
+    def _overlap_floor(self, plan: Plan, new_start: int) -> int:
+        """What the overlap before new text at ``new_start`` must start after: the start
+        of ``plan``'s chunk, and the offset before the last fence up to ``new_start``."""
+        floor = self._content_start(plan)
+        if self.fences:
+            index = bisect_right(self.fences, new_start) - 1
+            if index >= 0:
+                floor = max(floor, self.fences[index] - 1)
+        return floor
 
     def _content_start(self, plan: Plan) -> int:
         """Where ``plan``'s chunk starts once trimmed (a few characters looked at)."""

@@ -213,6 +213,7 @@ def pack_windows(
             overlap=config.chunk_overlap,
             overlap_level=structure.overlap_starts,
             overlap_boundaries=structure.overlap_boundaries,
+            overlap_fences=structure.overlap_fences,
             punctuation=structure.punctuation,
             trim=trim,
             after=after,

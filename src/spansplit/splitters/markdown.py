@@ -79,8 +79,13 @@ class MarkdownSplitter(BudgetedSplitter):
         load_pyromark()  # a missing parser fails here, naming the extra
 
     def structure_for(self, layout: MarkdownLayout) -> Structure:
-        """The levels of one parsed text: sections, then blocks, then words."""
-        return Structure((SectionLevel(layout), BlockLevel(layout), word_spans), isolate=True)
+        """The levels of one parsed text: sections, then blocks, then words; overlap stays
+        inside a section (a chunk that starts at a heading repeats nothing before it)."""
+        return Structure(
+            (SectionLevel(layout), BlockLevel(layout), word_spans),
+            isolate=True,
+            overlap_fences=layout.heading_starts,
+        )
 
     def spans(self, text: str) -> list[SizedSpan]:
         return [span for span, _ in self._planned(text, MarkdownLayout(text))]
