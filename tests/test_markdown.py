@@ -6,7 +6,7 @@ from __future__ import annotations
 import builtins
 import itertools
 import pickle
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +26,7 @@ from spansplit import (
     with_heading_path,
 )
 from spansplit.boundaries.markdown import MarkdownLayout
+from spansplit.boundaries.words import word_spans
 
 pytest.importorskip("pyromark")
 
@@ -268,6 +269,48 @@ def test_generated_markdown_keeps_every_promise(text: str, size: int, data: st.D
         start, end = chunk.metadata["section"]
         assert start <= chunk.start and chunk.end <= end
     assert_overlap_stays_in_its_section(text, chunks)
+    measured = len if measure is None else measure
+    assert_no_chunk_ends_on_a_heading(text, chunks, size, measured)
+
+
+def assert_no_chunk_ends_on_a_heading(
+    text: str, chunks: list[Chunk], size: int, measure: Callable[[str], int]
+) -> None:
+    """No chunk but the last ends on a heading's lines, unless no text of its own can
+    follow them (another heading comes next, or nothing, or the end of the block quote
+    or list item it is the last block of) or those lines (and any headings right after
+    them) and the word after them are over the budget together (then they must be cut
+    somewhere)."""
+    layout = MarkdownLayout(text)
+    lines = layout.heading_lines
+    bodiless = [
+        (start, end)
+        for (start, end), following in zip(lines, [*(s for s, _ in lines[1:]), len(text)])
+        if not text[end:following].strip()
+    ]
+    containers = [layout.root]
+    while containers:
+        block = containers.pop()
+        kids = list(block.children)
+        containers += kids
+        if block is not layout.root and kids and kids[-1].kind == "heading":
+            bodiless.append((kids[-1].start, kids[-1].end))
+
+    def on_heading(position: int) -> bool:
+        return any(start <= position < end for start, end in layout.heading_lines)
+
+    words = word_spans(text, 0, len(text))
+    for chunk in chunks[:-1]:
+        if any(start <= chunk.end - 1 < end for start, end in bodiless):
+            continue
+        if on_heading(chunk.end - 1):
+            first = last = next(i for i, w in enumerate(words) if w[0] <= chunk.end - 1 < w[1])
+            while first > 0 and on_heading(words[first - 1][0]):
+                first -= 1
+            while last + 1 < len(words) and on_heading(words[last][0]):
+                last += 1
+            glued = text[words[first][0] : words[last][1]].strip()
+            assert measure(glued) > size, (chunk, glued)
 
 
 def assert_overlap_stays_in_its_section(text: str, chunks: list[Chunk]) -> None:
@@ -288,6 +331,16 @@ SECTIONS = (
     "## Windows\n\n"
     "Use the installer. Restart the shell.\n"
 )
+
+
+def test_a_heading_goes_with_the_first_word_after_it_when_words_must_be_cut() -> None:
+    # "## Head" with "Hello world." is over 16, so the section is cut between words: the
+    # heading keeps the first word with it rather than stand alone.
+    chunks = split_markdown("## Head\n\nHello world.\n\nx", 16)
+    assert [c.text for c in chunks] == ["## Head\n\nHello", "world.", "x"]
+    with_overlap = split_markdown("Intro.\n\n## Head\n\nHello world.\n\nx", 16, 8)
+    assert "## Head\n\nHello" in [c.text for c in with_overlap]
+    assert not any(c.text.startswith("Head") for c in with_overlap)  # never inside the line
 
 
 def test_a_chunk_that_starts_a_section_repeats_nothing_before_it() -> None:

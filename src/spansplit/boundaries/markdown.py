@@ -35,6 +35,7 @@ from ..chunk import Span, trim_span
 from ..errors import ExtraNotInstalledError
 from ..lines import line_ending_ends
 from .sentences import SentenceLevel
+from .words import word_spans
 
 FRONT_MATTER = re.compile(
     r"---[ \t]*(?:\r\n|\r|\n)(?![ \t]*(?:\r\n|\r|\n))(?:.*?(?:\r\n|\r|\n))??"
@@ -118,11 +119,19 @@ class MarkdownLayout:
         matter = FRONT_MATTER.match(text, base)
         self.front_matter: Span | None = (base, matter.end()) if matter else None
         self.body_start = matter.end() if matter else base
-        self.root = _parse(text, self.body_start, self.line_starts)
+        self.root, heading_blocks = _parse(text, self.body_start, self.line_starts)
+        # The lines of every heading (in containers too), ascending: see WordLevel.
+        self.heading_lines = [(block.start, block.end) for block in heading_blocks]
+        self._heading_line_starts = [start for start, _ in self.heading_lines]
         self.headings = _sections(self.root, len(text))
         self.heading_starts = [heading.start for heading in self.headings]  # ascending
 
     # -- lines ---------------------------------------------------------------------------
+
+    def in_heading_lines(self, pos: int) -> bool:
+        """Whether ``pos`` lies on the lines of a heading."""
+        index = bisect_right(self._heading_line_starts, pos) - 1
+        return index >= 0 and pos < self.heading_lines[index][1]
 
     def line_start(self, pos: int) -> int:
         """Start of the line that holds ``pos``."""
@@ -260,9 +269,10 @@ def load_pyromark() -> Any:
     return pyromark
 
 
-def _parse(text: str, start: int, line_starts: Sequence[int]) -> Block:
+def _parse(text: str, start: int, line_starts: Sequence[int]) -> tuple[Block, list[Block]]:
     """The document ``text[start:]`` as a tree of blocks (pulldown-cmark), each block's
-    span widened to whole lines of ``text`` (whose line starts are ``line_starts``)."""
+    span widened to whole lines of ``text`` (whose line starts are ``line_starts``), and
+    its headings in order."""
     pyromark = load_pyromark()
     options = pyromark.Options
     parser = pyromark.Markdown(
@@ -275,6 +285,7 @@ def _parse(text: str, start: int, line_starts: Sequence[int]) -> Block:
     root = Block("document", start, len(text))
     stack = [root]
     blocks: list[Block] = []  # in document order, byte offsets until the end
+    headings: list[Block] = []
     depth = 0  # containers open (quotes, lists, items, footnotes)
     heading_text: list[str] | None = None
     events: Iterable[tuple[Any, Any]] = parser.events_with_range(body, merge_text=True)
@@ -293,6 +304,7 @@ def _parse(text: str, start: int, line_starts: Sequence[int]) -> Block:
             if kind == "heading":
                 block.level = int(opened["Heading"]["level"][1:])
                 heading_text = []
+                headings.append(block)
             elif kind == "code":
                 fenced = opened["CodeBlock"]
                 block.info = fenced["Fenced"] if type(fenced) is dict else "indented"
@@ -315,7 +327,7 @@ def _parse(text: str, start: int, line_starts: Sequence[int]) -> Block:
             if piece:
                 heading_text.append(piece)
     _to_whole_lines(blocks, body, start, line_starts, len(text))
-    return root
+    return root, headings
 
 
 def _child_starts(block: Block) -> Sequence[int]:
@@ -430,6 +442,30 @@ class BlockLevel:
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
         return _parts(start, end, self.layout.block_cuts(start, end))
+
+
+@dataclass(frozen=True, slots=True)
+class WordLevel:
+    """Cut a region at its words, never inside a heading's lines, which also keep the
+    first word after them: where text must be cut between words, no part ends on a
+    heading. With ``keep_next=False`` (where overlap may start), a heading's lines are
+    one part and the word after them starts the next."""
+
+    layout: MarkdownLayout
+    keep_next: bool = True
+
+    def __call__(self, text: str, start: int, end: int) -> list[Span]:
+        inside = self.layout.in_heading_lines
+        glued: list[Span] = []
+        joins = False  # the last word is a heading's: the next word joins it
+        for word_start, word_end in word_spans(text, start, end):
+            heading = inside(word_start)
+            if joins and (heading or self.keep_next):
+                glued[-1] = (glued[-1][0], word_end)
+            else:
+                glued.append((word_start, word_end))
+            joins = heading
+        return glued
 
 
 def _parts(start: int, end: int, cuts: list[int]) -> list[Span]:

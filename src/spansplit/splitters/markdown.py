@@ -14,11 +14,13 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
+from ..boundaries.levels import FirstSplit
 from ..boundaries.markdown import (
     BlockLevel,
     Heading,
     MarkdownLayout,
     SectionLevel,
+    WordLevel,
     load_pyromark,
 )
 from ..boundaries.words import word_spans
@@ -79,11 +81,14 @@ class MarkdownSplitter(BudgetedSplitter):
         load_pyromark()  # a missing parser fails here, naming the extra
 
     def structure_for(self, layout: MarkdownLayout) -> Structure:
-        """The levels of one parsed text: sections, then blocks, then words; overlap stays
+        """The levels of one parsed text: sections, then blocks, then words (a heading
+        glued to the word after it); overlap stays
         inside a section (a chunk that starts at a heading repeats nothing before it)."""
+        sections, blocks = SectionLevel(layout), BlockLevel(layout)
         return Structure(
-            (SectionLevel(layout), BlockLevel(layout), word_spans),
+            (sections, blocks, WordLevel(layout)),
             isolate=True,
+            overlap_level=FirstSplit((sections, blocks, WordLevel(layout, keep_next=False))),
             overlap_fences=layout.heading_starts,
         )
 
