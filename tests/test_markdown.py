@@ -18,6 +18,7 @@ from support import check_chunks, corpus_cases, toy_tokens
 
 from spansplit import (
     Chunk,
+    ChunkTooLargeError,
     ExtraNotInstalledError,
     InvalidParameterError,
     MarkdownSplitter,
@@ -215,6 +216,12 @@ def test_count_heading_path_keeps_the_contextual_text_within_budget(
     chunks = MarkdownSplitter(size, length=length, count_heading_path=True).split(HANDBOOK)
     assert max(measure(with_heading_path(c)) for c in chunks) <= size
     check_chunks(HANDBOOK, chunks, size, measure)
+
+
+def test_a_cluster_over_the_room_the_heading_path_leaves_is_named_as_such() -> None:
+    text = "👩\u200d👩\u200d👧 family\n\n# Installing the tools on Linux\n\nRun it."
+    with pytest.raises(ChunkTooLargeError, match=r"chunk_size=16 less \d+ .* heading path"):
+        split_markdown(text, 16, length="cl100k_base", count_heading_path=True)
 
 
 def test_count_heading_path_with_no_room_left_is_refused() -> None:

@@ -59,11 +59,11 @@ class InvalidParameterError(SpansplitError, ValueError):
 class ChunkTooLargeError(SpansplitError, ValueError):
     """One grapheme cluster is larger than the budget, so no split can meet it."""
 
-    def __init__(self, offset: int, size: int, budget: int, unit: str) -> None:
+    def __init__(self, offset: int, size: int, budget: int, unit: str, *, why: str = "") -> None:
+        budget_text = f"the budget of {budget} {unit}" + (f" ({why})" if why else "")
         super().__init__(
             f"the grapheme cluster at offset {offset} measures {size} {unit}, "
-            f"more than the budget of {budget} {unit}; raise the budget or use another "
-            "length function"
+            f"more than {budget_text}; raise the budget or use another length function"
         )
         self.offset = offset
         self.size = size

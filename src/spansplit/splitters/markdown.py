@@ -26,7 +26,7 @@ from ..boundaries.markdown import (
 from ..boundaries.words import word_spans
 from ..chunk import Chunk, SizedSpan
 from ..config import ChunkConfig
-from ..errors import InvalidParameterError
+from ..errors import ChunkTooLargeError, InvalidParameterError
 from ..packing import Structure, pack
 from ..sizing import LengthSpec
 from ..validate import check_bool
@@ -120,7 +120,17 @@ class MarkdownSplitter(BudgetedSplitter):
         )
         while True:
             config = self._config_with_room(room)
-            found = self._sized(text, layout, config)
+            try:
+                found = self._sized(text, layout, config)
+            except ChunkTooLargeError as error:
+                unit = self.length.unit
+                why = (
+                    f"chunk_size={self.chunk_size} less {room} {unit} kept for the longest "
+                    "heading path, with count_heading_path=True"
+                )
+                raise ChunkTooLargeError(
+                    error.offset, error.size, error.budget, unit, why=why
+                ) from None
             largest = max(
                 (
                     count(_with_heading_path(text[a:b], a, describe(layout, a, b)))
