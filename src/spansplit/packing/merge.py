@@ -66,8 +66,9 @@ def merge(
     if trim and not pieces.trimmed:
         pieces = _without_blank(text, pieces, measurer)
     search = OverlapSearch(text, measurer, overlap_level, overlap_boundaries, punctuation)
-    packer = _Packer(text, pieces, budget, length, measurer, overlap, search, trim)
-    packer.fences = overlap_fences
+    packer = _Packer(
+        text, pieces, budget, length, measurer, overlap, search, trim, fences=overlap_fences
+    )
     chunks, chunk_plans = packer.run(after)
     if plans is not None:
         plans += chunk_plans
@@ -286,6 +287,8 @@ class _Packer:
         overlap: int,
         search: OverlapSearch,
         trim: bool,
+        *,
+        fences: Sequence[int] = (),
     ) -> None:
         self.text = text
         self.measurer = measurer
@@ -306,7 +309,7 @@ class _Packer:
             self.joined = list(pieces.joined)
         self.breaks = sorted(pieces.breaks)
         self.break_set = pieces.breaks
-        self.fences: Sequence[int] = ()  # see merge's overlap_fences
+        self.fences = fences  # see merge's overlap_fences
         self.prefix = [0, *accumulate(self.joined)]
 
     def _in_balanced(self, index: int) -> bool:
@@ -612,6 +615,7 @@ class _Packer:
                     self.overlap,
                     self.search,
                     self.trim,
+                    fences=self.fences,
                 )
                 cuts = packer.run()[0]
                 last = cuts[-1] if cuts else (start, end, 0)
