@@ -8,8 +8,10 @@ wheel is missing skips its tests with a reason.
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
 import pickle
+import re
 import subprocess
 import sys
 import sysconfig
@@ -130,6 +132,36 @@ def test_symbol_paths_and_kinds() -> None:
     whole = [c for c in chunks if c.metadata["symbols"] == ["format_table"]]
     assert whole and whole[0].metadata["node_kinds"] == ["function_definition"]
     assert whole[0].text.lstrip().startswith("def format_table")
+
+
+TOP_LEVEL_DEFINITION = re.compile(r"^(?:async def |def |class |@)", re.M)  # or its decorator
+
+
+@pytest.mark.parametrize(("length", "size"), [(None, 200), (None, 400), ("cl100k_base", 128)])
+def test_overlap_never_reaches_back_into_the_previous_top_level_definition(
+    length: str | None, size: int
+) -> None:
+    needs_grammar("python")
+    text = sample("code.py")
+    chunks = split_code(text, "python", size, size // 5, length=length)
+    overlapping = 0
+    for before, after in itertools.pairwise(chunks):
+        if after.start >= before.end:
+            continue
+        overlapping += 1
+        new_text = len(text) - len(text[before.end :].lstrip())  # where its new text starts
+        for found in TOP_LEVEL_DEFINITION.finditer(text, after.start + 1, new_text + 1):
+            # Only the definition's own comments and decorators may come before it.
+            lead = text[after.start : found.start()].splitlines()
+            assert all(not line or line.startswith(("#", "@")) for line in lead), (after, found)
+    assert overlapping  # inside definitions, chunks still overlap
+
+
+def test_a_chunk_that_starts_a_function_carries_its_name_with_overlap() -> None:
+    needs_grammar("python")
+    chunks = split_code(sample("code.py"), "python", 400, 80)
+    starting = [c for c in chunks if c.text.startswith("@lru_cache(maxsize=None)\ndef spring_")]
+    assert [c.metadata["symbols"] for c in starting] == [["spring_neap_period"]]
 
 
 @pytest.mark.parametrize(

@@ -44,6 +44,8 @@ TIKTOKEN_MODULE = "spansplit.sizing.tiktoken"  # not imported here: tiktoken is 
 Fallback = Literal["error", "separators"]
 
 LINES: Level = SeparatorLevel(LINE_ENDING.pattern, keep="end", is_regex=True)
+FENCE_DEPTH = 1
+"""How deep the definitions go that overlap never crosses (1: top-level ones)."""
 """Whole lines, each with its line ending: the level after the syntax tree, and where
 overlap may start."""
 
@@ -117,8 +119,19 @@ class CodeSplitter(BudgetedSplitter):
         return SyntaxLevel(text, self.info, fits)
 
     def syntax_structure(self, syntax: SyntaxLevel) -> Structure:
-        """The levels for one parsed text: its syntax, then lines, then words."""
-        return Structure((syntax, LINES, word_spans), overlap_level=LINES, punctuation=False)
+        """The levels for one parsed text: its syntax, then lines, then words; overlap
+        stays inside a definition (a chunk that starts at one repeats nothing before it)."""
+        fences = (
+            sorted({definition.start for definition in syntax.definitions(FENCE_DEPTH)})
+            if self.chunk_overlap
+            else []
+        )
+        return Structure(
+            (syntax, LINES, word_spans),
+            overlap_level=LINES,
+            punctuation=False,
+            overlap_fences=fences,
+        )
 
     def spans(self, text: str) -> list[tuple[int, int, int]]:
         return self._parsed(text)[0]
