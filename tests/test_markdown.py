@@ -340,6 +340,15 @@ SECTIONS = (
 )
 
 
+def test_a_heading_goes_with_a_link_reference_definition_after_it() -> None:
+    # The parser reports no block for "[ref]: /x", so it is a part of its own; it must not
+    # leave the heading at the end of a chunk (found by the property test below).
+    text = "# Title\n\n[ref]: /x\n\n"
+    chunks = split_markdown(text, 15)
+    assert [c.text for c in chunks] == ["# Title\n\n[ref]:", "/x"]
+    assert_no_chunk_ends_on_a_heading(text, chunks, 15, len)
+
+
 def test_a_heading_goes_with_the_first_word_after_it_when_words_must_be_cut() -> None:
     # "## Head" with "Hello world." is over 16, so the section is cut between words: the
     # heading keeps the first word with it rather than stand alone.

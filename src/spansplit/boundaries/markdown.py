@@ -213,13 +213,15 @@ class MarkdownLayout:
 
     def _around_loose_text(self, kids: list[Block], start: int, end: int) -> list[int]:
         """Cuts around text that no block holds (link reference definitions, which the
-        parser reads but does not report), so that it is a part of its own."""
+        parser reads but does not report), so that it is a part of its own; after a
+        heading, it goes with the heading."""
         text, cuts = self.text, []
         if kids and text[start : kids[0].start].strip():
             cuts.append(kids[0].start)
         for kid, following in zip(kids, [*(k.start for k in kids[1:]), end]):
             if text[kid.end : following].strip():
-                cuts.append(kid.end)
+                if kid.kind != "heading":
+                    cuts.append(kid.end)
                 if following < end:
                     cuts.append(following)
         return cuts
