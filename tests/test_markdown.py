@@ -303,18 +303,18 @@ def assert_no_chunk_ends_on_a_heading(
         if block is not layout.root and kids and kids[-1].kind == "heading":
             bodiless.append((kids[-1].start, kids[-1].end))
 
-    def on_heading(position: int) -> bool:
-        return any(start <= position < end for start, end in layout.heading_lines)
+    def on_heading(start: int, end: int) -> bool:
+        return any(a < end and start < b for a, b in layout.heading_lines)
 
     words = word_spans(text, 0, len(text))
     for chunk in chunks[:-1]:
         if any(start <= chunk.end - 1 < end for start, end in bodiless):
             continue
-        if on_heading(chunk.end - 1):
+        if on_heading(chunk.end - 1, chunk.end):
             first = last = next(i for i, w in enumerate(words) if w[0] <= chunk.end - 1 < w[1])
-            while first > 0 and on_heading(words[first - 1][0]):
+            while first > 0 and on_heading(*words[first - 1]):
                 first -= 1
-            while last + 1 < len(words) and on_heading(words[last][0]):
+            while last + 1 < len(words) and on_heading(*words[last]):
                 last += 1
             glued = text[words[first][0] : words[last][1]].strip()
             assert measure(glued) > size, (chunk, glued)
