@@ -9,8 +9,9 @@ Two measurements, each contender in a fresh process:
 * quality: every Markdown file of the corpus documentation (rust-lang book and reference,
   trpl-zh-cn) split one by one at 512 tokens, judged by markdown-it-py (tests/markdown_judge.py,
   a parser none of the contenders uses): fences and tables that fit the budget but are cut,
-  chunks that end on a heading whose body follows, chunks over the budget (re-counted with
-  tiktoken), chunks that are not text of the source.
+  chunks that end on a heading whose body follows, chunks whose overlap reaches back across a
+  heading before their new text, chunks over the budget (re-counted with tiktoken), chunks
+  that are not text of the source.
 
 Peers (pinned in benchmarks/requirements.txt): LangChain's MarkdownHeaderTextSplitter (all six
 heading levels, headers kept) followed by RecursiveCharacterTextSplitter with a cl100k_base
@@ -181,6 +182,7 @@ def measure(name: str, reps: int) -> dict[str, Any]:
         "fitting_blocks": total.fitting_blocks,
         "cut_blocks": total.cut_blocks,
         "heading_ends": total.heading_ends,
+        "crossing_overlaps": total.crossing_overlaps,
         "over_budget": total.over_budget,
         "inexact": total.inexact,
     }
@@ -193,19 +195,21 @@ def report(results: list[dict[str, Any]]) -> str:
         "corpus documentation file by file, judged by markdown-it-py.",
         "",
         "| contender | CPU s | × encode | wall s | × encode | chunks | fitting fences/tables cut "
-        "| chunks ending on a heading | over budget | not a span |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| chunks ending on a heading | overlaps from the section before | over budget "
+        "| not a span |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
         blocks, chunks = max(1, r["fitting_blocks"]), max(1, r["chunks"])
         cut = f"{r['cut_blocks']} of {r['fitting_blocks']} ({100 * r['cut_blocks'] / blocks:.1f}%)"
         ends = f"{r['heading_ends']} ({100 * r['heading_ends'] / chunks:.1f}%)"
+        crossing = str(r["crossing_overlaps"])
         if r["inexact"] > chunks // 2:  # chunks that are not source text cannot be judged
-            cut = ends = "n/a (not spans)"
+            cut = ends = crossing = "n/a (not spans)"
         lines.append(
             f"| {CONTENDERS[r['name']][0]} | {r['cpu']:.3f} | {r['cpu'] / r['encode']:.2f}x "
             f"| {r['wall']:.3f} | {r['wall'] / r['encode']:.2f}x | {r['chunks']:,} | {cut} "
-            f"| {ends} | {r['over_budget']} | {r['inexact']} |"
+            f"| {ends} | {crossing} | {r['over_budget']} | {r['inexact']} |"
         )
     return "\n".join(lines) + "\n"
 

@@ -11,6 +11,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from markdown_it import MarkdownIt
 
@@ -70,6 +71,7 @@ class Verdict:
     cut_examples: list[str] = field(default_factory=list)
     heading_examples: list[str] = field(default_factory=list)
     heading_ends: int = 0  # chunks whose last line is a heading with its body after them
+    crossing_overlaps: int = 0  # chunks whose overlap reaches back across a heading
     over_budget: int = 0
     inexact: int = 0
 
@@ -116,4 +118,21 @@ def judge(
         if after and next_line not in found.heading_lines:
             verdict.heading_ends += 1
             verdict.heading_examples.append(text[max(start, end - 60) : end + 40])
+    verdict.crossing_overlaps = _crossing_overlaps(text, spans, found)
     return verdict
+
+
+def _crossing_overlaps(text: str, spans: Sequence[Span], found: Structure) -> int:
+    """Chunks (in order) that repeat text from before a heading of the document that comes
+    before their new text (from the previous chunk's end on): an overlap that reaches back
+    into another section."""
+    heading_starts = sorted(found.line_starts[line] for line in found.heading_lines)
+    crossing = 0
+    for (_, before_end), (start, _) in pairwise(spans):
+        if start >= before_end:
+            continue
+        new_text = len(text) - len(text[before_end:].lstrip())
+        first = bisect_left(heading_starts, start + 1)
+        if first < len(heading_starts) and heading_starts[first] <= new_text:
+            crossing += 1
+    return crossing

@@ -449,5 +449,6 @@ def test_corpus_documentation(folder: str, length: str, size: int, overlap: int)
             judge(text, [(c.start, c.end) for c in chunks], [c.text for c in chunks], size, measure)
         )
     assert total.cut_blocks == 0, total.cut_examples[:3]
+    assert total.crossing_overlaps == 0
     assert total.heading_ends <= total.chunks // 100, total.heading_examples[:3]
     assert (total.over_budget, total.inexact) == (0, 0)
