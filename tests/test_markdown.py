@@ -359,6 +359,29 @@ def test_a_heading_goes_with_the_first_word_after_it_when_words_must_be_cut() ->
     assert not any(c.text.startswith("Head") for c in with_overlap)  # never inside the line
 
 
+def test_overlap_never_starts_inside_a_code_block_or_a_table() -> None:
+    fence = (
+        "# Setup\n\nInstall the tool with the command below and check the version it "
+        "prints.\n\n```sh\npip install tool\n# this line is a shell comment, not a heading\n"
+        "```\n\nAfter that, run the first example from the tutorial and compare the output "
+        "with the one shown there.\n"
+    )
+    table = (
+        "# Prices\n\n| item | price | note |\n|---|---|---|\n"
+        "| apple | 1.20 | per kilogram, from the local market |\n"
+        "| pear | 2.10 | per kilogram, imported in winter months |\n\n"
+        "Prices change every week; ask at the counter before you order a large amount.\n"
+    )
+    for text, size in ((fence, 40), (table, 60)):
+        layout = MarkdownLayout(text)
+        for chunk in MarkdownSplitter(size, 16, length="cl100k_base").split(text):
+            holder = layout.holder(chunk.start, chunk.start + 1)
+            starts_its_block = (
+                holder.start == chunk.start or text[holder.start : chunk.start].isspace()
+            )
+            assert holder.kind not in ("code", "table", "row") or starts_its_block, chunk
+
+
 def test_a_chunk_that_starts_a_section_repeats_nothing_before_it() -> None:
     first, windows = MarkdownSplitter(100, 40).split(SECTIONS)
     assert first.text.endswith("Check the version.")

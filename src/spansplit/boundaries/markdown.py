@@ -470,6 +470,30 @@ class WordLevel:
         return glued
 
 
+_WHOLE_TO_OVERLAP = frozenset({"code", "html", "table", "row"})
+"""Blocks that overlap never starts inside: out of their context, their lines read as
+something else (a ``# comment`` in a fence as a heading, half a row as text)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OverlapLevel:
+    """Where overlap may start inside a chunk's last piece: at its sections, its blocks
+    (a whole paragraph at its sentences), else its words; nowhere inside a code block, a
+    table or an HTML block."""
+
+    layout: MarkdownLayout
+
+    def __call__(self, text: str, start: int, end: int) -> list[Span]:
+        if self.layout.holder(start, end).kind in _WHOLE_TO_OVERLAP:
+            return [(start, end)]
+        levels = (SectionLevel(self.layout), BlockLevel(self.layout))
+        for level in (*levels, WordLevel(self.layout, keep_next=False)):
+            parts = level(text, start, end)
+            if len(parts) > 1:
+                return parts
+        return [(start, end)]
+
+
 def _parts(start: int, end: int, cuts: list[int]) -> list[Span]:
     bounds = [start, *(cut for cut in cuts if start < cut < end), end]
     return list(itertools.pairwise(bounds))

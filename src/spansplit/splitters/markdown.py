@@ -14,11 +14,11 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
-from ..boundaries.levels import FirstSplit
 from ..boundaries.markdown import (
     BlockLevel,
     Heading,
     MarkdownLayout,
+    OverlapLevel,
     SectionLevel,
     WordLevel,
     load_pyromark,
@@ -88,7 +88,7 @@ class MarkdownSplitter(BudgetedSplitter):
         return Structure(
             (sections, blocks, WordLevel(layout)),
             isolate=True,
-            overlap_level=FirstSplit((sections, blocks, WordLevel(layout, keep_next=False))),
+            overlap_level=OverlapLevel(layout),
             overlap_fences=layout.heading_starts,
         )
 
