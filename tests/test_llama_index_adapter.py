@@ -72,6 +72,7 @@ from llama_index.node_parser.spansplit import (
 from pydantic import ValidationError
 
 from spansplit import ParagraphSplitter, resolve_length
+from spansplit.batch import DocumentError
 from spansplit.errors import InvalidParameterError, ParameterTypeError, SpansplitError
 from spansplit.sizing import CallableLength
 
@@ -643,6 +644,14 @@ PIECES = st.sampled_from(
 TEXTS = st.lists(PIECES, max_size=60).map("".join)
 
 
+def test_a_cluster_over_what_the_metadata_leaves_names_chunk_size_and_the_metadata() -> None:
+    family = "\U0001f469\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
+    heading = "word" + "\u00dcn\u00efc\u00f8d\u00e9" * 3 + family * 3 + "# Title\n---\n"
+    parser = make(SpanMarkdownNodeParser, 80, length="cl100k_base")
+    with pytest.raises(DocumentError, match=r"chunk_size=80 less \d+ .* for the metadata"):
+        parser([Document(text=heading)])
+
+
 @settings(max_examples=60)
 @given(text=TEXTS, size=st.integers(20, 60), chars=st.booleans())
 def test_generated_text_offsets_and_lines_exact(text: str, size: int, chars: bool) -> None:
@@ -652,9 +661,9 @@ def test_generated_text_offsets_and_lines_exact(text: str, size: int, chars: boo
         room = 60 if cls is SpanMarkdownNodeParser else 0  # its header_path is in the budget
         try:
             nodes = make(cls, size + room, length=length)([document])
-        except InvalidParameterError as error:
+        except (InvalidParameterError, DocumentError) as error:
             # A generated heading (emoji sequences, 10+ tokens each) can make the header
-            # path alone fill the budget: the typed error says so.
+            # path fill the budget, or leave less than one emoji: the typed error says so.
             assert cls is SpanMarkdownNodeParser and "metadata" in str(error), error
             continue
         assert_exact(text, nodes)

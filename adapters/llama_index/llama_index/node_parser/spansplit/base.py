@@ -592,15 +592,25 @@ class SpanBudgetNodeParser(SpanSizedNodeParser, MetadataAwareTextSplitter):
     def _fit(self, overhead: int, attempt: Callable[[int], tuple[T, int]]) -> T:
         """Split with ``chunk_size - overhead``, less any excess measured, until all fit."""
         budget = self.chunk_size - overhead
+        unit = self._length().unit
         while budget >= 1:
-            result, largest = attempt(budget)
+            try:
+                result, largest = attempt(budget)
+            except ChunkTooLargeError as error:
+                why = (
+                    f"chunk_size={self.chunk_size} less {self.chunk_size - budget} {unit} "
+                    "for the metadata shown with each node"
+                )
+                raise ChunkTooLargeError(
+                    error.offset, error.size, error.budget, unit, why=why
+                ) from None
             if largest <= self.chunk_size:
                 return result
             budget -= largest - self.chunk_size
         raise InvalidParameterError(
             "chunk_size",
             self.chunk_size,
-            f"the metadata shown with each node takes {overhead} {self._length().unit}, "
+            f"the metadata shown with each node takes {overhead} {unit}, "
             "leaving no room for text; raise chunk_size or leave metadata keys out of the "
             "content (excluded_embed_metadata_keys / excluded_llm_metadata_keys)",
         )
