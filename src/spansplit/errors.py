@@ -68,6 +68,12 @@ class ChunkTooLargeError(SpansplitError, ValueError):
         self.offset = offset
         self.size = size
         self.budget = budget
+        self.unit = unit
+
+    def because(self, why: str) -> ChunkTooLargeError:
+        """The same error, saying why the budget is what it is (what took the rest of
+        ``chunk_size``)."""
+        return ChunkTooLargeError(self.offset, self.size, self.budget, self.unit, why=why)
 
 
 class TokenizerUnavailableError(SpansplitError, ValueError):

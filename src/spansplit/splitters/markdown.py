@@ -123,13 +123,9 @@ class MarkdownSplitter(BudgetedSplitter):
             try:
                 found = self._sized(text, layout, config)
             except ChunkTooLargeError as error:
-                unit = self.length.unit
-                why = (
-                    f"chunk_size={self.chunk_size} less {room} {unit} kept for the longest "
-                    "heading path, with count_heading_path=True"
-                )
-                raise ChunkTooLargeError(
-                    error.offset, error.size, error.budget, unit, why=why
+                raise error.because(
+                    f"chunk_size={self.chunk_size} less {room} {self.length.unit} kept for "
+                    "the longest heading path, with count_heading_path=True"
                 ) from None
             largest = max(
                 (

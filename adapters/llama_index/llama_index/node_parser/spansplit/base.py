@@ -597,12 +597,9 @@ class SpanBudgetNodeParser(SpanSizedNodeParser, MetadataAwareTextSplitter):
             try:
                 result, largest = attempt(budget)
             except ChunkTooLargeError as error:
-                why = (
+                raise error.because(
                     f"chunk_size={self.chunk_size} less {self.chunk_size - budget} {unit} "
                     "for the metadata shown with each node"
-                )
-                raise ChunkTooLargeError(
-                    error.offset, error.size, error.budget, unit, why=why
                 ) from None
             if largest <= self.chunk_size:
                 return result
