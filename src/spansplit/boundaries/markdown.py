@@ -22,6 +22,7 @@ could follow it.
 
 from __future__ import annotations
 
+import codecs
 import itertools
 import re
 from array import array
@@ -63,6 +64,8 @@ _KINDS = {
     "DefinitionListTitle": "item",
     "DefinitionListDefinition": "item",
 }
+_REFERENCES = frozenset({"Link", "Image"})
+"""Inline tags whose reading may depend on the rest of the document (its link definitions)."""
 _CONTAINERS = frozenset({"quote", "list", "item", "footnote"})
 """Kinds whose headings do not open sections of the document."""
 
@@ -79,7 +82,7 @@ class Block:
     depth: int = 0  # how many containers (quotes, lists, items, footnotes) hold it
     level: int = 0  # headings: 1 to 6
     text: str = ""  # headings: their text as rendered (entities decoded, no markup)
-    info: str = ""  # fenced code: the info string ("indented" for indented code)
+    fenced: bool = False  # code: fenced (else indented)
     # Tuples until a first child comes: most blocks (paragraphs, headings, code) have none,
     # and an empty list each would be a third of the layout's memory.
     children: list[Block] | tuple[()] = ()
@@ -235,7 +238,7 @@ class MarkdownLayout:
                     self.line_starts, block.end
                 )
             ].tolist()
-            if kind == "code" and block.info != "indented":
+            if kind == "code" and block.fenced:
                 lines = lines[1:-1]  # the fences go with the first and last lines
             return lines
         if kind == "table":
@@ -274,7 +277,79 @@ def load_pyromark() -> Any:
 def _parse(text: str, start: int, line_starts: Sequence[int]) -> tuple[Block, list[Block]]:
     """The document ``text[start:]`` as a tree of blocks (pulldown-cmark), each block's
     span widened to whole lines of ``text`` (whose line starts are ``line_starts``), and
-    its headings in order."""
+    its headings in order.
+
+    The parser reads a stand-in of the text where every non-ASCII character is
+    :data:`_STAND_IN` (see :func:`_ascii_stand_in`), so its byte offsets are code points."""
+    body = _LONE_CR.sub("\n", text[start:])  # a lone CR ends a line here, not for the parser
+    if not body.isascii():
+        try:
+            return _parse_body(text, body, _ascii_stand_in(body), start, line_starts)
+        except _StandInMismatch:
+            pass  # the stand-in may read differently here: read the text itself
+    return _parse_body(text, body, body, start, line_starts)
+
+
+_STAND_IN = "z"
+"""What the parser reads for a non-ASCII character. CommonMark's syntax is ASCII, and a
+letter is text wherever a character outside ASCII is, except in an HTML tag (``<z>`` is
+one, ``<中>`` is not): a text whose HTML block starts with a tag that holds such a
+character is read again from the text itself. A letter, since a backslash escapes ASCII
+punctuation; not a digit, which could make a list marker; not ``x``, which makes ``[中]``
+a task list marker. Inline syntax next to it can read differently (``*`` before ``。``
+opens no emphasis), so the text of a heading that holds such characters is read from
+the text itself."""
+
+
+def _stand_in_errors(error: UnicodeError) -> tuple[str, int]:
+    assert isinstance(error, UnicodeEncodeError)
+    return _STAND_IN * (error.end - error.start), error.end
+
+
+codecs.register_error("spansplit.markdown_stand_in", _stand_in_errors)
+
+
+def _ascii_stand_in(body: str) -> str:
+    """``body`` with each non-ASCII character replaced by :data:`_STAND_IN`."""
+    return body.encode("ascii", "spansplit.markdown_stand_in").decode("ascii")
+
+
+class _StandInMismatch(Exception):
+    """The stand-in may not read as the text does (see :data:`_STAND_IN`)."""
+
+
+def _read_heading_texts(headings: list[Block], body: str, parser: Any) -> None:
+    """Set the text of each of ``headings`` (spans of ``body`` as the parser gave them) by
+    parsing their lines of ``body`` apart, together; :class:`_StandInMismatch` unless
+    they read as as many headings."""
+    source = "\n\n".join([body[block.start : block.end] for block in headings])
+    texts: list[str] = []
+    pieces: list[str] | None = None
+    for event in parser.events(source, merge_text=True):
+        if type(event) is str:
+            continue
+        if "Start" in event:
+            if _tag(event["Start"]) == "Heading":
+                pieces = []
+        elif "End" in event:
+            if pieces is not None and _tag(event["End"]) == "Heading":
+                texts.append("".join(pieces).strip())
+                pieces = None
+        elif pieces is not None:
+            piece = event.get("Text") or event.get("Code")
+            if piece:
+                pieces.append(piece)
+    if len(texts) != len(headings):
+        raise _StandInMismatch
+    for block, text in zip(headings, texts):
+        block.text = text
+
+
+def _parse_body(
+    text: str, body: str, parsed: str, start: int, line_starts: Sequence[int]
+) -> tuple[Block, list[Block]]:
+    """:func:`_parse` of ``body`` (``text[start:]``, lone CRs made LF), read as ``parsed``
+    (``body`` itself, or its stand-in)."""
     pyromark = load_pyromark()
     options = pyromark.Options
     parser = pyromark.Markdown(
@@ -283,14 +358,14 @@ def _parse(text: str, start: int, line_starts: Sequence[int]) -> tuple[Block, li
         | options.ENABLE_STRIKETHROUGH
         | options.ENABLE_FOOTNOTES
     )
-    body = _LONE_CR.sub("\n", text[start:])  # a lone CR ends a line here, not for the parser
     root = Block("document", start, len(text))
     stack = [root]
     blocks: list[Block] = []  # in document order, byte offsets until the end
     headings: list[Block] = []
     depth = 0  # containers open (quotes, lists, items, footnotes)
     heading_text: list[str] | None = None
-    events: Iterable[tuple[Any, Any]] = parser.events_with_range(body, merge_text=True)
+    reread: list[Block] = []  # headings whose text the stand-in hides, read apart
+    events: Iterable[tuple[Any, Any]] = parser.events_with_range(parsed, merge_text=True)
     for event, where in events:
         if type(event) is str:  # Rule, SoftBreak, HardBreak ...
             if event == "Rule":
@@ -299,8 +374,11 @@ def _parse(text: str, start: int, line_starts: Sequence[int]) -> tuple[Block, li
                 blocks.append(block)
         elif "Start" in event:
             opened = event["Start"]
-            kind = _KINDS.get(opened if type(opened) is str else next(iter(opened)))
+            tag = _tag(opened)
+            kind = _KINDS.get(tag)
             if kind is None:
+                if heading_text is not None and tag in _REFERENCES and parsed is not body:
+                    raise _StandInMismatch  # read apart, the heading would lose its links
                 continue
             block = Block(kind, where["start"], where["end"], depth)
             if kind == "heading":
@@ -308,28 +386,55 @@ def _parse(text: str, start: int, line_starts: Sequence[int]) -> tuple[Block, li
                 heading_text = []
                 headings.append(block)
             elif kind == "code":
-                fenced = opened["CodeBlock"]
-                block.info = fenced["Fenced"] if type(fenced) is dict else "indented"
+                block.fenced = type(opened["CodeBlock"]) is dict  # {"Fenced": info}
             elif kind in _CONTAINERS:
                 depth += 1
+            elif kind == "html" and parsed is not body and not _ascii_tag(body, block.start):
+                raise _StandInMismatch
             stack[-1].adopt(block)
             stack.append(block)
             blocks.append(block)
         elif "End" in event:
-            closed = event["End"]
-            if (closed if type(closed) is str else next(iter(closed))) in _KINDS:
+            if _tag(event["End"]) in _KINDS:
                 block = stack.pop()
                 if block.kind in _CONTAINERS:
                     depth -= 1
                 elif block.kind == "heading" and heading_text is not None:
                     block.text = "".join(heading_text).strip()
                     heading_text = None
+                    if parsed is not body and not body[block.start : block.end].isascii():
+                        reread.append(block)
         elif heading_text is not None:
             piece = event.get("Text") or event.get("Code")
             if piece:
                 heading_text.append(piece)
-    _to_whole_lines(blocks, body, start, line_starts, len(text))
+            elif "FootnoteReference" in event and parsed is not body:
+                raise _StandInMismatch  # read apart, it would be text
+    if reread:
+        _read_heading_texts(reread, body, parser)
+    _to_whole_lines(blocks, parsed, start, line_starts, len(text))
     return root, headings
+
+
+def _ascii_tag(body: str, start: int) -> bool:
+    """Whether the HTML block at ``start`` begins with a tag whose name and attribute names
+    are ASCII (else the stand-in could make a tag of what is none): its first line up to
+    the first ``>``, quoted values aside (any character may be in them)."""
+    line_end = body.find("\n", start)
+    line = body[start : len(body) if line_end < 0 else line_end]
+    if line.isascii():
+        return True
+    unquoted = _QUOTED.sub("", line)
+    return unquoted[: unquoted.find(">") + 1 or len(unquoted)].isascii()
+
+
+_QUOTED = re.compile(r""""[^"]*"|'[^']*'""")
+
+
+def _tag(value: str | dict[str, Any]) -> str:
+    """The tag of a pulldown-cmark ``Start`` or ``End`` event's value: ``"Paragraph"``, or
+    the one key of ``{"Heading": {...}}``."""
+    return value if type(value) is str else next(iter(value))
 
 
 def _child_starts(block: Block) -> Sequence[int]:
