@@ -186,6 +186,8 @@ def check_forbidden_cuts(text: str, cuts: list[int]) -> None:
     assert forbidden_cuts(text, spans) == forbidden_by_definition(text, spans)
     trimmed = [trim for span in spans if (trim := trim_span(text, *span))[0] < trim[1]]
     assert forbidden_cuts(text, trimmed) == forbidden_by_definition(text, trimmed)
+    # told that they are trimmed, it reads their edge characters alone: the same cuts
+    assert forbidden_cuts(text, trimmed, trimmed=True) == forbidden_by_definition(text, trimmed)
 
 
 @given(st.one_of(unicode_text, structured_text), st.data())

@@ -99,13 +99,16 @@ def _ends_with_opening(text: str, start: int, end: int) -> bool:
     return position > start and OPENING.match(text, position - 1) is not None
 
 
-def forbidden_cuts(text: str, spans: Sequence[Span], punctuation: bool = True) -> list[int]:
+def forbidden_cuts(
+    text: str, spans: Sequence[Span], punctuation: bool = True, trimmed: bool = False
+) -> list[int]:
     """Indices ``k`` of ``spans`` whose cut before piece ``k`` the rules forbid: an edge
     of it falls inside a grapheme cluster (the end of piece ``k - 1`` or the start of
     piece ``k``: :func:`~.graphemes.cuts_inside_clusters`), or, with ``punctuation``,
     piece ``k`` starts with closing punctuation or piece ``k - 1`` ends with opening
-    punctuation (spaces aside). The edge characters are gathered into strings and
-    searched at C speed; only the pieces found are looked at one by one."""
+    punctuation (spaces aside; ``trimmed``: no piece starts or ends with whitespace).
+    The edge characters are gathered into strings and searched at C speed; only the
+    pieces found are looked at one by one."""
     if len(spans) < 2:
         return []
     ends = [end for _, end in spans[:-1]]
@@ -129,9 +132,10 @@ def forbidden_cuts(text: str, spans: Sequence[Span], punctuation: bool = True) -
     if punctuation:
         # The first and last characters other than spaces, looked for a few characters
         # in (a blank there stands for more spaces, which are looked at one by one).
-        reach = _EDGE_REACH
-        firsts = "".join([text[start : start + reach].lstrip()[:1] or " " for start in starts])
-        lasts = "".join([text[max(0, end - reach) : end].rstrip()[-1:] or " " for end in ends])
+        if not trimmed:
+            reach = _EDGE_REACH
+            firsts = "".join([text[start : start + reach].lstrip()[:1] or " " for start in starts])
+            lasts = "".join([text[max(0, end - reach) : end].rstrip()[-1:] or " " for end in ends])
         suspects = {m.start() for m in _EDGE_FIRST.finditer(firsts)}
         suspects.update(m.start() for m in _EDGE_LAST.finditer(lasts))
         for index in sorted(suspects):
@@ -161,16 +165,21 @@ def forbidden_run(text: str, start: int = 0, end: int | None = None) -> bool:
 
 
 def glue(
-    text: str, spans: list[Span], breaks: set[int], punctuation: bool = True
+    text: str,
+    spans: list[Span],
+    breaks: set[int],
+    punctuation: bool = True,
+    trimmed: bool = False,
 ) -> tuple[list[Span], set[int]]:
     """``spans`` with the pieces joined across every cut the rules forbid (see
     :func:`forbidden_cuts`: never inside a grapheme cluster, and with ``punctuation``
     never before closing or after opening punctuation); ``breaks`` (indices of pieces
     that must start a chunk) follow their pieces, and a break on a piece that was joined
     to the one before is dropped with the cut. Joining can make a new forbidden cut (a
-    blank piece joined to what follows it): it is joined too."""
+    blank piece joined to what follows it): it is joined too. ``trimmed``: no piece starts
+    or ends with whitespace (joined pieces neither)."""
     while True:
-        joins = forbidden_cuts(text, spans, punctuation)
+        joins = forbidden_cuts(text, spans, punctuation, trimmed)
         if not joins:
             return spans, breaks
         joined = set(joins)

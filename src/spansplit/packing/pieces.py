@@ -187,7 +187,7 @@ def _open(
     if rules.trim:
         spans, wanted = _trim_spans(text, spans, wanted)
     if not glued:
-        spans, wanted = glue(text, spans, wanted, rules.punctuation)
+        spans, wanted = glue(text, spans, wanted, rules.punctuation, trimmed=rules.trim)
     if not spans:
         return None
     budget, length = rules.budget, rules.length
@@ -252,7 +252,9 @@ def _refine(text: str, span: Span, level: int, out: Pieces, rules: _Rules) -> _F
             opportunities = cuts
             break
         parts = levels[level](text, span[0], span[1])
-        parts = glue(text, parts, set(), rules.punctuation)[0]  # as _open joins them
+        if rules.trim:  # as _open trims and joins them
+            parts = _trim_spans(text, parts, set())[0]
+        parts = glue(text, parts, set(), rules.punctuation, trimmed=rules.trim)[0]
         following = level if is_recursive(levels[level]) else level + 1
         level += 1
         if splits(parts, *span):
