@@ -19,7 +19,12 @@ length function; semantic-text-splitter's MarkdownSplitter with its bundled tikt
 "gpt-4" (cl100k_base) tokenizer. LangChain's chunks are located in the source by searching
 from the previous chunk; one not found counts as not a span.
 
-    python benchmarks/bench_markdown.py [--reps 5] [--out build/bench/markdown.md]
+    python benchmarks/bench_markdown.py [--reps 5] [--rounds 1] [--out build/bench/markdown.md]
+
+With ``--rounds N``, the speed of each contender is measured in N processes, the
+contenders in turn, and the table gives the median ratio over them with its range: on a
+shared VM the speed of the machine drifts between minutes more than the ratio measured
+inside one process does.
 """
 
 from __future__ import annotations
@@ -148,8 +153,8 @@ ONE_THREAD = {"spansplit-markdown-1-thread"}
 as in the workers of a corpus job (two threads on two cores cost more CPU than one)."""
 
 
-def measure(name: str, reps: int) -> dict[str, Any]:
-    """One contender, in this process: speed on 2 MB, then quality file by file."""
+def measure(name: str, reps: int, quality: bool = True) -> dict[str, Any]:
+    """One contender, in this process: speed on 2 MB, then (``quality``) file by file."""
     import texts
     from markdown_judge import Verdict, judge
 
@@ -168,7 +173,7 @@ def measure(name: str, reps: int) -> dict[str, Any]:
         wall.append(time.perf_counter() - w)
     count = lambda t: len(encoding.encode_ordinary(t))  # noqa: E731
     total = Verdict()
-    for folder in QUALITY_FOLDERS:
+    for folder in QUALITY_FOLDERS if quality else ():
         for path in sorted((texts.CORPUS / folder).rglob("*.md")):
             document = path.read_bytes().decode("utf-8")
             spans, pieces = split(document)
@@ -188,27 +193,44 @@ def measure(name: str, reps: int) -> dict[str, Any]:
     }
 
 
-def report(results: list[dict[str, Any]]) -> str:
+def _median_ratio(rounds: list[dict[str, Any]], key: str) -> str:
+    """The median over processes of ``key`` over the encode, with their range."""
+    ratios = sorted(r[key] / r["encode"] for r in rounds)
+    middle = f"{statistics.median(ratios):.2f}x"
+    return middle if len(ratios) == 1 else f"{middle} ({ratios[0]:.2f}–{ratios[-1]:.2f})"
+
+
+def report(results: list[list[dict[str, Any]]]) -> str:
+    """The table: for each contender, its processes' speed (the first one's quality)."""
+    processes = len(results[0]) if results else 1
     lines = [
         f"Markdown at {BUDGET} cl100k_base tokens. Speed: 2 MB of Markdown, median CPU and wall "
-        "seconds, and as a ratio to one encode_ordinary in the same process. Quality: the "
-        "corpus documentation file by file, judged by markdown-it-py.",
+        "seconds, and as a ratio to one encode_ordinary in the same process"
+        + (
+            f" (the median of {processes} processes per contender, run in turn, with their range)"
+            if processes > 1
+            else ""
+        )
+        + ". Quality: the corpus documentation file by file, judged by markdown-it-py.",
         "",
         "| contender | CPU s | × encode | wall s | × encode | chunks | fitting fences/tables cut "
         "| chunks ending on a heading | overlaps from the section before | over budget "
         "| not a span |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for r in results:
+    for rounds in results:
+        r = rounds[0]
         blocks, chunks = max(1, r["fitting_blocks"]), max(1, r["chunks"])
         cut = f"{r['cut_blocks']} of {r['fitting_blocks']} ({100 * r['cut_blocks'] / blocks:.1f}%)"
         ends = f"{r['heading_ends']} ({100 * r['heading_ends'] / chunks:.1f}%)"
         crossing = str(r["crossing_overlaps"])
         if r["inexact"] > chunks // 2:  # chunks that are not source text cannot be judged
             cut = ends = crossing = "n/a (not spans)"
+        cpu = statistics.median(x["cpu"] for x in rounds)
+        wall = statistics.median(x["wall"] for x in rounds)
         lines.append(
-            f"| {CONTENDERS[r['name']][0]} | {r['cpu']:.3f} | {r['cpu'] / r['encode']:.2f}x "
-            f"| {r['wall']:.3f} | {r['wall'] / r['encode']:.2f}x | {r['chunks']:,} | {cut} "
+            f"| {CONTENDERS[r['name']][0]} | {cpu:.3f} | {_median_ratio(rounds, 'cpu')} "
+            f"| {wall:.3f} | {_median_ratio(rounds, 'wall')} | {r['chunks']:,} | {cut} "
             f"| {ends} | {crossing} | {r['over_budget']} | {r['inexact']} |"
         )
     return "\n".join(lines) + "\n"
@@ -217,29 +239,39 @@ def report(results: list[dict[str, Any]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="processes per contender, in turn (the VM's speed drifts from minute to minute)",
+    )
     parser.add_argument("--one", choices=list(CONTENDERS), help=argparse.SUPPRESS)
+    parser.add_argument("--speed-only", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--only", action="append", default=[], help="contenders to run")
     parser.add_argument("--out", type=Path, default=Path("build/bench/markdown.md"))
     options = parser.parse_args()
     if options.one:
-        print(json.dumps(measure(options.one, options.reps)))
+        print(json.dumps(measure(options.one, options.reps, quality=not options.speed_only)))
         return
-    results = []
-    for name in options.only or CONTENDERS:
-        environment = dict(os.environ)
-        environment.pop("SPANSPLIT_THREADS", None)
-        if name in ONE_THREAD:
-            environment["SPANSPLIT_THREADS"] = "1"
-        done = subprocess.run(
-            [sys.executable, __file__, "--one", name, "--reps", str(options.reps)],
-            capture_output=True,
-            text=True,
-            check=True,
-            env=environment,
-        )
-        results.append(json.loads(done.stdout.strip().splitlines()[-1]))
-        print(f"{name}: done", file=sys.stderr)
-    table = report(results)
+    names = options.only or list(CONTENDERS)
+    results: dict[str, list[dict[str, Any]]] = {name: [] for name in names}
+    for round_ in range(options.rounds):
+        for name in names:
+            environment = dict(os.environ)
+            environment.pop("SPANSPLIT_THREADS", None)
+            if name in ONE_THREAD:
+                environment["SPANSPLIT_THREADS"] = "1"
+            command = [sys.executable, __file__, "--one", name, "--reps", str(options.reps)]
+            done = subprocess.run(
+                command + (["--speed-only"] if round_ else []),
+                capture_output=True,
+                text=True,
+                check=True,
+                env=environment,
+            )
+            results[name].append(json.loads(done.stdout.strip().splitlines()[-1]))
+            print(f"{name} ({round_ + 1} of {options.rounds}): done", file=sys.stderr)
+    table = report(list(results.values()))
     options.out.parent.mkdir(parents=True, exist_ok=True)
     options.out.write_text(table, encoding="utf-8")
     print(table)

@@ -296,9 +296,9 @@ letter is text wherever a character outside ASCII is, except in an HTML tag (``<
 one, ``<中>`` is not): a text whose HTML block starts with a tag that holds such a
 character is read again from the text itself. A letter, since a backslash escapes ASCII
 punctuation; not a digit, which could make a list marker; not ``x``, which makes ``[中]``
-a task list marker. Inline syntax next to it can read differently (``*`` before ``。``
-opens no emphasis), so the text of a heading that holds such characters is read from
-the text itself."""
+a task list marker. Inline syntax next to it can read differently (``a*。b*`` holds no
+emphasis, ``a*zb*`` does), so the text of a heading that holds such characters is read
+from the text itself."""
 
 
 def _stand_in_errors(error: UnicodeError) -> tuple[str, int]:
