@@ -193,6 +193,10 @@ def test_characters_outside_ascii_mean_nothing_to_the_structure(
         ("## [中]\n\n[中]: /u\n", "中"),
         ("## &#x4e2d;&eacute; “x” <中>\n", "中é “x” <中>"),
         ("> Caf\u00e9\n> ===\n", "Café"),
+        ("> Caf\u00e9\n> bar\n> ===\n", "Café bar"),  # apart, "> bar\n> ===" is a heading
+        ("> - Caf\u00e9\n>   b\n>   ---\n", "Café b"),
+        ("Caf\u00e9\n  *bar*\n===\n", "Café bar"),  # a line break in a heading is a space
+        ("Cafe\\\nbar\n---\n", "Cafe bar"),
         ("# 標題[^1]\n\n[^1]: 注\n", "標題"),
     ],
 )

@@ -64,6 +64,8 @@ _KINDS = {
     "DefinitionListTitle": "item",
     "DefinitionListDefinition": "item",
 }
+_LINE_BREAKS = frozenset({"SoftBreak", "HardBreak"})
+"""Breaks inside a heading's text (of a setext heading's lines): a space in its text."""
 _REFERENCES = frozenset({"Link", "Image"})
 """Inline tags whose reading may depend on the rest of the document (its link definitions)."""
 _CONTAINERS = frozenset({"quote", "list", "item", "footnote"})
@@ -113,11 +115,7 @@ class MarkdownLayout:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        # 4 bytes a line (a list takes 36: 36 MB for a megabyte of blank lines)
-        self.line_starts = line_ending_ends(text)
-        if self.line_starts and self.line_starts[-1] == len(text):
-            self.line_starts.pop()  # the end of the text is not a line start
-        self.line_starts.insert(0, 0)
+        self.line_starts = _line_starts(text)
         base = 1 if text.startswith("\ufeff") else 0
         matter = FRONT_MATTER.match(text, base)
         self.front_matter: Span | None = (base, matter.end()) if matter else None
@@ -318,31 +316,17 @@ class _StandInMismatch(Exception):
     """The stand-in may not read as the text does (see :data:`_STAND_IN`)."""
 
 
-def _read_heading_texts(headings: list[Block], body: str, parser: Any) -> None:
+def _read_heading_texts(headings: list[Block], body: str) -> None:
     """Set the text of each of ``headings`` (spans of ``body`` as the parser gave them) by
     parsing their lines of ``body`` apart, together; :class:`_StandInMismatch` unless
-    they read as as many headings."""
+    they read as as many headings. Each is one line, or lines outside any container (no
+    ``> `` or indentation of a list item to read apart)."""
     source = "\n\n".join([body[block.start : block.end] for block in headings])
-    texts: list[str] = []
-    pieces: list[str] | None = None
-    for event in parser.events(source, merge_text=True):
-        if type(event) is str:
-            continue
-        if "Start" in event:
-            if _tag(event["Start"]) == "Heading":
-                pieces = []
-        elif "End" in event:
-            if pieces is not None and _tag(event["End"]) == "Heading":
-                texts.append("".join(pieces).strip())
-                pieces = None
-        elif pieces is not None:
-            piece = event.get("Text") or event.get("Code")
-            if piece:
-                pieces.append(piece)
-    if len(texts) != len(headings):
+    found = _parse_body(source, source, source, 0, _line_starts(source))[1]
+    if len(found) != len(headings):
         raise _StandInMismatch
-    for block, text in zip(headings, texts):
-        block.text = text
+    for block, apart in zip(headings, found):
+        block.text = apart.text
 
 
 def _parse_body(
@@ -372,6 +356,8 @@ def _parse_body(
                 block = Block("rule", where["start"], where["end"], depth)
                 stack[-1].adopt(block)
                 blocks.append(block)
+            elif heading_text is not None and event in _LINE_BREAKS:
+                heading_text.append(" ")
         elif "Start" in event:
             opened = event["Start"]
             tag = _tag(opened)
@@ -402,7 +388,10 @@ def _parse_body(
                 elif block.kind == "heading" and heading_text is not None:
                     block.text = "".join(heading_text).strip()
                     heading_text = None
-                    if parsed is not body and not body[block.start : block.end].isascii():
+                    source = body[block.start : block.end]
+                    if parsed is not body and not source.isascii():
+                        if block.depth and "\n" in source.rstrip("\n"):
+                            raise _StandInMismatch  # apart, a line's "> " would be a quote
                         reread.append(block)
         elif heading_text is not None:
             piece = event.get("Text") or event.get("Code")
@@ -411,7 +400,7 @@ def _parse_body(
             elif "FootnoteReference" in event and parsed is not body:
                 raise _StandInMismatch  # read apart, it would be text
     if reread:
-        _read_heading_texts(reread, body, parser)
+        _read_heading_texts(reread, body)
     _to_whole_lines(blocks, parsed, start, line_starts, len(text))
     return root, headings
 
@@ -429,6 +418,16 @@ def _ascii_tag(body: str, start: int) -> bool:
 
 
 _QUOTED = re.compile(r""""[^"]*"|'[^']*'""")
+
+
+def _line_starts(text: str) -> array[int]:
+    """Where the lines of ``text`` start: 4 bytes a line (a list takes 36: 36 MB for a
+    megabyte of blank lines)."""
+    starts = line_ending_ends(text)
+    if starts and starts[-1] == len(text):
+        starts.pop()  # the end of the text is not a line start
+    starts.insert(0, 0)
+    return starts
 
 
 def _tag(value: str | dict[str, Any]) -> str:
