@@ -191,6 +191,7 @@ def test_characters_outside_ascii_mean_nothing_to_the_structure(
         ("## 使用 `Rc<T>` 共享\n", "使用 Rc<T> 共享"),
         ("## [中]\n\n[文]: /u\n", "[中]"),  # [z] would match [z]: a link
         ("## [中]\n\n[中]: /u\n", "中"),
+        ("## [z]\n\n[中]: /u\n\n中\n", "[z]"),  # [z] is no label of the text's
         ("## &#x4e2d;&eacute; “x” <中>\n", "中é “x” <中>"),
         ("> Caf\u00e9\n> ===\n", "Café"),
         ("> Caf\u00e9\n> bar\n> ===\n", "Café bar"),  # apart, "> bar\n> ===" is a heading

@@ -364,7 +364,7 @@ def _parse_body(
             kind = _KINDS.get(tag)
             if kind is None:
                 if heading_text is not None and tag in _REFERENCES and parsed is not body:
-                    raise _StandInMismatch  # read apart, the heading would lose its links
+                    raise _StandInMismatch  # resolved by labels the stand-in may change
                 continue
             block = Block(kind, where["start"], where["end"], depth)
             if kind == "heading":
@@ -398,7 +398,7 @@ def _parse_body(
             if piece:
                 heading_text.append(piece)
             elif "FootnoteReference" in event and parsed is not body:
-                raise _StandInMismatch  # read apart, it would be text
+                raise _StandInMismatch  # as a link (``[^z]`` would match ``[^中]:``)
     if reread:
         _read_heading_texts(reread, body)
     _to_whole_lines(blocks, parsed, start, line_starts, len(text))
