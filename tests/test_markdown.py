@@ -169,6 +169,7 @@ def _blocks(text: str) -> list[tuple[str, int, int, int, str]]:
         ("<p中>\n", ["paragraph"]),
         ('<img alt="中 > 文">\n', ["html"]),
         ("<!中>\n", ["paragraph"]),  # <!z> would be a declaration
+        ("| a |\n|---|\n    <!中 |\n", ["table", "row", "row"]),  # <!z would end the table
         ("- [中] \n!\n", ["list", "item"]),  # [x] would be a task list marker
         ("[a]: /u#中文\n", []),  # a link reference definition, no paragraph
         ("中\u3000\n\n\u00a0\n", ["paragraph", "paragraph"]),  # no blank line
@@ -198,6 +199,7 @@ def test_characters_outside_ascii_mean_nothing_to_the_structure(
         ("> - Caf\u00e9\n>   b\n>   ---\n", "Café b"),
         ("Caf\u00e9\n  *bar*\n===\n", "Café bar"),  # a line break in a heading is a space
         ("Cafe\\\nbar\n---\n", "Cafe bar"),
+        ("[a]: /u\n*\nCaf\u00e9\n===\n", "* Café"),  # apart, "*" is a list item
         ("# 標題[^1]\n\n[^1]: 注\n", "標題"),
     ],
 )
@@ -208,7 +210,8 @@ def test_heading_text_outside_ascii_reads_as_in_the_text(text: str, heading: str
 NON_ASCII_ATOMS = st.sampled_from(
     [
         *["中", "é", "—", "“", "\u3000", "\u00a0", "👩\u200d👩", "\u0301", "\u2028", "\x85"],
-        *["<中>", '<a t="中>">', "<p中", "[中]", "[^中]", "&#中;", "\\中", "*。", "_中_"],
+        *["<中>", '<a t="中>">', "<p中", "<!中", "[中]", "[^中]", "&#中;", "\\中", "*。", "_中_"],
+        *["[a]: /u\n", "*\n", "2) ", "\n===\n", "\n---\n"],
         *["# ", "## ", "\n", "\n\n", "    ", "\t", "- ", "1. ", "> ", "```", "|", "---"],
         *["<", ">", "[", "]", "(", ")", ":", "*", "_", "`", "\\", "&", "!", '"', "'", "z"],
         *["<div>", "[a]: ", "/u ", "<!--", "-->", "&eacute;", "| a | b |\n|---|---|\n", "==="],

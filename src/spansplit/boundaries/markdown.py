@@ -280,13 +280,17 @@ def _parse(text: str, start: int, line_starts: Sequence[int]) -> tuple[Block, li
     The parser reads a stand-in of the text where every non-ASCII character is
     :data:`_STAND_IN` (see :func:`_ascii_stand_in`), so its byte offsets are code points."""
     body = _LONE_CR.sub("\n", text[start:])  # a lone CR ends a line here, not for the parser
-    if not body.isascii():
+    if not body.isascii() and not _DECLARATION_LIKE.search(body):
         try:
             return _parse_body(text, body, _ascii_stand_in(body), start, line_starts)
         except _StandInMismatch:
             pass  # the stand-in may read differently here: read the text itself
     return _parse_body(text, body, body, start, line_starts)
 
+
+_DECLARATION_LIKE = re.compile(r"<![^\x00-\x7f]")
+"""What the stand-in would make an HTML declaration (``<!z``), which can end a paragraph or
+a table where it starts a line, whatever follows: such a text is read itself."""
 
 _STAND_IN = "z"
 """What the parser reads for a non-ASCII character. CommonMark's syntax is ASCII, and a
@@ -296,7 +300,7 @@ character is read again from the text itself. A letter, since a backslash escape
 punctuation; not a digit, which could make a list marker; not ``x``, which makes ``[中]``
 a task list marker. Inline syntax next to it can read differently (``a*。b*`` holds no
 emphasis, ``a*zb*`` does), so the text of a heading that holds such characters is read
-from the text itself."""
+from the text itself: apart from the rest where it is one line, else with the rest."""
 
 
 def _stand_in_errors(error: UnicodeError) -> tuple[str, int]:
@@ -319,8 +323,9 @@ class _StandInMismatch(Exception):
 def _read_heading_texts(headings: list[Block], body: str) -> None:
     """Set the text of each of ``headings`` (spans of ``body`` as the parser gave them) by
     parsing their lines of ``body`` apart, together; :class:`_StandInMismatch` unless
-    they read as as many headings. Each is one line, or lines outside any container (no
-    ``> `` or indentation of a list item to read apart)."""
+    they read as as many headings. Each is one line (an ATX heading): the lines of a
+    setext heading may continue a paragraph begun above them (after link reference
+    definitions), where ``1. a`` is no list item, or hold a container's ``> ``."""
     source = "\n\n".join([body[block.start : block.end] for block in headings])
     found = _parse_body(source, source, source, 0, _line_starts(source))[1]
     if len(found) != len(headings):
@@ -390,8 +395,8 @@ def _parse_body(
                     heading_text = None
                     source = body[block.start : block.end]
                     if parsed is not body and not source.isascii():
-                        if block.depth and "\n" in source.rstrip("\n"):
-                            raise _StandInMismatch  # apart, a line's "> " would be a quote
+                        if "\n" in source.rstrip("\n"):  # a setext heading: its lines may
+                            raise _StandInMismatch  # continue a paragraph, "1." no list
                         reread.append(block)
         elif heading_text is not None:
             piece = event.get("Text") or event.get("Code")
