@@ -22,7 +22,6 @@ could follow it.
 
 from __future__ import annotations
 
-import codecs
 import itertools
 import re
 from array import array
@@ -66,8 +65,6 @@ _KINDS = {
 }
 _LINE_BREAKS = frozenset({"SoftBreak", "HardBreak"})
 """Breaks inside a heading's text (of a setext heading's lines): a space in its text."""
-_REFERENCES = frozenset({"Link", "Image"})
-"""Inline tags whose reading may depend on the rest of the document (its link definitions)."""
 _CONTAINERS = frozenset({"quote", "list", "item", "footnote"})
 """Kinds whose headings do not open sections of the document."""
 
@@ -115,7 +112,11 @@ class MarkdownLayout:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.line_starts = _line_starts(text)
+        # 4 bytes a line (a list takes 36: 36 MB for a megabyte of blank lines)
+        self.line_starts = line_ending_ends(text)
+        if self.line_starts and self.line_starts[-1] == len(text):
+            self.line_starts.pop()  # the end of the text is not a line start
+        self.line_starts.insert(0, 0)
         base = 1 if text.startswith("\ufeff") else 0
         matter = FRONT_MATTER.match(text, base)
         self.front_matter: Span | None = (base, matter.end()) if matter else None
@@ -275,70 +276,7 @@ def load_pyromark() -> Any:
 def _parse(text: str, start: int, line_starts: Sequence[int]) -> tuple[Block, list[Block]]:
     """The document ``text[start:]`` as a tree of blocks (pulldown-cmark), each block's
     span widened to whole lines of ``text`` (whose line starts are ``line_starts``), and
-    its headings in order.
-
-    The parser reads a stand-in of the text where every non-ASCII character is
-    :data:`_STAND_IN` (see :func:`_ascii_stand_in`), so its byte offsets are code points."""
-    body = _LONE_CR.sub("\n", text[start:])  # a lone CR ends a line here, not for the parser
-    if not body.isascii() and not _DECLARATION_LIKE.search(body):
-        try:
-            return _parse_body(text, body, _ascii_stand_in(body), start, line_starts)
-        except _StandInMismatch:
-            pass  # the stand-in may read differently here: read the text itself
-    return _parse_body(text, body, body, start, line_starts)
-
-
-_DECLARATION_LIKE = re.compile(r"<![^\x00-\x7f]")
-"""What the stand-in would make an HTML declaration (``<!z``), which can end a paragraph or
-a table where it starts a line, whatever follows: such a text is read itself."""
-
-_STAND_IN = "z"
-"""What the parser reads for a non-ASCII character. CommonMark's syntax is ASCII, and a
-letter is text wherever a character outside ASCII is, except in an HTML tag (``<z>`` is
-one, ``<中>`` is not): a text whose HTML block starts with a tag that holds such a
-character is read again from the text itself. A letter, since a backslash escapes ASCII
-punctuation; not a digit, which could make a list marker; not ``x``, which makes ``[中]``
-a task list marker. Inline syntax next to it can read differently (``a*。b*`` holds no
-emphasis, ``a*zb*`` does), so the text of a heading that holds such characters is read
-from the text itself: apart from the rest where it is one line, else with the rest."""
-
-
-def _stand_in_errors(error: UnicodeError) -> tuple[str, int]:
-    assert isinstance(error, UnicodeEncodeError)
-    return _STAND_IN * (error.end - error.start), error.end
-
-
-codecs.register_error("spansplit.markdown_stand_in", _stand_in_errors)
-
-
-def _ascii_stand_in(body: str) -> str:
-    """``body`` with each non-ASCII character replaced by :data:`_STAND_IN`."""
-    return body.encode("ascii", "spansplit.markdown_stand_in").decode("ascii")
-
-
-class _StandInMismatch(Exception):
-    """The stand-in may not read as the text does (see :data:`_STAND_IN`)."""
-
-
-def _read_heading_texts(headings: list[Block], body: str) -> None:
-    """Set the text of each of ``headings`` (spans of ``body`` as the parser gave them) by
-    parsing their lines of ``body`` apart, together; :class:`_StandInMismatch` unless
-    they read as as many headings. Each is one line (an ATX heading): the lines of a
-    setext heading may continue a paragraph begun above them (after link reference
-    definitions), where ``1. a`` is no list item, or hold a container's ``> ``."""
-    source = "\n\n".join([body[block.start : block.end] for block in headings])
-    found = _parse_body(source, source, source, 0, _line_starts(source))[1]
-    if len(found) != len(headings):
-        raise _StandInMismatch
-    for block, apart in zip(headings, found):
-        block.text = apart.text
-
-
-def _parse_body(
-    text: str, body: str, parsed: str, start: int, line_starts: Sequence[int]
-) -> tuple[Block, list[Block]]:
-    """:func:`_parse` of ``body`` (``text[start:]``, lone CRs made LF), read as ``parsed``
-    (``body`` itself, or its stand-in)."""
+    its headings in order."""
     pyromark = load_pyromark()
     options = pyromark.Options
     parser = pyromark.Markdown(
@@ -347,14 +285,14 @@ def _parse_body(
         | options.ENABLE_STRIKETHROUGH
         | options.ENABLE_FOOTNOTES
     )
+    body = _LONE_CR.sub("\n", text[start:])  # a lone CR ends a line here, not for the parser
     root = Block("document", start, len(text))
     stack = [root]
     blocks: list[Block] = []  # in document order, byte offsets until the end
     headings: list[Block] = []
     depth = 0  # containers open (quotes, lists, items, footnotes)
     heading_text: list[str] | None = None
-    reread: list[Block] = []  # headings whose text the stand-in hides, read apart
-    events: Iterable[tuple[Any, Any]] = parser.events_with_range(parsed, merge_text=True)
+    events: Iterable[tuple[Any, Any]] = parser.events_with_range(body, merge_text=True)
     for event, where in events:
         if type(event) is str:  # Rule, SoftBreak, HardBreak ...
             if event == "Rule":
@@ -365,11 +303,8 @@ def _parse_body(
                 heading_text.append(" ")
         elif "Start" in event:
             opened = event["Start"]
-            tag = _tag(opened)
-            kind = _KINDS.get(tag)
+            kind = _KINDS.get(_tag(opened))
             if kind is None:
-                if heading_text is not None and tag in _REFERENCES and parsed is not body:
-                    raise _StandInMismatch  # resolved by labels the stand-in may change
                 continue
             block = Block(kind, where["start"], where["end"], depth)
             if kind == "heading":
@@ -380,8 +315,6 @@ def _parse_body(
                 block.fenced = type(opened["CodeBlock"]) is dict  # {"Fenced": info}
             elif kind in _CONTAINERS:
                 depth += 1
-            elif kind == "html" and parsed is not body and not _ascii_tag(body, block.start):
-                raise _StandInMismatch
             stack[-1].adopt(block)
             stack.append(block)
             blocks.append(block)
@@ -393,46 +326,12 @@ def _parse_body(
                 elif block.kind == "heading" and heading_text is not None:
                     block.text = "".join(heading_text).strip()
                     heading_text = None
-                    source = body[block.start : block.end]
-                    if parsed is not body and not source.isascii():
-                        if "\n" in source.rstrip("\n"):  # a setext heading: its lines may
-                            raise _StandInMismatch  # continue a paragraph, "1." no list
-                        reread.append(block)
         elif heading_text is not None:
             piece = event.get("Text") or event.get("Code")
             if piece:
                 heading_text.append(piece)
-            elif "FootnoteReference" in event and parsed is not body:
-                raise _StandInMismatch  # as a link (``[^z]`` would match ``[^中]:``)
-    if reread:
-        _read_heading_texts(reread, body)
-    _to_whole_lines(blocks, parsed, start, line_starts, len(text))
+    _to_whole_lines(blocks, body, start, line_starts, len(text))
     return root, headings
-
-
-def _ascii_tag(body: str, start: int) -> bool:
-    """Whether the HTML block at ``start`` begins with a tag whose name and attribute names
-    are ASCII (else the stand-in could make a tag of what is none): its first line up to
-    the first ``>``, quoted values aside (any character may be in them)."""
-    line_end = body.find("\n", start)
-    line = body[start : len(body) if line_end < 0 else line_end]
-    if line.isascii():
-        return True
-    unquoted = _QUOTED.sub("", line)
-    return unquoted[: unquoted.find(">") + 1 or len(unquoted)].isascii()
-
-
-_QUOTED = re.compile(r""""[^"]*"|'[^']*'""")
-
-
-def _line_starts(text: str) -> array[int]:
-    """Where the lines of ``text`` start: 4 bytes a line (a list takes 36: 36 MB for a
-    megabyte of blank lines)."""
-    starts = line_ending_ends(text)
-    if starts and starts[-1] == len(text):
-        starts.pop()  # the end of the text is not a line start
-    starts.insert(0, 0)
-    return starts
 
 
 def _tag(value: str | dict[str, Any]) -> str:
