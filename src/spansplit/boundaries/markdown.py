@@ -494,8 +494,8 @@ class OverlapLevel:
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
         if self.layout.holder(start, end).kind in _WHOLE_TO_OVERLAP:
             return [(start, end)]
-        levels = (SectionLevel(self.layout), BlockLevel(self.layout))
-        for level in (*levels, WordLevel(self.layout, keep_next=False)):
+        layout = self.layout
+        for level in (SectionLevel(layout), BlockLevel(layout), WordLevel(layout, False)):
             parts = level(text, start, end)
             if len(parts) > 1:
                 return parts

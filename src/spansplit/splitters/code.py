@@ -44,10 +44,11 @@ TIKTOKEN_MODULE = "spansplit.sizing.tiktoken"  # not imported here: tiktoken is 
 Fallback = Literal["error", "separators"]
 
 LINES: Level = SeparatorLevel(LINE_ENDING.pattern, keep="end", is_regex=True)
-FENCE_DEPTH = 1
-"""How deep the definitions go that overlap never crosses (1: top-level ones)."""
 """Whole lines, each with its line ending: the level after the syntax tree, and where
 overlap may start."""
+
+FENCE_DEPTH = 1
+"""How deep the definitions go that overlap never crosses (1: top-level ones)."""
 
 
 class CodeSplitter(BudgetedSplitter):

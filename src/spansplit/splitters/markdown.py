@@ -82,11 +82,10 @@ class MarkdownSplitter(BudgetedSplitter):
 
     def structure_for(self, layout: MarkdownLayout) -> Structure:
         """The levels of one parsed text: sections, then blocks, then words (a heading
-        glued to the word after it); overlap stays
-        inside a section (a chunk that starts at a heading repeats nothing before it)."""
-        sections, blocks = SectionLevel(layout), BlockLevel(layout)
+        glued to the word after it); overlap stays inside a section (a chunk that starts
+        at a heading repeats nothing before it)."""
         return Structure(
-            (sections, blocks, WordLevel(layout)),
+            (SectionLevel(layout), BlockLevel(layout), WordLevel(layout)),
             isolate=True,
             overlap_level=OverlapLevel(layout),
             overlap_fences=layout.heading_starts,
