@@ -10,6 +10,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from itertools import pairwise, product
+from unittest import mock
 
 import pytest
 import regex
@@ -392,6 +393,63 @@ def test_exact_counts_equal_tiktoken_on_the_samples(name: str, sample_name: str)
 @pytest.mark.parametrize(("name", "path"), corpus_cases(list(product(ENCODINGS, CORPUS_TEXTS))))
 def test_exact_counts_equal_tiktoken_on_the_corpus(name: str, path: str) -> None:
     check_exact_counts(name, corpus_text(path)[:200_000], path)
+
+
+# Runs with no cut, each one pretoken however long: letters, emoji, whitespace.
+CUT_FREE_RUNS = ["字", "ab", "👩\u200d👧", "\u064e", " ", "\t", "\n "]
+texts_with_long_runs = st.lists(
+    st.one_of(
+        st.sampled_from(ATOMS),
+        st.tuples(st.sampled_from(CUT_FREE_RUNS), st.integers(1, 40)).map(lambda p: p[0] * p[1]),
+    ),
+    min_size=1,
+    max_size=30,
+).map("".join)
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+@settings(max_examples=300)
+@given(text=texts_with_long_runs, data=st.data())
+def test_exact_counts_across_seams_equal_tiktoken(
+    name: str, text: str, data: st.DataObject
+) -> None:
+    # Seams every few characters of a run with no cut: counts stay exact whether a span
+    # starts, ends or holds a whole run, and estimates stay close.
+    length = length_for(name)
+    with mock.patch.object(token_index, "SEAM_CHARS", 8):
+        measurer = indexed(name, text)
+        n = len(text)
+        spans = data.draw(
+            st.lists(
+                st.tuples(st.integers(0, n), st.integers(0, n)).map(lambda p: (min(p), max(p))),
+                min_size=1,
+                max_size=12,
+            )
+        )
+        expected = [len(length.encoding.encode_ordinary(text[a:b])) for a, b in spans]
+        assert measurer.count_spans(spans) == expected
+        whole = len(length.encoding.encode_ordinary(text))
+        assert measurer.count(0, n) == whole
+        seams = len(measurer._seams)
+        assert abs(measurer.sizes([(0, n)], 10**9)[0] - whole) <= 4 * seams
+
+
+def test_a_long_run_with_no_cut_is_encoded_in_parts() -> None:
+    # One pretoken of 200,000 characters would cost tiktoken tens of bytes per byte; the
+    # index encodes it in parts, and counts stay exact around and across it.
+    length = length_for("cl100k_base")
+    run = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(100_000)) + "splitting" * 11_111
+    text = "Before the run. " + run + " After it, 42 words.\n" + "Some prose. " * 3000
+    measurer = length.measurer(text)
+    assert isinstance(measurer, TokenIndexMeasurer)
+    measurer.sizes([(0, 1)], 1)
+    seams = measurer._seams
+    assert len(seams) >= len(run) // token_index.SEAM_CHARS - 1
+    assert all(16 < seam < 16 + len(run) for seam in seams)
+    end = 16 + len(run)
+    spans = [(0, 20), (10, 5000), (end - 3000, end + 40), (end - 10, len(text)), (5, end + 5)]
+    spans += [(0, len(text)), (seams[0] - 5, seams[0] + 5), (end, len(text))]
+    assert measurer.count_spans(spans) == [length.count(text[a:b]) for a, b in spans]
 
 
 def check_segments_encode_as_the_whole(text: str) -> None:

@@ -9,6 +9,12 @@ the whole text's tokens between ``c`` and ``d`` (looked up), and those of ``text
 in segments cut at cuts and shared among threads, then serves every span; a span with no
 cut inside is encoded whole. Tested against tiktoken on generated and real text
 (``tests/test_token_index.py``).
+
+A long run with no cut (CJK without punctuation, emoji sequences, a whitespace run) is one
+pretoken, and tiktoken's memory for one pretoken grows by tens of bytes per byte. So the
+index encodes such a run in parts cut at *seams* (:data:`SEAM_CHARS` apart), which are not
+pretoken boundaries: the index's token ends there are estimates, and a span whose counted
+middle crosses a seam is encoded whole instead (it holds the whole run, so it is long).
 """
 
 from __future__ import annotations
@@ -38,6 +44,9 @@ sizes, as span by span measuring packs them, counted from an index
 
 SEGMENT_CHARS = 1 << 20
 """The whole text is encoded in segments of about this size (bounded memory, threads)."""
+
+SEAM_CHARS = 1 << 14
+"""A window this long with no cut gets a seam in its middle (see the module docstring)."""
 
 MEMO_SIZE = 4096
 """Span starts and ends whose contributions are kept (see :meth:`TokenIndexMeasurer.count`)."""
@@ -76,6 +85,7 @@ class TokenIndexMeasurer(TextMeasurer):
         self._cuts = cuts
         self._ends = array("I")  # code point offset where each token of the text ends
         self._vector: Any = None  # the same as a numpy array, when numpy is installed
+        self._seams: list[int] = []  # where the index's encoding cut a pretoken, ascending
         self._encode = functools.partial(encode_ordinary, length.encoding)
         self._lefts: dict[int, tuple[int, int]] = {}  # what a span's start contributes
         self._rights: dict[int, tuple[int, int]] = {}  # what a span's end contributes
@@ -84,7 +94,9 @@ class TokenIndexMeasurer(TextMeasurer):
     # -- the index ------------------------------------------------------------------------
 
     def _build(self) -> None:
-        self._ends = self.tokenizer.token_ends(self.text, self._segment_cuts())
+        self._seams = self._find_seams()
+        bounds = sorted({*self._segment_cuts(), *self._seams})
+        self._ends = self.tokenizer.token_ends(self.text, bounds)
         np = optional_numpy()
         if np is not None:
             self._vector = np.frombuffer(self._ends, dtype=f"u{self._ends.itemsize}")
@@ -105,6 +117,13 @@ class TokenIndexMeasurer(TextMeasurer):
             cuts.append(found)
         cuts.append(n)
         return cuts
+
+    def _find_seams(self) -> list[int]:
+        """The middle of every window of ``SEAM_CHARS`` (at multiples of it) with no cut:
+        one search per window, which ends at the first cut in ordinary text."""
+        text, first, step = self.text, self._cuts.first, SEAM_CHARS
+        windows = range(0, len(text) - step + 1, step)
+        return [at + step // 2 for at in windows if first(text, at, at + step) is None]
 
     def _tokens_upto(self, position: int) -> int:
         """How many tokens of the whole text end at or before code point ``position``:
@@ -156,6 +175,9 @@ class TokenIndexMeasurer(TextMeasurer):
         right = self._rights.get(end)
         if right is None or right[0] < inner:
             right = self._right(inner, end)
+        seams = self._seams
+        if seams and bisect_right(seams, inner) != bisect_left(seams, right[0]):
+            return len(self._encode(self.text[start:end]))  # the middle's lookup crosses a seam
         return right[1] - before
 
     def _left(self, start: int, end: int) -> tuple[int, int] | None:
