@@ -11,6 +11,7 @@ import json
 import re
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Sequence
 from itertools import pairwise
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 from support import corpus_cases, peak_memory, texts_of
 
 from spansplit import Chunk, page
+from spansplit.chunk import Span
 from spansplit.compat import split_text_blocks
 from spansplit.errors import (
     InputTypeError,
@@ -30,6 +32,7 @@ from spansplit.errors import (
 )
 from spansplit.packing import tiling
 from spansplit.sizing import CallableLength, resolve_length
+from spansplit.sizing.base import LengthFunction
 from spansplit.splitters.blocks import BlockSplitter, split_blocks
 
 KINDS = {"heading", "rule", "code", "text"}
@@ -839,3 +842,27 @@ def test_a_flood_of_blank_lines_is_tiled_in_little_memory(length: str) -> None:
     splitter = BlockSplitter(2000, length=length)
     splitter.split(text[:1000])  # the tokenizer loaded before measuring
     assert peak_memory(lambda: splitter.split(text)) < 16 * len(text)
+
+
+class _NoLongCounts(LengthFunction):
+    """One unit a code point; refuses to count a long text whole (as a tokenizer's merge of
+    a megabyte-long pretoken takes tens of bytes a byte), but tells a long span over a cap
+    from its start, as the tokenizers do."""
+
+    additive = False
+
+    def count(self, text: str) -> int:
+        assert len(text) <= 10_000, f"counted {len(text)} code points whole"
+        return len(text)
+
+    def count_spans_capped(self, text: str, spans: Sequence[Span], cap: int) -> list[int]:
+        return [min(end - start, cap + 1) for start, end in spans]
+
+
+def test_a_segment_over_the_target_is_not_counted_whole() -> None:
+    # A flood of blank lines (one pretoken for cl100k_base) is found over the target from
+    # its start; only its lines and blocks are counted.
+    text = "Title\n" + "\n" * 200_000 + "Last line\n"
+    blocks = BlockSplitter(2000, length=_NoLongCounts()).split(text)
+    assert "".join(block.text for block in blocks) == text
+    assert all(block.size == len(block.text) <= 2000 for block in blocks)

@@ -29,6 +29,7 @@ from spansplit import (
 )
 from spansplit.sizing import pretoken_cuts, resolve_length, token_index
 from spansplit.sizing import tiktoken as tiktoken_sizing
+from spansplit.sizing import tiktoken_internals as internals
 from spansplit.sizing.base import TextMeasurer
 from spansplit.sizing.pretoken_cuts import PRETOKEN_CUTS
 from spansplit.sizing.tiktoken_internals import (
@@ -227,6 +228,64 @@ def test_encoding_by_pretokens_equals_tiktoken_on_long_runs_it_can_still_encode(
         for after in ["", "b", " b", "!", "\n", "字"]:
             text = "alpha" + run * (3 * LONG_WHITESPACE_CHARS // len(run)) + after
             assert encode_ordinary(encoding, text) == encoding.encode_ordinary(text), (run, after)
+
+
+# Runs that make one long pretoken: a letter or two repeated, letters drawn at random
+# (seams often fall between two tokens that merge), words glued together, CJK, emoji
+# sequences, whitespace.
+LONG_PIECE_UNITS = st.one_of(
+    st.sampled_from(["a", "ab", "字", "👩\u200d👧", " ", "\n", "\u3000", "naïve", "über"]),
+    st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=40),
+    st.text(alphabet="的一是不了人我在有他这中大来上", min_size=2, max_size=20),
+)
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+@settings(max_examples=150, deadline=None)
+@given(
+    unit=LONG_PIECE_UNITS,
+    repeat=st.integers(20, 600),
+    before=st.sampled_from(["", "x", "Hello, ", "1", "\n"]),
+    after=st.sampled_from(["", "!", " b", "7", "\n", "字。"]),
+)
+def test_a_long_pretoken_encoded_in_parts_equals_tiktoken(
+    name: str, unit: str, repeat: int, before: str, after: str
+) -> None:
+    # Parts of 256 bytes (no token is longer than 128), cut where the tokens either side
+    # form a valid pair: the ids are tiktoken's for the whole pretoken.
+    encoding = length_for(name).encoding
+    text = before + unit * repeat + after
+    with (
+        mock.patch.object(internals, "LONG_PIECE_BYTES", 512),
+        mock.patch.object(internals, "PART_BYTES", 256),
+    ):
+        expected = encoding.encode_ordinary(text)
+        assert encode_by_pretokens(encoding, text) == expected
+        assert internals._pretoken_count(encoding, text) == len(expected)
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+def test_a_long_run_with_no_cut_is_counted_a_part_at_a_time(name: str) -> None:
+    # A run of LONG_RUN_CHARS or more with no pretoken cut is cut into pretokens here, in
+    # a stretch from a cut to a cut; the counts and ids are tiktoken's.
+    length = length_for(name)
+    encoding = length.encoding
+    run = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(internals.LONG_RUN_CHARS))
+    text = "Some prose, 12 words. " * 50 + run + "splitting" * 9000 + " and more prose.\n"
+    stretches = internals._long_stretches(encoding, text)
+    assert len(stretches) == 1
+    low, high = stretches[0]
+    cuts = PRETOKEN_CUTS[name]
+    assert low <= 50 * 22 and high >= len(text) - 17
+    assert cuts.at(text, low) and cuts.at(text, high)
+    assert internals._long_stretches(encoding, SAMPLES["english"]) == []
+    # a long whitespace run right before a run with no cut: one stretch for both
+    spaced = "a" + " " * internals.LONG_WHITESPACE_CHARS + run + ", the end."
+    assert len(internals._long_stretches(encoding, spaced)) == 1
+    for case in [text, spaced]:
+        expected = encoding.encode_ordinary(case)
+        assert encode_ordinary(encoding, case) == expected
+        assert length.count(case) == len(expected)
 
 
 RUN_SIZES = [1, LONG_WHITESPACE_CHARS // 2 - 1, LONG_WHITESPACE_CHARS // 2]

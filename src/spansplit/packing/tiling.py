@@ -111,12 +111,14 @@ class _Assembly:
         ]:
             if start >= content_end:
                 continue
-            whole = self.length.count(self.text[start:end])
+            # capped: a long segment over the target is told from its start (a megabyte of
+            # blank lines is one pretoken, which tiktoken merges in 40 bytes a byte)
+            whole = self.length.count_spans_capped(self.text, [(start, end)], self.target)[0]
             if whole <= self.target:
                 self._add(start, end, whole, first, kind, lead_end)
                 start = end
             else:
-                start = self._pack(start, first, content_end, end, kind, lead_end, whole)
+                start = self._pack(start, first, content_end, end, kind, lead_end)
 
     def _pack_code_points(
         self, start: int, first: int, content_end: int, end: int, kind: str, lead_end: int
@@ -159,9 +161,8 @@ class _Assembly:
         end: int,
         kind: str,
         lead_end: int,
-        whole: int,
     ) -> int:
-        """Blocks of ``[start, end)`` (of size ``whole``) until its content is placed;
+        """Blocks of ``[start, end)`` (over the target) until its content is placed;
         returns the next start. The lines are read a window at a time (a megabyte of
         blank lines listed at once took 120 times the text in memory)."""
         text, target, length = self.text, self.target, self.length
@@ -178,7 +179,7 @@ class _Assembly:
                     window *= 2  # one line longer than the window
                     continue
             if complete and len(bounds) == 2 and start == segment_start:
-                sums = [0, whole]  # one line: measured already (a megabyte line costs seconds)
+                sums = [0, length.count(text[start:end])]  # one line: its exact size
             else:
                 sums = list(accumulate(length.count_spans(text, list(pairwise(bounds))), initial=0))
             last = len(bounds) - 1

@@ -11,8 +11,10 @@ What is read (tiktoken 0.12 to 0.14), what it gives, and the fallback:
 * ``Encoding._core_bpe.encode_to_tiktoken_buffer``: token ids as a native buffer;
   else ``encode_ordinary`` (a Python list).
 * ``Encoding._encode_single_piece``: the tokens of one pretoken, without the
-  pretokenizer (for whitespace runs too long for it); else such a text cannot be counted
-  (:class:`~spansplit.errors.LengthFunctionError`).
+  pretokenizer (for whitespace runs too long for it, and long pretokens encoded in
+  parts); else a text with a long whitespace run cannot be counted
+  (:class:`~spansplit.errors.LengthFunctionError`), and a long run with no cut is left to
+  tiktoken whole.
 * ``Encoding._mergeable_ranks``: every token's bytes; else ``decode_single_token_bytes``
   for each id.
 * ``Encoding._pat_str``: the pretokenizer's pattern, which the token index's cuts were
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from collections.abc import Set as AbstractSet
 from types import FunctionType
 from typing import TYPE_CHECKING, Any, Literal
@@ -59,8 +61,9 @@ def buffer_encoder(encoding: Encoding) -> BufferEncoder | None:
     return encode_buffer
 
 
-def piece_encoder(encoding: Encoding) -> Callable[[str], list[int]] | None:
-    """The tokens of one pretoken, encoded without the pretokenizer, if available."""
+def piece_encoder(encoding: Encoding) -> Callable[[bytes], list[int]] | None:
+    """The tokens of one pretoken (its UTF-8 bytes), encoded without the pretokenizer, if
+    available."""
     encode = getattr(encoding, "_encode_single_piece", None)
     return encode if callable(encode) else None
 
@@ -68,6 +71,27 @@ def piece_encoder(encoding: Encoding) -> Callable[[str], list[int]] | None:
 LONG_WHITESPACE_CHARS = 1 << 16
 """Texts with a whitespace run this long are cut into pretokens here, not by tiktoken,
 whose pretokenizer overflows its backtracking stack on runs of about a million."""
+
+LONG_RUN_CHARS = 1 << 16
+"""A text with a run this long where no pretoken cut lies (CJK without punctuation, emoji
+sequences, whitespace) has the stretch around it cut into pretokens here, and a long
+pretoken encoded in parts (:func:`_encode_long_piece`): tiktoken's merge of one pretoken
+takes tens of bytes a byte (38 MB for a megabyte of CJK letters)."""
+
+LONG_PIECE_BYTES = 1 << 15
+"""Pretokens longer than this (in UTF-8 bytes) are encoded in parts."""
+
+PART_BYTES = 1 << 14
+"""About how long each part of a long pretoken is."""
+
+_SEAM_WINDOW = 64
+"""Bytes either side of a candidate seam encoded to guess the tokens that meet there."""
+
+_SEAM_TRIES = 256
+"""Candidate seams tried after each part's target end before the rest is encoded whole."""
+
+_LONG_TEXT_CHARS = min(LONG_WHITESPACE_CHARS, LONG_RUN_CHARS)
+"""Shorter texts are left to tiktoken whole."""
 
 _SAMPLE_STEP = LONG_WHITESPACE_CHARS // 2
 _NOT_SPACE = re.compile(r"\S")
@@ -105,28 +129,53 @@ def has_long_whitespace(text: str) -> bool:
     return len(text) >= LONG_WHITESPACE_CHARS and bool(long_whitespace_runs(text))
 
 
-def encode_ordinary(encoding: Encoding, text: str) -> list[int]:
-    """``encoding.encode_ordinary(text)`` for any text, also one with a whitespace run too
-    long for tiktoken's pretokenizer: the stretch around each such run, from a pretoken
-    cut before it to one after it (:mod:`.pretoken_cuts`; the whole text for encodings
-    without proven cuts), is encoded by :func:`encode_by_pretokens`, the rest by tiktoken."""
-    if len(text) < LONG_WHITESPACE_CHARS:
-        return encoding.encode_ordinary(text)
+def _long_stretches(encoding: Encoding, text: str) -> list[tuple[int, int]]:
+    """The stretches of ``text`` to cut into pretokens here rather than by tiktoken, in
+    order: from a pretoken cut before to one after each long whitespace run and each run
+    of :data:`LONG_RUN_CHARS` with no cut (found by one search for a cut per half of
+    that length); for an encoding without proven cuts, the whole text if it has a long
+    whitespace run."""
+    if len(text) < _LONG_TEXT_CHARS:
+        return []
     runs = long_whitespace_runs(text)
-    if not runs:
-        return encoding.encode_ordinary(text)
     cuts = cuts_for(encoding.name, pretokenizer_pattern(encoding))
     if cuts is None:
-        return encode_by_pretokens(encoding, text)
+        return [(0, len(text))] if runs else []
+    n, step = len(text), LONG_RUN_CHARS // 2
+    at = 0 if piece_encoder(encoding) is not None else n  # else tiktoken merges them whole
+    while at + step <= n:
+        if cuts.first(text, at, at + step) is not None:
+            at += step
+            continue
+        after = cuts.first(text, at + step, n)
+        runs.append((at, n if after is None else after))
+        at = n if after is None else after
+    stretches: list[tuple[int, int]] = []
+    for start, end in sorted(runs):
+        done = stretches[-1][1] if stretches else 0
+        if end <= done:
+            continue  # inside the stretch before
+        found = cuts.first(text, end, n)
+        high = n if found is None else found
+        if start < done:  # runs overlapping: one stretch
+            stretches[-1] = (stretches[-1][0], high)
+            continue
+        low = cuts.last(text, done, start + 1)
+        stretches.append((done if low is None else low, high))
+    return stretches
+
+
+def encode_ordinary(encoding: Encoding, text: str) -> list[int]:
+    """``encoding.encode_ordinary(text)`` for any text, also one with a whitespace run too
+    long for tiktoken's pretokenizer or a long run with no pretoken cut: the stretch around
+    each (:func:`_long_stretches`) is encoded by :func:`encode_by_pretokens`, the rest by
+    tiktoken."""
+    stretches = _long_stretches(encoding, text) if len(text) >= _LONG_TEXT_CHARS else []
+    if not stretches:
+        return encoding.encode_ordinary(text)
     ids: list[int] = []
     done = 0
-    for start, end in runs:
-        if start < done:
-            continue  # inside the stretch of the run before
-        low = cuts.last(text, done, start + 1)
-        low = done if low is None else low
-        high = cuts.first(text, end, len(text))
-        high = len(text) if high is None else high
+    for low, high in stretches:
         ids += encoding.encode_ordinary(text[done:low])
         ids += encode_by_pretokens(encoding, text[low:high])
         done = high
@@ -141,11 +190,23 @@ not a list of Python ints (about 36 bytes a token)."""
 
 def count_ordinary(encoding: Encoding, text: str) -> int:
     """``len(encode_ordinary(encoding, text))``, without a list of ids for a long text."""
-    if len(text) >= BUFFER_COUNT_MIN_CHARS and not has_long_whitespace(text):
-        encode = buffer_encoder(encoding)
-        if encode is not None:
-            return memoryview(encode(text)).nbytes // 4
-    return len(encode_ordinary(encoding, text))
+    if len(text) < BUFFER_COUNT_MIN_CHARS:
+        return len(encoding.encode_ordinary(text))
+    encode = buffer_encoder(encoding)
+
+    def plain(part: str) -> int:
+        if encode is None:
+            return len(encoding.encode_ordinary(part))
+        return memoryview(encode(part)).nbytes // 4
+
+    stretches = _long_stretches(encoding, text)
+    if not stretches:
+        return plain(text)
+    total = done = 0
+    for low, high in stretches:
+        total += plain(text[done:low]) + _pretoken_count(encoding, text[low:high])
+        done = high
+    return total + plain(text[done:])
 
 
 def encode_with_special(
@@ -184,20 +245,91 @@ def _any_of(tokens: AbstractSet[str]) -> re.Pattern[str]:
 def encode_by_pretokens(encoding: Encoding, text: str) -> list[int]:
     """What ``encoding.encode_ordinary(text)`` returns, computed as tiktoken does but with
     the ``regex`` module cutting the text into pretokens with tiktoken's own pattern (it
-    backtracks without a stack limit), and each pretoken encoded alone by tiktoken."""
+    backtracks without a stack limit), and each pretoken encoded alone by tiktoken (a long
+    one in parts, :func:`_encode_long_piece`)."""
+    ids: list[int] = []
+    for piece in _pretokens(encoding, text):
+        _encode_long_piece(encoding, piece, ids)
+    return ids
+
+
+def _pretoken_count(encoding: Encoding, text: str) -> int:
+    """``len(encode_by_pretokens(encoding, text))``, without keeping the ids."""
+    return sum(_encode_long_piece(encoding, piece, None) for piece in _pretokens(encoding, text))
+
+
+def _pretokens(encoding: Encoding, text: str) -> Iterator[bytes]:
+    """The UTF-8 bytes of each pretoken of ``text``, as tiktoken's pattern cuts it."""
     pattern = pretokenizer_pattern(encoding)
-    encode_piece = piece_encoder(encoding)
-    if pattern is None or encode_piece is None:
+    if pattern is None or piece_encoder(encoding) is None:
         raise LengthFunctionError(
             f"{encoding.name} cannot encode a text of {len(text)} code points with a run of "
             f"{LONG_WHITESPACE_CHARS} or more whitespace characters with this tiktoken release"
         )
     if not text.isascii():  # as tiktoken does, a lone surrogate becomes U+FFFD
         text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    ids: list[int] = []
     for piece in _pretokenizer(pattern).finditer(text):
-        ids += encode_piece(piece.group())
-    return ids
+        yield piece.group().encode("utf-8")
+
+
+def _encode_long_piece(encoding: Encoding, piece: bytes, ids: list[int] | None) -> int:
+    """The number of tokens of one pretoken, its ids appended to ``ids`` when given.
+
+    A pretoken over :data:`LONG_PIECE_BYTES` is encoded in parts of about
+    :data:`PART_BYTES`, each cut where the tokens either side are a valid pair: two tokens
+    whose bytes encode back to those two tokens. Byte-pair encoding has a property that
+    makes that exact (proven in the README of GitHub's ``bpe`` crate, corollaries II and
+    IIIa): a valid encoding followed by a token that forms a valid pair with its last
+    token is the valid encoding of the bytes joined, and only one encoding is valid. Each
+    seam is chosen where the tokens met around it, in a window, form a valid pair; the
+    parts' own edge tokens are then checked, and where one pair is not valid the whole
+    pretoken is encoded at once."""
+    encode = piece_encoder(encoding)
+    assert encode is not None  # checked by _pretokens
+    if len(piece) <= LONG_PIECE_BYTES:
+        tokens = encode(piece)
+        if ids is not None:
+            ids += tokens
+        return len(tokens)
+    token = encoding.decode_single_token_bytes
+
+    def valid(left: int, right: int) -> bool:
+        return encode(token(left) + token(right)) == [left, right]
+
+    mark = len(ids) if ids is not None else 0
+    total = start = 0
+    last: int | None = None  # the last token of the parts so far
+    while start < len(piece):
+        end = len(piece)
+        if end - start > 2 * PART_BYTES:
+            end = _seam(encode, valid, piece, start + PART_BYTES)
+        tokens = encode(piece[start:end])
+        if last is not None and not valid(last, tokens[0]):
+            tokens = encode(piece)  # a seam that the window misjudged: the pretoken whole
+            if ids is not None:
+                del ids[mark:]
+            total, end = 0, len(piece)
+        if ids is not None:
+            ids += tokens
+        total += len(tokens)
+        last, start = tokens[-1], end
+    return total
+
+
+def _seam(
+    encode: Callable[[bytes], list[int]],
+    valid: Callable[[int, int], bool],
+    piece: bytes,
+    target: int,
+) -> int:
+    """The first position from ``target`` on where the tokens that a window of the piece
+    puts either side form a valid pair; ``len(piece)`` if none of a few hundred does."""
+    for seam in range(target, min(len(piece), target + _SEAM_TRIES)):
+        left = encode(piece[seam - _SEAM_WINDOW : seam])
+        right = encode(piece[seam : seam + _SEAM_WINDOW])
+        if valid(left[-1], right[0]):
+            return seam
+    return len(piece)
 
 
 @functools.cache
