@@ -133,11 +133,11 @@ def _long_stretches(encoding: Encoding, text: str) -> list[tuple[int, int]]:
     """The stretches of ``text`` to cut into pretokens here rather than by tiktoken, in
     order: from a pretoken cut before to one after each long whitespace run and each run
     of :data:`LONG_RUN_CHARS` with no cut (found by one search for a cut per half of
-    that length); for an encoding without proven cuts, the whole text if it has a long
-    whitespace run."""
+    that length) whose characters both pretokenizers read alike (:func:`_read_alike`); for
+    an encoding without proven cuts, the whole text if it has a long whitespace run."""
     if len(text) < _LONG_TEXT_CHARS:
         return []
-    runs = long_whitespace_runs(text)
+    runs = [(start, end, True) for start, end in long_whitespace_runs(text)]
     cuts = cuts_for(encoding.name, pretokenizer_pattern(encoding))
     if cuts is None:
         return [(0, len(text))] if runs else []
@@ -148,21 +148,36 @@ def _long_stretches(encoding: Encoding, text: str) -> list[tuple[int, int]]:
             at += step
             continue
         after = cuts.first(text, at + step, n)
-        runs.append((at, n if after is None else after))
+        runs.append((at, n if after is None else after, False))
         at = n if after is None else after
-    stretches: list[tuple[int, int]] = []
-    for start, end in sorted(runs):
+    stretches: list[tuple[int, int, bool]] = []  # and whether tiktoken cannot take it
+    for start, end, whitespace in sorted(runs):
         done = stretches[-1][1] if stretches else 0
         if end <= done:
             continue  # inside the stretch before
         found = cuts.first(text, end, n)
         high = n if found is None else found
         if start < done:  # runs overlapping: one stretch
-            stretches[-1] = (stretches[-1][0], high)
+            stretches[-1] = (stretches[-1][0], high, stretches[-1][2] or whitespace)
             continue
         low = cuts.last(text, done, start + 1)
-        stretches.append((done if low is None else low, high))
-    return stretches
+        stretches.append((done if low is None else low, high, whitespace))
+    return [
+        (low, high)
+        for low, high, whitespace in stretches
+        if whitespace or _read_alike(encoding, text[low:high])
+    ]
+
+
+def _read_alike(encoding: Encoding, text: str) -> bool:
+    """Whether tiktoken's pretokenizer and the ``regex`` module's, with the same pattern,
+    read every character of ``text`` alike. They can differ on characters that their
+    Unicode tables do not share (a letter added in Unicode 17 is a letter to the ``regex``
+    module and unassigned to tiktoken 0.14): each character outside ASCII is tried once,
+    in a probe where it follows a letter and comes before a contraction and a digit."""
+    wide = sorted(set(text).difference(map(chr, range(128))))
+    probe = "".join(f"x{char}'s {char}1 " for char in wide)
+    return not wide or encode_by_pretokens(encoding, probe) == encoding.encode_ordinary(probe)
 
 
 def encode_ordinary(encoding: Encoding, text: str) -> list[int]:
