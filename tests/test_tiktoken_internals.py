@@ -112,8 +112,9 @@ def test_a_private_copy_encodes_as_the_encoding() -> None:
         "a" * internals.BUFFER_COUNT_MIN_CHARS,
         sample("english.txt") + sample("chinese.txt") + "😀👍🏽\r\n" * 50,
         "x" + " " * (internals.LONG_WHITESPACE_CHARS + 5) + "y <|endoftext|>",
+        "a" * internals.BUFFER_COUNT_MIN_CHARS + "\ud800 lone surrogate",
     ],
-    ids=["below-threshold", "at-threshold", "samples", "long-whitespace"],
+    ids=["below-threshold", "at-threshold", "samples", "long-whitespace", "surrogate"],
 )
 def test_counting_gives_the_length_of_encode_ordinary(text: str) -> None:
     encoding = load_encoding("cl100k_base")

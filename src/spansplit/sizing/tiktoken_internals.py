@@ -210,9 +210,12 @@ def count_ordinary(encoding: Encoding, text: str) -> int:
     encode = buffer_encoder(encoding)
 
     def plain(part: str) -> int:
-        if encode is None:
-            return len(encoding.encode_ordinary(part))
-        return memoryview(encode(part)).nbytes // 4
+        if encode is not None:
+            try:
+                return memoryview(encode(part)).nbytes // 4
+            except UnicodeEncodeError:
+                pass  # a lone surrogate: encode_ordinary reads it as U+FFFD
+        return len(encoding.encode_ordinary(part))
 
     stretches = _long_stretches(encoding, text)
     if not stretches:
