@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from support import corpus_cases, peak_memory, texts_of
 
 from spansplit import Chunk, page
+from spansplit.boundaries.blocks import block_layout
 from spansplit.chunk import Span
 from spansplit.compat import split_text_blocks
 from spansplit.errors import (
@@ -866,3 +867,10 @@ def test_a_segment_over_the_target_is_not_counted_whole() -> None:
     blocks = BlockSplitter(2000, length=_NoLongCounts()).split(text)
     assert "".join(block.text for block in blocks) == text
     assert all(block.size == len(block.text) <= 2000 for block in blocks)
+
+
+def test_the_layout_of_many_short_paragraphs_takes_little_memory() -> None:
+    # A megabyte of one-letter paragraphs has 333,000 runs of blank lines: kept in arrays
+    # (8 bytes an offset), not lists, dicts and sets of Python ints (60 times the text).
+    text = "a\n\n" * 100_000
+    assert peak_memory(lambda: block_layout(text)) < 16 * len(text)

@@ -32,16 +32,17 @@ Everything is found by offsets, in one regex pass over the whole text whose patt
 starts with a literal LF (the engine skips from LF to LF at C speed) and stops only
 where a line starts with a blank, an indent or a structure character: the lines that may
 be blank or structure. Python work is done only for those lines (prose lines start with
-none of these); segments are made by set, dict and ``map`` operations over lists of
-offsets (C speed), and no object is made per line or per segment.
+none of these); segments are kept as arrays of offsets (8 bytes each) and a list of
+kinds, and no object is kept per line or per segment.
 """
 
 from __future__ import annotations
 
 import re
 import threading
+from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain, pairwise, repeat
 
@@ -91,34 +92,50 @@ rest of a long setext heading is heading); any other is text.
 class BlockLayout:
     """The lines of a text, its segments and the starts of its setext underlines.
 
-    Segments are kept as parallel lists (``firsts``, ``kinds``): most of them become one
+    Segments are kept as parallel sequences (``firsts``, ``kinds``): most of them become one
     block whole, which needs no more. Where one must be cut, :meth:`segment` gives its
     blank lines and lead. A setext underline should not start a block (it would read as
     a rule), so a block that cannot hold it breaks one line earlier when it can.
     """
 
     lines: LineWalker
-    firsts: list[int]
+    firsts: array[int]
     """Start of each segment, in order; each segment ends where the next one starts."""
     kinds: list[str]
     """Kind of the block that starts each segment."""
-    blank_starts: dict[int, int]
-    """End of each run of blank lines that ends a segment -> the run's start."""
+    run_starts: array[int]
+    """Start of each run of blank lines (outside fences), in order."""
+    run_ends: array[int]
+    """End of each of those runs: each but one at the end of the text starts a segment."""
     lead_ends: dict[int, int]
     """Start of a fence or setext heading -> where it ends."""
     underlines: frozenset[int]
 
+    def blank_start(self, end: int) -> int:
+        """Where the run of blank lines that ends at ``end`` starts (``end`` if none does)."""
+        index = bisect_left(self.run_ends, end)
+        found = index < len(self.run_ends) and self.run_ends[index] == end
+        return self.run_starts[index] if found else end
+
     def segment(self, first: int, end: int) -> Segment:
         """The segment that starts at ``first`` and ends at ``end``."""
-        content_end = max(first, self.blank_starts.get(end, end))
+        content_end = max(first, self.blank_start(end))
         kind = self.kinds[bisect_left(self.firsts, first)]
         return first, content_end, end, kind, self.lead_ends.get(first, first + 1)
 
-    @property
-    def segments(self) -> list[Segment]:
-        """Every segment, in order."""
-        ends = [*self.firsts[1:], self.lines.size]
-        return [self.segment(first, end) for first, end in zip(self.firsts, ends)]
+    def segments(self) -> Iterator[Segment]:
+        """Every segment, in order (one at a time: a megabyte of one-letter paragraphs
+        has 333,000)."""
+        firsts, run_starts, run_ends = self.firsts, self.run_starts, self.run_ends
+        lead_ends, size, runs = self.lead_ends, self.lines.size, len(self.run_ends)
+        run = 0  # the first run that does not end before the segment's end
+        for index, first in enumerate(firsts):
+            end = firsts[index + 1] if index + 1 < len(firsts) else size
+            while run < runs and run_ends[run] < end:
+                run += 1
+            blank = run_starts[run] if run < runs and run_ends[run] == end else end
+            kind = self.kinds[index]
+            yield first, max(first, blank), end, kind, lead_ends.get(first, first + 1)
 
 
 def block_layout(text: str) -> BlockLayout:
@@ -127,18 +144,38 @@ def block_layout(text: str) -> BlockLayout:
     found = _Structure(text, lines)
     size = len(text)
     run_starts, run_ends = found.run_starts, found.run_ends
-    blank_starts = dict(zip(run_ends, run_starts))
-    breaks = set(found.starts)
-    breaks.update(run_ends)  # the first line after blank lines
+    others = set(found.starts)
     if found.fence_ends:  # the first line after a fence, unless blank lines come first
-        breaks.update(set(found.fence_ends).difference(run_starts))
-    breaks.add(run_ends[0] if run_starts and run_starts[0] == 0 else 0)  # the first content
-    breaks.discard(size)
-    firsts = sorted(breaks)
+        others.update(set(found.fence_ends).difference(run_starts))
+    others.add(run_ends[0] if run_starts and run_starts[0] == 0 else 0)  # the first content
+    # with the first line after blank lines: the runs' ends, merged in (a set of them
+    # all took 50 bytes a run)
+    firsts = array("q", _merged(run_ends, sorted(others), size))
     kinds = list(map(found.starts.get, firsts, repeat(TEXT)))
     return BlockLayout(
-        lines, firsts, kinds, blank_starts, found.lead_ends, frozenset(found.underlines)
+        lines, firsts, kinds, run_starts, run_ends, found.lead_ends, frozenset(found.underlines)
     )
+
+
+def _merged(one: Sequence[int], other: Sequence[int], stop: int) -> Iterator[int]:
+    """The values of two ascending sequences that are below ``stop``, ascending, once each."""
+    later = iter(other)
+    pending = next(later, None)
+    last = -1
+    for value in one:
+        while pending is not None and pending <= value:
+            if pending != last and pending < stop:
+                yield pending
+                last = pending
+            pending = next(later, None)
+        if value != last and value < stop:
+            yield value
+            last = value
+    while pending is not None:
+        if pending != last and pending < stop:
+            yield pending
+            last = pending
+        pending = next(later, None)
 
 
 class _Structure:
@@ -160,8 +197,8 @@ class _Structure:
         self.fence_ends: list[int] = []
         self.underlines: list[int] = []
         # Runs of blank lines outside fences (blank lines inside a fence are code).
-        self.run_starts: list[int] = []
-        self.run_ends: list[int] = []
+        self.run_starts = array("q")  # 8 bytes a run, where a list of ints takes 36
+        self.run_ends = array("q")
         self.indent_memo = (-1, -1)  # (run start, paragraph start)
         self._read()
 
@@ -332,28 +369,30 @@ def _cuts_of(text: str) -> dict[str, list[int]]:
         return found
     layout = block_layout(text)
     firsts, kinds, lines = layout.firsts, layout.kinds, layout.lines
-    ends = [*firsts[1:], lines.size]
+
+    def end_of(index: int) -> int:
+        return firsts[index + 1] if index + 1 < len(firsts) else lines.size
 
     def bare_heading(index: int) -> bool:
         """Whether segment ``index`` is a heading and nothing else (before blank lines)."""
         first = firsts[index]
-        if kinds[index] != HEADING:
-            return False
-        content_end = layout.blank_starts.get(ends[index], ends[index])
+        content_end = layout.blank_start(end_of(index))
         return layout.lead_ends.get(first, lines.end(first)) >= content_end
 
+    headings = [index for index, kind in enumerate(kinds) if kind == HEADING]
+    after_bare = {end_of(index) for index in headings if bare_heading(index)}
     fence_starts = [f for f, kind in zip(firsts, kinds) if kind == CODE]
     found = {
-        "heading": [f for f, kind in zip(firsts, kinds) if kind == HEADING],
+        "heading": [firsts[index] for index in headings],
         "fence": sorted(
             {*fence_starts, *(layout.lead_ends[f] for f in fence_starts)} - {lines.size}
         ),
         # After a thematic break: it closes what is before it (and alone it says nothing).
         "rule": [lines.end(f) for f, kind in zip(firsts, kinds) if kind == RULE],
+        # Every run of blank lines but one ending the text or before the first content
+        # ends where a segment starts.
         "paragraph": [
-            firsts[i]
-            for i in range(1, len(firsts))
-            if firsts[i] in layout.blank_starts and not bare_heading(i - 1)
+            end for end in layout.run_ends if firsts[0] < end < lines.size and end not in after_bare
         ],
     }
     _CACHE.last = (text, found)

@@ -98,17 +98,17 @@ class _Assembly:
 
     def _pack_segment(self, start: int, first: int, end: int, kind: str) -> int:
         """:meth:`_pack_code_points` for the segment ``[first, end)``."""
-        content_end = max(first, self.layout.blank_starts.get(end, end))
+        content_end = max(first, self.layout.blank_start(end))
         lead_end = self.layout.lead_ends.get(first, first + 1)
         return self._pack_code_points(start, first, content_end, end, kind, lead_end)
 
     def _run_measured(self) -> None:
         size = len(self.text)
         start = 0  # where the next block starts: blank lines may come before a segment
-        for first, content_end, end, kind, lead_end in [
-            *self.layout.segments,
-            (size, size, size, TEXT, size),  # blank lines left over form the last blocks
-        ]:
+        for first, content_end, end, kind, lead_end in chain(
+            self.layout.segments(),
+            [(size, size, size, TEXT, size)],  # blank lines left over form the last blocks
+        ):
             if start >= content_end:
                 continue
             # capped: a long segment over the target is told from its start (a megabyte of
