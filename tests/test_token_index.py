@@ -193,10 +193,10 @@ def indexed(name: str, text: str) -> TokenIndexMeasurer:
     return TokenIndexMeasurer(length, text, PRETOKEN_CUTS[name])
 
 
-@on_generated_texts(300)
-def test_exact_counts_equal_tiktoken_on_generated_text(
+def check_drawn_spans_are_counted_exactly(
     name: str, text: str, data: st.DataObject
-) -> None:
+) -> TokenIndexMeasurer:
+    """The index of ``text`` counts spans drawn from ``data`` as tiktoken does."""
     length = length_for(name)
     measurer = indexed(name, text)
     n = len(text)
@@ -210,6 +210,14 @@ def test_exact_counts_equal_tiktoken_on_generated_text(
     expected = [len(length.encoding.encode_ordinary(text[a:b])) for a, b in spans]
     assert measurer.count_spans(spans) == expected
     assert [measurer.count(a, b) for a, b in spans] == expected
+    return measurer
+
+
+@on_generated_texts(300)
+def test_exact_counts_equal_tiktoken_on_generated_text(
+    name: str, text: str, data: st.DataObject
+) -> None:
+    check_drawn_spans_are_counted_exactly(name, text, data)
 
 
 @on_generated_texts(300)
@@ -490,23 +498,12 @@ def test_exact_counts_across_seams_equal_tiktoken(
 ) -> None:
     # Seams every few characters of a run with no cut: counts stay exact whether a span
     # starts, ends or holds a whole run, and estimates stay close.
-    length = length_for(name)
     with mock.patch.object(token_index, "SEAM_CHARS", 8):
-        measurer = indexed(name, text)
-        n = len(text)
-        spans = data.draw(
-            st.lists(
-                st.tuples(st.integers(0, n), st.integers(0, n)).map(lambda p: (min(p), max(p))),
-                min_size=1,
-                max_size=12,
-            )
-        )
-        expected = [len(length.encoding.encode_ordinary(text[a:b])) for a, b in spans]
-        assert measurer.count_spans(spans) == expected
-        whole = len(length.encoding.encode_ordinary(text))
-        assert measurer.count(0, n) == whole
+        measurer = check_drawn_spans_are_counted_exactly(name, text, data)
+        whole = len(length_for(name).encoding.encode_ordinary(text))
+        assert measurer.count(0, len(text)) == whole
         seams = len(measurer._seams)
-        assert abs(measurer.sizes([(0, n)], 10**9)[0] - whole) <= 4 * seams
+        assert abs(measurer.sizes([(0, len(text))], 10**9)[0] - whole) <= 4 * seams
 
 
 def test_a_long_run_with_no_cut_is_encoded_in_parts() -> None:
