@@ -444,6 +444,16 @@ def test_markdown_preset_keeps_headings_and_fences_at_chunk_starts() -> None:
     assert [(c.start_line, c.end_line) for c in chunks] == [(1, 3), (5, 7), (9, 11), (13, 15)]
 
 
+@pytest.mark.parametrize("text", ["\ufeff\n\n", "\n\n", " \n", "   ", "\r\r", "\r\n\r\n"])
+def test_markdown_preset_on_blank_text(text: str) -> None:
+    # Blank lines only: no content line starts a segment (a review found an IndexError).
+    # A byte order mark is not whitespace, so it stays.
+    stripped = RecursiveSplitter.from_preset("markdown", 100).split(text)
+    assert texts_of(stripped) == (["\ufeff"] if text.startswith("\ufeff") else [])
+    kept = RecursiveSplitter.from_preset("markdown", 100, strip_whitespace=False).split(text)
+    assert texts_of(kept) == [text]
+
+
 def test_preset_options_can_be_overridden() -> None:
     splitter = RecursiveSplitter.from_preset("markdown", 45, keep_separator=False)
     assert splitter.keep_separator is False

@@ -117,25 +117,24 @@ class BlockLayout:
         found = index < len(self.run_ends) and self.run_ends[index] == end
         return self.run_starts[index] if found else end
 
-    def segment(self, first: int, end: int) -> Segment:
-        """The segment that starts at ``first`` and ends at ``end``."""
-        content_end = max(first, self.blank_start(end))
-        kind = self.kinds[bisect_left(self.firsts, first)]
+    def segment(self, first: int, end: int, kind: str, blank: int | None = None) -> Segment:
+        """The segment of ``kind`` from ``first`` to ``end``; ``blank``: where the blank
+        lines that end it start, if known (else looked up)."""
+        content_end = max(first, self.blank_start(end) if blank is None else blank)
         return first, content_end, end, kind, self.lead_ends.get(first, first + 1)
 
     def segments(self) -> Iterator[Segment]:
         """Every segment, in order (one at a time: a megabyte of one-letter paragraphs
-        has 333,000)."""
+        has 333,000), the runs of blank lines walked alongside."""
         firsts, run_starts, run_ends = self.firsts, self.run_starts, self.run_ends
-        lead_ends, size, runs = self.lead_ends, self.lines.size, len(self.run_ends)
+        size, runs = self.lines.size, len(self.run_ends)
         run = 0  # the first run that does not end before the segment's end
         for index, first in enumerate(firsts):
             end = firsts[index + 1] if index + 1 < len(firsts) else size
             while run < runs and run_ends[run] < end:
                 run += 1
             blank = run_starts[run] if run < runs and run_ends[run] == end else end
-            kind = self.kinds[index]
-            yield first, max(first, blank), end, kind, lead_ends.get(first, first + 1)
+            yield self.segment(first, end, self.kinds[index], blank)
 
 
 def block_layout(text: str) -> BlockLayout:
@@ -374,11 +373,13 @@ def _cuts_of(text: str) -> dict[str, list[int]]:
         return firsts[index + 1] if index + 1 < len(firsts) else lines.size
 
     def bare_heading(index: int) -> bool:
-        """Whether segment ``index`` is a heading and nothing else (before blank lines)."""
+        """Whether heading segment ``index`` holds the heading and nothing else (before
+        blank lines)."""
         first = firsts[index]
         content_end = layout.blank_start(end_of(index))
         return layout.lead_ends.get(first, lines.end(first)) >= content_end
 
+    content = firsts[0] if firsts else lines.size  # where the first content line starts
     headings = [index for index, kind in enumerate(kinds) if kind == HEADING]
     after_bare = {end_of(index) for index in headings if bare_heading(index)}
     fence_starts = [f for f, kind in zip(firsts, kinds) if kind == CODE]
@@ -392,7 +393,7 @@ def _cuts_of(text: str) -> dict[str, list[int]]:
         # Every run of blank lines but one ending the text or before the first content
         # ends where a segment starts.
         "paragraph": [
-            end for end in layout.run_ends if firsts[0] < end < lines.size and end not in after_bare
+            end for end in layout.run_ends if content < end < lines.size and end not in after_bare
         ],
     }
     _CACHE.last = (text, found)

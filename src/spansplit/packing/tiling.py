@@ -98,8 +98,7 @@ class _Assembly:
 
     def _pack_segment(self, start: int, first: int, end: int, kind: str) -> int:
         """:meth:`_pack_code_points` for the segment ``[first, end)``."""
-        content_end = max(first, self.layout.blank_start(end))
-        lead_end = self.layout.lead_ends.get(first, first + 1)
+        _, content_end, _, _, lead_end = self.layout.segment(first, end, kind)
         return self._pack_code_points(start, first, content_end, end, kind, lead_end)
 
     def _run_measured(self) -> None:

@@ -209,8 +209,9 @@ class TiktokenLength(LengthFunction):
 
     def token_ends(self, text: str, cuts: Sequence[int]) -> array[int]:
         """The code point offset where each token of ``text`` ends (rounded up when it ends
-        inside a character), the text encoded in the segments between ``cuts`` (which must
-        not change its tokens): the first on this thread, the others on the pool. With
+        inside a character), the text encoded in the segments between ``cuts`` (a cut that
+        is not a pretoken boundary changes the tokens next to it: the token index counts
+        across such a seam by encoding): the first on this thread, the others on the pool. With
         numpy installed, token ids stay in native buffers (4 bytes a token instead of
         about 36 in a Python list) and are mapped without a Python loop."""
         segments = list(pairwise(cuts))

@@ -84,8 +84,10 @@ LONG_PIECE_BYTES = 1 << 15
 PART_BYTES = 1 << 14
 """About how long each part of a long pretoken is."""
 
-_SEAM_WINDOW = 64
-"""Bytes either side of a candidate seam encoded to guess the tokens that meet there."""
+_SEAM_WINDOW = 256
+"""Bytes either side of a candidate seam encoded to guess the tokens that meet there: twice
+the longest token (128 bytes in cl100k_base and o200k_base), so that the two guessed tokens
+can each be whole."""
 
 _SEAM_TRIES = 256
 """Candidate seams tried after each part's target end before the rest is encoded whole."""
@@ -234,9 +236,10 @@ def encode_with_special(
     disallowed_special: Literal["all"] | Collection[str],
 ) -> list[int]:
     """``encoding.encode(text, allowed_special=..., disallowed_special=...)`` for any text,
-    also one with a whitespace run too long for tiktoken's pretokenizer: tiktoken encodes
-    the text between allowed special tokens apart, and so does this."""
-    if not has_long_whitespace(text):
+    also one with a whitespace run too long for tiktoken's pretokenizer or a long run with
+    no pretoken cut: tiktoken encodes the text between allowed special tokens apart, and so
+    does this, with :func:`encode_ordinary`."""
+    if not (len(text) >= _LONG_TEXT_CHARS and _long_stretches(encoding, text)):
         return encoding.encode(
             text, allowed_special=allowed_special, disallowed_special=disallowed_special
         )
@@ -295,10 +298,11 @@ def _encode_long_piece(encoding: Encoding, piece: bytes, ids: list[int] | None) 
 
     A pretoken over :data:`LONG_PIECE_BYTES` is encoded in parts of about
     :data:`PART_BYTES`, each cut where the tokens either side are a valid pair: two tokens
-    whose bytes encode back to those two tokens. Byte-pair encoding has a property that
-    makes that exact (proven in the README of GitHub's ``bpe`` crate, corollaries II and
-    IIIa): a valid encoding followed by a token that forms a valid pair with its last
-    token is the valid encoding of the bytes joined, and only one encoding is valid. Each
+    whose bytes encode back to those two tokens. Byte-pair encoding has properties that
+    make that exact (proven in the README of GitHub's ``bpe`` crate, corollaries II, III
+    and IIIa): a valid encoding followed by a token that forms a valid pair with its last
+    token is valid, two valid encodings that share a token join into a valid one, and
+    only one encoding of a text is valid. Each
     seam is chosen where the tokens met around it, in a window, form a valid pair; the
     parts' own edge tokens are then checked, and where one pair is not valid the whole
     pretoken is encoded at once."""
