@@ -386,13 +386,14 @@ def test_special_tokens_beside_a_long_run_are_encoded_as_tiktoken_encodes_them(
 ) -> None:
     encoding = length_for(name).encoding
     special = sorted(encoding.special_tokens_set)[0]
-    text = f"alpha {special} beta" + " " * (2 * LONG_WHITESPACE_CHARS) + f"{special}gamma"
-    for allowed in ["all", {special}]:
-        expected = encoding.encode(text, allowed_special=allowed)
-        assert encode_with_special(encoding, text, allowed, ()) == expected
-    assert encode_with_special(encoding, text, set(), ()) == encoding.encode_ordinary(text)
-    with pytest.raises(ValueError, match="disallowed special token"):
-        encode_with_special(encoding, text, set(), "all")
+    for run in [" " * (2 * LONG_WHITESPACE_CHARS), "字" * internals.LONG_RUN_CHARS]:
+        text = f"alpha {special} beta" + run + f"{special}gamma"
+        for allowed in ["all", {special}]:
+            expected = encoding.encode(text, allowed_special=allowed)
+            assert encode_with_special(encoding, text, allowed, ()) == expected
+        assert encode_with_special(encoding, text, set(), ()) == encoding.encode_ordinary(text)
+        with pytest.raises(ValueError, match="disallowed special token"):
+            encode_with_special(encoding, text, set(), "all")
 
 
 # Runs of about a million whitespace characters overflow tiktoken's pretokenizer (a bare
