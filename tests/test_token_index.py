@@ -273,22 +273,45 @@ def test_a_long_pretoken_encoded_in_parts_equals_tiktoken(
 
 
 @pytest.mark.parametrize("name", ENCODINGS)
+@pytest.mark.parametrize("unit", [" ", "\u3000", "\n", "字", "ab", "👩\u200d👧", "naïve"])
+def test_a_long_pretoken_is_encoded_a_part_at_a_time(name: str, unit: str) -> None:
+    # What tiktoken is given stays within two parts (its merge takes tens of bytes a byte):
+    # each kind of run finds seams among its own token boundaries.
+    encoding = length_for(name).encoding
+    piece = (unit * (400_000 // len(unit.encode()))).encode()
+    encode = internals.piece_encoder(encoding)
+    assert encode is not None
+    longest = [0]
+
+    def measured(data: bytes) -> list[int]:
+        longest[0] = max(longest[0], len(data))
+        return encode(data)
+
+    with mock.patch.object(internals, "piece_encoder", lambda _: measured):
+        assert internals._encode_long_piece(encoding, piece, None) == len(encode(piece))
+    assert longest[0] <= 2 * internals.PART_BYTES
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
 def test_a_seam_whose_tokens_do_not_pair_makes_the_pretoken_encoded_whole(name: str) -> None:
-    # Seams placed blindly, every 256 bytes of random letters: many of them cut between two
+    # Parts cut blindly, every 256 bytes of random letters: many seams fall between two
     # tokens that merge, and the pretoken is then encoded whole; the ids are tiktoken's.
     encoding = length_for(name).encoding
     rng = random.Random(7)
     letters = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(3000))
     blind: list[int] = []
 
-    def blind_seam(encode: object, valid: object, piece: bytes, target: int) -> int:
-        blind.append(target)
-        return target
+    def blind_part(
+        encode: Callable[[bytes], list[int]], valid: object, token: object, piece: bytes, start: int
+    ) -> tuple[list[int], int]:
+        blind.append(start)
+        end = start + internals.PART_BYTES
+        return encode(piece[start:end]), end
 
     with (
         mock.patch.object(internals, "LONG_PIECE_BYTES", 512),
         mock.patch.object(internals, "PART_BYTES", 256),
-        mock.patch.object(internals, "_seam", blind_seam),
+        mock.patch.object(internals, "_part", blind_part),
     ):
         for text in [letters, letters[:1000], "Start: " + letters + " end."]:
             assert encode_by_pretokens(encoding, text) == encoding.encode_ordinary(text)

@@ -85,12 +85,12 @@ PART_BYTES = 1 << 14
 """About how long each part of a long pretoken is."""
 
 _SEAM_WINDOW = 256
-"""Bytes either side of a candidate seam encoded to guess the tokens that meet there: twice
-the longest token (128 bytes in cl100k_base and o200k_base), so that the two guessed tokens
-can each be whole."""
+"""Bytes after a candidate seam encoded to guess the first token of the next part: twice the
+longest token (128 bytes in cl100k_base and o200k_base)."""
 
 _SEAM_TRIES = 256
-"""Candidate seams tried after each part's target end before the rest is encoded whole."""
+"""Token boundaries of a part, from its end back, tried as its seam before the rest of the
+pretoken is encoded whole."""
 
 _LONG_TEXT_CHARS = min(LONG_WHITESPACE_CHARS, LONG_RUN_CHARS)
 """Shorter texts are left to tiktoken whole."""
@@ -300,12 +300,13 @@ def _encode_long_piece(encoding: Encoding, piece: bytes, ids: list[int] | None) 
     :data:`PART_BYTES`, each cut where the tokens either side are a valid pair: two tokens
     whose bytes encode back to those two tokens. Byte-pair encoding has properties that
     make that exact (proven in the README of GitHub's ``bpe`` crate, corollaries II, III
-    and IIIa): a valid encoding followed by a token that forms a valid pair with its last
-    token is valid, two valid encodings that share a token join into a valid one, and
-    only one encoding of a text is valid. Each
-    seam is chosen where the tokens met around it, in a window, form a valid pair; the
-    parts' own edge tokens are then checked, and where one pair is not valid the whole
-    pretoken is encoded at once."""
+    and IIIa): the tokens of a valid encoding up to one of its token boundaries are the
+    valid encoding of those bytes, a valid encoding followed by a token that forms a valid
+    pair with its last token is valid, two valid encodings that share a token join into
+    a valid one, and only one encoding of a text is valid. Each part ends at one of its
+    own token boundaries (:func:`_part`); the first token of the next part is checked
+    against its last, and where the pair is not valid the whole pretoken is encoded at
+    once."""
     encode = piece_encoder(encoding)
     assert encode is not None  # checked by _pretokens
     if len(piece) <= LONG_PIECE_BYTES:
@@ -322,10 +323,10 @@ def _encode_long_piece(encoding: Encoding, piece: bytes, ids: list[int] | None) 
     total = start = 0
     last: int | None = None  # the last token of the parts so far
     while start < len(piece):
-        end = len(piece)
-        if end - start > 2 * PART_BYTES:
-            end = _seam(encode, valid, piece, start + PART_BYTES)
-        tokens = encode(piece[start:end])
+        if len(piece) - start > 2 * PART_BYTES:
+            tokens, end = _part(encode, valid, token, piece, start)
+        else:
+            tokens, end = encode(piece[start:]), len(piece)
         if last is not None and not valid(last, tokens[0]):
             tokens = encode(piece)  # a seam that the window misjudged: the pretoken whole
             if ids is not None:
@@ -338,20 +339,28 @@ def _encode_long_piece(encoding: Encoding, piece: bytes, ids: list[int] | None) 
     return total
 
 
-def _seam(
+def _part(
     encode: Callable[[bytes], list[int]],
     valid: Callable[[int, int], bool],
+    token: Callable[[int], bytes],
     piece: bytes,
-    target: int,
-) -> int:
-    """The first position from ``target`` on where the tokens that a window of the piece
-    puts either side form a valid pair; ``len(piece)`` if none of a few hundred does."""
-    for seam in range(target, min(len(piece), target + _SEAM_TRIES)):
-        left = encode(piece[seam - _SEAM_WINDOW : seam])
-        right = encode(piece[seam : seam + _SEAM_WINDOW])
-        if valid(left[-1], right[0]):
-            return seam
-    return len(piece)
+    start: int,
+) -> tuple[list[int], int]:
+    """The tokens of the next part of a long pretoken, from ``start``, and where it ends.
+
+    ``PART_BYTES`` from ``start`` are encoded; the part ends at the last of their token
+    boundaries (of the last :data:`_SEAM_TRIES`) where the token before it and the first
+    token that :data:`_SEAM_WINDOW` bytes after it encode to form a valid pair, with the
+    tokens before it (a valid encoding of its bytes, by corollary II). Without one, the
+    part is the rest of the pretoken."""
+    tokens = encode(piece[start : start + PART_BYTES])
+    end = start + PART_BYTES
+    for count in range(len(tokens), max(0, len(tokens) - _SEAM_TRIES), -1):
+        after = encode(piece[end : end + _SEAM_WINDOW])
+        if valid(tokens[count - 1], after[0]):
+            return tokens[:count], end
+        end -= len(token(tokens[count - 1]))
+    return encode(piece[start:]), len(piece)
 
 
 @functools.cache
