@@ -172,6 +172,17 @@ def _trim_spans(text: str, spans: list[Span], wanted: set[int]) -> tuple[list[Sp
     return kept, moved - {len(kept)}
 
 
+def _trim_and_glue(
+    text: str, spans: list[Span], wanted: set[int], rules: _Rules
+) -> tuple[list[Span], set[int]]:
+    """``spans`` trimmed (with ``rules.trim``), then joined across the cuts that line
+    breaking forbids (:func:`glue`); ``wanted`` (indices of pieces that must start a
+    chunk) follow their pieces."""
+    if rules.trim:
+        spans, wanted = _trim_spans(text, spans, wanted)
+    return glue(text, spans, wanted, rules.punctuation, trimmed=rules.trim)
+
+
 def _open(
     text: str,
     spans: list[Span],
@@ -184,10 +195,11 @@ def _open(
     """Trim, glue and measure the pieces of one region (``None`` when none is left).
     Pieces ``glued`` already stay glued once trimmed (trimming only takes spaces, which
     the rules look past, and never cuts a grapheme cluster)."""
-    if rules.trim:
-        spans, wanted = _trim_spans(text, spans, wanted)
-    if not glued:
-        spans, wanted = glue(text, spans, wanted, rules.punctuation, trimmed=rules.trim)
+    if glued:
+        if rules.trim:
+            spans, wanted = _trim_spans(text, spans, wanted)
+    else:
+        spans, wanted = _trim_and_glue(text, spans, wanted, rules)
     if not spans:
         return None
     budget, length = rules.budget, rules.length
@@ -251,10 +263,7 @@ def _refine(text: str, span: Span, level: int, out: Pieces, rules: _Rules) -> _F
         if cuts is not None:
             opportunities = cuts
             break
-        parts = levels[level](text, span[0], span[1])
-        if rules.trim:  # as _open trims and joins them
-            parts = _trim_spans(text, parts, set())[0]
-        parts = glue(text, parts, set(), rules.punctuation, trimmed=rules.trim)[0]
+        parts = _trim_and_glue(text, levels[level](text, span[0], span[1]), set(), rules)[0]
         following = level if is_recursive(levels[level]) else level + 1
         level += 1
         if splits(parts, *span):

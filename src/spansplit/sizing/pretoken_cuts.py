@@ -96,6 +96,12 @@ class PretokenCuts:
             window *= 8
         return None
 
+    def cut_free_windows(self, text: str, width: int) -> list[int]:
+        """Starts of the windows ``[k * width, (k + 1) * width)`` of ``text`` that hold no
+        cut: one search each, which stops at the first cut in ordinary text."""
+        starts = range(0, len(text) - width + 1, width)
+        return [at for at in starts if self.first(text, at, at + width) is None]
+
     def at(self, text: str, position: int) -> bool:
         """Whether ``position`` is a cut of ``text``."""
         return self._cut.match(text, position) is not None

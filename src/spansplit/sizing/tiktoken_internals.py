@@ -35,7 +35,7 @@ import re
 from collections.abc import Callable, Collection, Iterator
 from collections.abc import Set as AbstractSet
 from types import FunctionType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from ..errors import LengthFunctionError
 from .pretoken_cuts import cuts_for
@@ -144,14 +144,8 @@ def _long_stretches(encoding: Encoding, text: str) -> list[tuple[int, int]]:
     if cuts is None:
         return [(0, len(text))] if runs else []
     n, step = len(text), LONG_RUN_CHARS // 2
-    at = 0 if piece_encoder(encoding) is not None else n  # else tiktoken merges them whole
-    while at + step <= n:
-        if cuts.first(text, at, at + step) is not None:
-            at += step
-            continue
-        after = cuts.first(text, at + step, n)
-        runs.append((at, n if after is None else after, False))
-        at = n if after is None else after
+    if piece_encoder(encoding) is not None:  # else tiktoken merges them whole
+        runs += [(at, at + step, False) for at in cuts.cut_free_windows(text, step)]
     stretches: list[tuple[int, int, bool]] = []  # and whether tiktoken cannot take it
     for start, end, whitespace in sorted(runs):
         done = stretches[-1][1] if stretches else 0
@@ -187,16 +181,11 @@ def encode_ordinary(encoding: Encoding, text: str) -> list[int]:
     long for tiktoken's pretokenizer or a long run with no pretoken cut: the stretch around
     each (:func:`_long_stretches`) is encoded by :func:`encode_by_pretokens`, the rest by
     tiktoken."""
-    stretches = _long_stretches(encoding, text) if len(text) >= _LONG_TEXT_CHARS else []
-    if not stretches:
+    if len(text) < _LONG_TEXT_CHARS:
         return encoding.encode_ordinary(text)
     ids: list[int] = []
-    done = 0
-    for low, high in stretches:
-        ids += encoding.encode_ordinary(text[done:low])
-        ids += encode_by_pretokens(encoding, text[low:high])
-        done = high
-    ids += encoding.encode_ordinary(text[done:])
+    for part in _by_stretches(encoding, text, encoding.encode_ordinary, encode_by_pretokens):
+        ids += part
     return ids
 
 
@@ -219,14 +208,26 @@ def count_ordinary(encoding: Encoding, text: str) -> int:
                 pass  # a lone surrogate: encode_ordinary reads it as U+FFFD
         return len(encoding.encode_ordinary(part))
 
-    stretches = _long_stretches(encoding, text)
-    if not stretches:
-        return plain(text)
-    total = done = 0
-    for low, high in stretches:
-        total += plain(text[done:low]) + _pretoken_count(encoding, text[low:high])
+    return sum(_by_stretches(encoding, text, plain, _pretoken_count))
+
+
+_T = TypeVar("_T")
+
+
+def _by_stretches(
+    encoding: Encoding,
+    text: str,
+    plain: Callable[[str], _T],
+    by_pretokens: Callable[[Encoding, str], _T],
+) -> list[_T]:
+    """``plain`` of the text between the stretches of :func:`_long_stretches` and
+    ``by_pretokens`` of each stretch, in order."""
+    done = 0
+    parts: list[_T] = []
+    for low, high in _long_stretches(encoding, text):
+        parts += [plain(text[done:low]), by_pretokens(encoding, text[low:high])]
         done = high
-    return total + plain(text[done:])
+    return [*parts, plain(text[done:])]
 
 
 def encode_with_special(

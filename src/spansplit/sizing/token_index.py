@@ -119,11 +119,9 @@ class TokenIndexMeasurer(TextMeasurer):
         return cuts
 
     def _find_seams(self) -> list[int]:
-        """The middle of every window of ``SEAM_CHARS`` (at multiples of it) with no cut:
-        one search per window, which ends at the first cut in ordinary text."""
-        text, first, step = self.text, self._cuts.first, SEAM_CHARS
-        windows = range(0, len(text) - step + 1, step)
-        return [at + step // 2 for at in windows if first(text, at, at + step) is None]
+        """The middle of every window of ``SEAM_CHARS`` (at multiples of it) with no cut."""
+        windows = self._cuts.cut_free_windows(self.text, SEAM_CHARS)
+        return [at + SEAM_CHARS // 2 for at in windows]
 
     def _tokens_upto(self, position: int) -> int:
         """How many tokens of the whole text end at or before code point ``position``:
