@@ -26,6 +26,7 @@ from spansplit import (
     split_markdown,
     with_heading_path,
 )
+from spansplit.boundaries import markdown as markdown_boundaries
 from spansplit.boundaries.markdown import MarkdownLayout
 from spansplit.boundaries.words import word_spans
 
@@ -314,6 +315,41 @@ MARKDOWN = st.lists(
         for block, ending in parts
     )
 )
+
+
+def _blocks_both_ways(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    """The blocks placed on their lines by numpy (every document, however few its blocks)
+    are those placed one by one without it."""
+    with monkeypatch.context() as patch:
+        patch.setattr(markdown_boundaries, "VECTOR_MIN_BLOCKS", 0)
+        vectorised = _blocks(text)
+    with monkeypatch.context() as patch:
+        patch.setattr(markdown_boundaries, "optional_numpy", lambda: None)
+        one_by_one = _blocks(text)
+    assert vectorised == one_by_one
+
+
+@given(MARKDOWN, st.sampled_from(["", "\ufeff", "---\na: 1\n---\n", "\ufeff---\na: 1\n...\n"]))
+def test_blocks_are_placed_the_same_with_and_without_numpy(text: str, head: str) -> None:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _blocks_both_ways(monkeypatch, head + text)
+        ascii_only = "".join(c if c.isascii() else "x" for c in head + text)
+        _blocks_both_ways(monkeypatch, ascii_only)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        HANDBOOK,
+        RIVER_LOG,
+        "\ufeff" + HANDBOOK.replace("\n", "\r\n"),
+        "\ufeff中文句子。\n\n# 标题\n\n- 一\n- 二\n",  # a block at the body's first byte
+    ],
+)
+def test_blocks_of_the_samples_are_placed_the_same_with_and_without_numpy(
+    monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    _blocks_both_ways(monkeypatch, text)
 
 
 @given(MARKDOWN, st.integers(8, 200), st.data())

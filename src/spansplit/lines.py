@@ -7,10 +7,24 @@ line endings that end at or before ``pos``, so a line ending belongs to the line
 
 from __future__ import annotations
 
+import functools
 import re
 from array import array
 from bisect import bisect_right
 from collections.abc import Iterable
+from types import ModuleType
+
+
+@functools.cache
+def optional_numpy() -> ModuleType | None:
+    """numpy if installed (optional: it only speeds up look-ups over a long text), else
+    None."""
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return numpy
+
 
 LINE_ENDING = re.compile(r"\r\n|\r|\n")
 _LF = re.compile("\n")

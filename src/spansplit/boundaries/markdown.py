@@ -29,11 +29,12 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
+from types import ModuleType
 from typing import Any
 
 from ..chunk import Span, trim_span
 from ..errors import ExtraNotInstalledError
-from ..lines import line_ending_ends
+from ..lines import line_ending_ends, optional_numpy
 from .sentences import SentenceLevel
 from .words import word_spans
 
@@ -69,6 +70,10 @@ _CONTAINERS = frozenset({"quote", "list", "item", "footnote"})
 """Kinds whose headings do not open sections of the document."""
 
 _SENTENCES = SentenceLevel(wrapped=True)
+
+VECTOR_MIN_BLOCKS = 256
+"""Documents with at least this many blocks are placed on their lines by numpy, when it is
+installed."""
 
 
 @dataclass(eq=False, slots=True)
@@ -273,7 +278,7 @@ def load_pyromark() -> Any:
     return pyromark
 
 
-def _parse(text: str, start: int, line_starts: Sequence[int]) -> tuple[Block, list[Block]]:
+def _parse(text: str, start: int, line_starts: array[int]) -> tuple[Block, list[Block]]:
     """The document ``text[start:]`` as a tree of blocks (pulldown-cmark), each block's
     span widened to whole lines of ``text`` (whose line starts are ``line_starts``), and
     its headings in order."""
@@ -349,7 +354,7 @@ def _child_starts(block: Block) -> Sequence[int]:
 
 
 def _to_whole_lines(
-    blocks: list[Block], body: str, base: int, line_starts: Sequence[int], size: int
+    blocks: list[Block], body: str, base: int, line_starts: array[int], size: int
 ) -> None:
     """Turn every block's UTF-8 byte range in ``body`` (which starts at code point
     ``base`` of the text) into whole lines of the text, in code points.
@@ -361,8 +366,12 @@ def _to_whole_lines(
     if not blocks:
         return
     data = body.encode("utf-8")
+    np = optional_numpy() if len(blocks) >= VECTOR_MIN_BLOCKS else None
     if len(data) == len(body):
-        _ascii_to_whole_lines(blocks, body, base, line_starts, size)
+        if np is not None:
+            _whole_lines_vectorised(np, blocks, None, base, line_starts, size)
+        else:
+            _ascii_to_whole_lines(blocks, body, base, line_starts, size)
         return
     following = bisect_right(line_starts, base)  # the text's first line start after base
     # bytes.splitlines breaks at LF, CRLF and CR only, as CommonMark does
@@ -370,6 +379,9 @@ def _to_whole_lines(
     del data
     if len(byte_starts) > len(line_starts) - following + 1:
         byte_starts.pop()  # the end of the text is not a line start
+    if np is not None:
+        _whole_lines_vectorised(np, blocks, byte_starts, base, line_starts, size)
+        return
 
     def line(index: int) -> int:
         """The code point where line ``index`` of ``body`` starts (``size``: none)."""
@@ -387,6 +399,36 @@ def _to_whole_lines(
         block.start = line(bisect_right(byte_starts, block.start) - 1 if found is None else found)
         found = line_at.get(block.end)
         block.end = line(bisect_left(byte_starts, block.end) if found is None else found)
+
+
+def _whole_lines_vectorised(
+    np: ModuleType,
+    blocks: list[Block],
+    byte_starts: array[int] | None,
+    base: int,
+    line_starts: array[int],
+    size: int,
+) -> None:
+    """:func:`_to_whole_lines` by numpy, all blocks at once: each offset is placed among
+    the body's line starts in bytes (``byte_starts``; ``None`` where the body is ASCII,
+    its offsets then being the text's code points less ``base``)."""
+    lines = np.frombuffer(line_starts, dtype=line_starts.typecode)
+    lines = np.append(lines, size).astype(np.int64)  # line k starts at lines[k]; k = end: size
+    starts = np.fromiter((block.start for block in blocks), np.int64, len(blocks))
+    ends = np.fromiter((block.end for block in blocks), np.int64, len(blocks))
+    if byte_starts is None:  # the text's own lines, at code point base + offset
+        first = np.maximum(lines[lines[:-1].searchsorted(starts + base, side="right") - 1], base)
+        last = np.where(ends > 0, lines[lines[:-1].searchsorted(ends + base)], base)
+    else:  # line k of the body starts at line following + k - 1 of the text (k > 0)
+        body_lines = np.frombuffer(byte_starts, dtype=byte_starts.typecode)
+        shift = np.searchsorted(lines[:-1], base, side="right") - 1
+        first = body_lines.searchsorted(starts, side="right") - 1
+        last = body_lines.searchsorted(ends)
+        first = np.where(first > 0, lines[np.maximum(first + shift, 0)], base)
+        last = np.where(last > 0, lines[np.maximum(last + shift, 0)], base)
+    for block, start, end in zip(blocks, first.tolist(), last.tolist()):
+        block.start = start
+        block.end = end
 
 
 def _ascii_to_whole_lines(

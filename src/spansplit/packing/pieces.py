@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..boundaries.graphemes import cluster_ends, first_cluster_end
 from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
 from ..boundaries.linebreaks import break_opportunities, forbidden_at, glue
-from ..chunk import SizedSpan, Span, before_whitespace, trim_span
+from ..chunk import FIRST_PREPEND, SizedSpan, Span, before_whitespace, trim_span
 from ..errors import ChunkTooLargeError
 from ..sizing.base import LengthFunction, TextMeasurer
 
@@ -136,6 +136,7 @@ class _Frame:
 
 
 _SPACE = re.compile(r"\s")  # the characters str.isspace accepts (both use Py_UNICODE_ISSPACE)
+_TAIL = 8  # the window a piece's trailing whitespace is first looked for in
 
 
 def _trim_spans(text: str, spans: list[Span], wanted: set[int]) -> tuple[list[Span], set[int]]:
@@ -158,7 +159,15 @@ def _trim_spans(text: str, spans: list[Span], wanted: set[int]) -> tuple[list[Sp
     kept = list(spans)
     dropped: list[int] = []
     for index in edged:
-        start, end = trim_span(text, *spans[index])
+        start, end = spans[index]
+        # Most are a piece that ends in a few whitespace characters (a line ending, a
+        # blank line): its trimmed end is read off a short window at C speed.
+        window = text[end - _TAIL : end] if end - start > _TAIL else ""
+        content = window.rstrip()
+        if content and content[-1] < FIRST_PREPEND and not text[start].isspace():
+            kept[index] = (start, end - len(window) + len(content))
+            continue
+        start, end = trim_span(text, start, end)
         if start == end:
             dropped.append(index)
         else:

@@ -18,6 +18,7 @@ from itertools import accumulate, pairwise
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..chunk import Span
+from ..lines import optional_numpy
 from .base import LengthFunction, TextMeasurer
 from .pretoken_cuts import PretokenCuts, cuts_for
 from .tiktoken_internals import (
@@ -36,7 +37,6 @@ from .token_index import (
     INDEX_MIN_CHARS,
     ExactTokenIndexMeasurer,
     TokenIndexMeasurer,
-    optional_numpy,
 )
 
 if TYPE_CHECKING:

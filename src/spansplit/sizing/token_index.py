@@ -23,10 +23,10 @@ import functools
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..chunk import Span
+from ..lines import optional_numpy
 from .base import TextMeasurer
 from .pretoken_cuts import PretokenCuts
 from .tiktoken_internals import encode_ordinary
@@ -57,16 +57,6 @@ VECTOR_MIN_SPANS = 32
 REACH_MARGIN = 16
 """Tokens allowed for the difference between a span's estimate and its count: those come
 from the few pretokens at its ends, each cut differently in the span and in the text."""
-
-
-@functools.cache
-def optional_numpy() -> ModuleType | None:
-    """numpy if installed (optional: it only speeds up indexing a long text), else None."""
-    try:
-        import numpy
-    except ImportError:
-        return None
-    return numpy
 
 
 class TokenIndexMeasurer(TextMeasurer):
