@@ -128,8 +128,8 @@ class TokenIndexMeasurer(TextMeasurer):
             bounds = optional_numpy().array(spans, dtype=self._vector.dtype)  # type: ignore[union-attr]
             upto = self._vector.searchsorted(bounds, side="right")  # as bisect_right
             return (upto[:, 1] - upto[:, 0]).tolist()  # type: ignore[no-any-return]
-        upto = self._tokens_upto
-        return [upto(b) - upto(a) for a, b in spans]
+        ends = self._ends  # as _tokens_upto, inlined: a batch is often many short spans
+        return [bisect_right(ends, b) - bisect_right(ends, a) for a, b in spans]
 
     def estimated_fit(self, starts: Sequence[int], end: int, room: int) -> int:
         """The first of ``starts`` (ascending) whose estimate of ``text[start:end]`` is at
