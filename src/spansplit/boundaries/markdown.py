@@ -34,7 +34,7 @@ from typing import Any
 
 from ..chunk import Span, trim_span
 from ..errors import ExtraNotInstalledError
-from ..lines import line_ending_ends, optional_numpy
+from ..lines import has_lone_cr, line_ending_ends, optional_numpy
 from .sentences import SentenceLevel
 from .words import word_spans
 
@@ -290,7 +290,9 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[Block, list[
         | options.ENABLE_STRIKETHROUGH
         | options.ENABLE_FOOTNOTES
     )
-    body = _LONE_CR.sub("\n", text[start:])  # a lone CR ends a line here, not for the parser
+    body = text[start:]
+    if has_lone_cr(body):
+        body = _LONE_CR.sub("\n", body)  # a lone CR ends a line here, not for the parser
     root = Block("document", start, len(text))
     stack = [root]
     blocks: list[Block] = []  # in document order, byte offsets until the end
@@ -374,14 +376,19 @@ def _to_whole_lines(
             _ascii_to_whole_lines(blocks, body, base, line_starts, size)
         return
     following = bisect_right(line_starts, base)  # the text's first line start after base
+    body_line_count = len(line_starts) - following + 1  # the end of the text is no start
+    if np is not None:
+        # every line of the body ends in LF (a lone CR was made LF)
+        ends = np.flatnonzero(np.frombuffer(data, np.uint8) == ord("\n")) + 1
+        _whole_lines_vectorised(
+            np, blocks, np.append(0, ends)[:body_line_count], base, line_starts, size
+        )
+        return
     # bytes.splitlines breaks at LF, CRLF and CR only, as CommonMark does
     byte_starts = array("q", accumulate(map(len, data.splitlines(keepends=True)), initial=0))
     del data
-    if len(byte_starts) > len(line_starts) - following + 1:
+    if len(byte_starts) > body_line_count:
         byte_starts.pop()  # the end of the text is not a line start
-    if np is not None:
-        _whole_lines_vectorised(np, blocks, byte_starts, base, line_starts, size)
-        return
 
     def line(index: int) -> int:
         """The code point where line ``index`` of ``body`` starts (``size``: none)."""
@@ -404,23 +411,22 @@ def _to_whole_lines(
 def _whole_lines_vectorised(
     np: ModuleType,
     blocks: list[Block],
-    byte_starts: array[int] | None,
+    body_lines: Any,
     base: int,
     line_starts: array[int],
     size: int,
 ) -> None:
     """:func:`_to_whole_lines` by numpy, all blocks at once: each offset is placed among
-    the body's line starts in bytes (``byte_starts``; ``None`` where the body is ASCII,
-    its offsets then being the text's code points less ``base``)."""
+    the body's line starts in bytes (``body_lines``, a numpy array; ``None`` where the body
+    is ASCII, its offsets then being the text's code points less ``base``)."""
     lines = np.frombuffer(line_starts, dtype=line_starts.typecode)
     lines = np.append(lines, size).astype(np.int64)  # line k starts at lines[k]; k = end: size
     starts = np.fromiter((block.start for block in blocks), np.int64, len(blocks))
     ends = np.fromiter((block.end for block in blocks), np.int64, len(blocks))
-    if byte_starts is None:  # the text's own lines, at code point base + offset
+    if body_lines is None:  # the text's own lines, at code point base + offset
         first = np.maximum(lines[lines[:-1].searchsorted(starts + base, side="right") - 1], base)
         last = np.where(ends > 0, lines[lines[:-1].searchsorted(ends + base)], base)
     else:  # line k of the body starts at line following + k - 1 of the text (k > 0)
-        body_lines = np.frombuffer(byte_starts, dtype=byte_starts.typecode)
         shift = np.searchsorted(lines[:-1], base, side="right") - 1
         first = body_lines.searchsorted(starts, side="right") - 1
         last = body_lines.searchsorted(ends)
