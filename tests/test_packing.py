@@ -75,6 +75,23 @@ def test_pieces_are_trimmed_as_one_by_one(text: str, data: st.DataObject) -> Non
     assert _trim_spans(text, spans, set(wanted)) == (expected, moved if spans else set(wanted))
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "long piece\u0600 \nnext",  # a prepend mark joins the space after it: kept
+        "long piece\u0600\n\nnext",  # a line ending is a cluster of its own: trimmed
+        "long piece" + " " * 12 + "next",  # more whitespace than the window
+        "long piece \u0301 \nnext",  # a combining mark holds the space before it
+    ],
+)
+def test_a_long_piece_is_trimmed_as_trim_span_trims_it(text: str) -> None:
+    # Pieces longer than the window read their trailing whitespace off it.
+    cut = text.index("next")
+    spans = [(0, cut), (cut, len(text))]
+    expected = [trim_span(text, a, b) for a, b in spans]
+    assert _trim_spans(text, spans, set())[0] == expected
+
+
 # --- fit -------------------------------------------------------------------------------
 
 
