@@ -318,10 +318,11 @@ MARKDOWN = st.lists(
 
 
 def _blocks_both_ways(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
-    """The blocks placed on their lines by numpy (every document, however few its blocks)
-    are those placed one by one without it."""
+    """The blocks placed on their lines by numpy (every document, however few its blocks,
+    in batches of three) are those placed one by one without it."""
     with monkeypatch.context() as patch:
         patch.setattr(markdown_boundaries, "VECTOR_MIN_BLOCKS", 0)
+        patch.setattr(markdown_boundaries, "_VECTOR_BATCH", 3)
         vectorised = _blocks(text)
     with monkeypatch.context() as patch:
         patch.setattr(markdown_boundaries, "optional_numpy", lambda: None)

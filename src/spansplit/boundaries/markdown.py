@@ -73,7 +73,8 @@ _SENTENCES = SentenceLevel(wrapped=True)
 
 VECTOR_MIN_BLOCKS = 256
 """Documents with at least this many blocks are placed on their lines by numpy, when it is
-installed."""
+installed, ``_VECTOR_BATCH`` blocks at a time."""
+_VECTOR_BATCH = 1 << 13
 
 
 @dataclass(eq=False, slots=True)
@@ -416,25 +417,33 @@ def _whole_lines_vectorised(
     line_starts: array[int],
     size: int,
 ) -> None:
-    """:func:`_to_whole_lines` by numpy, all blocks at once: each offset is placed among
-    the body's line starts in bytes (``body_lines``, a numpy array; ``None`` where the body
-    is ASCII, its offsets then being the text's code points less ``base``)."""
+    """:func:`_to_whole_lines` by numpy, a batch of blocks at a time: each offset is placed
+    among the body's line starts in bytes (``body_lines``, a numpy array; ``None`` where
+    the body is ASCII, its offsets then being the text's code points less ``base``). The
+    batches keep the arrays small beside the blocks, however many blocks a text holds."""
     lines = np.frombuffer(line_starts, dtype=line_starts.typecode)
-    lines = np.append(lines, size).astype(np.int64)  # line k starts at lines[k]; k = end: size
-    starts = np.fromiter((block.start for block in blocks), np.int64, len(blocks))
-    ends = np.fromiter((block.end for block in blocks), np.int64, len(blocks))
-    if body_lines is None:  # the text's own lines, at code point base + offset
-        first = np.maximum(lines[lines[:-1].searchsorted(starts + base, side="right") - 1], base)
-        last = np.where(ends > 0, lines[lines[:-1].searchsorted(ends + base)], base)
-    else:  # line k of the body starts at line following + k - 1 of the text (k > 0)
-        shift = np.searchsorted(lines[:-1], base, side="right") - 1
-        first = body_lines.searchsorted(starts, side="right") - 1
-        last = body_lines.searchsorted(ends)
-        first = np.where(first > 0, lines[np.maximum(first + shift, 0)], base)
-        last = np.where(last > 0, lines[np.maximum(last + shift, 0)], base)
-    for block, start, end in zip(blocks, first.tolist(), last.tolist()):
-        block.start = start
-        block.end = end
+    last_line = len(lines) - 1
+    shift = int(lines.searchsorted(base, side="right")) - 1  # body line k: text line k + shift
+
+    def line_start(index: Any) -> Any:
+        """Where each line ``index`` of the text starts; the text's end past the last."""
+        return np.where(index <= last_line, lines[np.minimum(index, last_line)], size)
+
+    for first in range(0, len(blocks), _VECTOR_BATCH):
+        batch = blocks[first : first + _VECTOR_BATCH]
+        starts = np.fromiter((block.start for block in batch), np.int64, len(batch))
+        ends = np.fromiter((block.end for block in batch), np.int64, len(batch))
+        if body_lines is None:  # the text's own lines, at code point base + offset
+            starts = np.maximum(lines[lines.searchsorted(starts + base, side="right") - 1], base)
+            ends = np.where(ends > 0, line_start(lines.searchsorted(ends + base)), base)
+        else:
+            starts = body_lines.searchsorted(starts, side="right") - 1
+            ends = body_lines.searchsorted(ends)
+            starts = np.where(starts > 0, line_start(np.maximum(starts + shift, 0)), base)
+            ends = np.where(ends > 0, line_start(np.maximum(ends + shift, 0)), base)
+        for block, start, end in zip(batch, starts.tolist(), ends.tolist()):
+            block.start = start
+            block.end = end
 
 
 def _ascii_to_whole_lines(
