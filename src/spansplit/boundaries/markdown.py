@@ -380,10 +380,9 @@ def _to_whole_lines(
     body_line_count = len(line_starts) - following + 1  # the end of the text is no start
     if np is not None:
         # every line of the body ends in LF (a lone CR was made LF)
-        ends = np.flatnonzero(np.frombuffer(data, np.uint8) == ord("\n")) + 1
-        _whole_lines_vectorised(
-            np, blocks, np.append(0, ends)[:body_line_count], base, line_starts, size
-        )
+        after_newlines = np.flatnonzero(np.frombuffer(data, np.uint8) == ord("\n")) + 1
+        body_lines = np.append(0, after_newlines)[:body_line_count]
+        _whole_lines_vectorised(np, blocks, body_lines, base, line_starts, size)
         return
     # bytes.splitlines breaks at LF, CRLF and CR only, as CommonMark does
     byte_starts = array("q", accumulate(map(len, data.splitlines(keepends=True)), initial=0))
@@ -418,9 +417,10 @@ def _whole_lines_vectorised(
     size: int,
 ) -> None:
     """:func:`_to_whole_lines` by numpy, a batch of blocks at a time: each offset is placed
-    among the body's line starts in bytes (``body_lines``, a numpy array; ``None`` where
-    the body is ASCII, its offsets then being the text's code points less ``base``). The
-    batches keep the arrays small beside the blocks, however many blocks a text holds."""
+    among the body's line starts in bytes (``body_lines``, an ascending integer array
+    starting at 0; ``None`` where the body is ASCII, its offsets then being the text's code
+    points less ``base``). The batches keep the arrays small beside the blocks, however
+    many blocks a text holds."""
     lines = np.frombuffer(line_starts, dtype=line_starts.typecode)
     last_line = len(lines) - 1
     shift = int(lines.searchsorted(base, side="right")) - 1  # body line k: text line k + shift
@@ -439,8 +439,8 @@ def _whole_lines_vectorised(
         else:
             starts = body_lines.searchsorted(starts, side="right") - 1
             ends = body_lines.searchsorted(ends)
-            starts = np.where(starts > 0, line_start(np.maximum(starts + shift, 0)), base)
-            ends = np.where(ends > 0, line_start(np.maximum(ends + shift, 0)), base)
+            starts = np.where(starts > 0, line_start(starts + shift), base)
+            ends = np.where(ends > 0, line_start(ends + shift), base)
         for block, start, end in zip(batch, starts.tolist(), ends.tolist()):
             block.start = start
             block.end = end

@@ -145,7 +145,8 @@ def _trim_spans(text: str, spans: list[Span], wanted: set[int]) -> tuple[list[Sp
 
     Most pieces have no whitespace at their edges: their first and last characters are
     gathered into two strings and searched at C speed, and only the pieces found are
-    trimmed one by one.
+    trimmed one by one, most of them (a piece ending in a line ending or a blank line)
+    from a short window at their end.
     """
     firsts = "".join([text[start] for start, _ in spans])
     lasts = "".join([text[end - 1] for _, end in spans])
