@@ -19,7 +19,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from support import break_test_cases, corpus_cases, peak_memory
 
-from spansplit.boundaries import sentences
+from spansplit.boundaries import sentences, words
 from spansplit.boundaries.graphemes import cluster_ends
 from spansplit.boundaries.sentences import (
     DEFAULT_ABBREVIATIONS,
@@ -782,6 +782,34 @@ def test_words_match_the_reference_and_keep_clusters(text: str, data: st.DataObj
     assert_tiles(text, spans, start)
     assert_cluster_safe(text, spans)
     assert ends(spans) == reference_word_ends(text, start, len(text))
+
+
+every_space = st.lists(
+    st.sampled_from(
+        [chr(c) for c in range(0x3100) if _WHITE_SPACE.match(chr(c))]
+        + ["\u0301", "\u200d", "\u0903", "\U0001f3fd", "\U0001d165", "a", "字", "\x1c"]
+    ),
+    max_size=30,
+).map("".join)
+
+
+@given(st.one_of(every_space, generated, anything))
+def test_the_plain_word_pattern_is_chosen_only_where_it_agrees(text: str) -> None:
+    rules = words._needs_word_rules().search(text)
+    full = [m.span() for m in words._WORD.finditer(text)]
+    plain = [m.span() for m in words._PLAIN_WORD.finditer(text)]
+    assert rules is not None or plain == full
+    assert ends(word_spans(text)) == reference_word_ends(text, 0, len(text))
+
+
+@pytest.mark.parametrize(
+    "text", ["ok \u0301ab", "a \U0001f3fdb", "a\u2003b", "a\u3000b", "a\u2028b", "x\x85y"]
+)
+def test_spaces_the_plain_word_pattern_gets_wrong_take_the_word_rules(text: str) -> None:
+    assert words._needs_word_rules().search(text)
+    assert [m.span() for m in words._PLAIN_WORD.finditer(text)] != [
+        m.span() for m in words._WORD.finditer(text)
+    ]
 
 
 def check_words(text: str) -> None:

@@ -14,11 +14,14 @@ cut. Two kinds of space do not separate words:
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
 import regex
 
 from ..chunk import Span
 from .graphemes import JOINS_BACK
-from .sentences import check_region
+from .sentences import bmp_ranges, check_region
 
 _JOINING = JOINS_BACK.pattern  # a character that joins the one before it (GB9, GB9a)
 # A space (White_Space) that may end a piece: a control character (tab, line ending: no
@@ -31,11 +34,28 @@ _BREAK_SPACE = rf"(?:(?=\s)[\r\n\p{{GCB=Control}}]|(?![\xa0\u2007\u202f])\s(?!{_
 _BREAK_SPACES = rf"(?:[\t\n\r\x0b\x0c]++|[ \u3000]+(?!{_JOINING})|{_BREAK_SPACE})*+"
 _WORD = regex.compile(rf"{_BREAK_SPACES}(?:[^\s]++|(?!{_BREAK_SPACE})\s)*+{_BREAK_SPACES}")
 
+# Most text has no space but these six and no mark on a space: there every space breaks,
+# and a word is a run of other characters, which the standard ``re`` finds several times
+# faster than the rules above.
+_COMMON_SPACES = " \t\n\x0b\x0c\r"
+_PLAIN_WORD = re.compile(rf"[{_COMMON_SPACES}]*[^{_COMMON_SPACES}]*[{_COMMON_SPACES}]*")
+
+
+@lru_cache(maxsize=1)
+def _needs_word_rules() -> re.Pattern[str]:
+    """What makes a region need :data:`_WORD`: another space that breaks (ideographic,
+    em, line separator, ...; a no-break space is a word's in both), or a space followed by
+    a mark that joins it, or by any character beyond the BMP."""
+    other_spaces = bmp_ranges(r"\s--[ \t\n\x0b\x0c\r\xa0\u2007\u202f]")
+    joining = bmp_ranges(_JOINING[1:-1])
+    return re.compile(f"[{other_spaces}]| [{joining}\U00010000-\U0010ffff]")
+
 
 def word_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
     """Spans of the words of ``text[start:end]`` (each with its following spaces)."""
     stop = check_region(text, start, end)
-    spans = [m.span() for m in _WORD.finditer(text, start, stop)]
+    rules = _WORD if _needs_word_rules().search(text, start, stop) else _PLAIN_WORD
+    spans = [m.span() for m in rules.finditer(text, start, stop)]
     if spans and spans[-1][0] == spans[-1][1]:
         spans.pop()  # the empty match at the end of the region
     return spans
