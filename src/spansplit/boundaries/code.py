@@ -22,6 +22,7 @@ import importlib
 import re
 import threading
 import warnings
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -352,6 +353,7 @@ class SyntaxLevel:
         self._by_span: dict[Span, Unit] = {(0, len(text)): self.root}
         self._descent = _Descent()
         self._last_byte = (0, 0)  # a code point offset and its UTF-8 offset (see _byte)
+        self._line: _Line | None = None  # the line unit whose pieces were described last
 
     # -- the level ----------------------------------------------------------------------
 
@@ -663,24 +665,19 @@ class SyntaxLevel:
         name aside), and the kind of the smallest named node holding it. Found by going
         down from the unit's node that holds the piece, at most :data:`LINE_DEPTH` nodes
         deep, however deeply the line nests; no kind where no one node of the unit holds it."""
-        row_start = self.row_starts[unit.first]
-        # The piece's content, within the line (its line ending is on the line after).
-        content_end = before_whitespace(self.text, row_start, self._row_end(unit.first))
-        start, end = trim_span(self.text, max(start, row_start), min(end, content_end))
+        line = self._line
+        if line is None or line.unit is not unit:
+            line = self._line = _Line(self, unit)
+        row_start = line.row_start
+        start, end = trim_span(self.text, max(start, row_start), min(end, line.content_end))
         end = max(start, end)
-        first = unit.items[0].node
-        line_byte = first.start_byte - first.start_point.column  # where the row starts
-        low = self._byte(line_byte, row_start, start)
+        low = self._byte(line.byte, row_start, start)
         high = self._byte(low, start, end)
         items = unit.items
-        index = _prefix_length(len(items), lambda k: items[k].node.start_byte <= low) - 1
+        index = bisect_right(line.item_starts, low) - 1
         if index < 0 or items[index].node.end_byte < high:
             return [], []
-        # The unit's main node is named by the unit, or by the comments' unit it is
-        # attached to: never again here.
-        main = next(
-            (i.node for i in items if i.named and i.type not in self.language.comments), None
-        )
+        main = line.main
         definitions, wrappers = self.language.definitions, self.language.wrappers
         names: list[str] = []
         kind = ""
@@ -741,6 +738,28 @@ class SyntaxLevel:
                     yield from self._definitions(child, inner, depth - 1)
             elif child.last > child.first:
                 yield from self._definitions(child, path, depth)
+
+
+class _Line:
+    """What the pieces of one line unit over budget share, found once for all of them (a
+    line cut into many chunks is described chunk by chunk, in order): where its row starts
+    in code points and bytes, where its content ends, where its nodes start (bytes), and
+    its main node, which the unit (or the comments' unit it is attached to) names."""
+
+    __slots__ = ("byte", "content_end", "item_starts", "main", "row_start", "unit")
+
+    def __init__(self, level: SyntaxLevel, unit: Unit) -> None:
+        self.unit = unit
+        self.row_start = level.row_starts[unit.first]
+        # the content, within the line (its line ending is on the line after)
+        self.content_end = before_whitespace(level.text, self.row_start, level._row_end(unit.first))
+        first = unit.items[0].node
+        self.byte = first.start_byte - first.start_point.column
+        self.item_starts = [item.node.start_byte for item in unit.items]
+        comments = level.language.comments
+        self.main = next(
+            (item.node for item in unit.items if item.named and item.type not in comments), None
+        )
 
 
 class _Descent:
