@@ -28,7 +28,10 @@ _SPACES = re.compile(r"\s*")  # \s is str.isspace for str patterns (both Py_UNIC
 # Grapheme cluster classes (UAX #29) that trimming needs, kept here for every layer above:
 # a character that joins the one before it (GB9, GB9a; a control before it aside, GB4),
 # a Prepend character that joins the one after it (GB9b), and the controls.
-JOINS_BACK = regex.compile(r"[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}]")
+JOINING_MARKS = r"\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}"
+"""Members of a regex set: the characters that join the one before them into its grapheme
+cluster (UAX #29 GB9, GB9a)."""
+JOINS_BACK = regex.compile(f"[{JOINING_MARKS}]")
 PREPEND = regex.compile(r"\p{GCB=Prepend}")
 CONTROL_CHAR = regex.compile(r"[\p{GCB=Control}\r\n]")
 FIRST_MARK, FIRST_PREPEND = "\u0300", "\u0600"  # no character below joins or prepends

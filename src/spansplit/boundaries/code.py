@@ -755,7 +755,7 @@ class _Line:
         self.content_end = before_whitespace(level.text, self.row_start, level._row_end(unit.first))
         first = unit.items[0].node
         self.byte = first.start_byte - first.start_point.column
-        self.item_starts = [item.node.start_byte for item in unit.items]
+        self.item_starts = [item.node.start_byte for item in unit.items]  # ascending
         comments = level.language.comments
         self.main = next(
             (item.node for item in unit.items if item.named and item.type not in comments), None

@@ -19,7 +19,7 @@ from functools import cache, lru_cache
 
 import regex
 
-from ..chunk import CONTROL_CHAR, FIRST_MARK, PREPEND, Span
+from ..chunk import CONTROL_CHAR, FIRST_MARK, JOINING_MARKS, PREPEND, Span
 from ..chunk import JOINS_BACK as JOINS_BACK  # words use it from here
 from .sentences import bmp_ranges
 
@@ -34,7 +34,7 @@ _CONJUNCT = rf"\p{{InCB=Consonant}}(?:{_INCB_GLUE}\p{{InCB=Consonant}})*"
 _PICTOGRAPHIC = r"\p{ExtPict}(?:\p{GCB=Extend}*\p{GCB=ZWJ}\p{ExtPict})*"  # GB11
 _FLAG = r"\p{GCB=RI}\p{GCB=RI}"  # GB12, GB13
 _CORE = rf"{_HANGUL}|{_FLAG}|{_PICTOGRAPHIC}|{_CONJUNCT}|[^{_CONTROL}]"
-_AFTER = r"[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}]"  # GB9, GB9a
+_AFTER = f"[{JOINING_MARKS}]"  # GB9, GB9a
 
 CLUSTER: regex.Pattern[str] = regex.compile(
     rf"\r\n|[{_CONTROL}]|\p{{GCB=Prepend}}*(?:{_CORE}){_AFTER}*"  # GB3-GB5, GB9b
@@ -210,7 +210,7 @@ _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 def _fast_classes() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """:data:`_NOT_PLAIN` and :data:`JOINS_BACK` for the BMP, for the standard ``re``."""
     plain = bmp_ranges(r"\p{GCB=Other}\p{GCB=Control}\n")
-    joins = bmp_ranges(r"\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}")
+    joins = bmp_ranges(JOINING_MARKS)
     return re.compile(f"[^{plain}]"), re.compile(f"[{joins}]")
 
 

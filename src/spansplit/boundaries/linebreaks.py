@@ -32,7 +32,7 @@ from itertools import pairwise
 
 import regex
 
-from ..chunk import Span, after_whitespace, before_whitespace
+from ..chunk import JOINING_MARKS, Span, after_whitespace, before_whitespace
 from .graphemes import cuts_inside_clusters
 from .sentences import bmp_ranges
 
@@ -65,7 +65,7 @@ _OPPORTUNITY = regex.compile(
     rf"(?!{_CLOSING_SET}|[\p{{lb=SY}}\p{{lb=WJ}}\p{{lb=ZW}}\p{{lb=GL}}\p{{lb=CM}}])"
     rf"(?<!{_OPENING_SET}\p{{lb=CM}}*{_SPACE}*|[\p{{lb=WJ}}\p{{lb=GL}}]\p{{lb=CM}}*)"
     # never inside a grapheme cluster (GB9, GB9a, GB9b, GB11)
-    r"(?![\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}])(?<![\p{GCB=Prepend}\u200d])",
+    rf"(?![{JOINING_MARKS}])(?<![\p{{GCB=Prepend}}\u200d])",
     regex.V1,
 )
 # The end of a clause: clause punctuation (Sentence_Break=SContinue less the dashes), the
@@ -209,7 +209,7 @@ def _fast_opportunity() -> tuple[re.Pattern[str], re.Pattern[str]]:
     never_before = bmp_ranges(r"\p{lb=SY}\p{lb=WJ}\p{lb=ZW}\p{lb=GL}\p{lb=CM}")
     glue_marks = bmp_ranges(r"\p{lb=WJ}\p{lb=GL}")
     marks = bmp_ranges(r"\p{lb=CM}")
-    joins_back = bmp_ranges(r"\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}")
+    joins_back = bmp_ranges(JOINING_MARKS)
     prepend = bmp_ranges(r"\p{GCB=Prepend}")
     white = bmp_ranges(r"\s")
     opportunity = re.compile(

@@ -72,7 +72,7 @@ from itertools import chain
 
 import regex
 
-from ..chunk import Span
+from ..chunk import JOINING_MARKS, Span
 from ..errors import InputTypeError, InvalidParameterError, ParameterTypeError
 from ..validate import check_int
 from .paragraphs import paragraph_spans
@@ -108,7 +108,7 @@ _PROPERTIES: dict[str, str] = {
     "OPEN": r"\p{Ps}\p{Pi}",
     "WORD": r"\p{L}\p{N}",  # letters and digits: "_Mr. Darcy_" (emphasis) still matches
     "PREPEND": r"\p{GCB=Prepend}",
-    "JOINS_BACK": r"\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}",
+    "JOINS_BACK": JOINING_MARKS,
     "PICTOGRAPHIC": r"\p{ExtPict}",
     # Every class but the terminators, separators, Extend and Format, commonest first:
     # the regex module tries a set's members in order, so this beats a negated set.

@@ -15,11 +15,11 @@ cut. Two kinds of space do not separate words:
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 import regex
 
-from ..chunk import Span
+from ..chunk import JOINING_MARKS, Span
 from .graphemes import JOINS_BACK
 from .sentences import bmp_ranges, check_region
 
@@ -41,13 +41,15 @@ _COMMON_SPACES = " \t\n\x0b\x0c\r"
 _PLAIN_WORD = re.compile(rf"[{_COMMON_SPACES}]*[^{_COMMON_SPACES}]*[{_COMMON_SPACES}]*")
 
 
-@lru_cache(maxsize=1)
+@cache
 def _needs_word_rules() -> re.Pattern[str]:
     """What makes a region need :data:`_WORD`: another space that breaks (ideographic,
     em, line separator, ...; a no-break space is a word's in both), or a space followed by
-    a mark that joins it, or by any character beyond the BMP."""
+    a mark that joins it, or by any character beyond the BMP (an emoji modifier joins, and
+    reading the joining marks of the other planes would cost more than the few regions
+    that have one)."""
     other_spaces = bmp_ranges(r"\s--[ \t\n\x0b\x0c\r\xa0\u2007\u202f]")
-    joining = bmp_ranges(_JOINING[1:-1])
+    joining = bmp_ranges(JOINING_MARKS)
     return re.compile(f"[{other_spaces}]| [{joining}\U00010000-\U0010ffff]")
 
 
