@@ -807,6 +807,11 @@ def test_the_plain_word_pattern_is_chosen_only_where_it_agrees(
     assert ends(word_spans(text)) == reference_word_ends(text, 0, len(text))
 
 
+def test_no_ascii_text_needs_the_word_rules() -> None:
+    ascii_pairs = "".join(chr(a) + chr(b) for a in range(128) for b in range(128))
+    assert words._needs_word_rules().search(ascii_pairs) is None
+
+
 @pytest.mark.parametrize(
     "text", ["ok \u0301ab", "a \U0001f3fdb", "a\u2003b", "a\u3000b", "a\u2028b", "x\x85y"]
 )

@@ -43,7 +43,8 @@ _PLAIN_WORD = re.compile(rf"[{_COMMON_SPACES}]*[^{_COMMON_SPACES}]*[{_COMMON_SPA
 
 @cache
 def _needs_word_rules() -> re.Pattern[str]:
-    """What makes a region need :data:`_WORD`: another space that breaks (ideographic,
+    """What makes a region need :data:`_WORD` (never an ASCII character, so ASCII text is
+    not searched): another space that breaks (ideographic,
     em, line separator, ...; a no-break space is a word's in both), or a space followed by
     a mark that joins it, or by any character beyond the BMP (an emoji modifier joins, and
     reading the joining marks of the other planes would cost more than the few regions
@@ -56,7 +57,8 @@ def _needs_word_rules() -> re.Pattern[str]:
 def word_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
     """Spans of the words of ``text[start:end]`` (each with its following spaces)."""
     stop = check_region(text, start, end)
-    rules = _WORD if _needs_word_rules().search(text, start, stop) else _PLAIN_WORD
+    plain = text[start:stop].isascii() or not _needs_word_rules().search(text, start, stop)
+    rules = _PLAIN_WORD if plain else _WORD
     spans = [m.span() for m in rules.finditer(text, start, stop)]
     if spans and spans[-1][0] == spans[-1][1]:
         spans.pop()  # the empty match at the end of the region
