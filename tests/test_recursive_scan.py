@@ -151,10 +151,11 @@ def scanned_and_general(
     separators: Sequence[str],
     keep: KeepSeparator,
     prose: bool = False,
+    length: str | None = None,
 ) -> tuple[list[ScanCall], object, object]:
     """The scan's calls and ``pack``'s outcome with the scanning structure, then the
     general path's outcome with the same boundaries."""
-    config = ChunkConfig(chunk_size, overlap)
+    config = ChunkConfig(chunk_size, overlap, length=length)
     with scans() as calls:
         scanned = outcome(lambda t: pack(t, scanning(separators, keep, prose), config), text)
     with scans() as none:
@@ -171,6 +172,7 @@ def scanned_and_general(
     st.sampled_from([False, True, "start", "end"]),
     st.sampled_from(SEPARATOR_SETS),
     st.booleans(),
+    st.sampled_from([None, "utf8", "utf16"]),  # both scan where they count code points
 )
 def test_scanning_makes_the_general_paths_chunks(
     text: str,
@@ -179,6 +181,7 @@ def test_scanning_makes_the_general_paths_chunks(
     keep: KeepSeparator,
     separators: tuple[str, ...],
     prose: bool,
+    length: str | None,
 ) -> None:
     overlap = data.draw(st.integers(0, chunk_size - 1))
     if not text.strip():
@@ -186,7 +189,9 @@ def test_scanning_makes_the_general_paths_chunks(
         assert splitter.split(text) == []
         assert pack(text, scanning(separators, keep), ChunkConfig(chunk_size, overlap)) == []
         return
-    calls, scanned, packed = scanned_and_general(text, chunk_size, overlap, separators, keep, prose)
+    calls, scanned, packed = scanned_and_general(
+        text, chunk_size, overlap, separators, keep, prose, length
+    )
     assert len(calls) <= 1
     handled = bool(calls) and calls[0].result is not None
     # Where the scan hands the text back, pack compares the general path with itself
@@ -283,7 +288,13 @@ def test_only_code_points_and_trimmed_chunks_scan() -> None:
     assert scanned_with(RecursiveSplitter(10, 2, separators=["\n\n", "\n", " "]), PROSE) == [
         ("\n\n", "\n", " ")
     ]
-    assert scanned_with(RecursiveSplitter(10, length="utf8"), PROSE) == []
+    # UTF-8 bytes of ASCII text and UTF-16 units within the BMP are code points too.
+    assert scanned_with(RecursiveSplitter(10, length="utf8"), PROSE) == [("\n\n", "\n", " ")]
+    assert scanned_with(RecursiveSplitter(10, length="utf8"), PROSE + " é") == []
+    assert scanned_with(RecursiveSplitter(10, length="utf16"), PROSE + " é字") == [
+        ("\n\n", "\n", " ")
+    ]
+    assert scanned_with(RecursiveSplitter(10, length="utf16"), PROSE + " 😀") == []
     assert scanned_with(RecursiveSplitter(10, length=len), PROSE) == []
     assert scanned_with(RecursiveSplitter(10, strip_whitespace=False), PROSE) == []
     # Regular expressions are not literals, even where they match only whitespace.

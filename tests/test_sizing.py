@@ -786,3 +786,35 @@ def test_builtin_prefix_hints_are_the_longest_fitting_prefix(text: str, budget: 
         assert k is not None
         assert length.count(text[:k]) <= budget
         assert k == len(text) or length.count(text[: k + 1]) > budget
+
+
+@given(
+    st.one_of(st.text(st.characters(max_codepoint=127)), st.text(), st.text(max_size=10)),
+    st.data(),
+)
+def test_byte_and_unit_lengths_measure_spans_exactly(text: str, data: st.DataObject) -> None:
+    # ASCII text (UTF-8) and text within the BMP (UTF-16) are measured by offsets alone
+    text = text.encode("utf-8", "ignore").decode("utf-8")  # no lone surrogates
+    bounds = st.integers(0, len(text))
+    spans = [tuple(sorted(pair)) for pair in data.draw(st.lists(st.tuples(bounds, bounds)))]
+    for length in (CODE_POINTS, UTF8_BYTES, UTF16_UNITS):
+        measurer = length.measurer(text)
+        exact = [length.count(text[start:end]) for start, end in spans]
+        assert measurer.count_spans(spans) == exact
+        assert measurer.sizes(spans, 10**9) == exact
+        assert [measurer.count(start, end) for start, end in spans] == exact
+
+
+def test_ascii_text_is_measured_in_bytes_without_encoding(monkeypatch: pytest.MonkeyPatch) -> None:
+    def encoding_not_allowed(self: object, text: str) -> int:
+        raise AssertionError("encoded")
+
+    monkeypatch.setattr(type(UTF8_BYTES), "count", encoding_not_allowed)
+    monkeypatch.setattr(type(UTF16_UNITS), "count", encoding_not_allowed)
+    text = "plain ASCII text, " * 50
+    assert UTF8_BYTES.measurer(text).count_spans([(0, 5), (3, 40)]) == [5, 37]
+    assert UTF16_UNITS.measurer("résumé 字").count(0, 8) == 8
+    with pytest.raises(AssertionError, match="encoded"):
+        UTF8_BYTES.measurer("résumé").count(0, 6)  # two bytes for each é: encoded
+    with pytest.raises(AssertionError, match="encoded"):
+        UTF16_UNITS.measurer("😀").count(0, 1)  # two units

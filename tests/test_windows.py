@@ -207,7 +207,8 @@ def test_prose_in_small_chunks_is_packed_in_windows() -> None:
     """Paragraphs of prose are few top-level pieces, but a budget of a few words cuts them
     into many: the first window's size in budgets decides too, and the windows make the
     chunks of the whole text while holding the pieces of one window at a time."""
-    text = sample("english.txt") * 40
+    # Not ASCII: UTF-8 bytes of ASCII text are code points, which the scan reads chunks of.
+    text = sample("english.txt") * 40 + " café"
     defaults = windows.WINDOW_CHARS, windows.SETTLED_CHARS, windows.WINDOW_MIN_PIECES
     for splitter in (
         spansplit.RecursiveSplitter(24, length="utf8"),
@@ -321,7 +322,8 @@ JUNCTIONS: dict[str, tuple[Callable[[], Any], str]] = {
     # paragraphs glued across "(" into one piece over budget, whose even cap needs all of it
     "glued run past the window": (
         lambda: spansplit.RecursiveSplitter(20, length="utf8"),
-        "a\n\n" * 21140 + "aa bb cc dd (\n\n" * 6 + "a\n\n" * 2000,
+        # (the "é" at the end: UTF-8 bytes of ASCII text are code points, scanned whole)
+        "a\n\n" * 21140 + "aa bb cc dd (\n\n" * 6 + "a\n\n" * 2000 + "é",
     ),
     # blank pieces at the window's end, then a piece starting with 」 glued through them
     "glue through blank pieces": (

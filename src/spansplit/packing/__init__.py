@@ -197,7 +197,7 @@ def _scan(text: str, structure: Structure, config: ChunkConfig) -> list[SizedSpa
     if config.chunk_overlap and sentence_kinds(structure.overlap_boundaries):
         return None
     levels = structure.levels
-    separators = scan_separators(levels, structure.isolate, config)
+    separators = scan_separators(levels, structure.isolate, config, text)
     first = next(
         (
             index

@@ -29,7 +29,6 @@ from ..boundaries.linebreaks import CLOSING, OPENING, forbidden_run
 from ..boundaries.separators import SeparatorLevel
 from ..chunk import SizedSpan, after_whitespace, before_whitespace
 from ..config import ChunkConfig
-from ..sizing.base import CodePoints
 from .merge import OverlapSearch
 
 
@@ -43,11 +42,14 @@ _Previous = tuple[str, int, int, int]
 trimming) and its end. A plain tuple: one is made per chunk."""
 
 
-def scan_separators(levels: Sequence[Level], isolate: bool, config: ChunkConfig) -> tuple[str, ...]:
-    """The separators the scan can read chunks off the text with: the leading levels that
-    split at a literal made only of whitespace, when the scan applies at all (see the
-    module docstring); empty when it does not."""
-    if not (isolate and config.strip_whitespace and type(config.length) is CodePoints):
+def scan_separators(
+    levels: Sequence[Level], isolate: bool, config: ChunkConfig, text: str
+) -> tuple[str, ...]:
+    """The separators the scan can read ``text``'s chunks off it with: the leading levels
+    that split at a literal made only of whitespace, when the scan applies at all (see the
+    module docstring; sizes in code points include UTF-8 bytes of ASCII text); empty when
+    it does not."""
+    if not (isolate and config.strip_whitespace and config.length.counts_code_points(text)):
         return ()
     prefix: list[str] = []
     for level in levels:

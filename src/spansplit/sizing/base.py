@@ -53,8 +53,15 @@ class LengthFunction(ABC):
         """
         return None
 
+    def counts_code_points(self, text: str) -> bool:
+        """Whether every span of ``text`` measures its number of code points, so that sizes
+        are offset differences and packing may use the code point fast paths."""
+        return False
+
     def measurer(self, text: str) -> TextMeasurer:
         """A :class:`TextMeasurer` for spans of ``text``; a tokenizer may index it once."""
+        if self.counts_code_points(text):
+            return _OffsetMeasurer(self, text)
         return TextMeasurer(self, text)
 
     def __repr__(self) -> str:
@@ -124,12 +131,19 @@ class CodePoints(LengthFunction):
     def prefix_hint(self, text: str, start: int, end: int, budget: int) -> int | None:
         return min(budget, end - start)
 
-    def measurer(self, text: str) -> TextMeasurer:
-        return _CodePointMeasurer(self, text)
+    def counts_code_points(self, text: str) -> bool:
+        return True
 
 
-class _CodePointMeasurer(TextMeasurer):
-    """Code point sizes are offset differences: nothing is sliced to count it."""
+class _OffsetMeasurer(TextMeasurer):
+    """Sizes that are offset differences (code points; UTF-8 bytes of ASCII text, UTF-16
+    units of text within the BMP): nothing is sliced to count them."""
+
+    def sizes(self, spans: Sequence[Span], cap: int) -> list[int]:
+        return [end - start for start, end in spans]
+
+    def count_spans(self, spans: Sequence[Span]) -> list[int]:
+        return [end - start for start, end in spans]
 
     def count(self, start: int, end: int) -> int:
         return end - start
@@ -149,6 +163,9 @@ class Utf8Bytes(LengthFunction):
         head = text[start : min(end, start + budget)].encode("utf-8")
         return len(head[:budget].decode("utf-8", "ignore"))
 
+    def counts_code_points(self, text: str) -> bool:
+        return text.isascii()  # one byte each
+
 
 class Utf16Units(LengthFunction):
     """UTF-16 code units, as JavaScript's ``string.length`` counts (seed 000 is TypeScript)."""
@@ -163,6 +180,9 @@ class Utf16Units(LengthFunction):
     def prefix_hint(self, text: str, start: int, end: int, budget: int) -> int | None:
         head = text[start : min(end, start + budget)].encode("utf-16-le")
         return len(head[: 2 * budget].decode("utf-16-le", "ignore"))
+
+    def counts_code_points(self, text: str) -> bool:
+        return not text or max(text) < "\U00010000"  # one unit each within the BMP
 
 
 class CallableLength(LengthFunction):
