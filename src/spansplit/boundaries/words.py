@@ -44,11 +44,10 @@ _PLAIN_WORD = re.compile(rf"[{_COMMON_SPACES}]*[^{_COMMON_SPACES}]*[{_COMMON_SPA
 @cache
 def _needs_word_rules() -> re.Pattern[str]:
     """What makes a region need :data:`_WORD` (never an ASCII character, so ASCII text is
-    not searched): another space that breaks (ideographic,
-    em, line separator, ...; a no-break space is a word's in both), or a space followed by
-    a mark that joins it, or by any character beyond the BMP (an emoji modifier joins, and
-    reading the joining marks of the other planes would cost more than the few regions
-    that have one)."""
+    not searched): another space that breaks (ideographic, em, line separator, ...; a
+    no-break space is a word's in both), or a space followed by a mark that joins it, or
+    by any character beyond the BMP (an emoji modifier joins, and reading the joining marks
+    of the other planes would cost more than the few regions that have one)."""
     other_spaces = bmp_ranges(r"\s--[ \t\n\x0b\x0c\r\xa0\u2007\u202f]")
     joining = bmp_ranges(JOINING_MARKS)
     return re.compile(f"[{other_spaces}]| [{joining}\U00010000-\U0010ffff]")

@@ -1,18 +1,18 @@
 """Packing by scanning: the fast strategy for code points and whitespace separators.
 
-With sizes in code points, trimmed chunks and separators made only of whitespace (the
-defaults ``"\\n\\n"``, ``"\\n"``, ``" "``), the pieces at one level are the stretches of
-text between the whitespace runs that hold its separator, and a chunk's size is its
-length. Chunks can then be read off the text: a chunk ends where the last such run that
-starts at or before ``start + chunk_size`` starts (one ``rfind``), so the work follows the
-number of chunks, not of pieces, and no piece list is built; overlap is found by search
-too, down to the parts of a chunk's last piece. The chunks are exactly those of the
-general path (:func:`~spansplit.packing.fit` then :func:`~spansplit.packing.merge`),
-as the tests check on generated text through :func:`spansplit.packing.pack`. A piece that
-needs a finer level than whitespace (a word longer than the budget) is split by the
-general path alone when there is no overlap; with overlap, it hands the whole text back to
-the general path, which splits it from the start (the scan so far is lost: at most the
-cost of scanning it).
+With sizes in code points (or a length that counts them on this text), trimmed chunks
+and separators made only of whitespace (the defaults ``"\\n\\n"``, ``"\\n"``, ``" "``),
+the pieces at one level are the stretches of text between the whitespace runs that hold
+its separator, and a chunk's size is its length. Chunks can then be read off the text: a
+chunk ends where the last such run that starts at or before ``start + chunk_size``
+starts (one ``rfind``), so the work follows the number of chunks, not of pieces, and no
+piece list is built; overlap is found by search too, down to the parts of a chunk's last
+piece. The chunks are exactly those of the general path (:func:`~spansplit.packing.fit`
+then :func:`~spansplit.packing.merge`), as the tests check on generated text through
+:func:`spansplit.packing.pack`. A piece that needs a finer level than whitespace (a word
+longer than the budget) is split by the general path alone when there is no overlap;
+with overlap, it hands the whole text back to the general path, which splits it from the
+start (the scan so far is lost: at most the cost of scanning it).
 
 :func:`scan_separators` says when the scan applies: the structure keeps the pieces of a
 split piece apart (``isolate``), sizes are code points, chunks are trimmed, and the
@@ -47,8 +47,8 @@ def scan_separators(
 ) -> tuple[str, ...]:
     """The separators the scan can read ``text``'s chunks off it with: the leading levels
     that split at a literal made only of whitespace, when the scan applies at all (see the
-    module docstring; sizes in code points include UTF-8 bytes of ASCII text); empty when
-    it does not."""
+    module docstring; sizes count code points where ``counts_code_points`` says so for the
+    text: UTF-8 bytes of ASCII text too); empty when it does not."""
     if not (isolate and config.strip_whitespace and config.length.counts_code_points(text)):
         return ()
     prefix: list[str] = []
