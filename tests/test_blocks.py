@@ -874,3 +874,15 @@ def test_the_layout_of_many_short_paragraphs_takes_little_memory() -> None:
     # (8 bytes an offset), not lists, dicts and sets of Python ints (60 times the text).
     text = "a\n\n" * 100_000
     assert peak_memory(lambda: block_layout(text)) < 16 * len(text)
+
+
+@given(TEXTS, TARGETS)
+def test_lengths_that_count_code_points_page_as_code_points(text: str, target: int) -> None:
+    # UTF-8 bytes of ASCII text and UTF-16 units within the BMP are code points: the same
+    # blocks, whichever way they are packed
+    ascii_text = text.encode("ascii", "ignore").decode("ascii")
+    bmp_text = "".join(char for char in text if char < "\U00010000")
+    for length, same in (("utf8", ascii_text), ("utf16", bmp_text)):
+        expected = [(b.start, b.end, b.size, b.kind) for b in split_blocks(same, target)]
+        paged = split_blocks(same, target, length=length)
+        assert [(b.start, b.end, b.size, b.kind) for b in paged] == expected

@@ -20,7 +20,7 @@ from operator import lt, sub
 from ..boundaries.blocks import TEXT, BlockLayout
 from ..config import ChunkConfig
 from ..lines import split_lines
-from ..sizing.base import CodePoints, LengthFunction
+from ..sizing.base import LengthFunction
 
 LINE_WINDOW_CHARS = 1 << 14
 """Code points of a segment's lines read at a time when it is cut into blocks."""
@@ -48,12 +48,13 @@ class _Assembly:
     """Greedy packing of whole lines into blocks, segment by segment.
 
     A segment (with the blank lines carried over from the one before) that fits the
-    target whole is one block: the common case. In code points, the segments that fit
-    are found at C speed from the differences of their offsets and taken as they are;
-    the others are cut with each block taking as many lines as fit, by looking back from
-    the target for a line end. In other units, each segment is measured once, and one
-    that does not fit is cut by the sums of the sizes of its lines (a non-additive
-    length then measures each block for real and gives back lines until it fits).
+    target whole is one block: the common case. In code points (and lengths that count
+    them on this text), the segments that fit are found at C speed from the differences
+    of their offsets and taken as they are; the others are cut with each block taking as
+    many lines as fit, by looking back from the target for a line end. In other units,
+    each segment is measured once, and one that does not fit is cut by the sums of the
+    sizes of its lines (a non-additive length then measures each block for real and
+    gives back lines until it fits).
     """
 
     def __init__(self, text: str, layout: BlockLayout, target: int, length: LengthFunction) -> None:
@@ -64,7 +65,7 @@ class _Assembly:
         self.blocks = Tiles()
 
     def run(self) -> Tiles:
-        if isinstance(self.length, CodePoints):
+        if self.length.counts_code_points(self.text):
             self._run_code_points()
         else:
             self._run_measured()
