@@ -19,8 +19,7 @@ from functools import cache, lru_cache
 
 import regex
 
-from ..chunk import CONTROL_CHAR, FIRST_MARK, JOINING_MARKS, PREPEND, Span
-from ..chunk import JOINS_BACK as JOINS_BACK  # words use it from here
+from ..chunk import CONTROL_CHAR, FIRST_MARK, JOINING_MARKS, JOINS_BACK, PREPEND, Span
 from .sentences import bmp_ranges
 
 _CONTROL = r"\r\n\p{GCB=Control}"

@@ -20,10 +20,9 @@ from functools import cache
 import regex
 
 from ..chunk import JOINING_MARKS, Span
-from .graphemes import JOINS_BACK
 from .sentences import bmp_ranges, check_region
 
-_JOINING = JOINS_BACK.pattern  # a character that joins the one before it (GB9, GB9a)
+_JOINING = f"[{JOINING_MARKS}]"  # a character that joins the one before it (GB9, GB9a)
 # A space (White_Space) that may end a piece: a control character (tab, line ending: no
 # mark ever joins those), or another space that is neither no-break nor a cluster's base.
 _BREAK_SPACE = rf"(?:(?=\s)[\r\n\p{{GCB=Control}}]|(?![\xa0\u2007\u202f])\s(?!{_JOINING}))"
