@@ -315,7 +315,8 @@ def test_pieces_of_a_line_over_budget_name_what_holds_them(
         ("python", 12, 'x = "\\n alpha beta gamma delta epsilon"\n'),  # after an escape
         ("rust", 6, "// abcdefgh\n"),  # past a comment's only child
         ("rust", 8, "fn f() { let x = 1; } // alpha beta gamma delta\n"),
-        ("java", 2, '""" \\ \\'),  # a gap inside an ERROR node
+        # a gap inside an ERROR node, after lines of valid Java (so the text is read as code)
+        ("java", 2, 'class A{}\nclass B{}\n""" \\ \\'),
     ],
 )
 def test_pieces_of_a_line_where_no_child_covers_them(language: str, size: int, text: str) -> None:
@@ -531,3 +532,84 @@ def test_code_tree_example_runs_over_a_folder() -> None:
         check=True,
     )
     assert "code.go (go):" in done.stdout and "Predictor.Extremes" in done.stdout
+
+
+def test_the_share_of_lines_with_syntax_errors() -> None:
+    needs_grammar("java")
+    java = get_language("java")
+
+    def share(text: str) -> float:
+        tree = code_boundaries.parse(text, java)
+        return code_boundaries.error_line_share(text, tree, java)
+
+    assert share(sample("code.java")) == 0
+    broken = '""" \\ \\'  # an ERROR node over the whole line, with a nested one
+    assert share(broken) == 1
+    assert share("class A { int x; }\n\n" + broken) == 1 / 2  # the blank line not counted
+    assert share("class A {\n  int x;\n}\r" + broken) == 1 / 4  # a lone CR ends a line
+
+
+@pytest.mark.parametrize(
+    ("language", "name"),
+    [
+        ("python", "english.txt"),
+        ("python", "markdown.md"),
+        ("go", "code.py"),
+        ("typescript", "code.java"),
+    ],
+)
+def test_text_that_is_not_code_in_the_language_is_split_by_its_separator_table(
+    language: str, name: str
+) -> None:
+    # Prose, Markdown or another language given as code: most of it is syntax errors to
+    # the grammar, so it is split at lines and words as without a grammar, with no symbols
+    # (not into the fragments tree-sitter's error recovery makes of it).
+    needs_grammar(language)
+    text = sample(name)
+    chunks = CodeSplitter(language, 200, 20).split(text)
+    table = RecursiveSplitter.from_language(language, 200, chunk_overlap=20, strip_whitespace=False)
+    assert [(c.start, c.end) for c in chunks] == [
+        (c.start, c.end) for c in table.split(text) if not c.text.isspace()
+    ]
+    assert all(c.metadata["symbols"] == c.metadata["node_kinds"] == [] for c in chunks)
+
+
+def test_code_with_a_few_syntax_errors_is_still_split_by_its_syntax() -> None:
+    needs_grammar("python")
+    python = get_language("python")
+    text = sample("code.py") + "\ndef broken(:\n    return )\n"
+    tree = code_boundaries.parse(text, python)
+    assert 0 < code_boundaries.error_line_share(text, tree, python) < 0.1
+    chunks = CodeSplitter("python", 200).split(text)
+    assert any(c.metadata["symbols"] for c in chunks)
+
+
+def test_whether_a_text_is_code_is_read_from_its_first_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Only the first lines are parsed to decide; prose given as code is never parsed
+    # whole, and code whose start is code is parsed whole once it is found to be code.
+    needs_grammar("python")
+    parsed: list[int] = []
+    real_parse = code_boundaries.parse
+
+    def parse(text: str, language: object) -> object:
+        parsed.append(len(text))
+        return real_parse(text, language)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(code_boundaries, "SAMPLE_CHARS", 2000)
+    monkeypatch.setattr(code_boundaries, "parse", parse)
+    code, prose = sample("code.py"), sample("english.txt")
+    splitter = CodeSplitter("python", 200)
+    assert not any(c.metadata["symbols"] for c in splitter.split(prose + code))
+    assert len(parsed) == 1 and parsed[0] <= 2000
+    parsed.clear()
+    chunks = splitter.split(code + prose)
+    assert parsed[0] <= 2000 < parsed[1] == len(code + prose)
+    assert any(c.metadata["symbols"] for c in chunks)
+    assert all(c.text.endswith("\n") for c in chunks if c.end < len(code))  # whole lines
+    parsed.clear()
+    line = "x = " + "+".join(["ab"] * 2000) + "\n"  # a first line longer than the sample
+    chunks = splitter.split(line + code)
+    assert parsed == [len(line), len(line + code)]  # that whole line is the sample
+    assert any(c.metadata["symbols"] for c in chunks)

@@ -29,11 +29,11 @@ from typing import TYPE_CHECKING
 
 from ..chunk import Span, before_whitespace, trim_span
 from ..errors import GrammarUnavailableError
-from ..lines import line_ending_ends
+from ..lines import LINE_ENDING, line_ending_ends
 from .code_languages import CodeLanguage
 
 if TYPE_CHECKING:
-    from tree_sitter import Node, Parser
+    from tree_sitter import Node, Parser, Query, Tree
 
 _LONE_CR = re.compile("\r(?!\n)")
 _THREAD = threading.local()
@@ -124,6 +124,70 @@ def grammar_available(language: CodeLanguage) -> bool:
     except GrammarUnavailableError:
         return False
     return True
+
+
+def parse(text: str, language: CodeLanguage) -> Tree:
+    """The syntax tree of ``text``. A lone CR ends a line: it is given to the grammar as LF
+    (the same length in code points and UTF-8), as tree-sitter counts rows at LF only."""
+    lines = _LONE_CR.sub("\n", text) if "\r" in text else text
+    return load_parser(language).parse(lines.encode("utf-8"))
+
+
+SAMPLE_CHARS = 1 << 16
+"""How much of a text (its first lines, up to this many code points) is parsed to decide
+whether it is code in the language at all (see :func:`parse_as_code`)."""
+
+NOT_CODE_ERROR_LINES = 0.5
+"""A sample with syntax errors on more than this share of its non-blank lines is not code
+in the language: prose, data, or another language."""
+
+_ERROR_QUERIES: dict[str, Query] = {}
+
+
+def error_line_share(text: str, tree: Tree, language: CodeLanguage) -> float:
+    """The share of the non-blank lines of ``text`` (which ``tree`` was parsed from) that
+    an ``ERROR`` node starts on, ends on or spans (0.0 for a tree without errors). Real
+    code scores about 0 (every file of Python's standard library: 0), prose or code in
+    another language mostly over a half (English as Python 0.99, Go as Rust 0.9)."""
+    root = tree.root_node
+    if not root.has_error:
+        return 0.0
+    from tree_sitter import Query, QueryCursor
+
+    query = _ERROR_QUERIES.get(language.name)
+    if query is None:
+        query = _ERROR_QUERIES[language.name] = Query(tree.language, "(ERROR) @error")
+    errors = QueryCursor(query).captures(root).get("error", [])
+    lines = (_LONE_CR.sub("\n", text) if "\r" in text else text).split("\n")  # rows
+    content = [bool(line.strip()) for line in lines]
+    with_errors = reached = 0  # rows before ``reached`` are counted already
+    for first, last in sorted((node.start_point.row, node.end_point.row) for node in errors):
+        first = max(first, reached)
+        if last >= first:
+            with_errors += sum(content[first : last + 1])
+            reached = last + 1
+    return with_errors / max(1, sum(content))
+
+
+def parse_as_code(text: str, language: CodeLanguage) -> Tree | None:
+    """The syntax tree of ``text``, or ``None`` when it is not code in ``language``: when
+    syntax errors touch more than :data:`NOT_CODE_ERROR_LINES` of the non-blank lines of
+    its start (its lines up to :data:`SAMPLE_CHARS`, or its first line where that is
+    longer). Such a text is split by lines and words instead; only the sample is parsed,
+    so prose or data given as code costs neither tree-sitter's error recovery over the
+    whole text nor its tree's memory."""
+    sample_end = len(text)
+    if sample_end > SAMPLE_CHARS:
+        line_end = max(text.rfind("\n", 0, SAMPLE_CHARS), text.rfind("\r", 0, SAMPLE_CHARS))
+        if line_end < 0:  # a first line longer than the sample: that line, whole
+            found = LINE_ENDING.search(text, SAMPLE_CHARS)
+            line_end = len(text) - 1 if found is None else found.end() - 1
+        sample_end = line_end + 1
+    sample = text[:sample_end]
+    tree = parse(sample, language)
+    if error_line_share(sample, tree, language) > NOT_CODE_ERROR_LINES:
+        return None
+    return tree if sample_end == len(text) else parse(text, language)
 
 
 def _text(node: Node | None) -> str | None:
@@ -322,20 +386,23 @@ class SyntaxLevel:
     ``fits(start, end)`` says whether a span is within the budget: the one question of
     size the level asks, for a definition with comments above it that is over budget
     with them (see :meth:`children`); without it, such a definition is kept whole.
+    ``tree`` is the text's tree when it was parsed already (:func:`parse_as_code`).
     """
 
     recursive = True
 
     def __init__(
-        self, text: str, language: CodeLanguage, fits: Callable[[int, int], bool] | None = None
+        self,
+        text: str,
+        language: CodeLanguage,
+        fits: Callable[[int, int], bool] | None = None,
+        tree: Tree | None = None,
     ) -> None:
         self.text = text
         self.language = language
         self.fits = fits
-        # A lone CR ends a line: as LF (the same length in code points and UTF-8) for the
-        # grammar and the rows, which tree-sitter counts at LF only.
-        lines = _LONE_CR.sub("\n", text) if "\r" in text else text
-        tree = load_parser(language).parse(lines.encode("utf-8"))
+        if tree is None:
+            tree = parse(text, language)
         self.row_starts = line_ending_ends(text)  # 4 bytes a row, where a list takes 36
         self.row_starts.insert(0, 0)
         root = tree.root_node

@@ -18,14 +18,16 @@ with what comes before and after it; its signature comes with its first statemen
 docstring) where both fit, and comments above it with its signature. Grammars come from
 the ``spansplit[code]`` extra; without one, the splitter raises
 :class:`~spansplit.errors.GrammarUnavailableError` naming what to install, or with
-``fallback="separators"`` splits with the language's separator table.
+``fallback="separators"`` splits with the language's separator table. A text that is not
+code in the language (most of its first lines are syntax errors to the grammar: prose,
+data, another language) is split with that table too.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from ..boundaries.code import SyntaxLevel, grammar_available, load_parser
+from ..boundaries.code import SyntaxLevel, grammar_available, load_parser, parse_as_code
 from ..boundaries.code_languages import CodeLanguage, get_language
 from ..boundaries.levels import Level
 from ..boundaries.separators import SeparatorLevel
@@ -38,6 +40,9 @@ from ..sizing import LengthSpec
 from ..sizing.base import CodePoints, TextMeasurer, Utf8Bytes, Utf16Units
 from .base import BudgetedSplitter, make_chunks
 from .recursive import RecursiveSplitter
+
+if TYPE_CHECKING:
+    from tree_sitter import Tree
 
 TIKTOKEN_MODULE = "spansplit.sizing.tiktoken"  # not imported here: tiktoken is optional
 
@@ -61,7 +66,9 @@ class CodeSplitter(BudgetedSplitter):
     with their indentation and line endings, and the blank lines between chunks are left
     out. ``fallback="separators"`` splits with the language's separator table where its
     grammar is not installed (no ``symbols`` then), instead of raising
-    :class:`~spansplit.errors.GrammarUnavailableError`.
+    :class:`~spansplit.errors.GrammarUnavailableError`. A text that is not code in the
+    language (syntax errors to the grammar on more than half of the non-blank lines of its
+    first 64K code points) is split with that table as well, with no ``symbols``.
     """
 
     kind = "code"
@@ -100,9 +107,11 @@ class CodeSplitter(BudgetedSplitter):
         """Whether this splitter splits by the syntax tree here (else by separators)."""
         return self.fallback == "error" or grammar_available(self.info)
 
-    def syntax(self, text: str, measurer: TextMeasurer | None = None) -> SyntaxLevel:
-        """The syntax level of one text (parsed now), told how to check the budget (with
-        ``measurer``, the one packing will measure ``text`` with)."""
+    def syntax(
+        self, text: str, measurer: TextMeasurer | None = None, tree: Tree | None = None
+    ) -> SyntaxLevel:
+        """The syntax level of one text (parsed now, unless its ``tree`` is given), told how
+        to check the budget (with ``measurer``, the one packing will measure ``text`` with)."""
         count = (measurer or self.length.measurer(text)).count
         budget, trim = self.chunk_size, self.strip_whitespace
         # Units where an ASCII character never counts more than one.
@@ -117,7 +126,7 @@ class CodeSplitter(BudgetedSplitter):
                 return True
             return count(start, end) <= budget
 
-        return SyntaxLevel(text, self.info, fits)
+        return SyntaxLevel(text, self.info, fits, tree)
 
     def syntax_structure(self, syntax: SyntaxLevel) -> Structure:
         """The levels for one parsed text: its syntax, then lines, then words; overlap
@@ -138,11 +147,13 @@ class CodeSplitter(BudgetedSplitter):
         return self._parsed(text)[0]
 
     def _parsed(self, text: str) -> tuple[list[tuple[int, int, int]], SyntaxLevel | None]:
-        """The chunks of one text, by its syntax (returned too) or else by separators;
-        the syntax tree and packing measure with one measurer. Without trimming, a cut
-        inside an over-long line can leave a chunk of spaces alone, which is dropped."""
+        """The chunks of one text, by its syntax (returned too) or else by separators
+        (without the grammar, or for a text that is not code in the language); the syntax
+        tree and packing measure with one measurer. Without trimming, a cut inside an
+        over-long line can leave a chunk of spaces alone, which is dropped."""
         measurer = self.length.measurer(text)
-        syntax = self.syntax(text, measurer) if self.uses_grammar else None
+        tree = parse_as_code(text, self.info) if self.uses_grammar else None
+        syntax = None if tree is None else self.syntax(text, measurer, tree)
         structure = self.structure if syntax is None else self.syntax_structure(syntax)
         spans = pack(text, structure, self.config, measurer=measurer)
         if not self.strip_whitespace:
