@@ -286,6 +286,37 @@ def test_regex_separators() -> None:
     ) == ["#a", "#b", "#c"]
 
 
+@given(
+    text=st.lists(
+        st.sampled_from(["a", "word", "Ünï", " ", "  ", " " * 70, "\n", "\n\n", "\r\n", "e\u0301"]),
+        max_size=60,
+    ).map("".join),
+    keep=st.sampled_from([False, "start", "end"]),
+    overlap=st.sampled_from([0, 3]),
+)
+def test_a_regular_expression_without_special_characters_splits_as_its_literal(
+    text: str, keep: object, overlap: int
+) -> None:
+    # " " or "\n" given as a regular expression (as every language's table gives them)
+    # splits as the literal: a long run of it is one separator, not a piece per space.
+    separators = ["\n\n", "\n", " ", ""]
+    literal = RecursiveSplitter(12, overlap, separators=separators, keep_separator=keep)
+    regex_table = RecursiveSplitter(
+        12, overlap, separators=separators, keep_separator=keep, separators_are_regex=True
+    )
+    assert [(c.start, c.end) for c in regex_table.split(text)] == [
+        (c.start, c.end) for c in literal.split(text)
+    ]
+
+
+def test_a_run_of_a_plain_regular_expression_takes_little_memory() -> None:
+    # A whitespace run split by a language's table made a piece of every space: 200 MB and
+    # 6 s for a megabyte; as one separator, what the literal takes.
+    text = "a" + " " * 500_000 + "b"
+    splitter = RecursiveSplitter.from_language("python", 2000, strip_whitespace=False)
+    assert peak_memory(lambda: splitter.split(text)) < 8 * len(text)
+
+
 def test_a_separator_at_the_edges_splits_nothing() -> None:
     assert texts_of(split_recursive(";ab;", 2, separators=[";"])) == ["ab"]
     assert texts_of(split_recursive(";ab;", 3, separators=[";"], keep_separator="start")) == [

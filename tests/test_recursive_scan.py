@@ -297,9 +297,12 @@ def test_only_code_points_and_trimmed_chunks_scan() -> None:
     assert scanned_with(RecursiveSplitter(10, length="utf16"), PROSE + " 😀") == []
     assert scanned_with(RecursiveSplitter(10, length=len), PROSE) == []
     assert scanned_with(RecursiveSplitter(10, strip_whitespace=False), PROSE) == []
-    # Regular expressions are not literals, even where they match only whitespace.
-    regex_spaces = RecursiveSplitter(10, separators=["\n\n", " "], separators_are_regex=True)
-    assert scanned_with(regex_spaces, PROSE) == []
+    # A regular expression with no special character is its literal; others are not, even
+    # where they match only whitespace.
+    plain = RecursiveSplitter(10, separators=["\n\n", " "], separators_are_regex=True)
+    assert scanned_with(plain, PROSE) == [("\n\n", " ")]
+    spaces = RecursiveSplitter(10, separators=["\n\n", " +"], separators_are_regex=True)
+    assert scanned_with(spaces, PROSE) == [("\n\n",)]
     assert scanned_with(RecursiveSplitter.from_preset("markdown", 10), PROSE) == []  # patterns
     # The cjk preset has sentences after blank lines: the scan reads only the blank lines.
     assert scanned_with(RecursiveSplitter.from_preset("cjk", 10), PROSE) == [("\n\n",)]

@@ -102,6 +102,12 @@ SPLITTERS: list[tuple[str, Callable[[], Any]]] = [
     ("sentences-toy", lambda: spansplit.SentenceSplitter(9, 3, length=toy_tokens)),
     ("paragraphs", lambda: spansplit.ParagraphSplitter(24, 6, length="utf8")),
     ("paragraphs-words", lambda: spansplit.ParagraphSplitter(5, 1, length=word_count)),
+    (  # regular expressions: lookaheads (never windowed), then plain text ones
+        "python-table",
+        lambda: spansplit.RecursiveSplitter.from_language(
+            "python", 22, chunk_overlap=4, length="utf8", strip_whitespace=False
+        ),
+    ),
 ]
 
 PROSE_ATOMS = [*ATOMS, "Mr. Smith", "Hello world. ", "“Quoted.” ", "x, y; z", "- item\n", "\n\n"]
@@ -291,6 +297,10 @@ HOSTILE_SPLITTERS: list[tuple[str, Callable[[], Any]]] = [
         ),
     ),
     ("cjk-preset", lambda: spansplit.RecursiveSplitter.from_preset("cjk", 120, chunk_overlap=12)),
+    (
+        "python-table",
+        lambda: spansplit.RecursiveSplitter.from_language("python", 200, chunk_overlap=20),
+    ),
     ("sentences", lambda: spansplit.SentenceSplitter(60, 10, length="cl100k_base")),
     ("paragraphs", lambda: spansplit.ParagraphSplitter(60, 10, length="cl100k_base")),
 ]
@@ -308,6 +318,8 @@ def test_windows_on_hostile_text(family: str) -> None:
         used_by[name] = used
     if family in ("tiny paragraphs", "lone-CR lines", "url paths", "CJK sentences"):
         assert used_by["recursive"] and used_by["sentences"], used_by
+    if family in ("lone-CR lines", "url paths"):  # one line: plain text separators split it
+        assert used_by["python-table"], used_by
 
 
 _GLUED = (

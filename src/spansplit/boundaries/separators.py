@@ -163,6 +163,10 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
+_PLAIN_TEXT = re.compile(r"[^\\.^$*+?{}\[\]|()]+")
+"""A regular expression with no special character: it matches its own text only."""
+
+
 @dataclass(frozen=True, slots=True)
 class SeparatorLevel:
     """The level that splits a region at every match of one separator.
@@ -181,7 +185,8 @@ class SeparatorLevel:
         """The separator as :func:`split_at` takes it (compiled once per process)."""
         if self.separator == "":
             return None
-        return _compiled(self.separator) if self.is_regex else self.separator
+        literal = self.literal
+        return _compiled(self.separator) if literal is None else literal
 
     @property
     def cut_anywhere(self) -> bool | None:
@@ -191,8 +196,12 @@ class SeparatorLevel:
 
     @property
     def literal(self) -> str | None:
-        """The separator if it is a non-empty literal string, else ``None``."""
-        return self.separator if self.separator and not self.is_regex else None
+        """The separator if it is a non-empty literal string, else ``None``. A regular
+        expression with no special character (``" "`` or ``"\\n"`` in a language's
+        table) is one: it matches its own text only, so it splits as that literal does."""
+        if not self.separator or (self.is_regex and not _PLAIN_TEXT.fullmatch(self.separator)):
+            return None
+        return self.separator
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
         return split_at(text, start, end, self.pattern, self.keep)

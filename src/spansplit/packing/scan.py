@@ -66,8 +66,10 @@ def literal_levels(levels: Sequence[Level]) -> list[str | None] | None:
     search; ``None`` otherwise."""
     found: list[str | None] = []
     for level in levels:
-        if not isinstance(level, SeparatorLevel) or level.is_regex or level.keep is not False:
+        if not isinstance(level, SeparatorLevel) or level.keep is not False:
             return None
+        if level.literal is None and level.separator:
+            return None  # a regular expression with special characters
         found.append(level.literal)
     return found
 

@@ -87,7 +87,8 @@ class RecursiveSplitter(BudgetedSplitter):
         self.separators_are_regex = check_bool("separators_are_regex", separators_are_regex)
         levels = separator_levels(separators, self.separators_are_regex, self.keep_separator)
         self.separators = tuple(level.separator for level in levels)
-        prose = self.separators == DEFAULT_SEPARATORS and not self.separators_are_regex
+        # (the default separators given as regular expressions are the same literals)
+        prose = self.separators == DEFAULT_SEPARATORS
         self.structure = separator_structure(levels, prose)
 
     @classmethod
