@@ -608,8 +608,14 @@ def test_whether_a_text_is_code_is_read_from_its_first_lines(
     assert parsed[0] <= 2000 < parsed[1] == len(code + prose)
     assert any(c.metadata["symbols"] for c in chunks)
     assert all(c.text.endswith("\n") for c in chunks if c.end < len(code))  # whole lines
+    # A first line longer than the sample: code cut short has one ERROR node (what the
+    # cut left open); URL paths, one or more a KB.
     parsed.clear()
-    line = "x = " + "+".join(["ab"] * 2000) + "\n"  # a first line longer than the sample
+    line = "x = " + "+".join(["ab"] * 2000) + "\n"
     chunks = splitter.split(line + code)
-    assert parsed == [len(line), len(line + code)]  # that whole line is the sample
-    assert any(c.metadata["symbols"] for c in chunks)
+    assert parsed == [2000, len(line + code)]
+    assert chunks[0].metadata["node_kinds"] and any(c.metadata["symbols"] for c in chunks)
+    parsed.clear()
+    urls = "/api/v2/items/0042/children?page=7&sort=asc " * 100 + "\n" + code
+    assert not any(c.metadata["node_kinds"] for c in splitter.split(urls))
+    assert parsed == [2000]

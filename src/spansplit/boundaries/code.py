@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from ..chunk import Span, before_whitespace, trim_span
 from ..errors import GrammarUnavailableError
-from ..lines import LINE_ENDING, line_ending_ends
+from ..lines import line_ending_ends
 from .code_languages import CodeLanguage
 
 if TYPE_CHECKING:
@@ -144,20 +144,26 @@ in the language: prose, data, or another language."""
 _ERROR_QUERIES: dict[str, Query] = {}
 
 
-def error_line_share(text: str, tree: Tree, language: CodeLanguage) -> float:
-    """The share of the non-blank lines of ``text`` (which ``tree`` was parsed from) that
-    an ``ERROR`` node starts on, ends on or spans (0.0 for a tree without errors). Real
-    code scores about 0 (every file of Python's standard library: 0), prose or code in
-    another language mostly over a half (English as Python 0.99, Go as Rust 0.9)."""
-    root = tree.root_node
-    if not root.has_error:
-        return 0.0
+def _errors(tree: Tree, language: CodeLanguage) -> list[Node]:
+    """The tree's ``ERROR`` nodes, nested ones too."""
+    if not tree.root_node.has_error:
+        return []
     from tree_sitter import Query, QueryCursor
 
     query = _ERROR_QUERIES.get(language.name)
     if query is None:
         query = _ERROR_QUERIES[language.name] = Query(tree.language, "(ERROR) @error")
-    errors = QueryCursor(query).captures(root).get("error", [])
+    return QueryCursor(query).captures(tree.root_node).get("error", [])
+
+
+def error_line_share(text: str, tree: Tree, language: CodeLanguage) -> float:
+    """The share of the non-blank lines of ``text`` (which ``tree`` was parsed from) that
+    an ``ERROR`` node starts on, ends on or spans (0.0 for a tree without errors). Real
+    code scores about 0 (every file of Python's standard library: 0), prose or code in
+    another language mostly over a half (English as Python 0.99, Go as Rust 0.9)."""
+    errors = _errors(tree, language)
+    if not errors:
+        return 0.0
     lines = (_LONE_CR.sub("\n", text) if "\r" in text else text).split("\n")  # rows
     content = [bool(line.strip()) for line in lines]
     with_errors = reached = 0  # rows before ``reached`` are counted already
@@ -172,22 +178,25 @@ def error_line_share(text: str, tree: Tree, language: CodeLanguage) -> float:
 def parse_as_code(text: str, language: CodeLanguage) -> Tree | None:
     """The syntax tree of ``text``, or ``None`` when it is not code in ``language``: when
     syntax errors touch more than :data:`NOT_CODE_ERROR_LINES` of the non-blank lines of
-    its start (its lines up to :data:`SAMPLE_CHARS`, or its first line where that is
-    longer). Such a text is split by lines and words instead; only the sample is parsed,
-    so prose or data given as code costs neither tree-sitter's error recovery over the
-    whole text nor its tree's memory."""
-    sample_end = len(text)
-    if sample_end > SAMPLE_CHARS:
-        line_end = max(text.rfind("\n", 0, SAMPLE_CHARS), text.rfind("\r", 0, SAMPLE_CHARS))
-        if line_end < 0:  # a first line longer than the sample: that line, whole
-            found = LINE_ENDING.search(text, SAMPLE_CHARS)
-            line_end = len(text) - 1 if found is None else found.end() - 1
-        sample_end = line_end + 1
-    sample = text[:sample_end]
-    tree = parse(sample, language)
-    if error_line_share(sample, tree, language) > NOT_CODE_ERROR_LINES:
-        return None
-    return tree if sample_end == len(text) else parse(text, language)
+    its start (its lines up to :data:`SAMPLE_CHARS`). Such a text is split by lines and
+    words instead; only the sample is parsed, so prose or data given as code costs neither
+    tree-sitter's error recovery over the whole text nor its tree's memory.
+
+    A first line longer than the sample is cut inside: code cut short ends in one
+    ``ERROR`` node (what the cut left open), where prose or data has more than one a KB."""
+    if len(text) <= SAMPLE_CHARS:
+        tree = parse(text, language)
+        return None if error_line_share(text, tree, language) > NOT_CODE_ERROR_LINES else tree
+    line_end = max(text.rfind("\n", 0, SAMPLE_CHARS), text.rfind("\r", 0, SAMPLE_CHARS))
+    if line_end >= 0:
+        sample = text[: line_end + 1]
+        if error_line_share(sample, parse(sample, language), language) > NOT_CODE_ERROR_LINES:
+            return None
+    else:
+        sample_tree = parse(text[:SAMPLE_CHARS], language)
+        if len(_errors(sample_tree, language)) > sample_tree.root_node.end_byte >> 10:
+            return None
+    return parse(text, language)
 
 
 def _text(node: Node | None) -> str | None:
