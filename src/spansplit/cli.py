@@ -388,7 +388,8 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "code",
         "source code split at its syntax (definitions, then statements, lines, words); "
-        "each record has the chunk's symbol path and node kinds",
+        "each record has the chunk's symbol path and node kinds; a file that is not code "
+        "in its language (mostly syntax errors) is split by its separator table",
         _configure_code,
         _code_splitter,
     ),

@@ -126,11 +126,15 @@ def grammar_available(language: CodeLanguage) -> bool:
     return True
 
 
+def _rows_at_lf(text: str) -> str:
+    """``text`` with each lone CR made LF (the same length in code points and UTF-8): a
+    lone CR ends a line, and tree-sitter counts rows at LF only."""
+    return _LONE_CR.sub("\n", text) if "\r" in text else text
+
+
 def parse(text: str, language: CodeLanguage) -> Tree:
-    """The syntax tree of ``text``. A lone CR ends a line: it is given to the grammar as LF
-    (the same length in code points and UTF-8), as tree-sitter counts rows at LF only."""
-    lines = _LONE_CR.sub("\n", text) if "\r" in text else text
-    return load_parser(language).parse(lines.encode("utf-8"))
+    """The syntax tree of ``text`` (each lone CR given to the grammar as LF)."""
+    return load_parser(language).parse(_rows_at_lf(text).encode("utf-8"))
 
 
 SAMPLE_CHARS = 1 << 16
@@ -164,7 +168,7 @@ def error_line_share(text: str, tree: Tree, language: CodeLanguage) -> float:
     errors = _errors(tree, language)
     if not errors:
         return 0.0
-    lines = (_LONE_CR.sub("\n", text) if "\r" in text else text).split("\n")  # rows
+    lines = _rows_at_lf(text).split("\n")  # the tree's rows
     content = [bool(line.strip()) for line in lines]
     with_errors = reached = 0  # rows before ``reached`` are counted already
     for first, last in sorted((node.start_point.row, node.end_point.row) for node in errors):
