@@ -554,8 +554,9 @@ def test_the_share_of_lines_with_syntax_errors() -> None:
     [
         ("python", "english.txt"),
         ("python", "markdown.md"),
-        ("go", "code.py"),
-        ("typescript", "code.java"),
+        ("rust", "markdown.md"),
+        ("c", "chinese.txt"),
+        ("python", "code.ts"),  # errors start on 0.64 of its lines
     ],
 )
 def test_text_that_is_not_code_in_the_language_is_split_by_its_separator_table(
@@ -619,3 +620,24 @@ def test_whether_a_text_is_code_is_read_from_its_first_lines(
     urls = "/api/v2/items/0042/children?page=7&sort=asc " * 100 + "\n" + code
     assert not any(c.metadata["node_kinds"] for c in splitter.split(urls))
     assert parsed == [2000]
+
+
+def test_a_sample_ends_outside_any_construct(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Cut inside a docstring or a bracket, a sample of good code reads as errors; it ends
+    # before a line at the first column instead, or is the whole text where none is near.
+    needs_grammar("python")
+    needs_grammar("javascript")
+    monkeypatch.setattr(code_boundaries, "SAMPLE_CHARS", 2000)
+    docstring = 'def f():\n    """\n' + "    a line of prose in a docstring\n" * 100
+    docstring += '    """\n    return 1\n\n\ndef g():\n    return 2\n'
+    chunks = CodeSplitter("python", 200).split(docstring)
+    assert ["f"] in [c.metadata["symbols"] for c in chunks]
+    data = "x = [\n" + "    1,\n" * 500 + "]\n"
+    assert CodeSplitter("python", 200).split(data)[0].metadata["node_kinds"]
+    # A long line past the first: cut inside it, one ERROR node where it is code ...
+    script = "(function () {\n  var a = [" + ", ".join(f"{{k: {i}}}" for i in range(400))
+    script += "];\n})();\n"
+    assert all(c.metadata["node_kinds"] for c in CodeSplitter("javascript", 200).split(script))
+    # ... and many where it is prose
+    prose = "\n" + sample("english.txt").replace("\n", " ")
+    assert not any(c.metadata["node_kinds"] for c in CodeSplitter("python", 200).split(prose))
