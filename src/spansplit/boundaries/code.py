@@ -189,11 +189,11 @@ def parse_as_code(text: str, language: CodeLanguage) -> Tree | None:
 
     The sample is the text up to its last line in the first :data:`SAMPLE_CHARS` code
     points (after the first quarter of them) that starts at the first column: outside any
-    construct, so no string or bracket is left open. Where one line runs through all that
-    quarter to the end of the sample, the sample is cut inside it, and code cut short holds
-    one ``ERROR`` node (what the cut left open) where prose or data holds more than one a
-    KB. Where lines there are all indented (one construct spans them), the whole text is
-    the sample."""
+    construct but a string or comment whose lines start there. Where one line runs through
+    all that quarter to the end of the sample, the sample is cut inside it, and code cut
+    short holds one ``ERROR`` node (what the cut left open) where prose or data holds more
+    than one a KB. Where lines there are all indented (one construct spans them), the
+    whole text is the sample."""
     sample_end = len(text)
     if sample_end > SAMPLE_CHARS:
         low = SAMPLE_CHARS // 4

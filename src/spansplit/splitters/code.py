@@ -67,7 +67,7 @@ class CodeSplitter(BudgetedSplitter):
     out. ``fallback="separators"`` splits with the language's separator table where its
     grammar is not installed (no ``symbols`` then), instead of raising
     :class:`~spansplit.errors.GrammarUnavailableError`. A text that is not code in the
-    language (syntax errors to the grammar on more than half of the non-blank lines of its
+    language (syntax errors start on more than half of the non-blank lines of about its
     first 64K code points) is split with that table as well, with no ``symbols``.
     """
 
