@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from ..chunk import Span, before_whitespace, trim_span
 from ..errors import GrammarUnavailableError
-from ..lines import line_ending_ends
+from ..lines import LINE_ENDING, line_ending_ends
 from .code_languages import CodeLanguage
 
 if TYPE_CHECKING:
@@ -151,8 +151,6 @@ _TOP_LEVEL_LINE = re.compile(r"(?:\r\n|\r|\n)(?=\S)")
 """A line ending before a line that starts at its first column: where a sample may end
 outside any construct (a string, a bracket, an indented body)."""
 
-_LINE_ENDING_CHAR = re.compile(r"[\r\n]")
-
 
 def _errors(tree: Tree, language: CodeLanguage) -> list[Node]:
     """The tree's ``ERROR`` nodes, nested ones too."""
@@ -199,7 +197,7 @@ def parse_as_code(text: str, language: CodeLanguage) -> Tree | None:
         low = SAMPLE_CHARS // 4
         for found in _TOP_LEVEL_LINE.finditer(text, low, SAMPLE_CHARS):
             sample_end = found.end()
-        if sample_end == len(text) and _LINE_ENDING_CHAR.search(text, low, SAMPLE_CHARS) is None:
+        if sample_end == len(text) and LINE_ENDING.search(text, low, SAMPLE_CHARS) is None:
             cut = parse(text[:SAMPLE_CHARS], language)
             return (
                 None if len(_errors(cut, language)) > SAMPLE_CHARS >> 10 else parse(text, language)
