@@ -594,9 +594,9 @@ def test_whether_a_text_is_code_is_read_from_its_first_lines(
     parsed: list[int] = []
     real_parse = code_boundaries.parse
 
-    def parse(text: str, language: object) -> object:
+    def parse(text: str, language: object, start: object = None) -> object:
         parsed.append(len(text))
-        return real_parse(text, language)  # type: ignore[arg-type]
+        return real_parse(text, language, start)  # type: ignore[arg-type]
 
     monkeypatch.setattr(code_boundaries, "SAMPLE_CHARS", 2000)
     monkeypatch.setattr(code_boundaries, "parse", parse)
@@ -641,3 +641,33 @@ def test_a_sample_ends_outside_any_construct(monkeypatch: pytest.MonkeyPatch) ->
     # ... and many where it is prose
     prose = "\n" + sample("english.txt").replace("\n", " ")
     assert not any(c.metadata["node_kinds"] for c in CodeSplitter("python", 200).split(prose))
+
+
+def _nodes(tree: object) -> list[tuple[str, int, int, bool]]:
+    """Every node of ``tree``, in order, with its type, byte range and whether it is named."""
+    found, stack = [], [tree.root_node]  # type: ignore[attr-defined]
+    while stack:
+        node = stack.pop()
+        found.append((node.type, node.start_byte, node.end_byte, node.is_named))
+        stack.extend(reversed(node.children))
+    return found
+
+
+@pytest.mark.parametrize("line_ending", ["\n", "\r\n", "\r"])
+@pytest.mark.parametrize("inside_string", [False, True])
+def test_code_parsed_on_from_its_sample_has_the_tree_of_a_fresh_parse(
+    monkeypatch: pytest.MonkeyPatch, inside_string: bool, line_ending: str
+) -> None:
+    # A text longer than its sample is parsed on from the sample's tree; where the sample
+    # ends inside a string (its lines at the first column), it is parsed afresh instead.
+    needs_grammar("python")
+    monkeypatch.setattr(code_boundaries, "SAMPLE_CHARS", 2000)
+    language = get_language("python")
+    code = sample("code.py")
+    if inside_string:
+        code = 'DATA = """\n' + "row,of,data\n" * 300 + '"""\n\n' + code
+    text = (code * 3).replace("\n", line_ending)
+    tree = code_boundaries.parse_as_code(text, language)
+    assert tree is not None
+    assert _nodes(tree) == _nodes(code_boundaries.parse(text, language))
+    assert tree.root_node.has_error is False

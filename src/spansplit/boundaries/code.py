@@ -132,9 +132,32 @@ def _rows_at_lf(text: str) -> str:
     return _LONE_CR.sub("\n", text) if "\r" in text else text
 
 
-def parse(text: str, language: CodeLanguage) -> Tree:
-    """The syntax tree of ``text`` (each lone CR given to the grammar as LF)."""
-    return load_parser(language).parse(_rows_at_lf(text).encode("utf-8"))
+def _source(text: str) -> bytes:
+    """What tree-sitter parses of ``text``: its UTF-8, each lone CR as LF."""
+    return _rows_at_lf(text).encode("utf-8")
+
+
+def _end_point(source: bytes) -> tuple[int, int]:
+    """The row and byte column where ``source`` ends."""
+    return source.count(b"\n"), len(source) - source.rfind(b"\n") - 1
+
+
+def parse(text: str, language: CodeLanguage, start: tuple[str, Tree] | None = None) -> Tree:
+    """The syntax tree of ``text`` (each lone CR given to the grammar as LF).
+
+    ``start`` is a start of ``text`` that ends at a line start, and its tree (which this
+    edits), parsed already: tree-sitter reuses the nodes that the rest of the text leaves
+    as they are. From a tree with errors (a start that ends inside a string) such a parse
+    can differ from a fresh one, so then the text is parsed afresh."""
+    source = _source(text)
+    parser = load_parser(language)
+    if start is None or start[1].root_node.has_error:
+        return parser.parse(source)
+    head, tree = start
+    head_source = _source(head)
+    at = _end_point(head_source)
+    tree.edit(len(head_source), len(head_source), len(source), at, at, _end_point(source))
+    return parser.parse(source, tree)
 
 
 SAMPLE_CHARS = 1 << 16
@@ -191,7 +214,8 @@ def parse_as_code(text: str, language: CodeLanguage) -> Tree | None:
     all that quarter to the end of the sample, the sample is cut inside it, and code cut
     short holds one ``ERROR`` node (what the cut left open) where prose or data holds more
     than one a KB. Where lines there are all indented (one construct spans them), the
-    whole text is the sample."""
+    whole text is the sample. Code longer than its sample is then parsed on from the
+    sample's tree."""
     sample_end = len(text)
     if sample_end > SAMPLE_CHARS:
         low = SAMPLE_CHARS // 4
@@ -206,7 +230,7 @@ def parse_as_code(text: str, language: CodeLanguage) -> Tree | None:
     tree = parse(sample, language)
     if error_line_share(sample, tree, language) > NOT_CODE_ERROR_LINES:
         return None
-    return tree if sample_end == len(text) else parse(text, language)
+    return tree if sample_end == len(text) else parse(text, language, (sample, tree))
 
 
 def _text(node: Node | None) -> str | None:
