@@ -295,7 +295,8 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[Block, list[
     if has_lone_cr(body):
         body = _LONE_CR.sub("\n", body)  # a lone CR ends a line here, not for the parser
     root = Block("document", start, len(text))
-    stack = [root]
+    holders = [root]  # the blocks open, outermost first
+    opened: list[Block | None] = []  # for every Start not yet ended: its block, or None
     blocks: list[Block] = []  # in document order, byte offsets until the end
     headings: list[Block] = []
     depth = 0  # containers open (quotes, lists, items, footnotes)
@@ -305,47 +306,45 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[Block, list[
         if type(event) is str:  # Rule, SoftBreak, HardBreak ...
             if event == "Rule":
                 block = Block("rule", where["start"], where["end"], depth)
-                stack[-1].adopt(block)
+                holders[-1].adopt(block)
                 blocks.append(block)
             elif heading_text is not None and event in _LINE_BREAKS:
                 heading_text.append(" ")
         elif "Start" in event:
-            opened = event["Start"]
-            kind = _KINDS.get(_tag(opened))
+            tag = event["Start"]
+            kind = _KINDS.get(tag if type(tag) is str else next(iter(tag)))
             if kind is None:
+                opened.append(None)
                 continue
             block = Block(kind, where["start"], where["end"], depth)
             if kind == "heading":
-                block.level = int(opened["Heading"]["level"][1:])
+                block.level = int(tag["Heading"]["level"][1:])
                 heading_text = []
                 headings.append(block)
             elif kind == "code":
-                block.fenced = type(opened["CodeBlock"]) is dict  # {"Fenced": info}
+                block.fenced = type(tag["CodeBlock"]) is dict  # {"Fenced": info}
             elif kind in _CONTAINERS:
                 depth += 1
-            stack[-1].adopt(block)
-            stack.append(block)
+            holders[-1].adopt(block)
+            holders.append(block)
+            opened.append(block)
             blocks.append(block)
         elif "End" in event:
-            if _tag(event["End"]) in _KINDS:
-                block = stack.pop()
-                if block.kind in _CONTAINERS:
-                    depth -= 1
-                elif block.kind == "heading" and heading_text is not None:
-                    block.text = "".join(heading_text).strip()
-                    heading_text = None
+            block = opened.pop()  # an End closes the last Start
+            if block is None:
+                continue
+            holders.pop()
+            if block.kind in _CONTAINERS:
+                depth -= 1
+            elif block.kind == "heading" and heading_text is not None:
+                block.text = "".join(heading_text).strip()
+                heading_text = None
         elif heading_text is not None:
             piece = event.get("Text") or event.get("Code")
             if piece:
                 heading_text.append(piece)
     _to_whole_lines(blocks, body, start, line_starts, len(text))
     return root, headings
-
-
-def _tag(value: str | dict[str, Any]) -> str:
-    """The tag of a pulldown-cmark ``Start`` or ``End`` event's value: ``"Paragraph"``, or
-    the one key of ``{"Heading": {...}}``."""
-    return value if type(value) is str else next(iter(value))
 
 
 def _child_starts(block: Block) -> Sequence[int]:
