@@ -330,14 +330,14 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[Block, list[
             opened.append(block)
             blocks.append(block)
         elif "End" in event:
-            block = opened.pop()  # an End closes the last Start
-            if block is None:
+            closed = opened.pop()  # an End closes the last Start
+            if closed is None:
                 continue
             holders.pop()
-            if block.kind in _CONTAINERS:
+            if closed.kind in _CONTAINERS:
                 depth -= 1
-            elif block.kind == "heading" and heading_text is not None:
-                block.text = "".join(heading_text).strip()
+            elif closed.kind == "heading" and heading_text is not None:
+                closed.text = "".join(heading_text).strip()
                 heading_text = None
         elif heading_text is not None:
             piece = event.get("Text") or event.get("Code")
