@@ -3,6 +3,7 @@ tokenizers, bad files, closed and full streams, interruption."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
@@ -164,9 +165,18 @@ def run_process(argv: list[str], **options: Any) -> subprocess.CompletedProcess[
     )
 
 
-def test_closed_and_full_streams_end_cleanly(tmp_path: Path) -> None:
+_COMMANDS = {
+    "recursive": ["recursive", "{path}", "--chunk-size", "5"],
+    "compat content-size": ["compat", "content-size", "{path}", "--chunk-size", "5"],
+    "compat paragraphs-json": ["compat", "paragraphs-json", "{path}"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(_COMMANDS))
+def test_closed_and_full_streams_end_cleanly(tmp_path: Path, command: str) -> None:
     path = tmp_path / "a.txt"
     path.write_text("some words here")
+    argv = [part.format(path=path) for part in _COMMANDS[command]]
     closed_stdin = run_process(["recursive", "-", "--chunk-size", "5"], stdin=subprocess.DEVNULL)
     assert closed_stdin.returncode == 0  # an empty input: nothing to split
     script = (
@@ -180,7 +190,7 @@ def test_closed_and_full_streams_end_cleanly(tmp_path: Path) -> None:
     assert "Traceback" not in no_stdin.stderr
     script = (
         "import os, sys; os.close(1); from spansplit.cli import main; "
-        f"raise SystemExit(main(['recursive', {str(path)!r}, '--chunk-size', '5']))"
+        f"raise SystemExit(main({argv!r}))"
     )
     no_stdout = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
@@ -189,7 +199,7 @@ def test_closed_and_full_streams_end_cleanly(tmp_path: Path) -> None:
     if Path("/dev/full").exists():
         with open("/dev/full", "w") as full:
             result = subprocess.run(
-                [*SPANSPLIT, "recursive", str(path), "--chunk-size", "5"],
+                [*SPANSPLIT, *argv],
                 stdout=full,
                 stderr=subprocess.PIPE,
                 text=True,
@@ -198,6 +208,31 @@ def test_closed_and_full_streams_end_cleanly(tmp_path: Path) -> None:
             )
         assert result.returncode == 3 and "No space left" in result.stderr
         assert "Traceback" not in result.stderr
+    # A reader that stops reading (| head) ends the run quietly: not an error.
+    path.write_text(sample("english.txt") * 4)
+    process = subprocess.Popen(
+        [*SPANSPLIT, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert process.stdout is not None and process.stdout.read(1)
+    process.stdout.close()
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 0 and err == ""
+
+
+def test_settings_found_bad_before_any_file_is_read_are_bad_usage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "a.txt"
+    path.write_text("some words here")
+    with pytest.raises(SystemExit) as stopped:
+        main(["compat", "content-size", str(path), "--chunk-size", "0"])
+    assert stopped.value.code == 2 and "chunk_size=0" in capfd.readouterr().err
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *rest: None)
+    target = tmp_path / "out.parquet"
+    with pytest.raises(SystemExit) as stopped:
+        main(["recursive", str(path), "--chunk-size", "5", "-o", str(target)])
+    assert stopped.value.code == 2 and "spansplit[parquet]" in capfd.readouterr().err
+    assert not target.exists()
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

@@ -8,21 +8,23 @@ it goes) or a Parquet file. Bad files are reported with their path and the reaso
 run goes on; the exit status says whether some failed. The seed contracts' own output
 shapes live in a ``compat`` subcommand that the main help does not list.
 
-Exit status: 0 all went well; 1 some input could not be split (bad file, bad text, a
-chunk no split can fit); 2 bad usage (bad options and settings, found before any file is
-read); 3 the output could not be written (closed or full); 130 interrupted (the output
-holds the records written so far, each whole).
+Exit status: 0 all went well (or the reader stopped reading, as ``| head`` does); 1 some
+input could not be split (bad file, bad text, a chunk no split can fit); 2 bad usage (bad
+options and settings, Parquet output without its extra, found before any file is read); 3
+the output could not be written (closed or full); 130 interrupted (the output holds the
+records written so far, each whole).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import json
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -489,6 +491,31 @@ class _Parquet:
         self.writer.close()
 
 
+class _ReaderStopped(Exception):
+    """The reader of the output stopped reading (``| head``): the run ends, not an error."""
+
+
+@contextlib.contextmanager
+def _writing(output: Any) -> Iterator[None]:
+    """Close ``output`` at the end; a write refused because the reader stopped reading
+    raises :class:`_ReaderStopped`, any other (a closed or full output) :class:`OutputError`."""
+    try:
+        try:
+            yield
+        finally:
+            output.close()
+    except BrokenPipeError as error:
+        raise _ReaderStopped from error
+    except OSError as error:
+        raise OutputError(f"cannot write the output: {error.strerror or error}") from error
+
+
+def _check_output(target: str) -> None:
+    """Raise for an output that cannot be written whatever the input (a missing extra)."""
+    if target.endswith(".parquet") and importlib.util.find_spec("pyarrow") is None:
+        raise ExtraNotInstalledError("Parquet output", "parquet", "pyarrow")
+
+
 def _open_output(target: str) -> Any:
     if target == "-":
         try:
@@ -590,22 +617,16 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
         "start_method": _start_method(),
     }
     try:
-        try:
+        with _writing(output):
             if isinstance(output, _JsonLines):  # rendered where split: only bytes travel
                 for data in render_documents(documents_of(found.files), splitter, **run):
                     output.stream.write(data)
             else:
                 for record in split_documents(documents_of(found.files), splitter, **run):
                     output.write(record)
-        finally:
-            output.close()
     except KeyboardInterrupt:
         report.summary(state, "interrupted")
         return INTERRUPTED
-    except BrokenPipeError:
-        return OK  # the reader stopped reading (| head): not an error
-    except OSError as error:
-        raise OutputError(f"cannot write the output: {error.strerror or error}") from error
     report.summary(state)
     return FAILED_INPUT if report.failures else OK
 
@@ -624,21 +645,26 @@ def _start_method() -> str:
     return "fork" if threads == 1 else "spawn"
 
 
-def _run_compat(options: argparse.Namespace) -> int:
+def _compat_splitter(options: argparse.Namespace) -> Splitter | None:
+    """The recursive splitter of ``compat content-size`` (``None`` for the paragraph list)."""
+    if options.shape == "paragraphs-json":
+        return None
+    options.paths = [options.file]
+    return _recursive_splitter(options)
+
+
+def _run_compat(options: argparse.Namespace, splitter: Splitter | None) -> int:
     from .compat import content_view, paragraphs_json
     from .corpus import read_file
 
     document = read_file(options.file)
-    if options.shape == "paragraphs-json":
+    if splitter is None:
         result: Any = paragraphs_json(document.text)
     else:
-        options.paths, options.chunk_overlap = [options.file], options.chunk_overlap
-        result = content_view(_recursive_splitter(options).split(document.text))
+        result = content_view(splitter.split(document.text))
     output = _open_output("-")
-    try:
+    with _writing(output):
         output.stream.write(json.dumps(result, ensure_ascii=False, indent=2).encode() + b"\n")
-    finally:
-        output.close()
     return OK
 
 
@@ -646,16 +672,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (see the module docstring)."""
     options = build_parser().parse_args(argv)
     name = options.command
-    if options.handler is not None:
-        try:  # settings are checked before any file is read: a bad one is bad usage
+    try:  # settings are checked before any file is read: a bad one is bad usage
+        if options.handler is None:
+            compat_splitter = _compat_splitter(options)
+        else:
             check_int("--jobs", options.jobs, 1)
             splitter = options.handler.splitter(options)
-        except SpansplitError as error:
-            options.usage_error(str(error))
+            _check_output(options.output)
+    except SpansplitError as error:
+        options.usage_error(str(error))
     try:
         if options.handler is None:
-            return _run_compat(options)
+            return _run_compat(options, compat_splitter)
         return _run(options, splitter)
+    except _ReaderStopped:
+        return OK
     except DocumentError as error:
         _error(name, f"{error.where}: {error.error}")
         return FAILED_INPUT
