@@ -564,3 +564,30 @@ def test_corpus_documentation(folder: str, length: str, size: int, overlap: int)
     assert total.crossing_overlaps == 0
     assert total.heading_ends <= total.chunks // 100, total.heading_examples[:3]
     assert (total.over_budget, total.inexact) == (0, 0)
+
+
+def test_a_parser_that_does_not_merge_text_gives_the_same_chunks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # pyromark 0.9, the last release for Python 3.10, has no merge_text: its events split
+    # a text run in several, which must make the same layout and chunks.
+    pyromark = markdown_boundaries.load_pyromark()
+
+    class OldMarkdown:
+        def __init__(self, **settings: object) -> None:
+            self.parser = pyromark.Markdown(**settings)
+
+        def events_with_range(self, text: str) -> object:
+            return self.parser.events_with_range(text, merge_text=False)
+
+    class OldModule:
+        Options = pyromark.Options
+        Markdown = OldMarkdown
+
+    extra = "\n# A *heading* with `code`\nand a line\n===\n\ntext &amp; more\n"
+    text = sample("markdown.md") + extra
+    expected = MarkdownSplitter(60).split(text)
+    headings = [h.text for h in MarkdownLayout(text).headings]
+    monkeypatch.setattr(markdown_boundaries, "load_pyromark", lambda: OldModule)
+    assert [h.text for h in MarkdownLayout(text).headings] == headings
+    assert MarkdownSplitter(60).split(text) == expected

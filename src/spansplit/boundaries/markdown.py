@@ -301,7 +301,11 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[Block, list[
     headings: list[Block] = []
     depth = 0  # containers open (quotes, lists, items, footnotes)
     heading_text: list[str] | None = None
-    events: Iterable[tuple[Any, Any]] = parser.events_with_range(body, merge_text=True)
+    events: Iterable[tuple[Any, Any]]
+    try:
+        events = parser.events_with_range(body, merge_text=True)
+    except TypeError:  # pyromark 0.9 (the last for Python 3.10): the same events, text unmerged
+        events = parser.events_with_range(body)
     for event, where in events:
         if type(event) is str:  # Rule, SoftBreak, HardBreak ...
             if event == "Rule":
