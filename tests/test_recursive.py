@@ -632,9 +632,15 @@ def test_overlap_never_starts_inside_a_word() -> None:
     text = "aaaaaaaaaa bbbbbbbbbb cccccccccc"
     chunks = split_recursive(text, 15, 4)
     assert texts_of(chunks) == ["aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc"]
-    # Custom separators keep overlap from whole pieces, then finer parts of the last one.
+    # Custom separators and the non-prose presets take overlap from whole pieces, then
+    # from finer parts of the last one, never cut from a word by the empty separator
+    # (they were "aaaa bbbbbbbbbb" and "bbbb cccccccccc") ...
     custom = split_recursive(text, 15, 4, separators=[" ", ""])
-    assert texts_of(custom) == ["aaaaaaaaaa", "aaaa bbbbbbbbbb", "bbbb cccccccccc"]
+    assert texts_of(custom) == ["aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc"]
+    # ... nor before closing punctuation; the empty separator alone still cuts anywhere.
+    chinese = split_recursive("」九六九，十、六，六", 6, 4, separators=["。", ""])
+    assert texts_of(chinese) == ["」九六九，", "十、六，六"]  # was "，十、六，六"
+    assert texts_of(split_recursive("abcdefghij", 6, 2, separators=[""])) == ["abcde", "efghij"]
 
 
 def test_overlap_is_whole_words_with_every_keep_separator() -> None:

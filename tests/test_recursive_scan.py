@@ -93,17 +93,24 @@ def scanning(separators: Sequence[str], keep: KeepSeparator, prose: bool = False
     """A structure ``pack`` scans (with code points and trimmed chunks); with ``prose``,
     ``RecursiveSplitter``'s for prose (overlap at sentences, clauses or words; the empty
     separator cutting at line-break opportunities), else the separators as given (and
-    the punctuation rules on, which prose-free separators turn off in the splitter)."""
+    the punctuation rules on, which prose-free separators turn off in the splitter, and
+    the splitter's overlap starts)."""
+    splitters = separator_structure(levels_of(separators, keep), prose)
     if prose:
-        return separator_structure(levels_of(separators, keep), True)
-    return Structure(levels_of(separators, keep), isolate=True)
+        return splitters
+    return Structure(splitters.levels, isolate=True, overlap_level=splitters.overlap_level)
 
 
 def general(separators: Sequence[str], keep: KeepSeparator, prose: bool = False) -> Structure:
     """The same boundaries, which ``pack`` can only pack by the general path."""
     scanned = scanning(separators, keep, prose)
     levels = tuple(Opaque(level) for level in scanned.levels)
-    return Structure(levels, isolate=True, overlap_boundaries=scanned.overlap_boundaries)
+    return Structure(
+        levels,
+        isolate=True,
+        overlap_level=scanned.overlap_level,
+        overlap_boundaries=scanned.overlap_boundaries,
+    )
 
 
 DEFAULTS = scanning(("\n\n", "\n", " ", ""), False)

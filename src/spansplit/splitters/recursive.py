@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..boundaries.code_languages import get_language
-from ..boundaries.levels import Level, StartsLevel
+from ..boundaries.levels import FirstSplit, Level, StartsLevel
 from ..boundaries.linebreaks import LINE_BREAKS, clause_starts_from, word_starts
 from ..boundaries.sentences import SentenceStarts
 from ..boundaries.separators import (
@@ -43,16 +43,20 @@ def separator_structure(levels: tuple[Level, ...], prose: bool) -> Structure:
     """The structure of separator levels: for prose (the default separators, the ``plain``
     and ``cjk`` presets) overlap starts at sentences, clauses or words, cuts follow the
     punctuation rules of line breaking and the empty separator cuts at line-break
-    opportunities; other separators are taken as they are given."""
+    opportunities; other separators cut as they are given, and overlap starts at their
+    pieces, inside a piece never below a line-break opportunity (not inside a word, nor
+    at closing punctuation), unless the one separator is the empty one."""
+    # Where a line may break (between words, ideographs and kana), not between any two
+    # grapheme clusters.
+    finest = tuple(
+        LINE_BREAKS if isinstance(level, SeparatorLevel) and level.separator == "" else level
+        for level in levels
+    )
     if prose:
-        # The finest level cuts where a line may break (between words, ideographs and
-        # kana), not between any two grapheme clusters.
-        finest = tuple(
-            LINE_BREAKS if isinstance(level, SeparatorLevel) and level.separator == "" else level
-            for level in levels
-        )
         return Structure(finest, isolate=True, overlap_boundaries=PROSE_OVERLAP)
-    return Structure(levels, isolate=True, punctuation=False)
+    if len(levels) == 1:
+        return Structure(levels, isolate=True, punctuation=False)  # [""]: cut anywhere
+    return Structure(levels, isolate=True, punctuation=False, overlap_level=FirstSplit(finest))
 
 
 class RecursiveSplitter(BudgetedSplitter):
@@ -61,7 +65,8 @@ class RecursiveSplitter(BudgetedSplitter):
     ``chunk_overlap`` (in the unit of ``length``) is the most trailing context a chunk
     repeats from the one before it: with the default separators (prose), it starts at a
     sentence, else a clause, else a word; with other separators, it is made of whole
-    pieces where they fit. ``separators``
+    pieces where they fit, else starts at a line-break opportunity inside the last one
+    (never inside a word). ``separators``
     are literal strings unless ``separators_are_regex`` (Python ``re`` syntax); ``""``
     splits into grapheme clusters. ``keep_separator``: ``False`` drops separators at chunk
     edges, ``True``/``"end"`` keeps each with the piece before it, ``"start"`` with the
