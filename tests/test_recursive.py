@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 import regex
-from conftest import corpus_path
+from conftest import corpus_path, sample
 from hypothesis import given
 from hypothesis import strategies as st
 from support import (
@@ -737,6 +737,16 @@ def test_tiktoken_budget_offline() -> None:
     for size, overlap in [(64, 0), (256, 32), (512, 64)]:
         chunks = split_recursive(source, size, overlap, length="cl100k_base")
         check_chunks(source, chunks, size, tokens, overlap=overlap)
+
+
+@pytest.mark.parametrize("preset", ["markdown", "python", "html"])
+def test_overlap_is_measured_as_its_chunk_holds_it(preset: str) -> None:
+    # A piece kept with the space before it measured 16 tokens (" readings" is one token),
+    # the trimmed overlap the next chunk holds 17 ("read" "ings"): over chunk_overlap=16.
+    tokens = offline_cl100k()
+    text = sample("english.txt")
+    splitter = RecursiveSplitter.from_preset(preset, 64, chunk_overlap=16, length="cl100k_base")
+    check_chunks(text, splitter.split(text), 64, tokens, overlap=16)
 
 
 def test_tiktoken_budget_offline_on_mixed_text() -> None:

@@ -221,6 +221,7 @@ def _scan(text: str, structure: Structure, config: ChunkConfig) -> list[SizedSpa
         structure.overlap_starts,
         structure.overlap_boundaries,
         structure.punctuation,
+        trim=config.strip_whitespace,
     )
     scan = RecursiveScan(
         text,

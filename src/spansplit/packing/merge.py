@@ -65,7 +65,9 @@ def merge(
     measurer = pieces.measurer or length.measurer(text)
     if trim and not pieces.trimmed:
         pieces = _without_blank(text, pieces, measurer)
-    search = OverlapSearch(text, measurer, overlap_level, overlap_boundaries, punctuation)
+    search = OverlapSearch(
+        text, measurer, overlap_level, overlap_boundaries, punctuation, trim=trim
+    )
     packer = _Packer(
         text, pieces, budget, length, measurer, overlap, search, trim, fences=overlap_fences
     )
@@ -137,6 +139,10 @@ class OverlapSearch:
     Shared by every packer: ``longest_fit`` chooses among candidate starts by exact counts;
     ``ranked`` takes the starts of ``boundaries`` best first (sentences, clauses, words);
     ``finer`` looks inside a chunk's last piece with ``level`` when no whole piece fits.
+    With ``trim`` and a length that is not additive (a tokenizer), an overlap is measured
+    as the chunk will hold it, from its first character that is not whitespace: cl100k_base
+    counts ``"readings"`` as two tokens and ``" readings"`` as one. (An additive length
+    only shrinks when trimmed.)
     """
 
     def __init__(
@@ -146,13 +152,22 @@ class OverlapSearch:
         level: Level | None,
         boundaries: tuple[StartsLevel, ...] = (),
         punctuation: bool = True,
+        *,
+        trim: bool = False,
     ) -> None:
         self.text = text
         self.measurer = measurer
         self.level = level
         self.boundaries = boundaries
         self.punctuation = punctuation  # the level's parts joined as fit joins pieces
+        self.trim = trim and not measurer.length.additive
         self.sentence_kinds = sentence_kinds(boundaries)
+
+    def measure(self, start: int, end: int) -> int:
+        """The size of the overlap ``text[start:end]`` as its chunk holds it."""
+        if self.trim:
+            start = after_whitespace(self.text, start, end)
+        return self.measurer.count(start, end)
 
     def ranked(self, floor: int, end: int, room: int) -> tuple[int | None, int]:
         """The overlap of a chunk that starts at ``floor`` (after trimming) and ends at
@@ -204,7 +219,7 @@ class OverlapSearch:
         A binary search on exact counts; where the measurer estimates cheaply, the estimates
         choose the first probe and its neighbour the second, which usually settles it.
         """
-        count = self.measurer.count
+        count = self.measure
         low, high = 0, len(starts) - 1  # the answer lies in low..high, or none fits
         guess = (low + high) // 2
         if self.measurer.cheap_sizes and starts:
@@ -531,7 +546,7 @@ class _Packer:
             return starts[-1], estimates[-1]
         if starts:
             end = self.spans[plan.last][1]
-            size = self.measurer.count(starts[-1], end)  # summed sizes are usually right
+            size = self.search.measure(starts[-1], end)  # summed sizes are usually right
             if size <= room:
                 return starts[-1], size
             found = self.search.longest_fit(starts[-2::-1], end, room)
