@@ -8,6 +8,7 @@ wheel is missing skips its tests with a reason.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import itertools
 import json
 import pickle
@@ -671,3 +672,21 @@ def test_code_parsed_on_from_its_sample_has_the_tree_of_a_fresh_parse(
     assert tree is not None
     assert _nodes(tree) == _nodes(code_boundaries.parse(text, language))
     assert tree.root_node.has_error is False
+
+
+def test_a_parse_on_that_could_differ_from_a_fresh_one_is_made_afresh() -> None:
+    # Found by fuzzing (helper-31): tree-sitter-lua parses on from "f() -- note" to two
+    # calls where a fresh parse reads one call continued on the next line; and a start
+    # with no errors, parsed on into a rest that does not parse, recovers differently.
+    needs_grammar("lua")
+    lua = get_language("lua")
+    for head, rest in [("f() -- note\n", "(g or h)()\n"), ("(c)()--\n", "(")]:
+        start = (head, code_boundaries.parse(head, lua))
+        assert _nodes(code_boundaries.parse(head + rest, lua, start)) == _nodes(
+            code_boundaries.parse(head + rest, lua)
+        )
+    parses_on = dataclasses.replace(lua, parses_on=True)
+    head, rest = "(c)()--\n", "("
+    start = (head, code_boundaries.parse(head, parses_on))
+    grown = code_boundaries.parse(head + rest, parses_on, start)
+    assert _nodes(grown) == _nodes(code_boundaries.parse(head + rest, parses_on))

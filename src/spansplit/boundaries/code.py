@@ -147,17 +147,20 @@ def parse(text: str, language: CodeLanguage, start: tuple[str, Tree] | None = No
 
     ``start`` is a start of ``text`` that ends at a line start, and its tree (which this
     edits), parsed already: tree-sitter reuses the nodes that the rest of the text leaves
-    as they are. From a tree with errors (a start that ends inside a string) such a parse
-    can differ from a fresh one, so then the text is parsed afresh."""
+    as they are. Where the start's tree or the result has errors (a start that ends
+    inside a string, a rest that does not parse), or the language's grammar does not
+    parse on as it parses afresh (``CodeLanguage.parses_on``), the text is parsed afresh:
+    such parses were seen to differ from fresh ones."""
     source = _source(text)
     parser = load_parser(language)
-    if start is None or start[1].root_node.has_error:
+    if start is None or start[1].root_node.has_error or not language.parses_on:
         return parser.parse(source)
     head, tree = start
     head_source = _source(head)
     at = _end_point(head_source)
     tree.edit(len(head_source), len(head_source), len(source), at, at, _end_point(source))
-    return parser.parse(source, tree)
+    grown = parser.parse(source, tree)
+    return parser.parse(source) if grown.root_node.has_error else grown
 
 
 SAMPLE_CHARS = 1 << 16

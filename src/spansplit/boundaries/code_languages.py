@@ -37,7 +37,10 @@ class CodeLanguage:
     the rules of :func:`spansplit.boundaries.code.definition_name`. ``wrappers`` are node
     types around a definition (decorators, ``export``, ``template<>``) whose name is
     their inner definition's. ``comments`` and ``prefixes`` (decorators, attributes) stay
-    with the definition or statement on the next line.
+    with the definition or statement on the next line. ``parses_on``: a text is parsed on
+    from the tree of its start (tree-sitter's incremental parse) to the tree a fresh parse
+    makes; not so for Lua, whose grammar keeps a statement ended before a comment when the
+    next line continues it as a call (``b -- c`` then ``(c)``).
     """
 
     name: str
@@ -50,6 +53,7 @@ class CodeLanguage:
     wrappers: frozenset[str] = frozenset()
     comments: frozenset[str] = frozenset({"comment"})
     prefixes: frozenset[str] = frozenset()
+    parses_on: bool = True
 
 
 def _code(*separators: str) -> SeparatorPreset:
@@ -404,6 +408,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
         "tree-sitter-lua",
         MORE_EXTRA,
         {"function_declaration": _NAME},
+        parses_on=False,
     ),
     CodeLanguage(
         "solidity",
