@@ -520,6 +520,13 @@ def test_cli_code_subcommand(tmp_path: Path, capfd: pytest.CaptureFixture[str]) 
     assert main(["code", "--chunk-size", "64", str(bare)]) == 1  # no extension
     assert "pass the language" in capfd.readouterr().err
     assert main(["code", "--chunk-size", "64", "--language", "go", str(bare)]) == 0
+    # A language without an offline grammar: the error names the option that splits it.
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Notes\n\nsome text\n", encoding="utf-8")
+    capfd.readouterr()
+    assert main(["code", "--chunk-size", "64", str(notes)]) == 1
+    assert "--separators-fallback" in capfd.readouterr().err
+    assert main(["code", "--chunk-size", "64", "--separators-fallback", str(notes)]) == 0
 
 
 def test_code_tree_example_runs_over_a_folder() -> None:

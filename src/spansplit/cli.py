@@ -40,7 +40,12 @@ from .batch import (
     render_documents,
     split_documents,
 )
-from .errors import ExtraNotInstalledError, InvalidParameterError, SpansplitError
+from .errors import (
+    ExtraNotInstalledError,
+    GrammarUnavailableError,
+    InvalidParameterError,
+    SpansplitError,
+)
 from .splitters.base import Splitter
 from .validate import check_int
 
@@ -311,13 +316,25 @@ class CodeByExtension:
             raise InvalidParameterError(
                 "--language", None, "standard input has no file extension: pass --language"
             )
-        return CodeSplitter(
-            language_for_path(source),
-            self.chunk_size,
-            self.chunk_overlap,
-            length=self.length,
-            fallback=self.fallback,  # type: ignore[arg-type]
-        )
+        with _command_line_fix():
+            return CodeSplitter(
+                language_for_path(source),
+                self.chunk_size,
+                self.chunk_overlap,
+                length=self.length,
+                fallback=self.fallback,  # type: ignore[arg-type]
+            )
+
+
+@contextlib.contextmanager
+def _command_line_fix() -> Iterator[None]:
+    """A missing grammar's error, with the option that splits by the separator table."""
+    try:
+        yield
+    except GrammarUnavailableError as error:
+        raise GrammarUnavailableError(
+            error.language, f"{error} (on the command line: --separators-fallback)"
+        ) from None
 
 
 def _code_splitter(options: argparse.Namespace) -> SplitterChoice:
@@ -326,7 +343,8 @@ def _code_splitter(options: argparse.Namespace) -> SplitterChoice:
     size, overlap, length = _budget(options)
     fallback = "separators" if options.separators_fallback else "error"
     if options.language is not None:
-        return CodeSplitter(options.language, size, overlap, length=length, fallback=fallback)  # type: ignore[arg-type]
+        with _command_line_fix():
+            return CodeSplitter(options.language, size, overlap, length=length, fallback=fallback)  # type: ignore[arg-type]
     return CodeByExtension(size, overlap, length, fallback)
 
 
