@@ -87,6 +87,7 @@ def llama_nodes(**settings: object) -> list[object]:
 
 
 def test_llama_index_header_path_and_hard_budget() -> None:
+    pytest.importorskip("llama_index.core")
     from llama_index.core.schema import MetadataMode
 
     nodes = llama_nodes(chunk_size=96)
@@ -103,6 +104,7 @@ def test_llama_index_header_path_and_hard_budget() -> None:
 
 
 def test_llama_index_sections_are_parents_of_their_chunks() -> None:
+    pytest.importorskip("llama_index.core")
     from llama_index.core.schema import NodeRelationship
 
     nodes = llama_nodes(chunk_size=64, include_sections=True)
@@ -125,6 +127,7 @@ def test_llama_index_sections_are_parents_of_their_chunks() -> None:
 
 
 def test_llama_index_sections_without_metadata() -> None:
+    pytest.importorskip("llama_index.core")
     from llama_index.core.schema import NodeRelationship
 
     nodes = llama_nodes(chunk_size=64, include_sections=True, include_metadata=False)
