@@ -274,3 +274,27 @@ def test_the_output_file_is_not_read_back(
 
 def test_environment_is_untouched() -> None:
     assert os.environ.get("SPANSPLIT_THREADS") is None  # only worker processes set it
+
+
+@pytest.mark.parametrize("name", ["out.csv", "out.json", "out.txt"])
+def test_an_output_suffix_that_names_another_format_is_bad_usage(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], name: str
+) -> None:
+    path = tmp_path / "a.txt"
+    path.write_text("some words here")
+    target = tmp_path / name
+    with pytest.raises(SystemExit) as stopped:
+        main(["recursive", str(path), "--chunk-size", "5", "-o", str(target)])
+    err = capfd.readouterr().err
+    assert stopped.value.code == 2 and "--output=" in err and ".jsonl" in err
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("name", ["out.jsonl", "out.NDJSON", "out"])
+def test_json_lines_outputs_are_named_by_their_suffix_or_none(tmp_path: Path, name: str) -> None:
+    path = tmp_path / "a.txt"
+    path.write_text("some words here")
+    target = tmp_path / name
+    assert main(["recursive", str(path), "--chunk-size", "5", "-o", str(target)]) == 0
+    records = [json.loads(line) for line in target.read_text().splitlines()]
+    assert [r["text"] for r in records] == ["some", "words", "here"]

@@ -116,7 +116,8 @@ def _add_corpus_options(parser: argparse.ArgumentParser) -> None:
         "--output",
         default="-",
         help="where the records go: - for standard output (JSON Lines, the default), a "
-        ".jsonl file, or a .parquet file (needs the parquet extra)",
+        ".jsonl file, or a .parquet file (needs the parquet extra); the suffix chooses the "
+        "format",
     )
     group.add_argument(
         "--byte-offsets", action="store_true", help="add start_byte/end_byte (UTF-8)"
@@ -528,9 +529,32 @@ def _writing(output: Any) -> Iterator[None]:
         raise OutputError(f"cannot write the output: {error.strerror or error}") from error
 
 
+_JSON_LINES_SUFFIXES = ("", ".jsonl", ".ndjson")
+"""Output paths written as JSON Lines: these suffixes, and none (a device, a pipe)."""
+
+
+def _output_format(target: str) -> str:
+    """``"parquet"`` or ``"jsonl"``, as the output path's suffix says; another suffix
+    (``.csv``, ``.json``) would get a format it does not name, so it is refused."""
+    if target == "-":
+        return "jsonl"
+    suffix = Path(target).suffix.lower()
+    if suffix == ".parquet":
+        return "parquet"
+    if suffix in _JSON_LINES_SUFFIXES:
+        return "jsonl"
+    raise InvalidParameterError(
+        "--output",
+        target,
+        f"{suffix} is not a format written here: name a .jsonl file (JSON Lines, one record "
+        "a line), a .parquet file, or - for standard output",
+    )
+
+
 def _check_output(target: str) -> None:
-    """Raise for an output that cannot be written whatever the input (a missing extra)."""
-    if target.endswith(".parquet") and importlib.util.find_spec("pyarrow") is None:
+    """Raise for an output that cannot be written whatever the input: a suffix that names
+    no format written here, or Parquet without its extra."""
+    if _output_format(target) == "parquet" and importlib.util.find_spec("pyarrow") is None:
         raise ExtraNotInstalledError("Parquet output", "parquet", "pyarrow")
 
 
@@ -541,7 +565,7 @@ def _open_output(target: str) -> Any:
         except OSError as error:
             raise OutputError(f"standard output is closed ({error.strerror})") from error
         return _JsonLines(stream)
-    if target.endswith(".parquet"):
+    if _output_format(target) == "parquet":
         return _Parquet(target)
     try:
         return _JsonLines(open(target, "wb"))
