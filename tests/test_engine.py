@@ -288,3 +288,38 @@ def test_a_recursive_level_is_applied_again_to_its_own_pieces() -> None:
     assert seen == []
     # 32 words halve into 16 pairs (7 characters; two pairs and a space are 15).
     assert [text[a:b] for a, b, _ in spans] == [f"w{i:02d} w{i + 1:02d}" for i in range(0, 32, 2)]
+
+
+TRIMMING = [
+    name for name in SPLITTERS if name.split("-")[0] in ("recursive", "sentences", "paragraphs")
+]
+"""The splitters whose chunks are trimmed (not the paging blocks, which tile the text, nor
+seed 002's paragraphs, which keep their first line's indentation)."""
+
+
+@pytest.mark.parametrize("name", TRIMMING)
+def test_a_byte_order_mark_starting_the_text_is_trimmed_as_whitespace_is(name: str) -> None:
+    # Files saved on Windows often start with U+FEFF. It marks the encoding, not text a
+    # reader sees: trimmed chunks leave it out as Dart's and JavaScript's trim do (Python's
+    # str.strip keeps it); the first chunk is measured without it.
+    splitter = SPLITTERS[name]
+    text = "\ufeff" + TEXT
+    chunks = splitter.split(text)
+    plain = splitter.split(TEXT)
+    assert chunks[0].start >= 1 and not chunks[0].text.startswith("\ufeff")
+    assert [(c.start - 1, c.end - 1, c.text) for c in chunks] == [
+        (c.start, c.end, c.text) for c in plain
+    ]
+    assert chunks[0].size == splitter.length(chunks[0].text)
+    assert splitter.split("\ufeff") == [] and splitter.split("\ufeff \n\n") == []
+    # Untrimmed chunks keep every character: the mark stays in the first.
+    if isinstance(splitter, spansplit.BudgetedSplitter):
+        kept = type(splitter)(splitter.chunk_size, strip_whitespace=False).split(text)
+        assert kept[0].start == 0 and kept[0].text.startswith("\ufeff")
+
+
+@pytest.mark.parametrize("name", ["blocks", "blocks-utf16"])
+def test_paging_blocks_keep_the_byte_order_mark_so_they_tile(name: str) -> None:
+    text = "\ufeff" + TEXT
+    blocks = SPLITTERS[name].split(text)
+    assert blocks[0].start == 0 and "".join(b.text for b in blocks) == text

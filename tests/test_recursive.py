@@ -478,9 +478,9 @@ def test_markdown_preset_keeps_headings_and_fences_at_chunk_starts() -> None:
 @pytest.mark.parametrize("text", ["\ufeff\n\n", "\n\n", " \n", "   ", "\r\r", "\r\n\r\n"])
 def test_markdown_preset_on_blank_text(text: str) -> None:
     # Blank lines only: no content line starts a segment (a review found an IndexError).
-    # A byte order mark is not whitespace, so it stays.
+    # A byte order mark starting the text is trimmed as whitespace is: nothing is left.
     stripped = RecursiveSplitter.from_preset("markdown", 100).split(text)
-    assert texts_of(stripped) == (["\ufeff"] if text.startswith("\ufeff") else [])
+    assert texts_of(stripped) == []
     kept = RecursiveSplitter.from_preset("markdown", 100, strip_whitespace=False).split(text)
     assert texts_of(kept) == [text]
 

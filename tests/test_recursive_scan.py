@@ -382,7 +382,8 @@ SCAN_SETTINGS = [
 def test_corpus_scanned_chunks_equal_the_general_paths(
     relative: str, chunk_size: int, overlap: int, keep: KeepSeparator
 ) -> None:
-    text = corpus_text(relative)[:200_000]
+    # A byte order mark is trimmed off the first chunk after both paths (test_engine.py)
+    text = corpus_text(relative)[:200_000].removeprefix("\ufeff")
     separators = ("\n\n", "\n", " ", "")
     # Prose with overlap is never scanned (see test_prose_overlap_takes_the_general_path).
     calls, scanned, packed = scanned_and_general(

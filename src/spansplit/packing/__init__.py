@@ -105,8 +105,29 @@ def pack(
             chunks = windows.pack_windows(text, structure, config, start, end, measurer, whole)
         else:
             chunks = whole(None, ())
+    if config.strip_whitespace and start == 0 and text.startswith(BYTE_ORDER_MARK):
+        chunks = _after_byte_order_mark(text, chunks, config)
     check_budget(chunks, config)
     return without_repeated(text, chunks, config.chunk_overlap, config.chunk_size)
+
+
+BYTE_ORDER_MARK = "\ufeff"
+
+
+def _after_byte_order_mark(
+    text: str, chunks: list[SizedSpan], config: ChunkConfig
+) -> list[SizedSpan]:
+    """``chunks`` with a byte order mark that starts the text trimmed off the first, as
+    whitespace is: it marks the encoding, it is nothing a reader sees (Dart's and
+    JavaScript's ``trim`` drop it too). The first chunk is measured again, or dropped
+    when the mark was all it held."""
+    if not chunks or chunks[0][0] != 0:
+        return chunks
+    end = chunks[0][1]
+    start = trim_span(text, 1, end)[0]
+    if start == end:
+        return chunks[1:]
+    return [(start, end, config.length.count(text[start:end])), *chunks[1:]]
 
 
 def without_repeated(
