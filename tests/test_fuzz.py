@@ -51,6 +51,7 @@ STRUCTURE = [
     "\u200d",
     "\U0001f1ef\U0001f1f5\U0001f1eb\U0001f1f7",
     "\f",
+    "\ufeff",  # a byte order mark: trimmed chunks leave it out where it starts the text
     "a" * 40,
 ]
 TEXTS = texts_of(st.sampled_from(ATOMS + STRUCTURE), noise=6, count=40)
