@@ -155,14 +155,40 @@ def forbidden_by_definition(text: str, spans: list[tuple[int, int]]) -> list[int
     found = []
     for k, ((a, b), (c, d)) in enumerate(pairwise(spans), start=1):
         first, last = text[c:d].lstrip()[:1], text[a:b].rstrip()[-1:]
+        # Across a line ending (UAX #14 always breaks after one) only punctuation beyond
+        # ASCII counts: code keeps its lines, hard-wrapped CJK its punctuation.
+        between = (
+            text[a:b][len(text[a:b].rstrip()) :]
+            + text[b:c]
+            + text[c:d][: -len(text[c:d].lstrip()) or len(text[c:d])]
+        )
+        across = any(ch in "\n\r\v\f\x85\u2028\u2029" for ch in between)
         if (
             b not in bounds
             or c not in bounds
-            or (first and CLOSING.match(first))
-            or (last and OPENING.match(last))
+            or (first and CLOSING.match(first) and not (across and first.isascii()))
+            or (last and OPENING.match(last) and not (across and last.isascii()))
         ):
             found.append(k)
     return found
+
+
+@pytest.mark.parametrize(
+    ("text", "cut", "forbidden"),
+    [
+        ("fn main() {\n    let x = 1;", 12, False),  # code: { ends a line
+        ("    x = 1;\n}", 11, False),  # code: } starts a line
+        ("items\n    .map(f)", 6, False),  # code: a method chained on the next line
+        ("他说：「\n你好", 5, True),  # hard-wrapped CJK: 「 ends a line, still glued
+        ("你好\n」她说", 3, True),  # and 」 starting one
+        ("call(\n  x)", 6, False),
+        ("call( x)", 6, True),  # no line ending: the rule holds
+    ],
+)
+def test_a_line_ending_frees_ascii_punctuation_only(text: str, cut: int, forbidden: bool) -> None:
+    spans = [(0, cut), (cut, len(text))]
+    assert forbidden_cuts(text, spans) == ([1] if forbidden else [])
+    assert forbidden_by_definition(text, spans) == ([1] if forbidden else [])
 
 
 @given(st.one_of(unicode_text, structured_text), st.data())
@@ -432,3 +458,17 @@ def test_sentence_starts_in_a_window_are_the_window_reading_of_sentence_spans(
     begin = _resume_point(text, low)
     expected = [s for s, _ in sentence_spans(text, begin, end, wrapped=True)[1:] if s >= low]
     assert SentenceStarts()(text, low, end) == expected
+
+
+@pytest.mark.parametrize("splitter", [ParagraphSplitter, RecursiveSplitter, SentenceSplitter])
+def test_prose_splitters_keep_code_lines_whose_ends_are_brackets(splitter: type) -> None:
+    code = (
+        'fn main() {\n    let f = File::open("hello.txt");\n    if f.is_err() {\n'
+        '        panic!("no file");\n    }\n}\n'
+    )
+    chunks = splitter(48).split(code)
+    assert [c.text for c in chunks] == [
+        'fn main() {\n    let f = File::open("hello.txt");',
+        'if f.is_err() {\n        panic!("no file");\n    }',
+        "}",
+    ]

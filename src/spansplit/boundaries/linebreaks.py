@@ -87,18 +87,6 @@ def forbidden_at(text: str, position: int) -> bool:
     )
 
 
-def _starts_with_closing(text: str, start: int, end: int) -> bool:
-    """Whether the first character of ``text[start:end]`` after spaces is closing."""
-    position = after_whitespace(text, start, end)
-    return position < end and CLOSING.match(text, position) is not None
-
-
-def _ends_with_opening(text: str, start: int, end: int) -> bool:
-    """Whether the last character of ``text[start:end]`` before spaces is opening."""
-    position = before_whitespace(text, start, end)
-    return position > start and OPENING.match(text, position - 1) is not None
-
-
 def forbidden_cuts(
     text: str, spans: Sequence[Span], punctuation: bool = True, trimmed: bool = False
 ) -> list[int]:
@@ -140,9 +128,39 @@ def forbidden_cuts(
         suspects.update(m.start() for m in _EDGE_LAST.finditer(lasts))
         for index in sorted(suspects):
             (a, b), (c, d) = spans[index], spans[index + 1]
-            if _starts_with_closing(text, c, d) or _ends_with_opening(text, a, b):
+            if _punctuation_joins(text, a, b, c, d):
                 found.add(index + 1)
     return sorted(found)
+
+
+_LINE_ENDING = re.compile(r"[\n\r\v\f\x85\u2028\u2029]")
+"""A character that ends a line (UAX #14 classes BK, CR, LF and NL)."""
+
+
+def _punctuation_joins(text: str, a: int, b: int, c: int, d: int) -> bool:
+    """Whether the cut between pieces ``[a, b)`` and ``[c, d)`` is one the punctuation
+    rules forbid (:func:`punctuation_forbids`, spaces at the pieces' edges aside)."""
+    return punctuation_forbids(
+        text, before_whitespace(text, a, b), after_whitespace(text, c, d), a, d
+    )
+
+
+def punctuation_forbids(
+    text: str, last: int, first: int, low: int = 0, high: int | None = None
+) -> bool:
+    """Whether a cut between ``text[low:last]`` and ``text[first:high]`` (only whitespace
+    between them) puts closing punctuation first or opening punctuation last. Across a
+    line ending, which UAX #14 always lets a line break after, only punctuation beyond
+    ASCII counts: hard-wrapped CJK and typographic quotes still hold together, while code
+    keeps its lines (``{`` ending one, ``}`` or ``.method()`` starting the next)."""
+    high = len(text) if high is None else high
+    opening = last > low and OPENING.match(text, last - 1) is not None
+    closing = first < high and CLOSING.match(text, first) is not None
+    if not (opening or closing):
+        return False
+    if _LINE_ENDING.search(text, last, first) is None:
+        return True
+    return (opening and not text[last - 1].isascii()) or (closing and not text[first].isascii())
 
 
 _EDGE_REACH = 8

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 
 from ..boundaries.graphemes import run_in_clusters
 from ..boundaries.levels import Level
-from ..boundaries.linebreaks import CLOSING, OPENING, forbidden_run
+from ..boundaries.linebreaks import forbidden_run, punctuation_forbids
 from ..boundaries.separators import SeparatorLevel
 from ..chunk import SizedSpan, after_whitespace, before_whitespace
 from ..config import ChunkConfig
@@ -118,13 +118,7 @@ class RecursiveScan:
         :func:`~spansplit.boundaries.linebreaks.glue` joins the general path's pieces)."""
         if self.marks:
             self._check_clusters(run_start, run_end)
-        if not self.glued:
-            return True
-        text = self.text
-        return not (
-            (run_end < len(text) and CLOSING.match(text, run_end))
-            or (run_start > 0 and OPENING.match(text, run_start - 1))
-        )
+        return not (self.glued and punctuation_forbids(self.text, run_start, run_end))
 
     def _run_start(self, pos: int) -> int:
         """Start of the whitespace run holding ``text[pos - 1]`` (``pos`` if that is not
