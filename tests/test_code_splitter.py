@@ -38,6 +38,7 @@ from spansplit import (
 from spansplit.boundaries import code as code_boundaries
 from spansplit.boundaries.code import SyntaxLevel, grammar_available
 from spansplit.boundaries.code_languages import get_language
+from spansplit.sizing.token_index import INDEX_MIN_CHARS
 
 SAMPLES = {
     "python": "code.py",
@@ -697,3 +698,29 @@ def test_a_parse_on_that_could_differ_from_a_fresh_one_is_made_afresh() -> None:
     start = (head, code_boundaries.parse(head, parses_on))
     grown = code_boundaries.parse(head + rest, parses_on, start)
     assert _nodes(grown) == _nodes(code_boundaries.parse(head + rest, parses_on))
+
+
+FTP_EXIT = (
+    "class FTP:\n\n    def __enter__(self):\n        return self\n\n"
+    "    # Context management protocol: try to quit() if active\n"
+    "    def __exit__(self, *args):\n        if self.sock is not None:\n            try:\n"
+    "                self.quit()\n            except (OSError, EOFError):\n"
+    "                pass\n            finally:\n                if self.sock is not None:\n"
+    "                    self.close()\n"
+)
+
+
+def test_a_long_file_splits_its_code_as_a_short_one_does() -> None:
+    # From 32K characters on, packing starts from the token index's estimates. One piece
+    # (the comment and __exit__, 65 tokens) was estimated at 64, packed whole, then found
+    # over by its exact count and hard-cut mid-line; estimates near the budget are now
+    # counted exactly, so it is split at its lines as in a short file.
+    needs_grammar("python")
+    filler = "".join(f"\ndef helper_{i}(a, b):\n    return a * {i} + b\n" for i in range(900))
+    long_text = FTP_EXIT + filler
+    assert len(long_text) > INDEX_MIN_CHARS
+    short = split_code(FTP_EXIT + filler[:1000], "python", 64, length="cl100k_base")
+    long = split_code(long_text, "python", 64, length="cl100k_base")
+    assert [(c.start, c.end) for c in long[:3]] == [(c.start, c.end) for c in short[:3]]
+    assert long[1].text.startswith("    def __exit__") and long[1].text.endswith("self.close()\n")
+    assert all(c.start == 0 or long_text[c.start - 1] == "\n" for c in long)

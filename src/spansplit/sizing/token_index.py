@@ -121,15 +121,27 @@ class TokenIndexMeasurer(TextMeasurer):
     # -- measuring ----------------------------------------------------------------------
 
     def sizes(self, spans: Sequence[Span], cap: int) -> list[int]:
-        """Estimates from the whole text's tokens (off by a token or two at the ends)."""
+        """Estimates from the whole text's tokens (off by a token or two at the ends),
+        counted exactly where an estimate is within :data:`REACH_MARGIN` of ``cap``: a span
+        reported within ``cap`` fits, so packing splits one that does not by its levels
+        (a definition at its lines), never by a hard cut after the fact."""
         if not self._built:
             self._build()
+        low = cap - REACH_MARGIN
         if self._vector is not None and len(spans) >= VECTOR_MIN_SPANS:
-            bounds = optional_numpy().array(spans, dtype=self._vector.dtype)  # type: ignore[union-attr]
+            np = optional_numpy()
+            bounds = np.array(spans, dtype=self._vector.dtype)  # type: ignore[union-attr]
             upto = self._vector.searchsorted(bounds, side="right")  # as bisect_right
-            return (upto[:, 1] - upto[:, 0]).tolist()  # type: ignore[no-any-return]
-        ends = self._ends  # as _tokens_upto, inlined: a batch is often many short spans
-        return [bisect_right(ends, b) - bisect_right(ends, a) for a, b in spans]
+            estimates = upto[:, 1] - upto[:, 0]
+            found: list[int] = estimates.tolist()
+            near = np.flatnonzero((estimates > low) & (estimates <= cap)).tolist()  # type: ignore[union-attr]
+        else:
+            ends = self._ends  # as _tokens_upto, inlined: a batch is often many short spans
+            found = [bisect_right(ends, b) - bisect_right(ends, a) for a, b in spans]
+            near = [k for k, size in enumerate(found) if low < size <= cap]
+        for k in near:
+            found[k] = self.count(*spans[k])
+        return found
 
     def estimated_fit(self, starts: Sequence[int], end: int, room: int) -> int:
         """The first of ``starts`` (ascending) whose estimate of ``text[start:end]`` is at

@@ -32,19 +32,17 @@ from ..boundaries.code_languages import CodeLanguage, get_language
 from ..boundaries.levels import Level
 from ..boundaries.separators import SeparatorLevel
 from ..boundaries.words import word_spans
-from ..chunk import Chunk, trim_span
+from ..chunk import Chunk
 from ..errors import InvalidParameterError
 from ..lines import LINE_ENDING
 from ..packing import Structure, pack
 from ..sizing import LengthSpec
-from ..sizing.base import CodePoints, TextMeasurer, Utf8Bytes, Utf16Units
+from ..sizing.base import TextMeasurer
 from .base import BudgetedSplitter, make_chunks
 from .recursive import RecursiveSplitter
 
 if TYPE_CHECKING:
     from tree_sitter import Tree
-
-TIKTOKEN_MODULE = "spansplit.sizing.tiktoken"  # not imported here: tiktoken is optional
 
 Fallback = Literal["error", "separators"]
 
@@ -112,21 +110,7 @@ class CodeSplitter(BudgetedSplitter):
     ) -> SyntaxLevel:
         """The syntax level of one text (parsed now, unless its ``tree`` is given), told how
         to check the budget (with ``measurer``, the one packing will measure ``text`` with)."""
-        count = (measurer or self.length.measurer(text)).count
-        budget, trim = self.chunk_size, self.strip_whitespace
-        # Units where an ASCII character never counts more than one.
-        ascii_bound = isinstance(self.length, (CodePoints, Utf8Bytes, Utf16Units)) or (
-            type(self.length).__module__ == TIKTOKEN_MODULE
-        )
-
-        def fits(start: int, end: int) -> bool:
-            if trim:
-                start, end = trim_span(text, start, end)
-            if ascii_bound and end - start <= budget and text[start:end].isascii():
-                return True
-            return count(start, end) <= budget
-
-        return SyntaxLevel(text, self.info, fits, tree)
+        return SyntaxLevel(text, self.info, self.config.span_fits(text, measurer), tree)
 
     def syntax_structure(self, syntax: SyntaxLevel) -> Structure:
         """The levels for one parsed text: its syntax, then lines, then words; overlap
