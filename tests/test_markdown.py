@@ -374,9 +374,10 @@ def assert_no_chunk_ends_on_a_heading(
 ) -> None:
     """No chunk but the last ends on a heading's lines, unless no text of its own can
     follow them (another heading comes next, or nothing, or the end of the block quote
-    or list item it is the last block of) or those lines (and any headings right after
+    or list item it is the last block of), or those lines (and any headings right after
     them) and the word after them are over the budget together (then they must be cut
-    somewhere)."""
+    somewhere), or the next chunk starts a section or a block other than a paragraph
+    (kept whole where it fits) and the two chunks are over the budget together."""
     layout = MarkdownLayout(text)
     lines = layout.heading_lines
     bodiless = [
@@ -384,11 +385,13 @@ def assert_no_chunk_ends_on_a_heading(
         for (start, end), following in zip(lines, [*(s for s, _ in lines[1:]), len(text)])
         if not text[end:following].strip()
     ]
+    unit_starts = {start for start, _ in lines}
     containers = [layout.root]
     while containers:
         block = containers.pop()
         kids = list(block.children)
         containers += kids
+        unit_starts.update(kid.start for kid in kids if kid.kind != "paragraph")
         if block is not layout.root and kids and kids[-1].kind == "heading":
             bodiless.append((kids[-1].start, kids[-1].end))
 
@@ -396,8 +399,12 @@ def assert_no_chunk_ends_on_a_heading(
         return any(a < end and start < b for a, b in layout.heading_lines)
 
     words = word_spans(text, 0, len(text))
-    for chunk in chunks[:-1]:
+    for chunk, following in itertools.pairwise(chunks):
         if any(start <= chunk.end - 1 < end for start, end in bodiless):
+            continue
+        if layout.line_start(following.start) in unit_starts and (
+            measure(text[chunk.start : following.end]) > size
+        ):
             continue
         if on_heading(chunk.end - 1, chunk.end):
             first = last = next(i for i, w in enumerate(words) if w[0] <= chunk.end - 1 < w[1])
@@ -591,3 +598,53 @@ def test_a_parser_that_does_not_merge_text_gives_the_same_chunks(
     monkeypatch.setattr(markdown_boundaries, "load_pyromark", lambda: OldModule)
     assert [h.text for h in MarkdownLayout(text).headings] == headings
     assert MarkdownSplitter(60).split(text) == expected
+
+
+RUST_FENCE = (
+    '```rust\nfn main() {\n    let f = File::open("hello.txt");\n    if f.is_err() {\n'
+    '        panic!("no file");\n    }\n}\n```\n'
+)
+
+
+def test_a_fence_too_big_is_cut_at_its_line_ends_whatever_punctuation_they_end_with() -> None:
+    # A line ending in "{" (or starting with "}") was glued to the next as prose would be,
+    # over the budget, then cut between words, inside a string.
+    chunks = split_markdown(RUST_FENCE, 48)
+    assert [c.text for c in chunks] == [
+        "```rust\nfn main() {",
+        'let f = File::open("hello.txt");',
+        'if f.is_err() {\n        panic!("no file");\n    }',
+        "}\n```",
+    ]
+    assert all(RUST_FENCE[c.end] == "\n" for c in chunks)
+
+
+@pytest.mark.parametrize(
+    ("text", "size", "expected"),
+    [
+        (  # a sub-section that fits is not cut to keep its parent's heading with it
+            "## Installation guide\n\n### Linux\n\nRun the installer.\n",
+            32,
+            ["## Installation guide", "### Linux\n\nRun the installer."],
+        ),
+        (  # nor a table that fits
+            "## Second heading here with many words ##\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+            50,
+            ["## Second heading here with many words ##", "| a | b |\n|---|---|\n| 1 | 2 |"],
+        ),
+        (  # nor a block quote that fits
+            "Setext H2\n---------\n\n> ## Quoted heading\n> text in quote\n\nmore text here.\n",
+            40,
+            ["Setext H2\n---------", "> ## Quoted heading\n> text in quote", "more text here."],
+        ),
+        (  # a paragraph still gives the heading its first sentence
+            "# T\n\nFirst sentence here. Second sentence is here. Third one too.\n",
+            50,
+            ["# T\n\nFirst sentence here. Second sentence is here.", "Third one too."],
+        ),
+    ],
+)
+def test_what_fits_alone_but_not_with_its_heading_is_kept_whole(
+    text: str, size: int, expected: list[str]
+) -> None:
+    assert [c.text for c in split_markdown(text, size)] == expected

@@ -26,7 +26,7 @@ import itertools
 import re
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from types import ModuleType
@@ -162,9 +162,11 @@ class MarkdownLayout:
             index = self.headings[index].parent
         return path[::-1]
 
-    def section_cuts(self, start: int, end: int) -> list[int]:
+    def section_cuts(self, start: int, end: int, fits: Fits | None = None) -> list[int]:
         """Line starts of the coarsest headings inside ``(start, end)``, except after a
-        part that is a heading alone (it goes with the part after it)."""
+        part that is a heading alone: it goes with the part after it, unless (``fits``
+        telling) that part fits alone and not with it, since a section that fits is
+        never cut to keep a heading with it."""
         low = bisect_right(self.heading_starts, start)
         high = bisect_left(self.heading_starts, end)
         inside = self.headings[low:high]
@@ -172,7 +174,11 @@ class MarkdownLayout:
             return []
         top = min(heading.level for heading in inside)
         cuts = [heading.start for heading in inside if heading.level == top]
-        return [cut for before, cut in zip([start, *cuts], cuts) if not self._bare(before, cut)]
+        return [
+            cut
+            for before, cut, after in zip([start, *cuts], cuts, [*cuts[1:], end])
+            if not self._bare(before, cut) or _apart(fits, before, cut, after)
+        ]
 
     def _bare(self, start: int, end: int) -> bool:
         """Whether ``[start, end)`` holds nothing but headings (and blank lines)."""
@@ -198,8 +204,13 @@ class MarkdownLayout:
                 return block
             block = kids[index]
 
-    def block_cuts(self, start: int, end: int) -> list[int]:
-        """Where a region may be cut at its blocks (see the module docstring)."""
+    def block_cuts(self, start: int, end: int, fits: Fits | None = None) -> list[int]:
+        """Where a region may be cut at its blocks (see the module docstring). Headings go
+        with the block after them, unless (``fits`` telling) that block fits alone and not
+        with them and is a fence, a table, an HTML block, or a list or quote with no cut
+        inside: those are never cut to keep a heading with them, while a paragraph (its
+        first sentence or words) or a longer list or quote gives the heading its first
+        part."""
         block = self.holder(start, end)
         if block.kind == "table" or not block.children:
             whole = _same_text(self.text, (start, end), (block.start, block.end))
@@ -213,11 +224,20 @@ class MarkdownLayout:
         if inside or not kids:
             return inside
         # One group: headings glued to the block after them. Cut that block inside, so
-        # the headings go with its first part.
+        # the headings go with its first part, unless it fits alone.
         last = kids[-1]
-        if all(kid.kind == "heading" for kid in kids[:-1]):
-            return [cut for cut in self._inner_cuts(last) if start < cut < end]
-        return []
+        if not all(kid.kind == "heading" for kid in kids[:-1]):
+            return []
+        inner = [cut for cut in self._inner_cuts(last) if start < cut < end]
+        before = self.line_start(last.start)
+        if (
+            last.kind != "paragraph"
+            and (last.kind in _WHOLE_TO_OVERLAP or not inner)
+            and start < before
+            and _apart(fits, start, before, min(last.end, end))
+        ):
+            return [before]
+        return inner
 
     def _around_loose_text(self, kids: list[Block], start: int, end: int) -> list[int]:
         """Cuts around text that no block holds (link reference definitions, which the
@@ -254,6 +274,15 @@ class MarkdownLayout:
         if kind in ("paragraph", "item", "footnote", "quote"):
             return [start for start, _ in _SENTENCES(text, block.start, block.end)[1:]]
         return []
+
+
+Fits = Callable[[int, int], bool]
+"""Whether the span ``[start, end)`` is within the budget (the splitter's length)."""
+
+
+def _apart(fits: Fits | None, start: int, cut: int, end: int) -> bool:
+    """Whether ``[cut, end)`` fits alone and not with ``[start, cut)`` before it."""
+    return fits is not None and fits(cut, end) and not fits(start, end)
 
 
 def _same_text(text: str, a: Span, b: Span) -> bool:
@@ -494,24 +523,28 @@ def _sections(root: Block, size: int) -> list[Heading]:
 
 @dataclass(frozen=True, slots=True)
 class SectionLevel:
-    """Cut a region at the coarsest headings inside it (nested: tried again on each part)."""
+    """Cut a region at the coarsest headings inside it (nested: tried again on each part);
+    ``fits`` (the budget) lets a section that fits part from a heading alone before it."""
 
     layout: MarkdownLayout
+    fits: Fits | None = None
     recursive = True
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
-        return _parts(start, end, self.layout.section_cuts(start, end))
+        return _parts(start, end, self.layout.section_cuts(start, end, self.fits))
 
 
 @dataclass(frozen=True, slots=True)
 class BlockLevel:
-    """Cut a region at its blocks, items, rows, lines or sentences (nested)."""
+    """Cut a region at its blocks, items, rows, lines or sentences (nested); ``fits`` (the
+    budget) lets a block that fits part from the headings before it."""
 
     layout: MarkdownLayout
+    fits: Fits | None = None
     recursive = True
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
-        return _parts(start, end, self.layout.block_cuts(start, end))
+        return _parts(start, end, self.layout.block_cuts(start, end, self.fits))
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..boundaries.markdown import (
     BlockLevel,
+    Fits,
     Heading,
     MarkdownLayout,
     OverlapLevel,
@@ -80,12 +81,13 @@ class MarkdownSplitter(BudgetedSplitter):
         self.count_heading_path = check_bool("count_heading_path", count_heading_path)
         load_pyromark()  # a missing parser fails here, naming the extra
 
-    def structure_for(self, layout: MarkdownLayout) -> Structure:
+    def structure_for(self, layout: MarkdownLayout, fits: Fits | None = None) -> Structure:
         """The levels of one parsed text: sections, then blocks, then words (a heading
         glued to the word after it); overlap stays inside a section (a chunk that starts
-        at a heading repeats nothing before it)."""
+        at a heading repeats nothing before it). ``fits`` tells the budget, so that a
+        section or block that fits is not cut to keep a heading with it."""
         return Structure(
-            (SectionLevel(layout), BlockLevel(layout), WordLevel(layout)),
+            (SectionLevel(layout, fits), BlockLevel(layout, fits), WordLevel(layout)),
             isolate=True,
             overlap_level=OverlapLevel(layout),
             overlap_fences=layout.heading_starts,
@@ -145,7 +147,10 @@ class MarkdownSplitter(BudgetedSplitter):
         if layout.front_matter is not None:
             spans = pack(text, _FRONT_MATTER, config, region=layout.front_matter)
             found += [(span, "front_matter") for span in spans]
-        body = pack(text, self.structure_for(layout), config, region=(layout.body_start, len(text)))
+        measurer = config.length.measurer(text)
+        structure = self.structure_for(layout, config.span_fits(text, measurer))
+        region = (layout.body_start, len(text))
+        body = pack(text, structure, config, region=region, measurer=measurer)
         found += [(span, self.kind) for span in body]
         return found
 
