@@ -11,12 +11,14 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from conftest import sample
 
 from spansplit.cli import main
+from spansplit.corpus import find_files
 
 SPANSPLIT = [sys.executable, "-m", "spansplit"]
 
@@ -298,3 +300,245 @@ def test_json_lines_outputs_are_named_by_their_suffix_or_none(tmp_path: Path, na
     assert main(["recursive", str(path), "--chunk-size", "5", "-o", str(target)]) == 0
     records = [json.loads(line) for line in target.read_text().splitlines()]
     assert [r["text"] for r in records] == ["some", "words", "here"]
+
+
+# --- finding files: symlinks, permissions, odd names, inputs that give nothing ---------------
+
+needs_non_root = pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() == 0,
+    reason="permissions do not stop root (the simulated tests below cover it)",
+)
+
+
+def tree(root: Path, files: dict[str, str]) -> Path:
+    for relative, text in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def sources(out: str) -> list[str]:
+    return [r["source"] for r in records(out) if r["chunk_index"] == 0]
+
+
+def test_a_symlink_loop_gives_each_file_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    tree(tmp_path, {"d1/sub/a.md": "hello", "d1/b.txt": "bye"})
+    (tmp_path / "d1" / "sub" / "loop").symlink_to(".")  # d1/sub/loop/loop/... is d1/sub
+    argv = ["--chunk-size", "100"]
+    status, by_glob, err = run(capfd, "recursive", "d1/**/*.md", "-r", *argv)
+    assert (status, sources(by_glob)) == (0, ["d1/sub/a.md"]) and err == ""
+    _, by_folder, _ = run(capfd, "recursive", "d1", "-r", "--include", "*.md", *argv)
+    assert by_folder == by_glob  # the glob and the folder agree on a tree
+    _, everything, _ = run(capfd, "recursive", "d1/**", "-r", *argv)
+    assert sources(everything) == ["d1/b.txt", "d1/sub/a.md"]
+    # The same file by two paths comes once, by the first path found.
+    status, out, _ = run(capfd, "recursive", "d1/sub/*/a.md", "d1", "-r", *argv)
+    assert (status, sources(out)) == (0, ["d1/sub/loop/a.md", "d1/b.txt"])
+
+
+def test_find_files_keeps_the_first_path_of_a_file(tmp_path: Path) -> None:
+    tree(tmp_path, {"notes/a.txt": "a", "notes/b.txt": "b"})
+    (tmp_path / "notes" / "0-alias.txt").symlink_to("b.txt")
+    found = find_files([str(tmp_path / "notes"), str(tmp_path / "notes" / "b.txt")])
+    assert [Path(f).name for f in found.files] == ["0-alias.txt", "a.txt"]
+    assert found.missing == []
+
+
+def test_a_folder_that_cannot_be_read_is_reported_simulated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # As a user without permission sees it, whoever runs the tests (root reads anything).
+    monkeypatch.chdir(tmp_path)
+    tree(tmp_path, {"d2/locked/f.txt": "hi", "d2/ok.txt": "ok"})
+    locked = os.path.join("d2", "locked")
+    real_scandir, real_stat = os.scandir, os.stat
+
+    def denied(path: Any) -> None:
+        name = os.fspath(path)
+        if name == locked or name.startswith(locked + os.sep):
+            raise PermissionError(13, "Permission denied", name)
+
+    def scandir(path: Any = ".") -> Any:
+        denied(path)
+        return real_scandir(path)
+
+    def stat(path: Any, *args: Any, **options: Any) -> Any:
+        if os.fspath(path).startswith(locked + os.sep):
+            denied(path)  # a path inside the folder cannot even be looked up
+        return real_stat(path, *args, **options)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(os, "stat", stat)
+    for given, split in [("d2", 1), ("d2/**/*.txt", 1), ("d2/locked", 0), ("d2/locked/*.txt", 0)]:
+        status, out, err = run(capfd, "recursive", given, "-r", "--chunk-size", "100")
+        assert (status, sources(out)) == (1, ["d2/ok.txt"][:split]), given
+        assert_one_line_errors(err, f"spansplit: {locked}: Permission denied")
+    status, out, err = run(capfd, "recursive", "d2/locked/f.txt", "d2/ok.txt", "--chunk-size", "9")
+    assert (status, sources(out)) == (1, ["d2/ok.txt"])
+    assert_one_line_errors(err, "spansplit: d2/locked/f.txt: Permission denied")
+
+
+@needs_non_root
+def test_a_folder_that_cannot_be_read_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    tree(tmp_path, {"d2/locked/f.txt": "hi", "d2/ok.txt": "ok"})
+    (tmp_path / "d2" / "locked").chmod(0)
+    try:
+        for inputs in (["d2"], ["d2/**/*.txt"], ["d2/locked"]):
+            status, out, err = run(capfd, "recursive", *inputs, "-r", "--chunk-size", "100")
+            assert status == 1, inputs
+            assert_one_line_errors(err, "spansplit: d2/locked: Permission denied")
+            assert sources(out) == ([] if inputs == ["d2/locked"] else ["d2/ok.txt"])
+        status, out, err = run(capfd, "recursive", "d2/locked/f.txt", "--chunk-size", "100")
+        assert (status, out) == (1, "")
+        assert_one_line_errors(err, "spansplit: d2/locked/f.txt: Permission denied")
+    finally:
+        (tmp_path / "d2" / "locked").chmod(0o755)
+
+
+def assert_one_line_errors(err: str, *lines: str) -> None:
+    """Each of ``lines`` is a whole line of ``err``; every line is a spansplit message."""
+    assert "Traceback" not in err
+    got = err.splitlines()
+    assert all(line.startswith("spansplit") for line in got), got
+    for line in lines:
+        assert line in got, got
+
+
+def undecodable_name(folder: Path) -> Path:
+    """A file named with a byte that is not UTF-8 (caf\\xe9.txt), where the file system
+    takes such names."""
+    path = folder / os.fsdecode(b"caf\xe9.txt")
+    try:
+        path.write_bytes(b"good text\n")
+    except (OSError, UnicodeError):
+        pytest.skip("this file system refuses names that are not UTF-8")
+    return path
+
+
+def test_a_file_name_that_is_not_utf8_is_split_and_shown_escaped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d4").mkdir()
+    tree(tmp_path, {"d4/a.txt": "first file", "d4/z.txt": "last file"})
+    undecodable_name(tmp_path / "d4")
+    status, out, err = run(capfd, "recursive", "d4", "--chunk-size", "100")
+    assert status == 0 and "failed" not in err
+    assert sources(out) == ["d4/a.txt", "d4/caf\\xe9.txt", "d4/z.txt"]
+    assert records(out)[1]["text"] == "good text"
+    parquet = pytest.importorskip("pyarrow.parquet")
+    target = tmp_path / "out.parquet"
+    status, _, err = run(capfd, "recursive", "d4", "--chunk-size", "100", "-o", str(target))
+    assert status == 0 and "Traceback" not in err
+    rows = parquet.read_table(target).to_pylist()
+    assert [row["source"] for row in rows] == sources(out)
+
+
+def test_a_glob_that_matches_a_folder_gives_its_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    tree(tmp_path, {"d5/sub/a.txt": "a", "d5/sub/deep/c.txt": "c", "d5/top.txt": "b"})
+    for recursive, expected in (
+        (["-r"], ["d5/sub/a.txt", "d5/sub/deep/c.txt", "d5/top.txt"]),
+        ([], ["d5/sub/a.txt", "d5/top.txt"]),
+    ):
+        status, quoted, _ = run(capfd, "recursive", "d5/*", *recursive, "--chunk-size", "9")
+        assert (status, sources(quoted)) == (0, expected)
+        shell = ["d5/sub", "d5/top.txt"]
+        _, expanded, _ = run(capfd, "recursive", *shell, *recursive, "--chunk-size", "9")
+        assert quoted == expanded  # as the shell's own expansion of d5/*
+
+
+def test_a_file_name_with_a_newline_stays_on_one_line(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "d6"
+    folder.mkdir()
+    (folder / "a\nb.bin").write_bytes(b"x\x00")
+    (folder / "c\x1b[31m.txt").write_bytes(b"\xff")
+    status, out, err = run(capfd, "recursive", str(folder), "--chunk-size", "9")
+    assert (status, out) == (1, "")
+    assert_one_line_errors(
+        err,
+        f"spansplit: {folder}/a\\nb.bin: binary data (a NUL byte at byte offset 1), not text",
+        f"spansplit: {folder}/c\\x1b[31m.txt: not valid UTF-8 at byte offset 0 (invalid "
+        "start byte)",
+    )
+    assert len(err.splitlines()) == 3  # the two files and the summary
+    status, _, err = run(capfd, "recursive", str(folder / "new\nline.txt"), "--chunk-size", "9")
+    assert status == 1
+    assert_one_line_errors(err, f"spansplit: {folder}/new\\nline.txt: no such file or directory")
+
+
+@pytest.mark.parametrize(
+    ("inputs", "options", "reason"),
+    [
+        (["empty"], [], "no files in this directory"),
+        (["nested"], [], "no files in this directory (its folders are searched with -r)"),
+        (["dotted"], ["-r"], "no files in this directory (hidden files and folders are left out)"),
+        (["docs"], ["-r", "--include", "*.txt"], "no file matches --include/--exclude"),
+        (["docs/*"], ["--exclude", "*.md"], "no file matches --include/--exclude"),
+        (["docs/*.zzz"], [], "no file matches this pattern"),
+        (["docs/a.md"], ["--include", "*.txt"], "left out by --include/--exclude"),
+        (["nope.txt"], [], "no such file or directory"),
+    ],
+)
+def test_an_input_that_gives_no_file_is_reported(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capfd: pytest.CaptureFixture[str],
+    inputs: list[str],
+    options: list[str],
+    reason: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    tree(tmp_path, {"docs/a.md": "# A", "nested/inner/x.txt": "x", "dotted/.h/y.txt": "y"})
+    (tmp_path / "empty").mkdir()
+    status, out, err = run(capfd, "recursive", *inputs, *options, "--chunk-size", "100")
+    assert (status, out) == (1, "")
+    assert_one_line_errors(err, f"spansplit: {inputs[0]}: {reason}")
+    # Beside an input that gives files, it still fails the run, and those are split; but
+    # a file named itself that the patterns leave out is only filtered then (as in
+    # `src/* --include '*.py'`, a list the shell made).
+    (tmp_path / "keep.txt").write_text("kept")
+    options = [*options, "--include", "keep.txt"] if "--include" in options else options
+    status, out, err = run(capfd, "recursive", *inputs, "keep.txt", *options, "--chunk-size", "99")
+    if reason.startswith("left out"):
+        assert (status, sources(out), err) == (0, ["keep.txt"], "")
+    else:
+        assert (status, sources(out)) == (1, ["keep.txt"]) and f"{inputs[0]}: " in err
+
+
+def test_find_files_says_why_an_input_gives_no_file(tmp_path: Path) -> None:
+    tree(tmp_path, {"docs/a.md": "# A"})
+    (tmp_path / "empty").mkdir()
+    found = find_files([str(tmp_path / "empty"), str(tmp_path / "docs")], include=["*.txt"])
+    assert found.files == []
+    assert found.missing == [
+        (str(tmp_path / "empty"), "no files in this directory"),
+        (str(tmp_path / "docs"), "no file matches --include/--exclude"),
+    ]
+
+
+def test_code_from_standard_input_without_a_language_is_bad_usage(
+    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    class Unread:
+        def read(self, *size: int) -> bytes:
+            raise AssertionError("standard input was read before the settings were checked")
+
+    monkeypatch.setattr(sys, "stdin", SimpleNamespace(buffer=Unread()))
+    with pytest.raises(SystemExit) as stopped:
+        main(["code", "-", "--chunk-size", "100"])
+    out, err = capfd.readouterr()
+    assert stopped.value.code == 2 and out == ""
+    assert "spansplit code: error: " in err and "standard input has no file extension" in err
+    assert "--language" in err and "Traceback" not in err

@@ -9,10 +9,10 @@ run goes on; the exit status says whether some failed. The seed contracts' own o
 shapes live in a ``compat`` subcommand that the main help does not list.
 
 Exit status: 0 all went well (or the reader stopped reading, as ``| head`` does); 1 some
-input could not be split (bad file, bad text, a chunk no split can fit); 2 bad usage (bad
-options and settings, Parquet output without its extra, found before any file is read); 3
-the output could not be written (closed or full); 130 interrupted (the output holds the
-records written so far, each whole).
+input could not be split (bad file, bad text, a chunk no split can fit, a folder that cannot
+be read, an input that gives no file); 2 bad usage (bad options and settings, Parquet output
+without its extra, found before any file is read); 3 the output could not be written
+(closed or full); 130 interrupted (the output holds the records written so far, each whole).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import json
 import os
 import sys
 import time
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -343,6 +344,10 @@ def _code_splitter(options: argparse.Namespace) -> SplitterChoice:
 
     size, overlap, length = _budget(options)
     fallback = "separators" if options.separators_fallback else "error"
+    if options.language is None and "-" in options.paths:  # bad usage, known before reading
+        raise InvalidParameterError(
+            "--language", None, "standard input has no file extension: pass --language"
+        )
     if options.language is not None:
         with _command_line_fix():
             return CodeSplitter(options.language, size, overlap, length=length, fallback=fallback)  # type: ignore[arg-type]
@@ -489,7 +494,7 @@ class _Parquet:
         try:
             self.writer = pyarrow.parquet.ParquetWriter(path, self.schema)
         except OSError as error:
-            raise OutputError(f"{path}: {error.strerror or error}") from error
+            raise OutputError(f"{_shown(path)}: {error.strerror or error}") from error
         self.rows: list[dict[str, Any]] = []
 
     def write(self, record: ChunkRecord) -> None:
@@ -506,8 +511,10 @@ class _Parquet:
         """Nothing: rows go out a row group at a time (small groups would slow reading)."""
 
     def close(self) -> None:
-        self._write_rows()
-        self.writer.close()
+        try:
+            self._write_rows()
+        finally:
+            self.writer.close()  # valid with the row groups written, whatever happened
 
 
 class _ReaderStopped(Exception):
@@ -570,7 +577,7 @@ def _open_output(target: str) -> Any:
     try:
         return _JsonLines(open(target, "wb"))
     except OSError as error:
-        raise OutputError(f"{target}: {error.strerror or error}") from error
+        raise OutputError(f"{_shown(target)}: {error.strerror or error}") from error
 
 
 # --- running ------------------------------------------------------------------------------------
@@ -595,7 +602,7 @@ class _Report:
 
     def failed(self, error: DocumentError) -> None:
         self.failures += 1
-        self.say(f"spansplit: {error.where}: {error.error}")
+        self.say(f"spansplit: {_shown(error.where)}: {error.error}")
 
     def say(self, message: str) -> None:
         if self.bar is not None:
@@ -637,8 +644,8 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
         written = Path(options.output).resolve()
         found.files[:] = [f for f in found.files if f == "-" or Path(f).resolve() != written]
     report = _Report(len(found.files), options.progress)
-    for path, reason in found.missing:
-        report.say(f"spansplit: {path}: {reason}")
+    for path, reason in found.missing:  # inputs that gave no file, folders not readable
+        report.say(f"spansplit: {_shown(path)}: {reason}")
         report.failures += 1
     output = _open_output(options.output)
     state = Progress()
@@ -730,7 +737,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _ReaderStopped:
         return OK
     except DocumentError as error:
-        _error(name, f"{error.where}: {error.error}")
+        _error(name, f"{_shown(error.where)}: {error.error}")
         return FAILED_INPUT
     except SpansplitError as error:
         _error(name, str(error))
@@ -741,6 +748,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _error(name, "interrupted")
         return INTERRUPTED
+
+
+def _shown(name: str) -> str:
+    """A file name as it is shown on one line of standard error: with the bytes that are
+    not UTF-8 escaped (see :func:`~spansplit.corpus.display_name`), and control characters
+    (a newline, an escape) as escapes such as ``\\n``, so a name cannot break the line."""
+    from .corpus import display_name
+
+    name = display_name(name)
+    if name.isprintable():
+        return name
+    return "".join(
+        char.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(char) in ("Cc", "Zl", "Zp")
+        else char
+        for char in name
+    )
 
 
 def _error(command: str, message: str) -> None:

@@ -1,9 +1,10 @@
 """Files to documents, the same way for the command line and the Ray Data pipeline.
 
 :func:`find_files` expands paths, directories and glob patterns into files, in a stable
-order; :func:`read_document` turns a file's bytes into a :class:`~spansplit.batch.Document`
-whose id is a digest of those bytes and whose metadata names the source, or raises a
-:class:`~spansplit.batch.DocumentError` that says why not (not UTF-8, binary, unreadable).
+order, each once, and says why of an input that gives none; :func:`read_document` turns a
+file's bytes into a :class:`~spansplit.batch.Document` whose id is a digest of those bytes
+and whose metadata names the source, or raises a :class:`~spansplit.batch.DocumentError`
+that says why not (not UTF-8, binary, unreadable).
 :class:`SplitterByFileType` chooses the splitter of each document from its file name:
 Markdown to the Markdown splitter, source code to the code splitter, the rest to the
 recursive splitter.
@@ -15,6 +16,7 @@ import fnmatch
 import glob
 import hashlib
 import os
+import re
 import stat
 import sys
 from collections.abc import Iterator, Sequence
@@ -32,7 +34,7 @@ MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".mdown", ".mkd"})
 """File name suffixes read as Markdown by :class:`SplitterByFileType`."""
 
 SOURCE = "source"
-"""Metadata key of a document's file path (as found)."""
+"""Metadata key of a document's file path (as found; see :func:`display_name`)."""
 
 
 class UnreadableInputError(SpansplitError, ValueError):
@@ -41,15 +43,25 @@ class UnreadableInputError(SpansplitError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class FoundFiles:
-    """The files found for the inputs, and the inputs that matched nothing (with why)."""
+    """The files found for the inputs, and what gave no file or could not be searched,
+    each with why (an input that matched nothing, a folder without permission to read)."""
 
     files: list[str]
     missing: list[tuple[str, str]] = field(default_factory=list)
 
 
-def _hidden(path: PurePath, root: PurePath) -> bool:
-    parts = path.relative_to(root).parts if path != root else ()
-    return any(part.startswith(".") for part in parts)
+def display_name(path: str) -> str:
+    """``path`` as text that can be written anywhere (JSON, Parquet, a terminal): the bytes
+    of a file name that are not UTF-8 (kept by Python as lone surrogates) shown as ``\\xNN``
+    escapes, so that such a file is split and named instead of failing."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            return os.fsencode(path).decode("utf-8", "backslashreplace")
+        except UnicodeError:  # a lone surrogate that stands for no byte of a file name
+            return path.encode("utf-8", "backslashreplace").decode("utf-8")
+    return path
 
 
 def find_files(
@@ -59,36 +71,220 @@ def find_files(
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
 ) -> FoundFiles:
-    """The files of ``inputs`` in a stable order (each once): a file as given, ``-`` for
-    standard input, a directory's files (all levels with ``recursive``; hidden files and
-    folders left out), and the matches of a glob pattern (``**`` with ``recursive``).
+    """The files of ``inputs`` in a stable order, each once (by real path, the first path
+    kept): a file as given, ``-`` for standard input, a directory's files (all levels with
+    ``recursive``; hidden files and folders left out, symlinked folders not followed), and
+    the matches of a glob pattern (``**`` with ``recursive``, not through symlinked
+    folders), a matched directory giving its files as a directory input does.
     ``include``/``exclude`` are patterns matched against file names (``*.md``) or paths
     (``docs/*``); a file is kept if it matches some include pattern (any, when none is
-    given) and no exclude pattern."""
-    found: list[str] = []
+    given) and no exclude pattern.
+
+    ``missing`` lists, with why, each input that gives no file (no such path, an empty
+    folder, a pattern or filters that match nothing) and each folder or file that could
+    not be searched (no permission), so that nothing is left out without a word. A file
+    named itself that the patterns leave out is only listed when no file is found at all
+    (``src/* --include '*.py'`` filters a list the shell made)."""
+    found: dict[str, str] = {}  # real path -> the path as found first
     missing: list[tuple[str, str]] = []
+    filtered: list[tuple[str, str]] = []  # files named themselves, left out by the patterns
     for item in inputs:
         if item == "-":
-            found.append(item)
+            found.setdefault(item, item)
             continue
-        path = Path(item)
-        if path.is_dir():
-            pattern = "**/*" if recursive else "*"
-            matches = [
-                p for p in sorted(path.glob(pattern)) if p.is_file() and not _hidden(p, path)
-            ]
-        elif path.exists():
-            matches = [path]
-        elif glob.has_magic(item):
-            matches = [Path(p) for p in sorted(glob.glob(item, recursive=recursive))]
-            matches = [p for p in matches if p.is_file()]
-            if not matches:
-                missing.append((item, "no file matches this pattern"))
+        errors: list[tuple[str, str]] = []
+        candidates, why_none, why_filtered = _files_of_input(item, recursive, errors)
+        kept = candidates
+        if include or exclude:
+            kept = [pair for pair in kept if _wanted(PurePath(pair[0]), include, exclude)]
+        # In path order (folders are read in no set order), each once (a folder may be read
+        # for two parts of a pattern).
+        missing.extend(sorted(dict.fromkeys(errors), key=lambda error: _path_order(error[0])))
+        if not kept and not errors:  # (a folder that could not be read says why itself)
+            if candidates and not why_none:  # a file named itself
+                filtered.append((item, why_filtered))
+            else:
+                missing.append((item, why_filtered if candidates else why_none))
+        for path, real in kept:
+            found.setdefault(real, path)
+    if not found and not missing:
+        missing = filtered
+    return FoundFiles(list(found.values()), missing)
+
+
+_Found = list[tuple[str, str]]
+"""Files found, each as a path (as found) and its real path."""
+
+_Problems = list[tuple[str, str]]
+"""Paths that could not be searched, each with why."""
+
+
+def _files_of_input(item: str, recursive: bool, errors: _Problems) -> tuple[_Found, str, str]:
+    """The files of one input before ``include``/``exclude``, why there are none when there
+    are none, and why none is left when the patterns leave none; what cannot be searched
+    goes to ``errors``."""
+    filtered = "no file matches --include/--exclude"
+    try:
+        status = os.stat(item)
+    except OSError as error:
+        if glob.has_magic(item):
+            files = _pattern_files(item, recursive, errors)
+            return files, "no file matches this pattern", filtered
+        if isinstance(error, FileNotFoundError):
+            return [], "no such file or directory", filtered
+        errors.append((item, _reason(error)))
+        return [], "", filtered
+    path = str(PurePath(item))
+    if stat.S_ISDIR(status.st_mode):
+        return (*_folder_files(path, recursive, errors), filtered)
+    return [(path, os.path.realpath(path))], "", "left out by --include/--exclude"
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error)
+
+
+def _scan(folder: str, errors: _Problems) -> list[os.DirEntry[str]]:
+    """The entries of ``folder`` (``""``: the current one); none where it is gone or not a
+    folder, none and an error where it cannot be read."""
+    try:
+        with os.scandir(folder or os.curdir) as entries:
+            return list(entries)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as error:
+        errors.append((folder or os.curdir, _reason(error)))
+        return []
+
+
+def _is_folder(entry: os.DirEntry[str], *, follow: bool) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=follow)
+    except OSError:  # (a symlink into a folder that cannot be searched: not one here)
+        return False
+
+
+def _folder_files(
+    top: str, recursive: bool, errors: _Problems, walked: set[str] | None = None
+) -> tuple[_Found, str]:
+    """The files of folder ``top``, sorted as paths, without hidden files and folders, not
+    through symlinked folders; and why there are none when there are none. ``walked``: the
+    real paths of folders already searched (for a pattern matching a folder and the
+    folders in it), left out here."""
+    walked = set() if walked is None else walked
+    files: _Found = []
+    shown = "" if top == os.curdir else top
+    folders = [(shown, os.path.realpath(top))]
+    has_folders = has_hidden = False
+    while folders:
+        folder, real = folders.pop()
+        if real in walked:
+            continue
+        walked.add(real)
+        for entry in _scan(folder, errors):
+            if entry.name.startswith("."):
+                has_hidden = True
+                continue
+            path = os.path.join(folder, entry.name)
+            if _is_folder(entry, follow=False):
+                has_folders = True
+                if recursive:  # a real folder: its real path is in its real parent
+                    folders.append((path, os.path.join(real, entry.name)))
+                continue
+            try:
+                if not entry.is_file():  # a symlinked folder, a pipe, a device
+                    continue
+                linked = entry.is_symlink()
+            except OSError as error:  # a symlink into a folder that cannot be searched
+                errors.append((path, _reason(error)))
+                continue
+            files.append(
+                (path, os.path.realpath(path) if linked else os.path.join(real, entry.name))
+            )
+    files.sort(key=_path_order)
+    notes = []
+    if has_folders and not recursive:
+        notes.append("its folders are searched with -r")
+    if has_hidden:
+        notes.append("hidden files and folders are left out")
+    return files, "no files in this directory" + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def _pattern_files(pattern: str, recursive: bool, errors: _Problems) -> _Found:
+    """The files matched by a glob pattern (a matched folder giving its files), sorted as
+    paths. As in :func:`glob.glob`, a wildcard matches a hidden name only where it starts
+    with a dot itself; ``**`` (with ``recursive``: any number of folders) goes into no
+    hidden folder, and into no symlinked one either, so a symlink loop is not walked."""
+    drive, rest = os.path.splitdrive(pattern)
+    separators = os.sep + (os.altsep or "")
+    root = drive + (rest[0] if rest[:1] and rest[0] in separators else "")
+    parts = re.split(f"[{re.escape(separators)}]", rest)
+    parts = [part for part in parts if part and part != os.curdir]  # a path as PurePath has it
+    matches: set[str] = set()
+    pending = [(root, 0)]
+    visited = set(pending)
+    while pending:
+        folder, index = pending.pop()
+        steps: list[tuple[str, int]] = []
+        if index == len(parts):
+            matches.add(folder)
+        elif parts[index] == "**" and recursive:
+            steps.append((folder, index + 1))  # no folder at all
+            steps.extend(
+                (os.path.join(folder, entry.name), index)
+                for entry in _scan(folder, errors)
+                if not entry.name.startswith(".") and _is_folder(entry, follow=False)
+            )
+        elif glob.has_magic(parts[index]):
+            part, last = parts[index], index + 1 == len(parts)
+            for entry in _scan(folder, errors):
+                if entry.name.startswith(".") and not part.startswith("."):
+                    continue
+                if fnmatch.fnmatch(entry.name, part):
+                    path = os.path.join(folder, entry.name)
+                    if last:
+                        matches.add(path)
+                    elif _is_folder(entry, follow=True):
+                        steps.append((path, index + 1))
         else:
-            missing.append((item, "no such file or directory"))
+            steps.append((os.path.join(folder, parts[index]), index + 1))
+        for step in steps:
+            if step not in visited:
+                visited.add(step)
+                pending.append(step)
+    files: _Found = []
+    walked: set[str] = set()
+    real_folders: dict[str, str] = {}
+    for match in sorted(matches, key=_path_order):  # a folder before the folders in it
+        path = match or os.curdir
+        try:
+            status = os.lstat(path)
+            linked = stat.S_ISLNK(status.st_mode)
+            if linked:
+                status = os.stat(path)
+        except FileNotFoundError:
+            continue  # a literal name that is not there, a dangling symlink
+        except OSError as error:
+            errors.append((path, _reason(error)))
             continue
-        found.extend(str(p) for p in matches if _wanted(p, include, exclude))
-    return FoundFiles(list(dict.fromkeys(found)), missing)
+        if stat.S_ISDIR(status.st_mode):
+            files.extend(_folder_files(path, recursive, errors, walked)[0])
+        elif stat.S_ISREG(status.st_mode):
+            folder, name = os.path.split(path)
+            if folder not in real_folders:
+                real_folders[folder] = os.path.realpath(folder or os.curdir)
+            real = os.path.realpath(path) if linked else os.path.join(real_folders[folder], name)
+            files.append((path, real))
+    files.sort(key=_path_order)
+    return files
+
+
+def _path_order(path: str | tuple[str, str]) -> list[str]:
+    """Paths (or found files) in the order of :class:`~pathlib.PurePath` objects: folder
+    by folder (``a/b`` before ``a.txt``), as :func:`find_files` has always sorted them."""
+    if isinstance(path, tuple):
+        path = path[0]
+    return os.path.normcase(path).split(os.sep)
 
 
 def _wanted(path: PurePath, include: Sequence[str], exclude: Sequence[str]) -> bool:
@@ -108,7 +304,9 @@ def document_id(data: bytes) -> str:
 
 def read_document(source: str, data: bytes) -> Document:
     """The document of a file's bytes; :class:`DocumentError` (naming ``source``) if they
-    are not UTF-8 text (a BOM is kept as text)."""
+    are not UTF-8 text (a BOM is kept as text). ``source`` is named as
+    :func:`display_name` shows it (a file name that is not UTF-8, escaped)."""
+    source = display_name(source)
     nul = data.find(b"\x00")
     if nul >= 0:
         reason = UnreadableInputError(f"binary data (a NUL byte at byte offset {nul}), not text")
@@ -139,8 +337,9 @@ def read_file(source: str, stdin: Any = None) -> Document:
         else:
             data = Path(source).read_bytes()
     except OSError as error:
-        reason = UnreadableInputError(error.strerror or str(error))
-        raise DocumentError(source, reason, source) from None
+        reason = UnreadableInputError(_reason(error))
+        name = display_name(source)
+        raise DocumentError(name, reason, name) from None
     return read_document(source, data)
 
 
@@ -224,7 +423,7 @@ class FileSource(DocumentSource):
 
     @property
     def name(self) -> str:
-        return self.path
+        return display_name(self.path)
 
 
 def documents_of(files: Sequence[str]) -> Iterator[Document | FileSource | DocumentError]:
