@@ -4,7 +4,10 @@ deselects it. Ray is kept on loopback (no usage report, no cloud-metadata probe)
 
 from __future__ import annotations
 
+import datetime
+import json
 import os
+import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,7 +33,8 @@ parquet = pytest.importorskip("pyarrow.parquet")
 from spansplit import RecursiveSplitter  # noqa: E402
 from spansplit.batch import Document, DocumentError, split_documents  # noqa: E402
 from spansplit.cli import main  # noqa: E402
-from spansplit.corpus import SplitterByFileType  # noqa: E402
+from spansplit.corpus import SplitterByFileType, find_files  # noqa: E402
+from spansplit.errors import InvalidParameterError, ParameterTypeError  # noqa: E402
 from spansplit.ray_data import ChunkRows, chunk_files  # noqa: E402
 
 pytestmark = pytest.mark.ray
@@ -47,8 +51,7 @@ def local_ray() -> Iterator[None]:
         _temp_dir=temp,
     )
     context = ray.data.DataContext.get_current()
-    context.enable_progress_bars = False
-    context.execution_options.preserve_order = True
+    context.enable_progress_bars = False  # preserve_order stays Ray's default (False)
     yield
     ray.shutdown()
 
@@ -62,6 +65,7 @@ def test_rows_to_chunk_rows(local_ray: None) -> None:
     rows = [{"id": f"doc{i}", "text": t, "lang": "x"} for i, t in enumerate(texts)]
     splitter = RecursiveSplitter(200, 20, length="cl100k_base")
     dataset = ray.data.from_items(rows, override_num_blocks=2)
+    dataset.context.execution_options.preserve_order = True
     found = dataset.flat_map(ChunkRows(splitter, keep_columns=["lang"])).take_all()
     expected = [
         r.to_row()
@@ -111,3 +115,160 @@ def test_a_bad_file_raises_by_default(local_ray: None, tmp_path: Path) -> None:
     dataset = chunk_files(str(tmp_path), RecursiveSplitter(50))
     with pytest.raises(Exception, match="not valid UTF-8"):
         dataset.take_all()
+
+
+def hidden_and_underscored_tree(root: Path) -> None:
+    """Hidden files and folders, and names starting with ``_``, at two depths."""
+    for name, text in {
+        "top.txt": "t",
+        "sub/.env": "e",
+        "sub/.git/config": "g",
+        "_build/out.txt": "b",
+        "sub/_private.txt": "p",
+        ".hidden/inside.txt": "h",
+    }.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text + "\n", encoding="utf-8")
+
+
+def test_the_file_pipeline_selects_the_command_lines_files(
+    local_ray: None, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "r"
+    hidden_and_underscored_tree(root)
+    expected = [str(root / "_build/out.txt"), str(root / "sub/_private.txt"), str(root / "top.txt")]
+    assert find_files([str(root)], recursive=True).files == expected
+    cli_output = tmp_path / "cli.parquet"
+    assert main(["auto", "-r", str(root), "--chunk-size", "512", "-o", str(cli_output)]) == 0
+    capfd.readouterr()
+    # Ray's own listing of the folder reads sub/.env and sub/.git/config, and leaves out
+    # _build/out.txt: the pipeline must not.
+    rows = chunk_files(str(root), SplitterByFileType(512)).take_all()
+    assert [row["source"] for row in rows] == expected
+    assert rows == parquet.read_table(cli_output).to_pylist()
+
+    # The command line's other selections: one level, patterns.
+    def sources(**options: Any) -> list[str]:
+        found = chunk_files(str(root), SplitterByFileType(512), **options).take_all()
+        return [row["source"] for row in found]
+
+    assert sources(recursive=False) == [str(root / "top.txt")]
+    assert sources(exclude=["_*"]) == [str(root / "_build/out.txt"), str(root / "top.txt")]
+    assert sources(include=["*.txt"], exclude=["*/sub/*"]) == expected[::2]
+
+    # An input that gives no file raises, naming it, or is left out with "skip" (the
+    # reasons are find_files' own); no file at all raises.
+    missing, empty = str(tmp_path / "missing"), tmp_path / "empty"
+    empty.mkdir()
+    for nothing in (missing, str(empty)):
+        with pytest.raises(InvalidParameterError, match=re.escape(repr(nothing))):
+            chunk_files([str(root), nothing], SplitterByFileType(512))
+        found = chunk_files([nothing, str(root)], SplitterByFileType(512), on_error="skip")
+        assert [row["source"] for row in found.take_all()] == expected
+        with pytest.raises(InvalidParameterError, match="no files to read"):
+            chunk_files(nothing, SplitterByFileType(512), on_error="skip")
+    with pytest.raises(InvalidParameterError, match="standard input"):
+        chunk_files("-", SplitterByFileType(512))
+
+    # URIs are listed by Ray, by the rule the docstring and README state.
+    uri = root.as_uri()
+    by_ray = [row["source"] for row in chunk_files(uri, SplitterByFileType(512)).take_all()]
+    assert by_ray == [
+        str(root / n) for n in ("sub/.env", "sub/.git/config", "sub/_private.txt")
+    ] + [str(root / "top.txt")]
+    with pytest.raises(InvalidParameterError, match="local paths only"):
+        chunk_files(uri, SplitterByFileType(512), include=["*.txt"])
+    with pytest.raises(InvalidParameterError, match="cannot be read in one call"):
+        chunk_files([uri, str(root)], SplitterByFileType(512))
+
+    # An output folder among the inputs is not read back on the next run.
+    output = root / "chunks"
+    chunk_files(str(root), SplitterByFileType(512), output=str(output))
+    assert list(output.glob("*.parquet"))
+    again = chunk_files(str(root), SplitterByFileType(512), output=str(output)).take_all()
+    assert [row["source"] for row in again] == expected
+
+
+def test_kept_columns_json_cannot_write_are_converted_or_fail_their_document(
+    local_ray: None,
+) -> None:
+    np = pytest.importorskip("numpy")
+    pandas = pytest.importorskip("pandas")
+    converted = [
+        (np.int64(2020), 2020),
+        (np.float32(1.5), 1.5),
+        (np.array([1, 2]), [1, 2]),
+        (datetime.date(2020, 1, 2), "2020-01-02"),
+        (datetime.datetime(2020, 1, 2, 3, 4), "2020-01-02T03:04:00"),
+        (pandas.Timestamp("2020-01-02 03:04"), "2020-01-02T03:04:00"),
+        (datetime.timedelta(seconds=90), 90.0),
+        (float("nan"), None),
+        (pandas.NaT, None),
+        (pandas.NA, None),
+        ((1, np.int8(2)), [1, 2]),
+    ]
+    for on_error in ("raise", "skip"):
+        chunk_rows = ChunkRows(SplitterByFileType(512), on_error=on_error, keep_columns=["v"])
+        for value, expected in converted:
+            (row,) = chunk_rows({"id": "a", "text": "hello", "v": value})
+            assert row["metadata"] == json.dumps({"v": expected}), value
+        for value in (b"bytes", {1, 2}, object()):
+            row = {"id": "a", "text": "hello", "v": value}
+            if on_error == "skip":
+                assert chunk_rows(row) == []
+                continue
+            with pytest.raises(DocumentError, match="document 'a': column 'v' cannot") as caught:
+                chunk_rows(row)
+            assert isinstance(caught.value.error, ParameterTypeError)
+        # Whatever else cannot make a row fails its document, not the dataset.
+        document = Document("hello", "d", {"v": b"bytes"})
+        if on_error == "skip":
+            assert chunk_rows.rows(document) == []
+        else:
+            with pytest.raises(DocumentError, match=r"document 'd'.*bytes"):
+                chunk_rows.rows(document)
+    with pytest.raises(ParameterTypeError, match="'v'"):
+        ChunkRows(RecursiveSplitter(20), keep_columns=["v"])({"id": "a", "text": "hello"})
+
+    # On Ray: numpy and pandas values from a pandas frame, and a value JSON cannot write
+    # in one row, which is skipped while the others are chunked.
+    frame = pandas.DataFrame(
+        {
+            "id": ["a", "b", "c"],
+            "text": ["first", "second", "third"],
+            "year": np.array([2020, 2021, 2022], dtype=np.int64),
+            "when": pandas.to_datetime(["2020-01-01", "2021-02-03", "2022-03-04"]),
+            "blob": [None, {1}, None],
+        }
+    )
+    dataset = ray.data.from_pandas(frame)
+    dataset.context.execution_options.preserve_order = True
+    chunk_rows = ChunkRows(
+        SplitterByFileType(512), on_error="skip", keep_columns=["year", "when", "blob"]
+    )
+    rows = dataset.flat_map(chunk_rows).take_all()
+    assert [(row["document_id"], json.loads(row["metadata"])) for row in rows] == [
+        ("a", {"year": 2020, "when": "2020-01-01T00:00:00", "blob": None}),
+        ("c", {"year": 2022, "when": "2022-03-04T00:00:00", "blob": None}),
+    ]
+
+
+def test_the_file_pipeline_keeps_input_order_without_changing_the_global_context(
+    local_ray: None, tmp_path: Path
+) -> None:
+    context = ray.data.DataContext.get_current()
+    assert context.execution_options.preserve_order is False  # Ray's default
+    # The first file takes far longer than the others: unordered, its rows come later.
+    long_text = " ".join(f"word{i}" for i in range(100_000))
+    for i in range(12):
+        (tmp_path / f"f{i:02d}.txt").write_text(long_text if i == 0 else f"file {i}")
+    rows = chunk_files(str(tmp_path), RecursiveSplitter(40), override_num_blocks=12)
+    assert context.execution_options.preserve_order is False
+    assert ray.data.DataContext.get_current().execution_options.preserve_order is False
+    assert rows.context.execution_options.preserve_order is True
+    assert ray.data.range(3).context.execution_options.preserve_order is False
+    found = rows.take_all()
+    assert list(dict.fromkeys(row["source"] for row in found)) == find_files([str(tmp_path)]).files
+    assert [row["chunk_index"] for row in found if row["source"].endswith("f00.txt")] == list(
+        range(sum(row["source"].endswith("f00.txt") for row in found))
+    )

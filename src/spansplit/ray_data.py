@@ -8,7 +8,7 @@ The ``ray`` extra (``pip install "spansplit[ray]"``). Three pieces, all picklabl
   the file's bytes read exactly as the command line reads them (same document id, same
   errors), so a Ray pipeline gives the command line's chunks;
 * :func:`chunk_files`: that pipeline, from paths to a dataset of chunk rows (and to a
-  Parquet folder with ``output``).
+  Parquet folder with ``output``); local paths select the command line's files.
 
 A document that cannot be split raises (``on_error="raise"``, the default) or is left out
 with a warning in the worker's log (``"skip"``).
@@ -16,19 +16,31 @@ with a warning in the worker's log (``"skip"``).
 
 from __future__ import annotations
 
+import datetime
+import json
 import logging
-from collections.abc import Callable, Sequence
+import math
+import os
+import re
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from .batch import ROW_COLUMNS, Document, DocumentError, OnError, _Task
-from .corpus import read_document
+from .batch import ROW_COLUMNS, Document, DocumentError, OnError, _source, _Task
+from .corpus import find_files, read_document
 from .errors import ExtraNotInstalledError, InvalidParameterError, ParameterTypeError
 from .splitters.base import Splitter
 
 LOG = logging.getLogger("spansplit.ray_data")
 
 SplitterChoice = Splitter | Callable[[Document], Splitter]
+
+PathInput = str | os.PathLike[str]
+
+_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*://")
+"""A path with a scheme (``s3://``, ``gs://``, ``file://`` ...): Ray lists and reads it."""
 
 
 def _ray() -> Any:
@@ -55,35 +67,48 @@ class _Chunking:
 
     def rows(self, document: Document | DocumentError) -> list[dict[str, Any]]:
         """The chunk rows of one document, as :func:`~spansplit.batch.split_documents`
-        makes them (the same task, the same errors)."""
+        makes them (the same task, the same errors). A row that cannot be made (metadata
+        JSON cannot write) fails its document as ``on_error`` says, not the dataset."""
         outcome = _Task(self.splitter, self.pages, self.byte_offsets)(document)[1]
-        if isinstance(outcome, DocumentError):
-            if self.on_error == "raise":
-                raise outcome
-            LOG.warning("spansplit: skipped %s: %s", outcome.where, outcome.error)
-            return []
-        assert isinstance(outcome, list)  # records, not rendered: the task renders nothing
-        return [record.to_row() for record in outcome]
+        if isinstance(outcome, list):  # records, not rendered: the task renders nothing
+            try:
+                return [record.to_row() for record in outcome]
+            except Exception as error:
+                assert isinstance(document, Document)  # records come from a document
+                outcome = DocumentError(document.id, error, _source(document))
+        assert isinstance(outcome, DocumentError)
+        if self.on_error == "raise":
+            raise outcome
+        LOG.warning("spansplit: skipped %s: %s", outcome.where, outcome.error)
+        return []
 
 
 @dataclass(frozen=True)
 class ChunkRows(_Chunking):
     """``Dataset.flat_map(ChunkRows(splitter))``: each row's ``text_column`` split into
     chunk rows. The document id is ``id_column``'s value (else the row's position is not
-    known: pass an id column); ``keep_columns`` go into each chunk row's metadata."""
+    known: pass an id column); ``keep_columns`` go into each chunk row's metadata (JSON
+    text), converted where JSON has no such type: numpy scalars and arrays to Python
+    values, dates, times and datetimes (pandas ``Timestamp`` too) to ISO 8601 text,
+    durations to seconds, missing values (NaN, NaT, pandas ``NA``) and infinities to null,
+    tuples to lists. A value JSON still cannot write (bytes, a set, an object) fails its
+    document, as ``on_error`` says, naming the column."""
 
     text_column: str = "text"
     id_column: str = "id"
     keep_columns: Sequence[str] = field(default=())
 
     def __call__(self, row: dict[str, Any]) -> list[dict[str, Any]]:
-        if self.text_column not in row or self.id_column not in row:
+        wanted = [self.text_column, self.id_column, *self.keep_columns]
+        if any(name not in row for name in wanted):
             raise ParameterTypeError(
-                f"rows must have the columns {self.text_column!r} and {self.id_column!r}, "
-                f"got {sorted(row)}"
+                f"rows must have the columns {', '.join(map(repr, wanted))}, got {sorted(row)}"
             )
         identity, text = str(row[self.id_column]), row[self.text_column]
-        metadata = {name: row[name] for name in self.keep_columns}
+        try:
+            metadata = {name: _metadata_value(name, row[name]) for name in self.keep_columns}
+        except ParameterTypeError as error:
+            return self.rows(DocumentError(identity, error))
         if isinstance(text, (bytes, bytearray, memoryview)):
             try:
                 text = bytes(text).decode("utf-8")
@@ -96,6 +121,49 @@ class ChunkRows(_Chunking):
             )
             return self.rows(DocumentError(identity, reason))
         return self.rows(Document(text, identity, metadata))
+
+
+def _metadata_value(column: str, value: Any) -> Any:
+    """A kept column's value as :class:`ChunkRows` says; :class:`ParameterTypeError`
+    naming the column where JSON cannot write it (checked here, where the column is
+    known, rather than when the rows are made)."""
+    try:
+        converted = _json_value(value)
+        json.dumps(converted, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError) as error:
+        raise ParameterTypeError(
+            f"column {column!r} cannot be written as JSON metadata: {error}"
+        ) from None
+    return converted
+
+
+def _json_value(value: Any) -> Any:
+    """``value`` converted as :class:`ChunkRows` says; other values as they are."""
+    pandas = sys.modules.get("pandas")  # only a row pandas made holds its NA or NaT
+    if value is None or (pandas is not None and (value is pandas.NA or value is pandas.NaT)):
+        return None
+    if isinstance(value, (str, bool, int)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    numpy = sys.modules.get("numpy")  # likewise
+    if numpy is not None and isinstance(value, (numpy.datetime64, numpy.timedelta64)):
+        if numpy.isnat(value):
+            return None
+        if isinstance(value, numpy.timedelta64):
+            return float(value / numpy.timedelta64(1, "s"))
+        return str(numpy.datetime_as_string(value))  # .tolist() of ns gives an int
+    if numpy is not None and isinstance(value, (numpy.generic, numpy.ndarray)):
+        return _json_value(value.tolist())
+    if isinstance(value, (datetime.date, datetime.time)):  # a datetime is a date
+        return value.isoformat()
+    if isinstance(value, datetime.timedelta):
+        return value.total_seconds()
+    if isinstance(value, Mapping):
+        return {_json_value(key): _json_value(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_value(item) for item in value]
+    return value
 
 
 @dataclass(frozen=True)
@@ -114,10 +182,13 @@ class ChunkFiles(_Chunking):
 
 
 def chunk_files(
-    paths: str | Sequence[str],
+    paths: PathInput | Sequence[PathInput],
     splitter: SplitterChoice,
     *,
     output: str | None = None,
+    recursive: bool = True,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
     pages: bool = False,
     byte_offsets: bool = False,
     on_error: OnError = "raise",
@@ -125,17 +196,100 @@ def chunk_files(
 ) -> Any:
     """The chunk rows of the files under ``paths`` as a Ray dataset, in input order
     (written as Parquet files to the folder ``output`` when given, replacing what was
-    there). Ray must be running (``ray.init()``) or it is started."""
+    there). Ray must be running (``ray.init()``) or it is started.
+
+    Local paths select the command line's files, in its order: those of ``spansplit auto
+    -r paths`` (``recursive``, ``include`` and ``exclude`` are ``-r``, ``--include`` and
+    ``--exclude``; see :func:`~spansplit.corpus.find_files`), except those under a local
+    ``output``. URIs (``s3://``, ``gs://``, ``file://`` ...) cannot be listed that way, so
+    Ray lists them: a file as given, a folder's files at every depth in path order,
+    leaving out those whose path below the folder starts with ``.`` or ``_`` (an entry
+    directly in the folder, not one deeper down); no glob patterns, and
+    ``recursive=False``, ``include`` and ``exclude`` raise with URIs, as do local paths
+    and URIs in one call (:class:`~spansplit.errors.InvalidParameterError`).
+
+    An input that gives no file, or a folder that cannot be searched (what ``find_files``
+    lists in ``missing``, with why), raises :class:`~spansplit.errors.InvalidParameterError`
+    (``on_error="raise"``) or is logged and left out (``"skip"``); no file at all raises.
+    The order is this dataset's own setting (``preserve_order`` on its ``context``): the
+    process-wide ``DataContext`` is left as it was."""
     ray = _ray()
-    context = ray.data.DataContext.get_current()
-    context.execution_options.preserve_order = True
-    files = ray.data.read_binary_files(
-        paths, include_paths=True, override_num_blocks=override_num_blocks
+    chunking = ChunkFiles(splitter, pages, byte_offsets, on_error)
+    files = _select_files(_path_list(paths), recursive, include, exclude, on_error, output)
+    read = ray.data.read_binary_files(
+        files, include_paths=True, override_num_blocks=override_num_blocks
     )
-    rows = files.flat_map(ChunkFiles(splitter, pages, byte_offsets, on_error))
+    # A dataset runs with its own copy of the DataContext, taken when it is created and
+    # shared by the datasets made from it: ordered here, not in the caller's pipelines.
+    read.context.execution_options.preserve_order = True
+    rows = read.flat_map(chunking)
     if output is not None:
         rows.write_parquet(output, mode="overwrite")
     return rows
+
+
+def _select_files(
+    items: list[str],
+    recursive: bool,
+    include: Sequence[str],
+    exclude: Sequence[str],
+    on_error: OnError,
+    output: str | None,
+) -> list[str]:
+    """The paths :func:`chunk_files` gives ``ray.data.read_binary_files``: local files as
+    the command line selects them (Ray's own listing of a local folder would read hidden
+    files below its first level and leave out names starting with ``_``), URIs as given."""
+    include, exclude = _patterns("include", include), _patterns("exclude", exclude)
+    uris = [item for item in items if _URI.match(item)]
+    if uris:
+        if len(uris) < len(items):
+            raise InvalidParameterError(
+                "paths", items, "local paths and URIs cannot be read in one call: make two"
+            )
+        if not recursive or include or exclude:
+            raise InvalidParameterError(
+                "paths",
+                uris,
+                "recursive=False, include and exclude apply to local paths only "
+                "(Ray lists URIs: every depth, names starting with '.' or '_' left out)",
+            )
+        return uris
+    if "-" in items:
+        raise InvalidParameterError("paths", "-", "Ray cannot read standard input: pass files")
+    found = find_files(items, recursive=recursive, include=include, exclude=exclude)
+    for path, reason in found.missing:
+        if on_error == "raise":
+            raise InvalidParameterError("paths", path, reason)
+        LOG.warning("spansplit: skipped %s: %s", path, reason)
+    files = found.files
+    if output is not None and not _URI.match(output):  # never read what this run writes
+        written = Path(output).resolve()
+        files = [f for f in files if not Path(f).resolve().is_relative_to(written)]
+    if not files:
+        raise InvalidParameterError(
+            "paths", items, "no files to read (hidden files and folders are left out)"
+        )
+    return files
+
+
+def _path_list(paths: PathInput | Sequence[PathInput]) -> list[str]:
+    """``paths`` as a list of strings; :class:`ParameterTypeError` for anything else."""
+    items = [paths] if isinstance(paths, (str, os.PathLike)) else paths
+    if not isinstance(items, Sequence) or not all(
+        isinstance(item, (str, os.PathLike)) for item in items
+    ):
+        raise ParameterTypeError(
+            f"paths must be a path or a sequence of paths, got {type(paths).__name__}"
+        )
+    return [os.fspath(item) for item in items]
+
+
+def _patterns(name: str, patterns: Sequence[str]) -> list[str]:
+    """``include``/``exclude`` as a list (one string is one pattern)."""
+    given = [patterns] if isinstance(patterns, str) else patterns
+    if not isinstance(given, Sequence) or not all(isinstance(p, str) for p in given):
+        raise ParameterTypeError(f"{name} must be a sequence of patterns, got {patterns!r:.60}")
+    return list(given)
 
 
 def row_schema() -> Any:
