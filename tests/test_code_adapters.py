@@ -3,14 +3,18 @@
 
 from __future__ import annotations
 
+import inspect
+import logging
 import pickle
 
 import pytest
 from conftest import sample
 
-from spansplit import CodeSplitter, RecursiveSplitter
+from spansplit import CodeSplitter, GrammarUnavailableError, RecursiveSplitter
+from spansplit.batch import DocumentError
 from spansplit.boundaries.code import grammar_available
-from spansplit.boundaries.code_languages import get_language
+from spansplit.boundaries.code_languages import LANGUAGES, get_language
+from spansplit.errors import InvalidParameterError, ParameterTypeError
 
 langchain_text_splitters = pytest.importorskip("langchain_text_splitters")
 Language = langchain_text_splitters.Language
@@ -44,7 +48,7 @@ def test_from_language_go_has_symbols_in_metadata() -> None:
 
     documents = splitter.split_documents([Document(page_content=sample("code.go"))])
     assert ["Predictor", "Extremes"] in [d.metadata["symbols"] for d in documents]
-    assert pickle.loads(pickle.dumps(splitter)).split_text("func f() {}\n") == ["func f() {}\n"]
+    assert pickle.loads(pickle.dumps(splitter)).split_text("func f() {}\n") == ["func f() {}"]
 
 
 def test_from_language_keeps_the_syntax_tree_with_the_spansplit_options() -> None:
@@ -115,3 +119,218 @@ def test_llama_index_code_nodes_have_no_metadata_when_told() -> None:
     parser = SpanCodeNodeParser(language="python", max_chars=400, include_metadata=False)
     nodes = parser.get_nodes_from_documents([Document(text=sample("code.py"), metadata={"a": 1})])
     assert len(nodes) > 2 and all(node.metadata == {} for node in nodes)
+
+
+# --- from_language trims as LangChain; get_separators_for_language is LangChain's -------------
+
+TWO_FUNCTIONS = "def a():\n    return 1\n\ndef b():\n    x = 1\n    return x\n"
+
+
+def test_from_language_trims_chunks_as_langchain_does() -> None:
+    """``from_language`` takes the class's defaults, ``strip_whitespace=True`` among them,
+    also where it splits by the syntax tree: the chunks are LangChain's here."""
+    from langchain_spansplit import SpanCodeTextSplitter, SpanRecursiveTextSplitter
+
+    if not grammar_available(get_language("python")):
+        pytest.skip("the python grammar wheel is not installed")
+    ours = SpanRecursiveTextSplitter.from_language(Language.PYTHON, chunk_size=30, chunk_overlap=0)
+    theirs = langchain_text_splitters.RecursiveCharacterTextSplitter.from_language(
+        Language.PYTHON, chunk_size=30, chunk_overlap=0
+    )
+    assert isinstance(ours.splitter, CodeSplitter)
+    expected = ["def a():\n    return 1", "def b():\n    x = 1", "return x"]
+    assert ours.split_text(TWO_FUNCTIONS) == theirs.split_text(TWO_FUNCTIONS) == expected
+    assert ours._strip_whitespace is True
+    kept = SpanRecursiveTextSplitter.from_language(
+        Language.PYTHON, chunk_size=30, chunk_overlap=0, strip_whitespace=False
+    )
+    untrimmed = ["def a():\n    return 1\n", "def b():\n    x = 1\n", "    return x\n"]
+    assert kept.split_text(TWO_FUNCTIONS) == untrimmed
+    # SpanCodeTextSplitter stands for no LangChain class: whole lines, as documented.
+    assert inspect.signature(SpanCodeTextSplitter).parameters["strip_whitespace"].default is False
+    code = SpanCodeTextSplitter("python", chunk_size=30, chunk_overlap=0)
+    assert code.split_text(TWO_FUNCTIONS) == untrimmed
+
+
+def test_from_language_trims_for_every_language_by_default() -> None:
+    from langchain_spansplit import SpanRecursiveTextSplitter
+
+    text = "\n".join(f"    {line}  " for line in sample("code.go").splitlines()) + "\n\n"
+    for member in Language:
+        splitter = SpanRecursiveTextSplitter.from_language(member, chunk_size=80, chunk_overlap=0)
+        chunks = splitter.split_text(text)
+        assert chunks and all(chunk == chunk.strip() for chunk in chunks), member
+
+
+def test_get_separators_for_language_is_langchains_list_for_every_member() -> None:
+    """The static method answers as LangChain's does, for every ``Language`` member (and
+    its value): the same list, or a ``ValueError`` where LangChain has none; the module's
+    function stays spansplit's own table of regular expressions."""
+    from langchain_spansplit import SpanRecursiveTextSplitter, get_separators_for_language
+
+    stock = langchain_text_splitters.RecursiveCharacterTextSplitter.get_separators_for_language
+    for member in Language:
+        try:
+            expected = stock(member)
+        except ValueError:
+            for language in (member, member.value):
+                with pytest.raises(InvalidParameterError, match=r"LangChain has no separator"):
+                    SpanRecursiveTextSplitter.get_separators_for_language(language)
+            assert get_separators_for_language(member)  # spansplit's own table is there
+            continue
+        assert SpanRecursiveTextSplitter.get_separators_for_language(member) == expected, member
+        assert SpanRecursiveTextSplitter.get_separators_for_language(member.value) == expected
+    js = SpanRecursiveTextSplitter.get_separators_for_language("javascript")  # spansplit's name
+    assert js == stock(Language.JS)
+    with pytest.raises(InvalidParameterError, match=r"get_separators_for_language\('tsx'\)"):
+        SpanRecursiveTextSplitter.get_separators_for_language("tsx")  # no LangChain member
+    assert get_separators_for_language(Language.PYTHON) == list(
+        get_language("python").separators.separators
+    )
+
+
+def test_langchains_separators_passed_back_split_as_in_langchain() -> None:
+    """A LangChain user passes the list back (customised or not) as ``separators=`` with
+    the default ``is_separator_regex=False``: the paragraph and line separators match."""
+    from langchain_spansplit import SpanRecursiveTextSplitter
+
+    stock = langchain_text_splitters.RecursiveCharacterTextSplitter
+    prose = "para one words here\n\npara two words here\nline three"
+    compared = 0
+    for member in Language:
+        try:
+            separators = SpanRecursiveTextSplitter.get_separators_for_language(member)
+        except InvalidParameterError:
+            continue
+        if not {"\n\n", "\n", " "} <= set(separators):
+            continue  # lists of regexes only (LaTeX, HTML, VB6): LangChain's do not match either
+        ours = SpanRecursiveTextSplitter(separators=separators, chunk_size=25, chunk_overlap=0)
+        theirs = stock(separators=separators, chunk_size=25, chunk_overlap=0)
+        expected = ["para one words here", "para two words here", "line three"]
+        assert ours.split_text(prose) == theirs.split_text(prose) == expected, member
+        compared += 1
+    assert compared > 20
+
+
+# --- SpanCodeNodeParser: fallback, from_defaults, changed settings, bad text -------------------
+
+NO_OFFLINE_GRAMMAR = sorted(name for name, info in LANGUAGES.items() if info.grammar is None)
+SOME_CODE = (
+    "first line of the file\n\n"
+    + "".join(f"block {i} opens here\n  and it goes on for a while\n\n" for i in range(8))
+    + "last line\n"
+)
+
+
+def test_llama_index_code_parser_takes_fallback_as_langchains_splitter() -> None:
+    """Languages with no offline grammar: the error names the parser's own ``fallback``
+    setting, and ``fallback="separators"`` splits as LangChain's SpanCodeTextSplitter and
+    the core CodeSplitter do with it, with exact offsets; the field round-trips."""
+    pytest.importorskip("llama_index.core")
+    from langchain_spansplit import SpanCodeTextSplitter
+    from llama_index.core import Document
+    from llama_index.node_parser.spansplit import SpanCodeNodeParser
+    from pydantic import ValidationError
+
+    assert {"proto", "r", "rst", "markdown", "latex", "html", "cobol"} <= set(NO_OFFLINE_GRAMMAR)
+    for language in NO_OFFLINE_GRAMMAR:
+        with pytest.raises(GrammarUnavailableError) as info:
+            SpanCodeNodeParser(language=language)
+        message = f"SpanCodeNodeParser(language={language!r}, fallback='separators')"
+        assert message in str(info.value)
+        parser = SpanCodeNodeParser(language=language, fallback="separators", max_chars=60)
+        nodes = parser.get_nodes_from_documents([Document(text=SOME_CODE)])
+        core = CodeSplitter(language, 60, fallback="separators").split(SOME_CODE)
+        langchain = SpanCodeTextSplitter(
+            language, chunk_size=60, chunk_overlap=0, fallback="separators"
+        ).split_text(SOME_CODE)
+        assert [n.text for n in nodes] == [c.text for c in core] == langchain, language
+        for node in nodes:
+            assert SOME_CODE[node.start_char_idx : node.end_char_idx] == node.text
+            assert node.metadata["language"] == language and node.metadata["symbols"] == []
+        again = SpanCodeNodeParser.from_dict(parser.to_dict())
+        assert again.fallback == "separators" and again.to_dict() == parser.to_dict()
+    with pytest.raises(ValidationError, match="fallback"):
+        SpanCodeNodeParser(language="proto", fallback="nope")
+
+
+def test_llama_index_code_parser_from_defaults_as_code_splitters() -> None:
+    """``from_defaults(language, chunk_lines, chunk_lines_overlap, max_chars, count_mode,
+    max_tokens, tokenizer, callback_manager, parser)``: LlamaIndex's order."""
+    pytest.importorskip("llama_index.core")
+    from llama_index.core.callbacks import CallbackManager
+    from llama_index.core.node_parser import CodeSplitter as StockCodeSplitter
+    from llama_index.node_parser.spansplit import SpanCodeNodeParser
+
+    if not grammar_available(get_language("python")):
+        pytest.skip("the python grammar wheel is not installed")
+    stock = list(inspect.signature(StockCodeSplitter.from_defaults).parameters)
+    ours = list(inspect.signature(SpanCodeNodeParser.from_defaults).parameters)
+    assert ours[: len(stock)] == stock
+    made = SpanCodeNodeParser.from_defaults("python")
+    assert made.to_dict() == SpanCodeNodeParser(language="python").to_dict()
+    positional = SpanCodeNodeParser.from_defaults("python", 40, 15, 400, "char", 512)
+    assert (
+        positional.to_dict()
+        == SpanCodeNodeParser(language="python", chunk_lines_overlap=15, max_chars=400).to_dict()
+    )
+    assert (positional.chunk_size, positional.length) == (400, "chars")
+    tokens = SpanCodeNodeParser.from_defaults("python", 40, 0, 1500, "token", 96, str.split)
+    assert (tokens.chunk_size, tokens.length.name) == (96, "builtins.str.split")
+    manager = CallbackManager([])
+    assert (
+        SpanCodeNodeParser.from_defaults("python", callback_manager=manager).callback_manager
+        is manager
+    )
+    assert SpanCodeNodeParser.from_defaults("proto", fallback="separators").fallback == "separators"
+    with pytest.raises(ParameterTypeError, match="takes no parser="):
+        SpanCodeNodeParser.from_defaults("python", parser=object())
+    with pytest.raises(InvalidParameterError, match="count_mode='token'"):
+        SpanCodeNodeParser.from_defaults("python", tokenizer=str.split)  # char mode
+    with pytest.raises(TypeError, match="max_chrs"):
+        SpanCodeNodeParser.from_defaults("python", max_chrs=3)
+
+
+def test_llama_index_code_parser_uses_a_changed_chunk_size() -> None:
+    pytest.importorskip("llama_index.core")
+    from llama_index.core import Document, Settings
+    from llama_index.node_parser.spansplit import SpanCodeNodeParser
+
+    documents = [Document(text=SOME_CODE, doc_id="code")]
+    parser = SpanCodeNodeParser(language="r", fallback="separators", max_chars=1000)
+    assert len(parser.get_nodes_from_documents(documents)) == 1
+    fresh = SpanCodeNodeParser(language="r", fallback="separators", max_chars=60)
+    expected = [n.text for n in fresh.get_nodes_from_documents(documents)]
+    previous = Settings._node_parser
+    try:
+        Settings.node_parser = parser
+        Settings.chunk_size = 60
+    finally:
+        Settings._node_parser = previous
+    assert [n.text for n in parser.get_nodes_from_documents(documents)] == expected
+    parser.chunk_lines_overlap = 5  # overlap: a fifth of the budget
+    overlapping = SpanCodeNodeParser(
+        language="r", fallback="separators", max_chars=60, chunk_lines_overlap=5
+    )
+    assert parser.split_text(SOME_CODE) == overlapping.split_text(SOME_CODE)
+
+
+def test_llama_index_code_parser_names_or_skips_a_bad_text(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    pytest.importorskip("llama_index.core")
+    from llama_index.core import Document
+    from llama_index.node_parser.spansplit import SpanCodeNodeParser
+
+    documents = [
+        Document(text="x <- 1\n", metadata={"file_name": "ok.R"}),
+        Document(text="y <- '\ud800'\n", metadata={"file_name": "bad.R"}),
+    ]
+    strict = SpanCodeNodeParser(language="r", fallback="separators", max_chars=40)
+    with pytest.raises(DocumentError, match=r"'bad.R'.*lone surrogate"):
+        strict.get_nodes_from_documents(documents)
+    lenient = SpanCodeNodeParser(language="r", fallback="separators", max_chars=40, on_error="skip")
+    with caplog.at_level(logging.WARNING):
+        nodes = lenient.get_nodes_from_documents(documents)
+    assert [n.text for n in nodes] == ["x <- 1\n"]
+    assert "skipped bad.R" in caplog.text

@@ -38,6 +38,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from llama_index.core import (
     Document,
+    Settings,
     StorageContext,
     VectorStoreIndex,
     load_index_from_storage,
@@ -73,7 +74,12 @@ from pydantic import ValidationError
 
 from spansplit import ParagraphSplitter, resolve_length
 from spansplit.batch import DocumentError
-from spansplit.errors import InvalidParameterError, ParameterTypeError, SpansplitError
+from spansplit.errors import (
+    InvalidInputError,
+    InvalidParameterError,
+    ParameterTypeError,
+    SpansplitError,
+)
 from spansplit.sizing import CallableLength
 
 TOKENS = get_tokenizer()  # cl100k_base, from the copy llama-index-core bundles
@@ -1084,3 +1090,133 @@ def test_page_numbers_and_a_bad_document_named_or_skipped(caplog: pytest.LogCapt
     ]
     assert "page_start" not in nodes[0].get_content(MetadataMode.EMBED)
     assert "skipped b.pdf" in caplog.text
+
+
+# -- settings changed after construction ------------------------------------------------
+
+CHANGED_TEXT = "Alpha beta gamma. Delta epsilon zeta.\n" * 60
+
+
+def _assign(parser: SpanNodeParser, monkeypatch: pytest.MonkeyPatch) -> SpanNodeParser:
+    parser.chunk_size = 24  # type: ignore[attr-defined]
+    return parser
+
+
+def _settings(parser: SpanNodeParser, monkeypatch: pytest.MonkeyPatch) -> SpanNodeParser:
+    monkeypatch.setattr(Settings, "_node_parser", parser)  # restored after the test
+    Settings.chunk_size = 24  # LlamaIndex sets node_parser.chunk_size
+    return parser
+
+
+def _copy(parser: SpanNodeParser, monkeypatch: pytest.MonkeyPatch) -> SpanNodeParser:
+    return parser.model_copy(update={"chunk_size": 24})
+
+
+@pytest.mark.parametrize("change", [_assign, _settings, _copy], ids=["assign", "Settings", "copy"])
+@pytest.mark.parametrize("metadata", [{}, {"title": "Greek letters"}], ids=["bare", "metadata"])
+@pytest.mark.parametrize("cls", ALL_PARSERS)
+def test_a_changed_chunk_size_is_used_as_at_construction(
+    cls: type[SpanNodeParser],
+    metadata: dict[str, Any],
+    change: Callable[[SpanNodeParser, pytest.MonkeyPatch], SpanNodeParser],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``chunk_size`` changed after construction (assigned, through LlamaIndex's
+    ``Settings.chunk_size``, or by ``model_copy``) splits as a parser built with it, as
+    the stock SentenceSplitter does; the pipeline's cache key (``to_dict``) agrees."""
+    documents = [Document(text=CHANGED_TEXT, metadata=metadata, doc_id="d")]
+    stock = SentenceSplitter(chunk_size=4096, chunk_overlap=0)
+    stock.chunk_size = 24
+    assert summary(stock(documents)) == summary(
+        SentenceSplitter(chunk_size=24, chunk_overlap=0)(documents)
+    )
+    parser = make(cls, 4096, length="chars" if cls is SpanBlockNodeParser else "cl100k_base")
+    assert len(parser(documents)) == 1  # the size at construction: its splitter is cached
+    changed = change(parser, monkeypatch)
+    fresh = make(cls, 24, length=changed.length)  # type: ignore[attr-defined]
+    expected = summary(fresh(documents))
+    assert len(expected) > 10
+    assert changed.to_dict() == fresh.to_dict()
+    assert summary(changed(documents)) == expected
+    assert changed.split_text(CHANGED_TEXT) == fresh.split_text(CHANGED_TEXT)
+    run = IngestionPipeline(transformations=[changed], cache=IngestionCache()).run
+    assert summary(run(documents=documents)) == expected
+
+
+def test_changed_overlap_length_and_separators_are_used() -> None:
+    text = "one two three four five six seven eight nine ten. " * 12
+    parser = SpanRecursiveNodeParser(chunk_size=40, chunk_overlap=0)
+    assert parser.split_text(text) == SpanRecursiveNodeParser(
+        chunk_size=40, chunk_overlap=0
+    ).split_text(text)
+    parser.chunk_overlap = 10
+    parser.length = "chars"
+    parser.separators = [". ", " ", ""]
+    fresh = SpanRecursiveNodeParser(
+        chunk_size=40, chunk_overlap=10, length="chars", separators=[". ", " ", ""]
+    )
+    assert parser.split_text(text) == fresh.split_text(text)
+    assert max(len(chunk) for chunk in parser.split_text(text)) <= 40
+
+
+def test_bad_settings_made_after_construction_raise_the_constructors_errors() -> None:
+    """A combination the constructor rejects is rejected at the next split with the same
+    typed error, whichever entry point splits, also where metadata shrinks the budget."""
+    with pytest.raises(InvalidParameterError, match="chunk_overlap=500") as at_init:
+        SpanRecursiveNodeParser(chunk_size=100, chunk_overlap=500)
+    parser = SpanRecursiveNodeParser(chunk_size=100, chunk_overlap=0)
+    parser.chunk_overlap = 500
+    documents = [Document(text=PROSE), Document(text=PROSE, metadata={"title": "Fox"})]
+    for split in (
+        lambda: parser.get_nodes_from_documents(documents[:1]),
+        lambda: parser.get_nodes_from_documents(documents[1:]),
+        lambda: parser.split_text(PROSE),
+        lambda: parser.split_text_metadata_aware(PROSE, "title: Fox"),
+        lambda: IngestionPipeline(transformations=[parser]).run(documents=documents),
+    ):
+        with pytest.raises(InvalidParameterError) as at_split:
+            split()
+        assert str(at_split.value) == str(at_init.value)
+    copy = SpanSentenceNodeParser(chunk_size=64, chunk_overlap=20).model_copy(
+        update={"chunk_size": 16}
+    )
+    with pytest.raises(
+        InvalidParameterError, match="chunk_overlap=20: must be smaller than chunk_size=16"
+    ):
+        copy.get_nodes_from_documents(documents)
+    shrunk = SpanParagraphNodeParser(chunk_size=64)
+    shrunk.chunk_size = 0
+    with pytest.raises(InvalidParameterError, match="chunk_size=0: must be at least 1"):
+        shrunk.get_nodes_from_documents(documents[1:])  # not a message about the metadata
+    shrunk.chunk_size = "64"  # type: ignore[assignment]  # pydantic does not check it here
+    with pytest.raises(ParameterTypeError, match="chunk_size must be int"):
+        shrunk.get_nodes_from_documents(documents)
+    parser.chunk_overlap = 10  # valid again: splits again
+    assert parser.get_nodes_from_documents(documents)
+
+
+# -- a text that is not plain text: named, or skipped --------------------------------
+
+
+@pytest.mark.parametrize("metadata", [{}, {"title": "Shown"}], ids=["bare", "metadata"])
+@pytest.mark.parametrize("bad", ["lone \ud800 surrogate", "lone \udfff", "a NUL \x00 here"])
+@pytest.mark.parametrize("cls", ALL_PARSERS)
+def test_a_bad_text_is_named_or_skipped_by_every_parser(
+    cls: type[SpanNodeParser],
+    bad: str,
+    metadata: dict[str, Any],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A lone surrogate or a NUL fails as spansplit's typed error naming the document
+    (``on_error="raise"``), or the document is skipped with a warning naming it, before
+    LlamaIndex hashes the text (which raised ``UnicodeEncodeError`` in the budgeted
+    parsers)."""
+    good = Document(text="ok text.", metadata=metadata, doc_id="good")
+    broken = Document(text=bad, metadata={**metadata, "file_name": "bad.txt"}, doc_id="bad")
+    with pytest.raises(DocumentError, match=r"'bad\.txt'") as info:
+        make(cls, 20).get_nodes_from_documents([good, broken])
+    assert isinstance(info.value.error, InvalidInputError)
+    assert info.value.document_id == "bad"
+    nodes = make(cls, 20, on_error="skip").get_nodes_from_documents([good, broken])
+    assert [(n.get_content(), n.ref_doc_id) for n in nodes] == [("ok text.", "good")]
+    assert "skipped bad.txt" in caplog.text

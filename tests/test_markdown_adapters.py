@@ -146,3 +146,55 @@ def test_llama_index_round_trips_and_pickles() -> None:
     again = SpanMarkdownNodeParser.from_dict(parser.to_dict())
     assert again.to_dict() == parser.to_dict()
     assert pickle.loads(pickle.dumps(parser)).to_dict() == parser.to_dict()
+
+
+def numbered_id(index: int, node: object) -> str:
+    """An ``id_func`` that numbers the nodes of a document, as users write them."""
+    return f"{node.node_id}-{index}"  # type: ignore[attr-defined]
+
+
+def test_llama_index_sections_get_their_own_ids_and_links_survive_a_docstore() -> None:
+    """With an ``id_func`` that numbers nodes, the sections are numbered after the chunks:
+    every id is unique, and PARENT/CHILD links resolve to the right nodes after a
+    ``SimpleDocumentStore`` round-trip (which keeps one node per id)."""
+    pytest.importorskip("llama_index.core")
+    from llama_index.core import Document
+    from llama_index.core.schema import NodeRelationship
+    from llama_index.core.storage.docstore import SimpleDocumentStore
+    from llama_index.node_parser.spansplit import SpanMarkdownNodeParser
+
+    documents = [
+        Document(text=HANDBOOK, doc_id="handbook"),
+        Document(text="# Other\n\nA second file.\n\n## Part\n\nIts part.\n", doc_id="other"),
+    ]
+    parser = SpanMarkdownNodeParser(chunk_size=64, include_sections=True, id_func=numbered_id)
+    nodes = parser.get_nodes_from_documents(documents)
+    for document in documents:
+        own = [n for n in nodes if n.ref_doc_id == document.doc_id]
+        chunks = [n for n in own if n.metadata.get("markdown_node") != "section"]
+        sections = [n for n in own if n.metadata.get("markdown_node") == "section"]
+        assert chunks and sections
+        assert [n.node_id for n in own] == [f"{document.doc_id}-{i}" for i in range(len(own))]
+        assert own == chunks + sections  # chunks 0..n-1, then the sections
+    store = SimpleDocumentStore()
+    store.add_documents(nodes)
+    loaded = SimpleDocumentStore.from_dict(store.to_dict())
+    assert len(loaded.docs) == len(nodes)
+    texts = {d.doc_id: d.text for d in documents}
+    for node in nodes:
+        stored = loaded.get_node(node.node_id)
+        assert (stored.text, stored.metadata) == (node.text, node.metadata)  # type: ignore[attr-defined]
+        if node.metadata.get("markdown_node") == "section":
+            children = stored.relationships[NodeRelationship.CHILD]
+            assert children and isinstance(children, list)
+            for child in children:
+                kid = loaded.get_node(child.node_id)
+                assert kid.relationships[NodeRelationship.PARENT].node_id == node.node_id
+            continue
+        parent = loaded.get_node(stored.relationships[NodeRelationship.PARENT].node_id)
+        assert parent.metadata["markdown_node"] == "section"
+        assert node.node_id in [c.node_id for c in parent.relationships[NodeRelationship.CHILD]]
+        text = texts[node.ref_doc_id]  # type: ignore[index]
+        assert text[parent.start_char_idx : parent.end_char_idx] == parent.text  # type: ignore[attr-defined]
+        assert parent.start_char_idx <= node.start_char_idx  # type: ignore[attr-defined,operator]
+        assert node.end_char_idx <= parent.end_char_idx + 1  # type: ignore[attr-defined,operator]

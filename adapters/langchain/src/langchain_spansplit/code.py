@@ -3,15 +3,19 @@
 :class:`SpanCodeTextSplitter` wraps spansplit's ``CodeSplitter``: chunks follow
 definitions, then statements, lines and words, and each Document's metadata says where
 it lies (``symbols``, ``node_kinds``, ``language``) besides its exact offsets and lines.
-:func:`get_separators_for_language` is LangChain's function of the same name, answered
-from spansplit's own separator tables (one for every ``Language`` member).
+:func:`get_separators_for_language` gives spansplit's own separator tables (regular
+expressions, one for every ``Language`` member), what ``from_language`` splits with where no
+grammar is installed; ``SpanRecursiveTextSplitter.get_separators_for_language`` gives
+LangChain's own lists (:func:`langchain_separators`), as LangChain's static method does.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from spansplit import CodeSplitter
+from langchain_text_splitters import Language, RecursiveCharacterTextSplitter
+
+from spansplit import CodeSplitter, InvalidParameterError
 from spansplit.batch import OnError
 from spansplit.boundaries.code_languages import get_language
 from spansplit.sizing import LengthSpec
@@ -21,10 +25,56 @@ from .base import SpanTextSplitter, length_spec
 
 
 def get_separators_for_language(language: Any) -> list[str]:
-    """The separators (regular expressions, coarsest first) for a LangChain ``Language``
-    member or a language name: what ``from_language`` splits with where no grammar is
-    installed, and what LangChain users pass with ``is_separator_regex=True``."""
+    """spansplit's separators (regular expressions, coarsest first) for a LangChain
+    ``Language`` member or a language name: what ``from_language`` splits with where no
+    grammar is installed; pass them with ``is_separator_regex=True``. For LangChain's own
+    lists (mostly plain strings) use ``SpanRecursiveTextSplitter.get_separators_for_language``."""
     return list(get_language(language).separators.separators)
+
+
+def langchain_language(language: Any) -> Language:
+    """The LangChain ``Language`` member for a member, its value (``"js"``) or a name or
+    alias spansplit knows (``"javascript"``); ``InvalidParameterError`` if there is none."""
+    if isinstance(language, Language):
+        return language
+    value = getattr(language, "value", language)
+    if isinstance(value, str) and value in Language._value2member_map_:
+        return Language(value)
+    name = get_language(language).name  # a typed error for a language spansplit lacks
+    for member in Language:
+        if member.value == name or get_language_name(member) == name:
+            return member
+    raise InvalidParameterError(
+        "language",
+        language,
+        "LangChain's Language has no member for it, so LangChain has no separator list; "
+        f"spansplit's own is langchain_spansplit.get_separators_for_language({name!r})",
+    )
+
+
+def get_language_name(member: Language) -> str | None:
+    """spansplit's name for a LangChain member, ``None`` for one spansplit does not know."""
+    try:
+        return get_language(member).name
+    except InvalidParameterError:
+        return None
+
+
+def langchain_separators(language: Any) -> list[str]:
+    """LangChain's separator list for ``language`` (see
+    ``SpanRecursiveTextSplitter.get_separators_for_language``), from LangChain itself."""
+    member = langchain_language(language)
+    try:
+        return RecursiveCharacterTextSplitter.get_separators_for_language(member)
+    except ValueError as error:  # a member LangChain has no list for (Language.PERL)
+        raise InvalidParameterError(
+            "language",
+            language,
+            f"LangChain has no separator list for it ({error}); spansplit's own, regular "
+            f"expressions for is_separator_regex=True, is "
+            f"langchain_spansplit.get_separators_for_language({member.value!r}), and "
+            "SpanRecursiveTextSplitter.from_language splits with it",
+        ) from error
 
 
 class SpanCodeTextSplitter(SpanTextSplitter):

@@ -119,7 +119,9 @@ class SpanRecursiveTextSplitter(SpanTextSplitter):
         no ``separators`` are given, the chunks follow the syntax tree (spansplit's
         ``CodeSplitter``: definitions, statements, lines, words, with ``symbols`` in the
         metadata); elsewhere the language's separator table is used, as LangChain does.
-        ``kwargs`` as for the class.
+        ``kwargs`` as for the class, with its defaults: chunks are trimmed
+        (``strip_whitespace=True``, as LangChain's) either way, unless
+        ``strip_whitespace=False`` keeps code's indentation and line endings.
         """
         from spansplit.boundaries.code import grammar_available
         from spansplit.boundaries.code_languages import get_language
@@ -137,6 +139,9 @@ class SpanRecursiveTextSplitter(SpanTextSplitter):
             "strip_whitespace",
         }
         if info.grammar is not None and set(kwargs) <= syntax_options and grammar_available(info):
+            # This class trims by default; SpanCodeTextSplitter, standing for no LangChain
+            # class, keeps whole lines by default.
+            kwargs.setdefault("strip_whitespace", True)
             code = SpanCodeTextSplitter(info.name, **kwargs)
             splitter = cls.__new__(cls)
             vars(splitter).update(vars(code))  # this class, the code splitter's settings
@@ -150,10 +155,19 @@ class SpanRecursiveTextSplitter(SpanTextSplitter):
 
     @staticmethod
     def get_separators_for_language(language: Any) -> list[str]:
-        """LangChain's static method: the separator table of ``language``."""
-        from .code import get_separators_for_language
+        """LangChain's static method, answered by LangChain: the list
+        ``RecursiveCharacterTextSplitter.get_separators_for_language`` returns for a
+        ``Language`` member, its value or a name spansplit knows (``"javascript"``).
 
-        return get_separators_for_language(language)
+        Most are plain strings, to customise and pass back as ``separators=`` with the
+        default ``is_separator_regex=False``, as LangChain users do. Where LangChain has
+        no list (``Language.PERL``) an ``InvalidParameterError`` (a ``ValueError``, as
+        LangChain raises) points to spansplit's own table: the module-level
+        :func:`~langchain_spansplit.get_separators_for_language` (regular expressions).
+        """
+        from .code import langchain_separators
+
+        return langchain_separators(language)
 
 
 class SpanCharacterTextSplitter(SpanTextSplitter):

@@ -13,7 +13,7 @@ import difflib
 import logging
 import pickle
 from abc import abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeVar
 
@@ -48,7 +48,7 @@ from spansplit.errors import (
     InvalidParameterError,
     ParameterTypeError,
 )
-from spansplit.validate import check_int
+from spansplit.validate import check_int, check_text
 
 from .lengths import TokenListLength, is_saved_name, length_setting, saved_length
 
@@ -76,11 +76,31 @@ what they are: the error for one says what to use instead."""
 
 
 class _Cache(dict[Any, Any]):
-    """Objects rebuilt from a parser's fields (splitters, tokenizer); pickles as empty, so a
-    worker process rebuilds them from the fields instead of receiving them."""
+    """Objects rebuilt from a parser's fields (splitters, tokenizer), keyed by the field
+    values they were built from; pickles as empty, so a worker process rebuilds them from
+    the fields instead of receiving them."""
 
     def __reduce__(self) -> tuple[type[_Cache], tuple[()]]:
         return (_Cache, ())
+
+
+UNCACHED_FIELDS = frozenset({"callback_manager", "id_func"})
+"""Fields that do not shape the splitter: left out of the cache key."""
+
+
+def _frozen(value: Any) -> Hashable:
+    """A hashable stand-in for a field value, equal only for equal values of the same type
+    (``True`` is not ``1``): lists and dicts by their items, any other unhashable object by
+    its identity."""
+    if isinstance(value, (list, tuple)):
+        return (type(value), tuple(_frozen(item) for item in value))
+    if isinstance(value, dict):
+        return (dict, tuple((_frozen(k), _frozen(v)) for k, v in value.items()))
+    try:
+        hash(value)
+    except TypeError:
+        return (type(value), id(value))
+    return (type(value), value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +189,6 @@ class SpanNodeParser(TextSplitter):
     def __init__(self, **data: Any) -> None:
         self._reject_unknown(data)
         super().__init__(**data)
-        self._check_settings()
         self._splitter()  # build once: a bad setting fails here, with spansplit's typed error
 
     @classmethod
@@ -212,18 +231,34 @@ class SpanNodeParser(TextSplitter):
         return "SpanNodeParser"
 
     def _check_settings(self) -> None:
-        """Check settings the core splitter would report under other names."""
+        """Check settings the core splitter would report under other names. Runs whenever
+        the settings differ from those of every cached splitter: at construction, and at the
+        next split after a field was assigned (``parser.chunk_size = 64``, LlamaIndex's
+        ``Settings.chunk_size``) or replaced (``model_copy(update=...)``), neither of which
+        pydantic validates here."""
 
     @abstractmethod
     def _make_splitter(self, budget: int | None) -> Splitter:
         """The core splitter these fields describe, with ``budget`` instead of the
         configured size where the parser shrinks it for metadata (``None``: as configured)."""
 
+    def _settings_key(self) -> Hashable:
+        """The current values of the fields that shape the splitter, as a cache key: a
+        splitter is never used for settings other than those it was built from."""
+        return tuple(
+            _frozen(getattr(self, name))
+            for name in type(self).model_fields
+            if name not in UNCACHED_FIELDS
+        )
+
     def _splitter(self, budget: int | None = None) -> Splitter:
-        key = ("splitter", budget)
+        """The core splitter for the current settings (``budget``: see ``_make_splitter``),
+        built and checked on first use of these settings, then reused."""
+        key = ("splitter", budget, self._settings_key())
         splitter = self._cache.get(key)
         if splitter is None:
-            if len(self._cache) > 64:  # many metadata sizes: drop the old budgets
+            self._check_settings()
+            if len(self._cache) > 64:  # many metadata sizes or settings: drop the old ones
                 self._cache.clear()
             splitter = self._cache[key] = self._make_splitter(budget)
         return splitter
@@ -258,6 +293,7 @@ class SpanNodeParser(TextSplitter):
     def _parse_nodes(
         self, nodes: Sequence[BaseNode], show_progress: bool = False, **kwargs: Any
     ) -> list[BaseNode]:
+        self._splitter()  # settings changed since construction are checked before any node
         parsed: list[BaseNode] = []
         for node in get_tqdm_iterable(nodes, show_progress, "Parsing nodes"):
             try:
@@ -271,8 +307,11 @@ class SpanNodeParser(TextSplitter):
         return parsed
 
     def _nodes_from(self, node: BaseNode) -> list[BaseNode]:
-        """The nodes of one input node, inside one ``CHUNKING`` event."""
-        text = node.get_content(metadata_mode=MetadataMode.NONE)
+        """The nodes of one input node, inside one ``CHUNKING`` event. The text is checked
+        first: LlamaIndex hashes it (as UTF-8) as soon as a node refers to it, so a lone
+        surrogate would otherwise fail there, as an untyped ``UnicodeEncodeError`` that
+        ``on_error`` cannot skip."""
+        text = check_text(node.get_content(metadata_mode=MetadataMode.NONE))
         return self._chunking(text, lambda: self._fitted_nodes(node, text))
 
     def _fitted_nodes(self, node: BaseNode, text: str) -> list[BaseNode]:
@@ -521,10 +560,11 @@ class SpanSizedNodeParser(SpanNodeParser):
         check_int("chunk_size", self.chunk_size, 1)
 
     def _length(self) -> LengthFunction:
-        """The length function ``length`` stands for, built once per process."""
-        length = self._cache.get("length")
+        """The length function ``length`` stands for, built once per process and value."""
+        key = ("length", _frozen(self.length))
+        length = self._cache.get(key)
         if length is None:
-            length = self._cache["length"] = resolve_length(self.length)
+            length = self._cache[key] = resolve_length(self.length)
         return length
 
     def _scaled(self, overlap: int, budget: int | None) -> int:
@@ -570,6 +610,7 @@ class SpanBudgetNodeParser(SpanSizedNodeParser, MetadataAwareTextSplitter):
     def split_text_metadata_aware(self, text: str, metadata_str: str) -> list[str]:
         """Chunks of ``text`` that fit ``chunk_size`` together with ``metadata_str`` in
         LlamaIndex's default node template (what ``TextNode.get_content`` renders)."""
+        self._splitter()  # the current settings, checked before chunk_size is used
         shown = metadata_str.strip()
         if not shown:
             return self.split_text(text)

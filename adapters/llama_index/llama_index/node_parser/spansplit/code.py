@@ -10,12 +10,17 @@ the embedding model and the LLM, so they take no budget).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from llama_index.core.bridge.pydantic import Field
+from llama_index.core.callbacks import CallbackManager
 from llama_index.core.schema import BaseNode
+from typing_extensions import Self
 
 from spansplit import Chunk, CodeSplitter, Splitter
+from spansplit.errors import GrammarUnavailableError, InvalidParameterError, ParameterTypeError
+from spansplit.splitters.code import Fallback
 from spansplit.validate import check_int, check_overlap
 
 from .base import SpanBudgetNodeParser, _Origin
@@ -32,8 +37,12 @@ class SpanCodeNodeParser(SpanBudgetNodeParser):
     a chunk; any ``chunk_lines_overlap`` above 0 turns overlap on: each node repeats the
     end of the previous one, up to a fifth of the budget (spansplit overlaps by size, not
     by a count of lines).
-    ``chunk_size`` follows ``max_chars``/``max_tokens``; ``length`` is ``"chars"`` in
-    char mode.
+    ``chunk_size`` follows ``max_chars``/``max_tokens`` (at construction: set
+    ``chunk_size`` to change the budget afterwards, as ``Settings.chunk_size`` does);
+    ``length`` is ``"chars"`` in char mode. ``fallback="separators"`` splits with the
+    language's separator table where no grammar is available (no ``symbols`` then), as
+    ``langchain_spansplit.SpanCodeTextSplitter``'s ``fallback`` does; ``"error"`` (the
+    default) raises ``GrammarUnavailableError`` naming what to install.
     """
 
     language: str = Field(description="The programming language of the code being split.")
@@ -46,16 +55,68 @@ class SpanCodeNodeParser(SpanBudgetNodeParser):
         default="char", description="'char': max_chars code points; 'token': max_tokens tokens."
     )
     max_tokens: int = Field(default=512, gt=0, description="Budget in tokens (token mode).")
+    fallback: Fallback = Field(
+        default="error",
+        description="Where the language's grammar is not available: 'error' raises "
+        "GrammarUnavailableError naming what to install, 'separators' splits with the "
+        "language's separator table (no symbols).",
+    )
 
     def __init__(self, language: str, **data: Any) -> None:
+        """``parser`` (LlamaIndex's tree-sitter parser) is accepted as ``None`` only:
+        spansplit loads the grammar itself. A ``tokenizer`` needs ``count_mode="token"``."""
+        if data.pop("parser", None) is not None:
+            raise ParameterTypeError(
+                "SpanCodeNodeParser() takes no parser=: spansplit loads the language's "
+                "tree-sitter grammar itself (pip install 'spansplit[code]'); pass "
+                "language=... only, or fallback='separators' where no grammar is available"
+            )
         mode = data.get("count_mode", "char")
         if mode == "char":
+            if data.get("tokenizer") is not None:
+                raise InvalidParameterError(
+                    "tokenizer",
+                    data["tokenizer"],
+                    "counts tokens, but count_mode='char' counts code points (max_chars): "
+                    "pass count_mode='token' (with max_tokens) to count with it",
+                )
             data.setdefault("chunk_size", data.get("max_chars", 1500))
             data.setdefault("length", "chars")
         else:
             data.setdefault("chunk_size", data.get("max_tokens", 512))
         data["language"] = language
         super().__init__(**data)
+
+    @classmethod
+    def from_defaults(  # type: ignore[override]  # LlamaIndex's CodeSplitter.from_defaults
+        cls,
+        language: str,
+        chunk_lines: int = 40,
+        chunk_lines_overlap: int = 0,
+        max_chars: int = 1500,
+        count_mode: Literal["token", "char"] = "char",
+        max_tokens: int = 512,
+        tokenizer: Callable[[str], Sequence[Any]] | None = None,
+        callback_manager: CallbackManager | None = None,
+        parser: Any = None,
+        **settings: Any,
+    ) -> Self:
+        """The parser as ``CodeSplitter.from_defaults(language, chunk_lines, ...)`` makes
+        it: the same parameters in the same order (``language`` first), this class's
+        defaults, and any other setting (``fallback``, ``length`` ...) by keyword."""
+        if tokenizer is not None:
+            settings["tokenizer"] = tokenizer
+        return cls(
+            language=language,
+            chunk_lines=chunk_lines,
+            chunk_lines_overlap=chunk_lines_overlap,
+            max_chars=max_chars,
+            count_mode=count_mode,
+            max_tokens=max_tokens,
+            callback_manager=callback_manager or CallbackManager([]),
+            parser=parser,
+            **settings,
+        )
 
     @classmethod
     def class_name(cls) -> str:
@@ -71,7 +132,20 @@ class SpanCodeNodeParser(SpanBudgetNodeParser):
 
     def _make_splitter(self, budget: int | None) -> Splitter:
         size = budget or self.chunk_size
-        return CodeSplitter(self.language, size, self._overlap(size), length=self._length())
+        try:
+            return CodeSplitter(
+                self.language,
+                size,
+                self._overlap(size),
+                length=self._length(),
+                fallback=self.fallback,
+            )
+        except GrammarUnavailableError as error:  # name this parser's own setting
+            raise GrammarUnavailableError(
+                error.language,
+                f"{error} (here: SpanCodeNodeParser(language={self.language!r}, "
+                "fallback='separators') splits with the separator table)",
+            ) from error
 
     def _node_metadata(self, node: BaseNode, origin: _Origin, chunk: Chunk) -> dict[str, Any]:
         metadata = super()._node_metadata(node, origin, chunk)

@@ -44,7 +44,9 @@ class SpanMarkdownNodeParser(_OverlapMixin):
     shown to the embedding model and counted against ``chunk_size``. With
     ``include_sections``, each section that holds a chunk is also returned as a node (its
     exact span, possibly over the budget: it is for small-to-big retrieval, not for
-    embedding), the PARENT of its chunks, which are its CHILDREN.
+    embedding), the PARENT of its chunks, which are its CHILDREN. The nodes of a document
+    are numbered for ``id_func`` in the order returned: its chunks ``0 .. n-1``, then its
+    sections ``n, n+1, ...``, so an ``id_func`` that numbers nodes gives every one its own id.
     """
 
     chunk_overlap: int = Field(
@@ -98,7 +100,8 @@ class SpanMarkdownNodeParser(_OverlapMixin):
 
     def _sections(self, node: BaseNode, text: str, chunks: list[BaseNode]) -> list[BaseNode]:
         """One parent node per section that holds chunks (its span trimmed), linked both
-        ways with its chunks; none where offsets are unknown."""
+        ways with its chunks; none where offsets are unknown. Sections are numbered for
+        ``id_func`` after the chunks, so their ids differ from the chunks' and each other's."""
         base = _origin(node, text).offset
         groups: dict[tuple[int, int], list[BaseNode]] = {}
         for chunk in chunks:
@@ -113,19 +116,22 @@ class SpanMarkdownNodeParser(_OverlapMixin):
             groups.setdefault((start, end), []).append(chunk)
         sections: list[BaseNode] = []
         factory = _NodeFactory.of(node, self)
-        for (start, end), children in groups.items():
+        for number, ((start, end), children) in enumerate(groups.items(), len(chunks)):
+            node_id = self.id_func(number, node)
             first = children[0]
             metadata = {k: v for k, v in first.metadata.items() if k not in LINE_KEYS}
             metadata[NODE_ROLE] = "section"
             offsets = ((base or 0) + start, (base or 0) + end)
             if factory is None:  # an image document: LlamaIndex's own node type for it
-                (section,) = build_nodes_from_splits([text[start:end]], node, id_func=self.id_func)
+                (section,) = build_nodes_from_splits(
+                    [text[start:end]], node, id_func=lambda _i, _node, known=node_id: known
+                )
                 section.start_char_idx, section.end_char_idx = offsets
                 section.metadata = metadata
                 section.excluded_embed_metadata_keys = list(first.excluded_embed_metadata_keys)
                 section.excluded_llm_metadata_keys = list(first.excluded_llm_metadata_keys)
             else:  # hides what its chunks hide
-                section = factory.make(self.id_func(0, node), text[start:end], offsets, metadata)
+                section = factory.make(node_id, text[start:end], offsets, metadata)
             parent = section.as_related_node_info()
             for child in children:
                 child.relationships[NodeRelationship.PARENT] = parent
