@@ -87,12 +87,19 @@ def pack(
     with ``region``, of ``text[start:end]`` only (offsets stay those of ``text``).
     ``measurer`` is one the caller already measures ``text`` with (a token index made
     once serves its levels and packing alike)."""
-    start, end = (0, len(text)) if region is None else region
+    if region is None:
+        # Trimmed chunks leave out a byte order mark that starts the text, as whitespace:
+        # it marks the encoding, it is nothing a reader sees (Dart's and JavaScript's trim
+        # drop it too), and it counts against no budget.
+        bom = config.strip_whitespace and text.startswith(BYTE_ORDER_MARK)
+        start, end = int(bom), len(text)
+    else:
+        start, end = region
     if start >= end:
         return []
     if config.strip_whitespace and trim_span(text, start, end)[0] == end:
         return []  # blank: trimming leaves nothing (no level is asked for its lines)
-    chunks = _scan(text, structure, config) if region is None else None
+    chunks = _scan(text, structure, config, start) if region is None else None
     if chunks is None:
 
         def whole(top: list[Span] | None, rest: Sequence[Level]) -> list[SizedSpan]:
@@ -105,29 +112,11 @@ def pack(
             chunks = windows.pack_windows(text, structure, config, start, end, measurer, whole)
         else:
             chunks = whole(None, ())
-    if config.strip_whitespace and start == 0 and text.startswith(BYTE_ORDER_MARK):
-        chunks = _after_byte_order_mark(text, chunks, config)
     check_budget(chunks, config)
     return without_repeated(text, chunks, config.chunk_overlap, config.chunk_size)
 
 
 BYTE_ORDER_MARK = "\ufeff"
-
-
-def _after_byte_order_mark(
-    text: str, chunks: list[SizedSpan], config: ChunkConfig
-) -> list[SizedSpan]:
-    """``chunks`` with a byte order mark that starts the text trimmed off the first, as
-    whitespace is: it marks the encoding, it is nothing a reader sees (Dart's and
-    JavaScript's ``trim`` drop it too). The first chunk is measured again, or dropped
-    when the mark was all it held."""
-    if not chunks or chunks[0][0] != 0:
-        return chunks
-    end = chunks[0][1]
-    start = trim_span(text, 1, end)[0]
-    if start == end:
-        return chunks[1:]
-    return [(start, end, config.length.count(text[start:end])), *chunks[1:]]
 
 
 def without_repeated(
@@ -211,7 +200,9 @@ def _general(
     )
 
 
-def _scan(text: str, structure: Structure, config: ChunkConfig) -> list[SizedSpan] | None:
+def _scan(
+    text: str, structure: Structure, config: ChunkConfig, start: int = 0
+) -> list[SizedSpan] | None:
     """The chunks read off the text by :class:`RecursiveScan` where it applies, else ``None``.
     It does not apply where overlap is to start at sentences: the general path then moves
     chunk ends so that it can (see ``merge``)."""
@@ -223,11 +214,11 @@ def _scan(text: str, structure: Structure, config: ChunkConfig) -> list[SizedSpa
         (
             index
             for index, level in enumerate(levels[: len(separators)])
-            if isinstance(level, SeparatorLevel) and level.occurs(text, 0, len(text))
+            if isinstance(level, SeparatorLevel) and level.occurs(text, start, len(text))
         ),
         None,
     )
-    if first is None or _one_part(levels[first], text):
+    if first is None or _one_part(levels[first], text, start):
         return None
     finer = levels[len(separators) :]
 
@@ -252,20 +243,21 @@ def _scan(text: str, structure: Structure, config: ChunkConfig) -> list[SizedSpa
         search,
         split_piece,
         literal_levels(levels),
+        start,
     )
     return scan.spans()
 
 
-def _one_part(level: Level, text: str) -> bool:
-    """Whether a separator level that occurs in ``text`` still leaves it one part: kept
+def _one_part(level: Level, text: str, start: int = 0) -> bool:
+    """Whether a separator level that occurs in ``text[start:]`` still leaves it one part: kept
     with the piece before it at the very end, or with the one after it at the very start,
     and nowhere else. The general path then splits the text at the next level as its top
     level (its runs are not evened out), which the scan does not follow: it hands over."""
     if not isinstance(level, SeparatorLevel) or level.keep is False or level.literal is None:
         return False
     literal = level.literal
-    at_edge = text.startswith(literal) if level.keep == "start" else text.endswith(literal)
-    return at_edge and text.count(literal) == 1
+    at_edge = text.startswith(literal, start) if level.keep == "start" else text.endswith(literal)
+    return at_edge and text.count(literal, start) == 1
 
 
 def check_budget(chunks: Sequence[SizedSpan], config: ChunkConfig) -> None:

@@ -93,8 +93,10 @@ class RecursiveScan:
         search: OverlapSearch,
         finer: FinerSplit | None = None,
         finer_levels: Sequence[str | None] | None = None,
+        start: int = 0,
     ) -> None:
         self.text = text
+        self.start = start  # where the text to split starts (after a byte order mark)
         self.separators = separators
         self.budget = budget
         self.overlap = overlap
@@ -148,12 +150,12 @@ class RecursiveScan:
     def _spans(self) -> list[SizedSpan] | None:
         text, separators, budget = self.text, self.separators, self.budget
         chunks: list[SizedSpan] = []
-        level, pos = 0, self._run_end(0)
+        level, pos = 0, self._run_end(self.start)
         if pos == len(text):
             return chunks  # blank
         region_end = self._run_start(len(text))
         if self.marks:  # the edges of the text are trimmed: whitespace there is no cut
-            self._check_clusters(0, pos)
+            self._check_clusters(self.start, pos)
             self._check_clusters(region_end, len(text))
         parents: list[tuple[int, int, int]] = []  # (level, region end, next piece start)
         previous: _Previous | None = None
