@@ -542,3 +542,9 @@ def test_code_from_standard_input_without_a_language_is_bad_usage(
     assert stopped.value.code == 2 and out == ""
     assert "spansplit code: error: " in err and "standard input has no file extension" in err
     assert "--language" in err and "Traceback" not in err
+
+
+def test_a_pattern_ending_in_a_slash_matches_folders_only(tmp_path: Path) -> None:
+    tree(tmp_path, {"d/a.txt": "a", "d/a-b.txt": "ab", "d/sub/b.txt": "b", "d/real/f.txt": "f"})
+    found = find_files([f"{tmp_path}/d/*/"])
+    assert found.files == [f"{tmp_path}/d/real/f.txt", f"{tmp_path}/d/sub/b.txt"]

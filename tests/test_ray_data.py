@@ -272,3 +272,18 @@ def test_the_file_pipeline_keeps_input_order_without_changing_the_global_context
     assert [row["chunk_index"] for row in found if row["source"].endswith("f00.txt")] == list(
         range(sum(row["source"].endswith("f00.txt") for row in found))
     )
+
+
+def test_a_name_ray_cannot_read_fails_its_file_not_the_dataset(
+    local_ray: None, tmp_path: Path
+) -> None:
+    # Ray parses the paths it reads as URLs, which drops a line break from a name: such a
+    # file is named as one it cannot read (raise), or left out with "skip".
+    root = tmp_path / "names"
+    root.mkdir()
+    (root / "a\nb.txt").write_text("line one")
+    (root / "ok.txt").write_text("fine")
+    with pytest.raises(InvalidParameterError, match="URLs"):
+        chunk_files(str(root), SplitterByFileType(50))
+    rows = chunk_files(str(root), SplitterByFileType(50), on_error="skip").take_all()
+    assert [row["source"] for row in rows] == [str(root / "ok.txt")]

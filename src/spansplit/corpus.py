@@ -214,9 +214,11 @@ def _pattern_files(pattern: str, recursive: bool, errors: _Problems) -> _Found:
     """The files matched by a glob pattern (a matched folder giving its files), sorted as
     paths. As in :func:`glob.glob`, a wildcard matches a hidden name only where it starts
     with a dot itself; ``**`` (with ``recursive``: any number of folders) goes into no
-    hidden folder, and into no symlinked one either, so a symlink loop is not walked."""
+    hidden folder, and into no symlinked one either, so a symlink loop is not walked. A
+    pattern ending in a separator (``docs/*/``) matches folders only, as in the shell."""
     drive, rest = os.path.splitdrive(pattern)
     separators = os.sep + (os.altsep or "")
+    folders_only = rest[-1:] in tuple(separators)
     root = drive + (rest[0] if rest[:1] and rest[0] in separators else "")
     parts = re.split(f"[{re.escape(separators)}]", rest)
     parts = [part for part in parts if part and part != os.curdir]  # a path as PurePath has it
@@ -269,7 +271,7 @@ def _pattern_files(pattern: str, recursive: bool, errors: _Problems) -> _Found:
             continue
         if stat.S_ISDIR(status.st_mode):
             files.extend(_folder_files(path, recursive, errors, walked)[0])
-        elif stat.S_ISREG(status.st_mode):
+        elif stat.S_ISREG(status.st_mode) and not folders_only:
             folder, name = os.path.split(path)
             if folder not in real_folders:
                 real_folders[folder] = os.path.realpath(folder or os.curdir)

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .batch import ROW_COLUMNS, Document, DocumentError, OnError, _source, _Task
-from .corpus import find_files, read_document
+from .corpus import display_name, find_files, read_document
 from .errors import ExtraNotInstalledError, InvalidParameterError, ParameterTypeError
 from .splitters.base import Splitter
 
@@ -261,7 +261,19 @@ def _select_files(
         if on_error == "raise":
             raise InvalidParameterError("paths", path, reason)
         LOG.warning("spansplit: skipped %s: %s", path, reason)
-    files = found.files
+    files = []
+    for path in found.files:
+        if _RAY_CANNOT_NAME.search(path) or not _utf8(path):
+            reason = (
+                "Ray reads files by paths parsed as URLs, which drop tabs and line breaks "
+                "and cannot hold bytes that are not UTF-8: rename it, or split it with the "
+                "command line"
+            )
+            if on_error == "raise":
+                raise InvalidParameterError("paths", display_name(path), reason)
+            LOG.warning("spansplit: skipped %s: %s", display_name(path), reason)
+        else:
+            files.append(path)
     if output is not None and not _URI.match(output):  # never read what this run writes
         written = Path(output).resolve()
         files = [f for f in files if not Path(f).resolve().is_relative_to(written)]
@@ -270,6 +282,19 @@ def _select_files(
             "paths", items, "no files to read (hidden files and folders are left out)"
         )
     return files
+
+
+_RAY_CANNOT_NAME = re.compile(r"[\t\n\r]")
+"""Characters that Ray's path handling (URL parsing) drops from a file name."""
+
+
+def _utf8(path: str) -> bool:
+    """Whether ``path`` is UTF-8 text (a name that is not holds lone surrogates)."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _path_list(paths: PathInput | Sequence[PathInput]) -> list[str]:
