@@ -55,7 +55,7 @@ langchain-text-splitters 1.1.3:
 ============  =====  =====  =========  =====  =====  ===============================================
 corpus        size   keep   LangChain  ours   equal  differing regions by class
 ============  =====  =====  =========  =====  =====  ===============================================
-English       500    False  5,636      5,627  3,098  19 not_span · 25 stripped_ws · 2 bom · 332 bal
+English       500    False  5,636      5,627  3,097  19 not_span · 25 stripped_ws · 2 bom · 332 bal
 English       500    True   5,654      5,627  2,512  3 sep_side · 41 stripped_ws · 2 bom · 338 bal
 English       2,000  False  1,322      1,322  1,141  19 not_span · 6 stripped_ws · 2 bom · 27 bal
 English       2,000  True   1,322      1,322  1,093  14 stripped_ws · 2 bom · 29 bal
