@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import signal
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
@@ -378,8 +379,12 @@ _WORKER_TASK: _Task | None = None
 
 
 def _start_worker(task: _Task) -> None:
-    """Keep the task for this worker's documents; one encoding thread per worker."""
+    """Keep the task for this worker's documents; one encoding thread per worker. Ctrl-C
+    (SIGINT, sent to the whole process group) is the parent's to handle: a worker that took
+    it while waiting for work printed a KeyboardInterrupt traceback from the pool's loop; it
+    now finishes its batch and leaves when the parent shuts the pool down."""
     global _WORKER_TASK
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.environ[THREADS_VARIABLE] = "1"
     _WORKER_TASK = task
 
