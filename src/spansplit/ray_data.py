@@ -263,7 +263,7 @@ def _select_files(
         LOG.warning("spansplit: skipped %s: %s", path, reason)
     files = []
     for path in found.files:
-        if _RAY_CANNOT_NAME.search(path) or not _utf8(path):
+        if _RAY_CANNOT_NAME.search(path) or display_name(path) != path:  # (not UTF-8)
             reason = (
                 "Ray reads files by paths parsed as URLs, which drop tabs and line breaks "
                 "and cannot hold bytes that are not UTF-8: rename it, or split it with the "
@@ -286,15 +286,6 @@ def _select_files(
 
 _RAY_CANNOT_NAME = re.compile(r"[\t\n\r]")
 """Characters that Ray's path handling (URL parsing) drops from a file name."""
-
-
-def _utf8(path: str) -> bool:
-    """Whether ``path`` is UTF-8 text (a name that is not holds lone surrogates)."""
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _path_list(paths: PathInput | Sequence[PathInput]) -> list[str]:

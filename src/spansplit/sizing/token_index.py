@@ -62,8 +62,7 @@ from the few pretokens at its ends, each cut differently in the span and in the 
 def exact_margin(cap: int) -> int:
     """How far below ``cap`` an estimate is counted exactly: :data:`REACH_MARGIN` tokens,
     less for a small cap (a quarter of it), where nearly every piece is that close and an
-    estimate is off by a token or two at most (counting them all made a split at 6 tokens
-    up to 70 % slower)."""
+    estimate is off by a token or two at most."""
     return min(REACH_MARGIN, max(1, cap // 4))
 
 
