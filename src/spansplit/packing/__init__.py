@@ -34,10 +34,10 @@ from ..boundaries.separators import SeparatorLevel
 from ..chunk import SizedSpan, Span, trim_span
 from ..config import ChunkConfig
 from ..errors import InconsistentLengthError
-from ..sizing.base import TextMeasurer
+from ..sizing.base import LengthFunction, TextMeasurer
 from . import windows
 from .merge import OverlapSearch, merge, sentence_kinds
-from .pieces import fit, hard_cut
+from .pieces import Pieces, fit, hard_cut
 from .scan import RecursiveScan, literal_levels, scan_separators
 from .tiling import Tiles, tile
 
@@ -186,6 +186,9 @@ def _general(
         punctuation=structure.punctuation,
         measurer=measurer,
     )
+    whole = _whole_if_it_fits(text, pieces, budget, length)
+    if whole is not None:
+        return whole
     return merge(
         text,
         pieces,
@@ -198,6 +201,23 @@ def _general(
         punctuation=structure.punctuation,
         trim=trim,
     )
+
+
+def _whole_if_it_fits(
+    text: str, pieces: Pieces, budget: int, length: LengthFunction
+) -> list[SizedSpan] | None:
+    """All ``pieces`` as one chunk where they fit together although their sizes summed say
+    otherwise: a length that does not add up (tokens merge across a cut) can sum a region
+    that fits over the budget, and packing would then cut it. Measured only where the sum
+    is within one unit a cut of the budget; ``None`` where the pieces do not fit as one."""
+    spans = pieces.spans
+    if length.additive or len(spans) < 2 or len(pieces.breaks - {0}) > 0:
+        return None
+    if pieces.sizes[0] + sum(pieces.joined[1:]) > budget + len(spans) - 1:
+        return None
+    start, end = spans[0][0], spans[-1][1]
+    size = (pieces.measurer or length.measurer(text)).count(start, end)
+    return [(start, end, size)] if size <= budget else None
 
 
 def _scan(
