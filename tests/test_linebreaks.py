@@ -300,6 +300,9 @@ def test_a_split_paragraph_is_cut_into_even_chunks(words: list[str], size: int) 
         else:
             even = -(-(len(paragraph) - (len(greedy) - 1)) // len(greedy))
             assert max(sizes) <= even + 2, (name, sizes, greedy)
+        # The paragraph given alone is cut the same way (it was filled greedily, leaving a
+        # runt, until a review found it: only a paragraph among others was even).
+        assert [c.size for c in SPLITTERS[name](size, 0).split(paragraph)] == sizes, name
 
 
 @settings(max_examples=60)

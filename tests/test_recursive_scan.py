@@ -302,7 +302,9 @@ def test_only_code_points_and_trimmed_chunks_scan() -> None:
         ("\n\n", "\n", " ")
     ]
     assert scanned_with(RecursiveSplitter(10, length="utf16"), PROSE + " 😀") == []
-    assert scanned_with(RecursiveSplitter(10, length=len), PROSE) == []
+    # ``len`` is code points (resolve_length maps it so); another callable is opaque.
+    assert scanned_with(RecursiveSplitter(10, length=len), PROSE) == [("\n\n", "\n", " ")]
+    assert scanned_with(RecursiveSplitter(10, length=lambda t: len(t)), PROSE) == []
     assert scanned_with(RecursiveSplitter(10, strip_whitespace=False), PROSE) == []
     # A regular expression with no special character is its literal; others are not, even
     # where they match only whitespace.

@@ -27,7 +27,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
 
-from spansplit import RecursiveSplitter
+from spansplit import RecursiveSplitter, split_recursive
 from spansplit.errors import LengthFunctionError, ParameterTypeError, TokenizerUnavailableError
 from spansplit.sizing import (
     CODE_POINTS,
@@ -818,3 +818,11 @@ def test_ascii_text_is_measured_in_bytes_without_encoding(monkeypatch: pytest.Mo
         UTF8_BYTES.measurer("résumé").count(0, 6)  # two bytes for each é: encoded
     with pytest.raises(AssertionError, match="encoded"):
         UTF16_UNITS.measurer("😀").count(0, 1)  # two units
+
+
+def test_len_is_code_points() -> None:
+    # ``len`` of a str counts code points: the same length, so the same (faster) path and
+    # the same chunks as the default (it was an opaque callable, packed by estimates).
+    assert resolve_length(len) is CODE_POINTS
+    text = ("word " * 50).strip()
+    assert [c.size for c in split_recursive(text, 100, length=len)] == [84, 84, 79]

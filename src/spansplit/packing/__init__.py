@@ -34,6 +34,7 @@ from ..boundaries.separators import SeparatorLevel
 from ..chunk import SizedSpan, Span, trim_span
 from ..config import ChunkConfig
 from ..errors import InconsistentLengthError
+from ..lines import LINE_ENDING
 from ..sizing.base import LengthFunction, TextMeasurer
 from . import windows
 from .merge import OverlapSearch, merge, sentence_kinds
@@ -103,9 +104,13 @@ def pack(
     if chunks is None:
 
         def whole(top: list[Span] | None, rest: Sequence[Level]) -> list[SizedSpan]:
+            one_piece = False
             if top is None:
-                top, rest = _top_level(text, structure.levels, start, end)
-            return _general(text, top, rest, structure, config, measurer=measurer)
+                top, rest, one_piece = _top_level(text, structure.levels, start, end)
+                one_piece = one_piece and _one_line(text, start, end)
+            return _general(
+                text, top, rest, structure, config, measurer=measurer, one_piece=one_piece
+            )
 
         if end - start > 2 * windows.WINDOW_CHARS:
             measurer = measurer or config.length.measurer(text)  # windows and whole share it
@@ -148,19 +153,21 @@ def without_repeated(
 
 def _top_level(
     text: str, levels: Sequence[Level], start: int, end: int
-) -> tuple[list[Span], Sequence[Level]]:
-    """The pieces of the region at the coarsest level that splits it, and the levels after
-    that one (a recursive level stays); the region rarely fits, so it is not measured."""
+) -> tuple[list[Span], Sequence[Level], bool]:
+    """The pieces of the region at the coarsest level that splits it, the levels after
+    that one (a recursive level stays), and whether a coarser level found the region one
+    piece (a text that is one paragraph: its pieces are those of a piece that had to be
+    split); the region rarely fits, so it is not measured."""
     for index, level in enumerate(levels):
         if cut_anywhere(level) is not None:
-            return [(start, end)], levels[index:]  # cut where the budget says (fit's hard cut)
+            return [(start, end)], levels[index:], False  # cut where the budget says
         occurs = getattr(level, "occurs", None)
         if occurs is not None and not occurs(text, start, end):
             continue
         parts = level(text, start, end)
         if splits(parts, start, end):
-            return parts, levels[index if is_recursive(level) else index + 1 :]
-    return [(start, end)], ()
+            return parts, levels[index if is_recursive(level) else index + 1 :], index > 0
+    return [(start, end)], (), False
 
 
 def _general(
@@ -172,8 +179,10 @@ def _general(
     *,
     overlap: bool = True,
     measurer: TextMeasurer | None = None,
+    one_piece: bool = False,
 ) -> list[SizedSpan]:
-    """The general path: :func:`fit` then :func:`merge`."""
+    """The general path: :func:`fit` then :func:`merge`. With ``one_piece`` (and
+    ``isolate``), ``top`` are the pieces of one piece that had to be split, packed evenly."""
     budget, length, trim = config.chunk_size, config.length, config.strip_whitespace
     pieces = fit(
         text,
@@ -186,6 +195,8 @@ def _general(
         punctuation=structure.punctuation,
         measurer=measurer,
     )
+    if one_piece and structure.isolate:
+        pieces.balanced.append((0, len(pieces.spans)))
     whole = _whole_if_it_fits(text, pieces, budget, length)
     if whole is not None:
         return whole
@@ -264,8 +275,17 @@ def _scan(
         split_piece,
         literal_levels(levels),
         start,
+        one_piece=first > 0 and _one_line(text, start, len(text)),
     )
     return scan.spans()
+
+
+def _one_line(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is one line, short enough to be packed in one go: a
+    paragraph given alone, which a coarser level finds whole, is then cut into even chunks
+    as a paragraph of a longer text is (no runt at its end). Text of several lines is
+    packed line by line, as LangChain packs it."""
+    return end - start <= 2 * windows.WINDOW_CHARS and LINE_ENDING.search(text, start, end) is None
 
 
 def _one_part(level: Level, text: str, start: int = 0) -> bool:

@@ -94,9 +94,14 @@ class RecursiveScan:
         finer: FinerSplit | None = None,
         finer_levels: Sequence[str | None] | None = None,
         start: int = 0,
+        *,
+        one_piece: bool = False,
     ) -> None:
         self.text = text
         self.start = start  # where the text to split starts (after a byte order mark)
+        # The text is one piece at a coarser level (one paragraph): its first separator's
+        # pieces are those of a piece that had to be split, packed evenly.
+        self.one_piece = one_piece
         self.separators = separators
         self.budget = budget
         self.overlap = overlap
@@ -178,7 +183,7 @@ class RecursiveScan:
                         self._check_clusters(start, content_start)
             limit = start + budget
             end = region_end if region_end <= limit else self._chunk_end(separator, pos, limit)
-            if parents and pos < end < region_end:
+            if (parents or self.one_piece) and pos < end < region_end:
                 # Inside a piece that had to be split: even chunks, not a runt at its end.
                 run_end, cap = self._run(separator, level, pos, region_end)
                 if end < run_end and end - pos > cap:

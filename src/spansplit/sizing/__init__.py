@@ -41,8 +41,8 @@ _BY_NAME: dict[str, LengthFunction] = {
 
 def resolve_length(length: LengthSpec = None) -> LengthFunction:
     """The :class:`LengthFunction` for ``length`` (see the module docstring for the forms)."""
-    if length is None:
-        return CODE_POINTS
+    if length is None or length is len:
+        return CODE_POINTS  # ``len`` of a str counts code points: the same function
     if isinstance(length, LengthFunction):
         return length
     if isinstance(length, str):
