@@ -382,11 +382,12 @@ def test_a_runt_the_next_chunk_repeats_is_left_out() -> None:
     ]
     # ... and no text with it: the chunks either side of it meet.
     assert chunks[2].end == CHAPTERS.index("\n\n第二回") and chunks[3].start == chunks[2].end + 2
-    # Larger than the overlap (8), it is kept, though the next chunk still repeats its title.
-    kept = [chunk.text for chunk in ParagraphSplitter(24, 8).split(CHAPTERS)]
-    assert "且聽下回分解。\n\n第二回" in kept and kept[
-        kept.index("且聽下回分解。\n\n第二回") + 1
-    ] == ("第二回\n\n玄黃宇宙洪荒日月。盈昃辰宿列張寒來。")
+    # Larger than the overlap (8), it goes too: what it adds after the chunk before it
+    # (the title) is within the overlap, and the next chunk repeats it (a review found such
+    # chunks kept: 8% of the chunks of Journey to the West at 2,000 + 200 characters).
+    texts = [chunk.text for chunk in ParagraphSplitter(24, 8).split(CHAPTERS)]
+    assert not any(text.endswith("第二回") for text in texts)
+    assert "第二回\n\n玄黃宇宙洪荒日月。盈昃辰宿列張寒來。" in texts
 
 
 def test_without_repeated_keeps_what_only_the_chunk_holds() -> None:
@@ -396,11 +397,14 @@ def test_without_repeated_keeps_what_only_the_chunk_holds() -> None:
         (0, 7, 7),
         (7, 15, 8),
     ]
-    # Its neighbours leave "b" between them: kept; and so is one larger than the overlap,
-    # or than half the budget (an overlap near the budget leaves every chunk alone).
+    # Its neighbours leave "b" between them: kept; and so is one whose new text (after the
+    # chunk before) is larger than the overlap, or one larger than half the budget (an
+    # overlap near the budget leaves every chunk alone).
     assert len(without_repeated(text, [(0, 6, 6), (5, 10, 5), (7, 15, 8)], 5, 10)) == 3
-    assert len(without_repeated(text, [(0, 7, 7), (5, 10, 5), (7, 15, 8)], 4, 10)) == 3
+    assert len(without_repeated(text, [(0, 7, 7), (5, 13, 8), (7, 15, 8)], 4, 16)) == 3
     assert len(without_repeated(text, [(0, 7, 7), (5, 10, 5), (7, 15, 8)], 5, 9)) == 3
+    # Larger than the overlap but adding only "cc" (2) after the chunk before: left out.
+    assert len(without_repeated(text, [(0, 7, 7), (5, 10, 5), (7, 15, 8)], 4, 10)) == 2
     # Never the first or the last chunk, nor anything without overlap.
     assert len(without_repeated(text, [(0, 3, 3), (2, 7, 5)], 9, 20)) == 2
     assert len(without_repeated(text, [(0, 7, 7), (5, 10, 5), (7, 15, 8)], 0, 10)) == 3

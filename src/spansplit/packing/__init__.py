@@ -35,7 +35,7 @@ from ..chunk import SizedSpan, Span, trim_span
 from ..config import ChunkConfig
 from ..errors import InconsistentLengthError
 from ..lines import LINE_ENDING
-from ..sizing.base import LengthFunction, TextMeasurer
+from ..sizing.base import CODE_POINTS, LengthFunction, TextMeasurer
 from . import windows
 from .merge import OverlapSearch, merge, sentence_kinds
 from .pieces import Pieces, fit, hard_cut
@@ -118,37 +118,50 @@ def pack(
         else:
             chunks = whole(None, ())
     check_budget(chunks, config)
-    return without_repeated(text, chunks, config.chunk_overlap, config.chunk_size)
+    return without_repeated(
+        text, chunks, config.chunk_overlap, config.chunk_size, config.length
+    )
 
 
 BYTE_ORDER_MARK = "\ufeff"
 
 
 def without_repeated(
-    text: str, chunks: list[SizedSpan], overlap: int, budget: int
+    text: str,
+    chunks: list[SizedSpan],
+    overlap: int,
+    budget: int,
+    length: LengthFunction = CODE_POINTS,
 ) -> list[SizedSpan]:
-    """``chunks`` less every one no larger than ``overlap`` nor half the ``budget`` whose
-    text the chunks either side of it hold between them (whitespace aside): such a chunk
-    is the previous chunk's tail and a short run that the next chunk repeats as its
-    overlap, as a chapter title alone between two paragraphs that had to be split. A runt
-    that adds nothing. Of two such chunks in a row only the first goes, so the chunks
-    left either side of a gap are the ones made next to it."""
+    """``chunks`` less every one no larger than half the ``budget`` whose text the chunks
+    either side of it hold between them (whitespace aside) and whose own new text (after
+    the previous chunk) is no larger than ``overlap``: such a chunk is the previous
+    chunk's tail and a short run that the next chunk repeats as its overlap, as a chapter
+    title alone between two paragraphs that had to be split. A runt that adds nothing.
+    The chunk before is the last one kept, so a run of such chunks goes as far as the
+    chunks kept either side of it still meet."""
     most = min(overlap, budget // 2)
     if most <= 0 or len(chunks) < 3:
         return chunks
     kept = [chunks[0]]
     for index in range(1, len(chunks) - 1):
-        chunk, before = chunks[index], chunks[index - 1]
+        chunk, before = chunks[index], kept[-1]
         following = chunks[index + 1][0]
         if (
-            chunk[2] <= most
-            and kept[-1] is before
+            chunk[2] <= budget // 2
             and (following <= before[1] or text[before[1] : following].isspace())
+            and (chunk[2] <= most or _size_after(text, before[1], chunk[1], length) <= most)
         ):
             continue
         kept.append(chunk)
     kept.append(chunks[-1])
     return kept
+
+
+def _size_after(text: str, start: int, end: int, length: LengthFunction) -> int:
+    """Size of ``text[start:end]`` trimmed (0 where nothing is left)."""
+    start, end = trim_span(text, start, end)
+    return length.count(text[start:end]) if end > start else 0
 
 
 def _top_level(
