@@ -18,7 +18,7 @@ from conftest import DATA, corpus_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spansplit import ParagraphSplitter, RecursiveSplitter, SentenceSplitter
+from spansplit import ParagraphSplitter, RecursiveSplitter, SentenceSplitter, split_recursive
 from spansplit.boundaries import linebreaks
 from spansplit.boundaries.graphemes import cluster_ends
 from spansplit.boundaries.linebreaks import (
@@ -475,3 +475,24 @@ def test_prose_splitters_keep_code_lines_whose_ends_are_brackets(splitter: type)
         'if f.is_err() {\n        panic!("no file");\n    }',
         "}",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("😀fox", [1]),
+        ("👍fox", [1]),  # an emoji base (EB) breaks as an ideograph does ...
+        ("👍🏽fox", [2]),  # ... never before its modifier (EM), which joins its cluster
+        ("👨\u200d👩\u200d👧fox", [5]),  # a ZWJ sequence is one cluster
+        ("fox👍", [3]),
+        ("a☝🏽b", [1, 3]),  # within the BMP (the fast path) too
+        ("fox🇯🇵🇺🇸bar", [3, 7]),  # before and after a run of flags, never inside one
+    ],
+)
+def test_a_line_may_break_beside_an_emoji(text: str, expected: list[int]) -> None:
+    # UAX #14 LB31 allows a break between an emoji and a letter; only a plain emoji (ID)
+    # had one, so a word after "👍🏽" was cut inside instead (a review found
+    # "👍🏽👍🏽congra" | "tulations").
+    assert break_opportunities(text, 0, len(text)) == expected
+    words = [c.text for c in split_recursive("Thanks 👍🏽👍🏽congratulations everyone", 16)]
+    assert words == ["Thanks", "👍🏽👍🏽", "congratulations", "everyone"]

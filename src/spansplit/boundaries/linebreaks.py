@@ -44,9 +44,11 @@ CLOSING = regex.compile(rf"[{CLOSING_CLASSES}[\p{{lb=QU}}&&\p{{Pf}}]]", regex.V1
 OPENING = regex.compile(r"[\p{lb=OP}[\p{lb=QU}&&\p{Pi}]]", regex.V1)
 """One character no chunk may end with (opening punctuation, UAX #14 LB14)."""
 
-# Ideographs and kana (line-break class ID, with the small kana of CJ): a line may break
-# between any two of them, and before or after one beside other text.
-_IDEOGRAPHIC = r"\p{lb=ID}"
+# Ideographs and kana (line-break class ID, with the small kana of CJ), and emoji (ID, EB
+# and their modifiers EM): a line may break between any two of them, and before or after
+# one beside other text (UAX #14 LB31; LB30b keeps a modifier with its base, as its
+# grapheme cluster does).
+_IDEOGRAPHIC = r"\p{lb=ID}\p{lb=EB}\p{lb=EM}"
 # Spaces a line may break after: White_Space but not a no-break space.
 _SPACE = r"[\s--[\xa0\u2007\u202f]]"
 # Opening punctuation of East Asian width (「『（【), which a line may break before (LB30
@@ -61,7 +63,9 @@ _OPENING_SET = r"[\p{lb=OP}[\p{lb=QU}&&\p{Pi}]]"
 # closing punctuation, never after opening punctuation.
 _OPPORTUNITY = regex.compile(
     rf"(?:(?<={_SPACE})(?!{_SPACE})|(?<=\S)(?=[{_IDEOGRAPHIC}{_WIDE_OPENING}])"
-    rf"|(?<=[{_IDEOGRAPHIC}[\p{{lb=CL}}\p{{lb=NS}}\p{{lb=EX}}--\p{{ASCII}}]])(?=\S))"
+    rf"|(?<=[{_IDEOGRAPHIC}[\p{{lb=CL}}\p{{lb=NS}}\p{{lb=EX}}--\p{{ASCII}}]])(?=\S)"
+    # before and after a run of regional indicators (flags), never inside one (LB30a)
+    rf"|(?<=[^\s\p{{lb=RI}}])(?=\p{{lb=RI}})|(?<=\p{{lb=RI}})(?=[^\s\p{{lb=RI}}]))"
     rf"(?!{_CLOSING_SET}|[\p{{lb=SY}}\p{{lb=WJ}}\p{{lb=ZW}}\p{{lb=GL}}\p{{lb=CM}}])"
     rf"(?<!{_OPENING_SET}\p{{lb=CM}}*{_SPACE}*|[\p{{lb=WJ}}\p{{lb=GL}}]\p{{lb=CM}}*)"
     # never inside a grapheme cluster (GB9, GB9a, GB9b, GB11)
@@ -220,8 +224,8 @@ def _fast_opportunity() -> tuple[re.Pattern[str], re.Pattern[str]]:
     fixed-width lookbehinds cannot see: opening punctuation, combining marks and spaces
     before a position, or a word joiner or no-break character and combining marks."""
     space = bmp_ranges(r"\s--[\xa0\u2007\u202f]")
-    ideographic = bmp_ranges(rf"\p{{lb=ID}}{_WIDE_OPENING}")
-    after = bmp_ranges(r"\p{lb=ID}[\p{lb=CL}\p{lb=NS}\p{lb=EX}--\p{ASCII}]")
+    ideographic = bmp_ranges(rf"{_IDEOGRAPHIC}{_WIDE_OPENING}")
+    after = bmp_ranges(rf"{_IDEOGRAPHIC}[\p{{lb=CL}}\p{{lb=NS}}\p{{lb=EX}}--\p{{ASCII}}]")
     closing = bmp_ranges(rf"{CLOSING_CLASSES}[\p{{lb=QU}}&&\p{{Pf}}]")
     opening = bmp_ranges(r"\p{lb=OP}[\p{lb=QU}&&\p{Pi}]")
     never_before = bmp_ranges(r"\p{lb=SY}\p{lb=WJ}\p{lb=ZW}\p{lb=GL}\p{lb=CM}")
