@@ -18,7 +18,7 @@ import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spansplit import ChunkConfig, ParagraphSplitter
+from spansplit import ChunkConfig, ParagraphSplitter, RecursiveSplitter
 from spansplit.chunk import after_whitespace, before_whitespace, trim_span
 from spansplit.errors import ChunkTooLargeError, InconsistentLengthError
 from spansplit.packing import Structure, hard_cut, pack, without_repeated
@@ -634,3 +634,22 @@ def test_pack_properties(
         assert not text[covered:start].strip()
         covered = max(covered, end)
     assert not text[covered:].strip()
+
+
+@pytest.mark.parametrize(
+    "splitter",
+    [
+        RecursiveSplitter.from_preset("markdown", 30, chunk_overlap=10),
+        RecursiveSplitter(30, 10, separators=["\n\n", "\n", " "]),  # scanned
+        RecursiveSplitter(30, 10, separators=["\n\n", "\n", " "], length="utf8"),
+        RecursiveSplitter(30, 10, separators=["\n\n", "\n", " "], length=lambda t: len(t)),
+    ],
+)
+def test_overlap_never_starts_at_closing_punctuation(splitter: RecursiveSplitter) -> None:
+    # Separators of the user's own cut before ")" where they say; overlap, the context
+    # repeated, still never starts there (a review found ") and the caller ..." after
+    # "a tuple ( first, second ) and").
+    text = "The call returns a tuple ( first, second ) and the caller unpacks it before the loop."
+    chunks = splitter.split(text)
+    assert len(chunks) > 2 and all(a.end > b.start for a, b in pairwise(chunks))
+    assert not any(chunk.text.startswith(")") for chunk in chunks)

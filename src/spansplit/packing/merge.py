@@ -262,7 +262,11 @@ class OverlapSearch:
             parts = glue(text, parts, set(), self.punctuation)[0]
             if len(parts) < 2:
                 return None, 0
-            starts = [s for s, _ in parts[1:] if floor < s < tail]
+            starts = [
+                s
+                for s, _ in parts[1:]
+                if floor < s < tail and not _opens_with_closing(text, s, tail)
+            ]
             found = self.longest_fit(starts, end, room)
             if found[0] is not None:
                 return found
@@ -542,10 +546,16 @@ class _Packer:
             starts.append(self.spans[k][0])
             estimates.append(size)
             run += joined[k]
+        end = self.spans[plan.last][1]
+        # Never from closing punctuation on (a piece cut where a separator of the user's says)
+        opening = [
+            i for i, start in enumerate(starts) if not _opens_with_closing(self.text, start, end)
+        ]
+        starts = [starts[i] for i in opening]
+        estimates = [estimates[i] for i in opening]
         if starts and self.length.additive:
             return starts[-1], estimates[-1]
         if starts:
-            end = self.spans[plan.last][1]
             size = self.search.measure(starts[-1], end)  # summed sizes are usually right
             if size <= room:
                 return starts[-1], size

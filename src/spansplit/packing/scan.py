@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 
 from ..boundaries.graphemes import run_in_clusters
 from ..boundaries.levels import Level
-from ..boundaries.linebreaks import forbidden_run, punctuation_forbids
+from ..boundaries.linebreaks import CLOSING, forbidden_run, punctuation_forbids
 from ..boundaries.separators import SeparatorLevel
 from ..chunk import SizedSpan, after_whitespace, before_whitespace
 from ..config import ChunkConfig
@@ -296,18 +296,22 @@ class RecursiveScan:
         if self.search.boundaries:
             return self.search.ranked(floor, end, room)[0]
         low = max(end - room, floor + 1, first)
-        if low == first:
+        if low == first and not self._closing(first):
             return first
         if low < end:
             search_from = low
-            if text[low - 1].isspace():
+            if low > first and text[low - 1].isspace():
                 run_start, run_end = self._run_start(low), self._run_end(low)
-                if text.find(separator, run_start, run_end) >= 0 and self._is_cut(
-                    run_start, run_end
+                if (
+                    text.find(separator, run_start, run_end) >= 0
+                    and self._is_cut(run_start, run_end)
+                    and not self._closing(run_end)
                 ):
                     return run_end
                 search_from = run_end
             found = self._cut_after(separator, search_from, end)[1]
+            while found < end and self._closing(found):  # never from closing punctuation on
+                found = self._cut_after(separator, found, end)[1]
             if found < end:
                 return found
         last_piece_start = first
@@ -322,6 +326,10 @@ class RecursiveScan:
                 break
             high = run_start
         return self._finer(last_piece_start, end, room, floor)
+
+    def _closing(self, position: int) -> bool:
+        """Whether closing punctuation starts ``text[position:]``: no overlap starts there."""
+        return CLOSING.match(self.text, position) is not None
 
     def _finer(self, start: int, end: int, room: int, floor: int) -> int | None:
         """:meth:`OverlapSearch.finer` on the last piece ``text[start:end]``, by search
@@ -353,6 +361,8 @@ class RecursiveScan:
                     part += 1
                 if self.marks:
                     self._check_clusters(found, part)
+                if self._closing(part):
+                    return self.search.finer(start, end, room, floor)[0]
                 return part
             # No part fits: the last one is split further.
             start = text.rfind(separator, first, end) + 1
