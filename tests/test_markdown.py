@@ -6,6 +6,7 @@ from __future__ import annotations
 import builtins
 import itertools
 import pickle
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -299,6 +300,8 @@ BLOCKS = st.sampled_from(
         "- item one\n- item two\n  - nested\n",
         "1. first\n2. second\n",
         "> quoted text\n> ## quoted heading\n",
+        "- An item. Its second sentence.\n\n  ```\n  code in an item\n  ```\n  - nested\n",
+        "> | q | t |\n> |---|---|\n> | 1 | 2 |\n",
         "<div>\nhtml\n</div>\n",
         "***\n",
         "    indented code\n",
@@ -367,6 +370,30 @@ def test_generated_markdown_keeps_every_promise(text: str, size: int, data: st.D
     assert_overlap_stays_in_its_section(text, chunks)
     measured = len if measure is None else measure
     assert_no_chunk_ends_on_a_heading(text, chunks, size, measured)
+    assert_units_that_fit_are_whole_and_overlap_starts_outside_them(text, chunks, measured, size)
+
+
+def assert_units_that_fit_are_whole_and_overlap_starts_outside_them(
+    text: str, chunks: list[Chunk], measure: Callable[[str], int], size: int
+) -> None:
+    """A fence, table, HTML block or list item that fits is inside one chunk; no overlap
+    starts inside a fence, a table or an HTML block (past its first line's indentation)."""
+    blocks, stack = [], [MarkdownLayout(text).root]
+    while stack:
+        block = stack.pop()
+        stack += block.children
+        if block.kind in ("code", "table", "html", "item"):
+            blocks.append(block)
+    for block in blocks:
+        if measure(text[block.start : block.end].strip()) <= size:
+            assert any(c.start <= block.start + 3 and block.end - 1 <= c.end for c in chunks) or (
+                not text[max(c.end for c in chunks) : block.end].strip()
+            ), (block, chunks)
+    for before, after in itertools.pairwise(chunks):
+        if after.start < before.end:
+            for block in blocks:
+                if block.kind != "item" and block.start < after.start < block.end:
+                    assert not text[block.start : after.start].strip(), (block, before, after)
 
 
 def assert_no_chunk_ends_on_a_heading(
@@ -648,3 +675,141 @@ def test_what_fits_alone_but_not_with_its_heading_is_kept_whole(
     text: str, size: int, expected: list[str]
 ) -> None:
     assert [c.text for c in split_markdown(text, size)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "size", "expected"),
+    [
+        (  # a list item that fits, with its nested list, is not cut for the heading
+            "## Options\n\n- `--verbose` prints every step. Use it when a build fails.\n"
+            "  - default: off\n  - env: APP_VERBOSE=1\n",
+            100,
+            [
+                "## Options",
+                "- `--verbose` prints every step. Use it when a build fails.\n"
+                "  - default: off\n  - env: APP_VERBOSE=1",
+            ],
+        ),
+        (  # nor a table that fits, inside a block quote
+            "## Limits\n\n> | key | value |\n> |---|---|\n> | cpu | 4 cores |\n"
+            "> | memory | 16 GB |\n> | disk | 100 GB |\n",
+            92,
+            [
+                "## Limits",
+                "> | key | value |\n> |---|---|\n> | cpu | 4 cores |\n"
+                "> | memory | 16 GB |\n> | disk | 100 GB |",
+            ],
+        ),
+        (  # nor a fence that fits, inside a list item of its own
+            "## Build\n\n- ```\n  make all\n  make install\n  make check\n  ```\n",
+            56,
+            ["## Build", "- ```\n  make all\n  make install\n  make check\n  ```"],
+        ),
+        (  # a list of several items that fits gives the heading its first items
+            "## Steps\n\n- Download the archive.\n- Unpack it.\n- Run the installer.\n",
+            48,
+            ["## Steps\n\n- Download the archive.\n- Unpack it.", "- Run the installer."],
+        ),
+        (  # and its first item apart where the heading and that item are over the budget
+            "## Steps\n\n- Download the archive from the site.\n- Unpack it.\n",
+            40,
+            ["## Steps", "- Download the archive from the site.", "- Unpack it."],
+        ),
+    ],
+)
+def test_a_list_item_table_or_fence_that_fits_is_never_cut_for_its_heading(
+    text: str, size: int, expected: list[str]
+) -> None:
+    chunks = split_markdown(text, size)
+    assert [c.text for c in chunks] == expected
+    assert_no_chunk_ends_on_a_heading(text, chunks, size, len)
+
+
+SUMMARY = """## Basic skills
+
+- [Packages and modules](ch07-00.md)
+  - [Packages and crates](ch07-01-packages-and-crates.md)
+  - [Defining modules](ch07-02-defining-modules.md)
+  - [Paths in the module tree](ch07-03-paths-for-referring.md)
+  - [Bringing paths into scope](ch07-04-bringing-paths-into-scope.md)
+- [Common collections](ch08-00-common-collections.md)
+"""
+
+SETUP = (
+    "# Setup\n\n- Install the tool first. Then check the version it prints.\n\n"
+    "  ```\n  tool install\n  tool --version\n  ```\n"
+    "  - see the notes below for details on versions.\n\n"
+    "- Configure it next. Edit the config file. Restart the service afterwards.\n"
+)
+
+
+def test_a_first_list_item_too_big_for_its_heading_is_cut_at_its_blocks_not_its_words() -> None:
+    # The heading went with the item's first words: chunks ended on a bare "-" and a fence
+    # that fits was cut between two of its words.
+    chunks = split_markdown(SUMMARY, 48, length="cl100k_base")
+    assert chunks[0].text == "## Basic skills\n\n- [Packages and modules](ch07-00.md)"
+    lines = SUMMARY.splitlines(keepends=True)
+    line_starts = list(itertools.accumulate(map(len, lines), initial=0))
+    for chunk in chunks:  # every chunk is whole lines
+        assert chunk.start in line_starts or SUMMARY[: chunk.start].endswith("  ")
+        assert SUMMARY[chunk.end] == "\n"
+    assert [c.text for c in split_markdown(SETUP, 120)] == [
+        "# Setup\n\n- Install the tool first. Then check the version it prints.",
+        "```\n  tool install\n  tool --version\n  ```\n"
+        "  - see the notes below for details on versions.",
+        "- Configure it next. Edit the config file. Restart the service afterwards.",
+    ]
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "```\nfirst line of code\nsecond line of code\n```",
+        "| a | b |\n|---|---|\n| row one | x |\n| row two | y |",
+        "<div>\nfirst line of html\nsecond line of html\n</div>",
+    ],
+)
+def test_overlap_never_starts_inside_a_block_that_follows_a_heading(block: str) -> None:
+    # The heading and the block were one piece, which overlap cut at the block's lines.
+    text = "### Title\n\n" + block + "\n\nA paragraph of text that follows here and more.\n"
+    chunks = split_markdown(text, 80, 30)
+    assert [c.text for c in chunks] == [
+        "### Title\n\n" + block,
+        "A paragraph of text that follows here and more.",
+    ]
+
+
+def test_overlap_never_starts_inside_a_block_that_had_to_be_cut() -> None:
+    # Its last lines would be repeated out of context, a closing fence read as an opening.
+    fence = "```\nline one of code\nline two of code\nline three of code\nline four of code\n```\n"
+    chunks = split_markdown(fence + "\nThen read the output of the program.\n", 60, 20)
+    assert [c.text for c in chunks] == [
+        "```\nline one of code\nline two of code",
+        "line three of code\nline four of code\n```",
+        "Then read the output of the program.",
+    ]
+    table = "| key | value |\n|---|---|\n" + "".join(f"| row {n} | {n * 7} |\n" for n in range(8))
+    chunks = split_markdown("# Rows\n\n" + table + "\nAfter the table.\n", 60, 20)
+    assert len(chunks) > 3
+    assert not any(b.start < a.end for a, b in itertools.pairwise(chunks))
+    # A line of code too long for a chunk is cut between words, with no overlap either.
+    long_line = "```\n" + " ".join(f"word{n}" for n in range(30)) + "\n```\n"
+    chunks = split_markdown(long_line, 50, 15)
+    assert len(chunks) > 3
+    assert not any(b.start < a.end for a, b in itertools.pairwise(chunks))
+    # A paragraph that was cut still overlaps.
+    prose = "## Notes\n\n" + " ".join(f"Note {n} is here." for n in range(20)) + "\n\n" + fence
+    chunks = split_markdown(prose, 80, 30)
+    assert sum(b.start < a.end for a, b in itertools.pairwise(chunks)) >= 3
+
+
+def test_overlap_fences_of_a_cut_block_are_every_offset_inside_it_past_its_first() -> None:
+    text = "# T\n\n  ```\n  one two\n  ```\n\nafter\n"
+    fences = MarkdownLayout(text).overlap_fences(lambda start, end: end - start < 10)
+    fence_start, fence_end = text.index("```"), text.index("after") - 1
+    expected = [0, *range(fence_start + 1, fence_end + 1)]
+    assert list(fences) == expected and len(fences) == len(expected)
+    assert fences[-1] == fence_end and fences[2:4] == expected[2:4]
+    for at in range(len(text) + 1):
+        assert bisect_right(fences, at) == bisect_right(expected, at)
+    assert MarkdownLayout(text).overlap_fences() == [0]  # without the budget: headings

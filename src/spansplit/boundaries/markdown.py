@@ -17,7 +17,11 @@ Two boundary levels, both recursive, give packing the places to cut:
 Cuts fall at line starts, and never right after a heading: a heading goes with the start of
 what follows it (a table's header rows with its first row, a fence's opening line with its
 first line and its closing line with its last), so no chunk ends on a heading whose body
-could follow it.
+could follow it; but a fence, table, HTML block or list item that fits alone is never cut
+to keep a heading with it (see :meth:`MarkdownLayout.block_cuts`).
+
+:class:`OverlapLevel` and :meth:`MarkdownLayout.overlap_fences` keep overlap from starting
+inside a code block, a table or an HTML block, whether it was kept whole or cut.
 """
 
 from __future__ import annotations
@@ -205,12 +209,15 @@ class MarkdownLayout:
             block = kids[index]
 
     def block_cuts(self, start: int, end: int, fits: Fits | None = None) -> list[int]:
-        """Where a region may be cut at its blocks (see the module docstring). Headings go
-        with the block after them, unless (``fits`` telling) that block fits alone and not
-        with them and is a fence, a table, an HTML block, or a list or quote with no cut
-        inside: those are never cut to keep a heading with them, while a paragraph (its
-        first sentence or words) or a longer list or quote gives the heading its first
-        part."""
+        """Where a region may be cut at its blocks (see the module docstring).
+
+        Headings go with the block after them: with the part of it inside the region, or
+        that part's first part if it is cut. The headings stand apart instead (``fits``
+        telling) where that part fits alone and not with them and is a whole fence, table,
+        HTML block or list item (in a list or quote of its own, too), or a list or quote
+        with no cut inside: those are never cut to keep a heading with them, while a
+        paragraph (its first sentence or words) or a list or quote of several items or
+        blocks gives the heading its first part."""
         block = self.holder(start, end)
         if block.kind == "table" or not block.children:
             whole = _same_text(self.text, (start, end), (block.start, block.end))
@@ -223,21 +230,79 @@ class MarkdownLayout:
         inside = sorted({cut for cut in cuts if start < cut < end})
         if inside or not kids:
             return inside
-        # One group: headings glued to the block after them. Cut that block inside, so
-        # the headings go with its first part, unless it fits alone.
+        # One group: headings glued to the block after them, of which the region holds a
+        # part (the whole block, or the first part of it that an earlier cut left).
         last = kids[-1]
         if not all(kid.kind == "heading" for kid in kids[:-1]):
             return []
-        inner = [cut for cut in self._inner_cuts(last) if start < cut < end]
         before = self.line_start(last.start)
+        part = (max(start, before), min(end, last.end))
         if (
-            last.kind != "paragraph"
-            and (last.kind in _WHOLE_TO_OVERLAP or not inner)
-            and start < before
-            and _apart(fits, start, before, min(last.end, end))
+            not last.children
+            or last.kind == "table"
+            or _same_text(self.text, part, (last.start, last.end))
+        ):
+            inner = self._inner_cuts(last)
+        else:  # a part of a container: cut at what that part holds (an item's blocks ...)
+            inner = self.block_cuts(*part)
+        inner = [cut for cut in inner if start < cut < end]
+        if (
+            start < before
+            and (self._one_unit(*part) or (not inner and last.kind != "paragraph"))
+            and _apart(fits, start, before, part[1])
         ):
             return [before]
         return inner
+
+    def _one_unit(self, start: int, end: int) -> bool:
+        """Whether ``[start, end)`` is one fence, table, HTML block or list item (alone in
+        the blocks that hold it, or not): what is never cut where it fits."""
+        text, block = self.text, self.root
+        while True:
+            kids = block.children
+            index = bisect_right(_child_starts(block), start) - 1
+            if index < 0 or not (kids[index].start <= start and end <= kids[index].end):
+                return False
+            block = kids[index]
+            if block.kind in _UNITS and _same_text(text, (start, end), (block.start, block.end)):
+                return True
+
+    def inside_whole_to_overlap(self, pos: int) -> bool:
+        """Whether ``pos`` lies inside a code block, a table or an HTML block, past the
+        start of its first line's text (where overlap never starts)."""
+        text, block = self.text, self.root
+        while block.children:
+            kids = block.children
+            index = bisect_right(_child_starts(block), pos) - 1
+            if index < 0 or not kids[index].start < pos < kids[index].end:
+                return False
+            block = kids[index]
+            if block.kind in _WHOLE_TO_OVERLAP and text[block.start : pos].strip():
+                return True
+        return False
+
+    def overlap_fences(self, fits: Fits | None = None) -> Sequence[int]:
+        """Offsets that overlap never reaches back across (see
+        :class:`~spansplit.packing.Structure`): the headings, so that overlap stays in its
+        section, and (``fits`` telling) every offset inside a code block, table or HTML
+        block that does not fit alone, past its first character, and its end: no overlap
+        starts inside a block that had to be cut, where its lines, or the end of one line,
+        would read as something else."""
+        if fits is None:
+            return self.heading_starts
+        ranges: list[Span] = []
+        text, stack = self.text, list(reversed(self.root.children))
+        while stack:
+            block = stack.pop()
+            if block.kind in _WHOLE_TO_OVERLAP:
+                if not fits(block.start, block.end):
+                    first = trim_span(text, block.start, block.end)[0]
+                    ranges.append((first + 1, block.end + 1))
+            elif block.children:
+                stack += reversed(block.children)
+        if not ranges:
+            return self.heading_starts
+        return _Offsets([*((h, h + 1) for h in self.heading_starts), *ranges])
 
     def _around_loose_text(self, kids: list[Block], start: int, end: int) -> list[int]:
         """Cuts around text that no block holds (link reference definitions, which the
@@ -283,6 +348,34 @@ Fits = Callable[[int, int], bool]
 def _apart(fits: Fits | None, start: int, cut: int, end: int) -> bool:
     """Whether ``[cut, end)`` fits alone and not with ``[start, cut)`` before it."""
     return fits is not None and fits(cut, end) and not fits(start, end)
+
+
+class _Offsets(Sequence[int]):
+    """The offsets of some ranges ``[start, end)``, ascending, as a sequence to bisect
+    (a range may hold a megabyte of code: its offsets are not listed)."""
+
+    def __init__(self, ranges: Iterable[Span]) -> None:
+        merged: list[list[int]] = []
+        for start, end in sorted(ranges):
+            if merged and start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            elif start < end:
+                merged.append([start, end])
+        self._starts = [start for start, _ in merged]
+        self._before = list(accumulate((end - start for start, end in merged), initial=0))
+
+    def __len__(self) -> int:
+        return self._before[-1]
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        at = bisect_right(self._before, index) - 1
+        return self._starts[at] + index - self._before[at]
 
 
 def _same_text(text: str, a: Span, b: Span) -> bool:
@@ -571,6 +664,9 @@ class WordLevel:
         return glued
 
 
+_UNITS = frozenset({"code", "html", "table", "item"})
+"""Blocks that are never cut where they fit, even to keep a heading with their start."""
+
 _WHOLE_TO_OVERLAP = frozenset({"code", "html", "table", "row"})
 """Blocks that overlap never starts inside: out of their context, their lines read as
 something else (a ``# comment`` in a fence as a heading, half a row as text)."""
@@ -580,18 +676,21 @@ something else (a ``# comment`` in a fence as a heading, half a row as text)."""
 class OverlapLevel:
     """Where overlap may start inside a chunk's last piece: at its sections, its blocks
     (a whole paragraph at its sentences), else its words; nowhere inside a code block, a
-    table or an HTML block."""
+    table or an HTML block (the piece may hold one whole, after a heading). Those that had
+    to be cut are kept out of overlap by :meth:`MarkdownLayout.overlap_fences`."""
 
     layout: MarkdownLayout
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
-        if self.layout.holder(start, end).kind in _WHOLE_TO_OVERLAP:
-            return [(start, end)]
         layout = self.layout
+        if layout.holder(start, end).kind in _WHOLE_TO_OVERLAP:
+            return [(start, end)]
+        inside = layout.inside_whole_to_overlap
         for level in (SectionLevel(layout), BlockLevel(layout), WordLevel(layout, False)):
-            parts = level(text, start, end)
-            if len(parts) > 1:
-                return parts
+            # A piece may hold a heading and the fence after it: no start inside the fence.
+            cuts = [cut for cut, _ in level(text, start, end)[1:] if not inside(cut)]
+            if cuts:
+                return _parts(start, end, cuts)
         return [(start, end)]
 
 

@@ -3,7 +3,8 @@
 A section that fits is one chunk; small sibling sections are merged up to ``chunk_size``;
 a larger section is split at its sub-headings first, then at its blocks (paragraphs, list
 items, fenced code, tables, block quotes, HTML blocks), then at rows, lines or sentences,
-then words and grapheme clusters. A fence, a table or a list item that fits is never cut.
+then words and grapheme clusters. A fence, a table, an HTML block or a list item that fits
+is never cut, and overlap never starts inside a code block, a table or an HTML block.
 Structure is read by a CommonMark parser (:mod:`spansplit.boundaries.markdown`, the
 ``markdown`` extra).
 """
@@ -84,13 +85,14 @@ class MarkdownSplitter(BudgetedSplitter):
     def structure_for(self, layout: MarkdownLayout, fits: Fits | None = None) -> Structure:
         """The levels of one parsed text: sections, then blocks, then words (a heading
         glued to the word after it); overlap stays inside a section (a chunk that starts
-        at a heading repeats nothing before it). ``fits`` tells the budget, so that a
+        at a heading repeats nothing before it) and never starts inside a code block, a
+        table or an HTML block. ``fits`` tells the budget, so that a
         section or block that fits is not cut to keep a heading with it."""
         return Structure(
             (SectionLevel(layout, fits), BlockLevel(layout, fits), WordLevel(layout)),
             isolate=True,
             overlap_level=OverlapLevel(layout),
-            overlap_fences=layout.heading_starts,
+            overlap_fences=layout.overlap_fences(fits if self.chunk_overlap else None),
         )
 
     def spans(self, text: str) -> list[SizedSpan]:
