@@ -118,9 +118,7 @@ def pack(
         else:
             chunks = whole(None, ())
     check_budget(chunks, config)
-    return without_repeated(
-        text, chunks, config.chunk_overlap, config.chunk_size, config.length
-    )
+    return without_repeated(text, chunks, config.chunk_overlap, config.chunk_size, config.length)
 
 
 BYTE_ORDER_MARK = "\ufeff"
