@@ -68,7 +68,7 @@ def test_auto_mode_over_a_folder(docs: Path, capfd: pytest.CaptureFixture[str]) 
         assert record["size"] <= 300
     assert any("headings" in r for r in found) and any("symbols" in r for r in found)
     assert "image.bin: binary data" in err and "latin1.txt: not valid UTF-8 at byte offset 3" in err
-    assert "6 of 6 files" in err and "2 failed" in err and "skip.txt" not in out + err
+    assert "4 of 6 files split" in err and "2 failed" in err and "skip.txt" not in out + err
     # Records come file by file, each file's chunks numbered from 0.
     sources = [r["source"] for r in found]
     assert sources == sorted(sources, key=sources.index)
@@ -548,3 +548,21 @@ def test_a_pattern_ending_in_a_slash_matches_folders_only(tmp_path: Path) -> Non
     tree(tmp_path, {"d/a.txt": "a", "d/a-b.txt": "ab", "d/sub/b.txt": "b", "d/real/f.txt": "f"})
     found = find_files([f"{tmp_path}/d/*/"])
     assert found.files == [f"{tmp_path}/d/real/f.txt", f"{tmp_path}/d/sub/b.txt"]
+
+
+def test_the_summary_counts_files_split_failed_and_inputs_that_gave_none(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # A missing input was counted with the failed files ("1 of 1 files; 1 failed") and a
+    # failed file with those split ("2 of 2 files; 1 failed"), so the line never added up.
+    (tmp_path / "good.txt").write_text("Some text.", encoding="utf-8")
+    (tmp_path / "image.bin").write_bytes(b"\x00\x01\x02")
+    good, missing = str(tmp_path / "good.txt"), str(tmp_path / "missing.txt")
+    status, _, err = run(capfd, "recursive", good, missing, "--chunk-size", "100")
+    assert status == 1 and "1 of 1 files split" in err and "; 1 input gave no file" in err
+    assert "failed" not in err.splitlines()[-1]
+    status, _, err = run(
+        capfd, "recursive", good, str(tmp_path / "image.bin"), "--chunk-size", "100"
+    )
+    assert status == 1 and "1 of 2 files split" in err and "; 1 failed" in err
+    assert "gave no file" not in err

@@ -589,7 +589,8 @@ class _Report:
 
     def __init__(self, files: int, progress: bool | None) -> None:
         self.files = files
-        self.failures = 0
+        self.failures = 0  # files that could not be split
+        self.empty_inputs = 0  # inputs that gave no file (missing, no match, not readable)
         self.started = time.perf_counter()
         self.bar: Any = None
         show = sys.stderr is not None and sys.stderr.isatty() if progress is None else progress
@@ -599,6 +600,11 @@ class _Report:
             tqdm.monitor_interval = 0  # no monitor thread: the bar is updated per document,
             # and a process with one thread can fork its workers (see _start_method)
             self.bar = tqdm(total=files, unit="file", file=sys.stderr, dynamic_ncols=True)
+
+    @property
+    def failed_any(self) -> bool:
+        """Whether a file or an input failed (the run then exits with status 1)."""
+        return bool(self.failures or self.empty_inputs)
 
     def failed(self, error: DocumentError) -> None:
         self.failures += 1
@@ -619,16 +625,19 @@ class _Report:
     def summary(self, progress: Progress, stopped: str | None = None) -> None:
         if self.bar is not None:
             self.bar.close()
-        if self.files <= 1 and not self.failures and stopped is None:
+        if self.files <= 1 and not self.failed_any and stopped is None:
             return  # one file: its records say it all
         seconds = time.perf_counter() - self.started
         rate = progress.characters / max(seconds, 1e-9) / 1e6
+        split = progress.documents - self.failures
         line = (
-            f"spansplit: {progress.documents} of {self.files} files, {progress.chunks:,} chunks, "
+            f"spansplit: {split} of {self.files} files split, {progress.chunks:,} chunks, "
             f"{progress.characters / 1e6:.1f} M characters in {seconds:.1f} s ({rate:.2f} M/s)"
         )
         if self.failures:
             line += f"; {self.failures} failed"
+        if self.empty_inputs:
+            line += f"; {_counted(self.empty_inputs, 'input')} gave no file"
         if stopped:
             line += f"; {stopped}"
         self.say(line)
@@ -646,7 +655,7 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
     report = _Report(len(found.files), options.progress)
     for path, reason in found.missing:  # inputs that gave no file, folders not readable
         report.say(f"spansplit: {_shown(path)}: {reason}")
-        report.failures += 1
+        report.empty_inputs += 1
     output = _open_output(options.output)
     state = Progress()
 
@@ -677,7 +686,12 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
         report.summary(state, "interrupted")
         return INTERRUPTED
     report.summary(state)
-    return FAILED_INPUT if report.failures else OK
+    return FAILED_INPUT if report.failed_any else OK
+
+
+def _counted(count: int, noun: str) -> str:
+    """``"1 input"``, ``"2 inputs"``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _start_method() -> str:
