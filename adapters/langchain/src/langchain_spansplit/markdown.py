@@ -32,7 +32,8 @@ class SpanMarkdownTextSplitter(SpanTextSplitter):
     """Markdown chunks of at most ``chunk_size`` that follow its sections.
 
     ``headers_to_split_on`` is ``MarkdownHeaderTextSplitter``'s: ``[("#", "Header 1"),
-    ("##", "Header 2"), ...]``. Each Document's metadata names the headings of its path at
+    ("##", "Header 2"), ...]`` (``None``: every level, ``[]``: none, as LangChain's
+    ``[]``). Each Document's metadata names the headings of its path at
     those levels (``{"Header 1": "Guide", "Header 2": "Install"}``), and gets
     ``section_start``/``section_end``, the span of the innermost section holding it (for
     small-to-big retrieval). ``count_heading_path`` makes ``chunk_size`` also cover the
@@ -54,7 +55,9 @@ class SpanMarkdownTextSplitter(SpanTextSplitter):
         strip_whitespace: bool = True,
         count_heading_path: bool = False,
     ) -> None:
-        self._header_names = _header_names(headers_to_split_on or DEFAULT_HEADERS)
+        self._header_names = _header_names(
+            DEFAULT_HEADERS if headers_to_split_on is None else headers_to_split_on
+        )  # [] names no heading, as MarkdownHeaderTextSplitter([]) does
         super().__init__(
             MarkdownSplitter(
                 chunk_size,

@@ -12,6 +12,7 @@ model name, a tiktoken ``Encoding`` or a Hugging Face tokenizer.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Collection, Sequence
 from typing import Any
 
@@ -54,6 +55,22 @@ def separator_splitter(
         strip_whitespace=strip_whitespace,
         separators_are_regex=is_separator_regex,
     )
+
+
+SYNTAX_OPTIONS = frozenset(
+    {
+        "chunk_size",
+        "chunk_overlap",
+        "length_function",
+        "keep_separator",  # True or "start" only (see from_language)
+        "add_start_index",
+        "add_page_numbers",
+        "on_error",
+        "strip_whitespace",
+    }
+)
+"""``from_language``'s keywords that leave the cuts to the syntax tree: the rest
+(``separators``, ``is_separator_regex``) are separator-table settings."""
 
 
 class SpanRecursiveTextSplitter(SpanTextSplitter):
@@ -122,6 +139,12 @@ class SpanRecursiveTextSplitter(SpanTextSplitter):
         ``kwargs`` as for the class, with its defaults: chunks are trimmed
         (``strip_whitespace=True``, as LangChain's) either way, unless
         ``strip_whitespace=False`` keeps code's indentation and line endings.
+
+        The syntax tree takes every keyword but ``keep_separator="end"`` or ``False``:
+        ``True`` and ``"start"`` (the default) are what it does anyway (a definition's
+        keyword starts its chunk), while ``"end"`` (the keyword ends the chunk before)
+        and ``False`` (the keyword is left out) are separator-table cuts, so with them the
+        table is used and a ``UserWarning`` says so.
         """
         from spansplit.boundaries.code import grammar_available
         from spansplit.boundaries.code_languages import get_language
@@ -129,18 +152,24 @@ class SpanRecursiveTextSplitter(SpanTextSplitter):
         from .code import SpanCodeTextSplitter, get_separators_for_language
 
         info = get_language(language)
-        syntax_options = {
-            "chunk_size",
-            "chunk_overlap",
-            "length_function",
-            "add_start_index",
-            "add_page_numbers",
-            "on_error",
-            "strip_whitespace",
-        }
-        if info.grammar is not None and set(kwargs) <= syntax_options and grammar_available(info):
+        keep = kwargs.get("keep_separator", True)
+        tree = info.grammar is not None and set(kwargs) <= SYNTAX_OPTIONS
+        tree = tree and grammar_available(info)
+        if tree and not (keep is True or keep == "start"):  # a definition starts with its keyword
+            tree = False
+            if keep is False or keep == "end":  # (another value: the class names the error)
+                warnings.warn(
+                    f"from_language({info.name!r}, keep_separator={keep!r}) splits with the "
+                    "language's separator table, not its syntax tree (no 'symbols' in the "
+                    "metadata): syntax-tree chunks start with their definition's keyword, "
+                    "as keep_separator=True or 'start' (the default) gives",
+                    UserWarning,
+                    stacklevel=2,
+                )
+        if tree:
             # This class trims by default; SpanCodeTextSplitter, standing for no LangChain
             # class, keeps whole lines by default.
+            kwargs.pop("keep_separator", None)
             kwargs.setdefault("strip_whitespace", True)
             code = SpanCodeTextSplitter(info.name, **kwargs)
             splitter = cls.__new__(cls)

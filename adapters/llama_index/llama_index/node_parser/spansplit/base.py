@@ -237,6 +237,11 @@ class SpanNodeParser(TextSplitter):
         ``Settings.chunk_size``) or replaced (``model_copy(update=...)``), neither of which
         pydantic validates here."""
 
+    def _sync_settings(self) -> None:
+        """Bring fields that follow others up to date before the splitter is looked up
+        (``SpanCodeNodeParser``'s ``chunk_size`` follows ``max_chars``/``max_tokens``,
+        also after ``model_copy(update=...)``, which sets fields without assigning them)."""
+
     @abstractmethod
     def _make_splitter(self, budget: int | None) -> Splitter:
         """The core splitter these fields describe, with ``budget`` instead of the
@@ -254,6 +259,7 @@ class SpanNodeParser(TextSplitter):
     def _splitter(self, budget: int | None = None) -> Splitter:
         """The core splitter for the current settings (``budget``: see ``_make_splitter``),
         built and checked on first use of these settings, then reused."""
+        self._sync_settings()
         key = ("splitter", budget, self._settings_key())
         splitter = self._cache.get(key)
         if splitter is None:
@@ -605,7 +611,19 @@ class SpanBudgetNodeParser(SpanSizedNodeParser, MetadataAwareTextSplitter):
             shown = {n.get_content(mode) for n in built for mode in CONTENT_MODES}
             return built, max(map(count, shown), default=0)
 
-        return self._fit(overhead, attempt)
+        def metadata_size(built: list[BaseNode]) -> int:
+            """The most that the metadata shown with one of ``built`` takes (its rendering
+            less its text): only measured to report a budget that leaves no room."""
+            return max(
+                (
+                    count(n.get_content(mode)) - count(n.get_content(MetadataMode.NONE))
+                    for n in built
+                    for mode in CONTENT_MODES
+                ),
+                default=overhead,
+            )
+
+        return self._fit(overhead, attempt, metadata_size)
 
     def split_text_metadata_aware(self, text: str, metadata_str: str) -> list[str]:
         """Chunks of ``text`` that fit ``chunk_size`` together with ``metadata_str`` in
@@ -630,10 +648,26 @@ class SpanBudgetNodeParser(SpanSizedNodeParser, MetadataAwareTextSplitter):
         overhead = count(DEFAULT_TEXT_NODE_TMPL.format(metadata_str=shown, content=""))
         return self._fit(overhead, attempt)
 
-    def _fit(self, overhead: int, attempt: Callable[[int], tuple[T, int]]) -> T:
-        """Split with ``chunk_size - overhead``, less any excess measured, until all fit."""
+    def _varying_metadata(self) -> str:
+        """What in the metadata shown with a node differs from node to node (named in the
+        error for a budget that leaves no room for text)."""
+        return "metadata that differs between nodes"
+
+    def _fit(
+        self,
+        overhead: int,
+        attempt: Callable[[int], tuple[T, int]],
+        metadata_size: Callable[[T], int] | None = None,
+    ) -> T:
+        """Split with ``chunk_size - overhead``, less any excess measured, until all fit.
+
+        ``overhead`` is what the metadata every node shows takes; ``metadata_size`` of a
+        result, the most the metadata of one of its nodes takes (more where it differs
+        between nodes, as a heading path does), to say what took the room if none is left.
+        """
         budget = self.chunk_size - overhead
         unit = self._length().unit
+        last: list[T] = []
         while budget >= 1:
             try:
                 result, largest = attempt(budget)
@@ -644,11 +678,20 @@ class SpanBudgetNodeParser(SpanSizedNodeParser, MetadataAwareTextSplitter):
                 ) from None
             if largest <= self.chunk_size:
                 return result
+            last = [result]
             budget -= largest - self.chunk_size
+        most = max(overhead, metadata_size(last[0])) if last and metadata_size else overhead
+        if most > overhead:
+            taken = (
+                f"up to {most} {unit}: {overhead} for the metadata every node shows and up "
+                f"to {most - overhead} more for {self._varying_metadata()}"
+            )
+        else:
+            taken = f"{overhead} {unit}"
         raise InvalidParameterError(
             "chunk_size",
             self.chunk_size,
-            f"the metadata shown with each node takes {overhead} {unit}, "
-            "leaving no room for text; raise chunk_size or leave metadata keys out of the "
-            "content (excluded_embed_metadata_keys / excluded_llm_metadata_keys)",
+            f"the metadata shown with each node takes {taken}, leaving no room for text; "
+            "raise chunk_size or leave metadata keys out of the content "
+            "(excluded_embed_metadata_keys / excluded_llm_metadata_keys)",
         )

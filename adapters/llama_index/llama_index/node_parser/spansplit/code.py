@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from llama_index.core.bridge.pydantic import Field
+from llama_index.core.bridge.pydantic import Field, PrivateAttr
 from llama_index.core.callbacks import CallbackManager
 from llama_index.core.schema import BaseNode
 from typing_extensions import Self
@@ -28,6 +28,14 @@ from .base import SpanBudgetNodeParser, _Origin
 CODE_KEYS = ("language", "symbols", "node_kinds")
 """Metadata keys a code node gets from its chunk."""
 
+BUDGET_FIELDS = {"char": "max_chars", "token": "max_tokens"}
+"""The field that holds the budget in each ``count_mode``: ``chunk_size`` follows it."""
+
+DEFAULT_BUDGETS = {"max_chars": 1500, "max_tokens": 512}
+
+BUDGET_SETTINGS = ("count_mode", "max_chars", "max_tokens", "chunk_size")
+"""The fields that decide the budget: a change to one is synced to the others."""
+
 
 class SpanCodeNodeParser(SpanBudgetNodeParser):
     """Code split at its syntax tree into nodes of at most ``max_chars`` code points
@@ -37,12 +45,16 @@ class SpanCodeNodeParser(SpanBudgetNodeParser):
     a chunk; any ``chunk_lines_overlap`` above 0 turns overlap on: each node repeats the
     end of the previous one, up to a fifth of the budget (spansplit overlaps by size, not
     by a count of lines).
-    ``chunk_size`` follows ``max_chars``/``max_tokens`` (at construction: set
-    ``chunk_size`` to change the budget afterwards, as ``Settings.chunk_size`` does);
-    ``length`` is ``"chars"`` in char mode. ``fallback="separators"`` splits with the
-    language's separator table where no grammar is available (no ``symbols`` then), as
-    ``langchain_spansplit.SpanCodeTextSplitter``'s ``fallback`` does; ``"error"`` (the
-    default) raises ``GrammarUnavailableError`` naming what to install.
+    ``chunk_size`` is the budget of the current ``count_mode``: it follows ``max_chars``
+    (char mode) or ``max_tokens`` (token mode), and setting ``chunk_size`` (as
+    ``Settings.chunk_size`` does) sets that field too, so the two never disagree. A field
+    assigned after construction, or replaced with ``model_copy(update=...)``, is used at
+    the next split. ``length`` is ``"chars"`` in char mode (switching ``count_mode`` to
+    ``"token"`` counts with ``"cl100k_base"`` unless ``length`` says otherwise).
+    ``fallback="separators"`` splits with the language's separator table where no grammar
+    is available (no ``symbols`` then), as ``langchain_spansplit.SpanCodeTextSplitter``'s
+    ``fallback`` does; ``"error"`` (the default) raises ``GrammarUnavailableError`` naming
+    what to install.
     """
 
     language: str = Field(description="The programming language of the code being split.")
@@ -62,6 +74,9 @@ class SpanCodeNodeParser(SpanBudgetNodeParser):
         "language's separator table (no symbols).",
     )
 
+    _synced: tuple[Any, ...] | None = PrivateAttr(default=None)
+    """The budget settings as last synced (see ``_sync_settings``)."""
+
     def __init__(self, language: str, **data: Any) -> None:
         """``parser`` (LlamaIndex's tree-sitter parser) is accepted as ``None`` only:
         spansplit loads the grammar itself. A ``tokenizer`` needs ``count_mode="token"``."""
@@ -72,20 +87,78 @@ class SpanCodeNodeParser(SpanBudgetNodeParser):
                 "language=... only, or fallback='separators' where no grammar is available"
             )
         mode = data.get("count_mode", "char")
+        if mode == "char" and data.get("tokenizer") is not None:
+            raise InvalidParameterError(
+                "tokenizer",
+                data["tokenizer"],
+                "counts tokens, but count_mode='char' counts code points (max_chars): "
+                "pass count_mode='token' (with max_tokens) to count with it",
+            )
         if mode == "char":
-            if data.get("tokenizer") is not None:
-                raise InvalidParameterError(
-                    "tokenizer",
-                    data["tokenizer"],
-                    "counts tokens, but count_mode='char' counts code points (max_chars): "
-                    "pass count_mode='token' (with max_tokens) to count with it",
-                )
-            data.setdefault("chunk_size", data.get("max_chars", 1500))
             data.setdefault("length", "chars")
-        else:
-            data.setdefault("chunk_size", data.get("max_tokens", 512))
+        field = BUDGET_FIELDS.get(mode)
+        if field is not None:  # (another count_mode is reported by pydantic)
+            size = data.get("chunk_size")
+            if size is None:
+                data["chunk_size"] = data.get(field, DEFAULT_BUDGETS[field])
+            elif field not in data:
+                data[field] = size
+            elif data[field] != size:
+                raise InvalidParameterError(
+                    "chunk_size",
+                    size,
+                    f"differs from {field}={data[field]!r}, the budget of "
+                    f"count_mode={mode!r}: give one of them",
+                )
         data["language"] = language
         super().__init__(**data)
+        self._synced = self._budget_settings()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """An assigned budget field updates the other: ``chunk_size`` and the budget of
+        the current ``count_mode`` stay equal."""
+        super().__setattr__(name, value)
+        if name in BUDGET_SETTINGS:
+            self._sync_settings()
+
+    def _budget_settings(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in BUDGET_SETTINGS)
+
+    def _sync_settings(self) -> None:
+        """Make ``chunk_size`` (and ``length``) agree with ``count_mode``, ``max_chars`` and
+        ``max_tokens`` again after any of them changed, whether assigned or replaced by
+        ``model_copy(update=...)``; a changed ``chunk_size`` sets the mode's budget field."""
+        now = self._budget_settings()
+        before = self._synced
+        if before is None or now == before:
+            self._synced = now
+            return
+        mode, chunk_size = self.count_mode, self.chunk_size
+        field = BUDGET_FIELDS.get(mode)
+        if field is None:
+            raise InvalidParameterError(
+                "count_mode", mode, "must be 'char' (max_chars) or 'token' (max_tokens)"
+            )
+        old = dict(zip(BUDGET_SETTINGS, before))
+        budget = getattr(self, field)
+        set_field = super().__setattr__  # plain assignments: no sync within the sync
+        if mode != old["count_mode"]:
+            if mode == "char":
+                set_field("length", "chars")
+            elif self.length == "chars":
+                set_field("length", type(self).model_fields["length"].default)
+        if mode != old["count_mode"] or budget != old[field]:
+            if chunk_size != old["chunk_size"] and chunk_size != budget:
+                raise InvalidParameterError(
+                    "chunk_size",
+                    chunk_size,
+                    f"and {field}={budget!r} both changed and differ; chunk_size is the "
+                    f"budget of count_mode={mode!r}: change one of them",
+                )
+            set_field("chunk_size", budget)
+        elif chunk_size != old["chunk_size"]:
+            set_field(field, chunk_size)
+        self._synced = self._budget_settings()
 
     @classmethod
     def from_defaults(  # type: ignore[override]  # LlamaIndex's CodeSplitter.from_defaults

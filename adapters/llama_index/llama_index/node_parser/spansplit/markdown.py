@@ -88,6 +88,9 @@ class SpanMarkdownNodeParser(_OverlapMixin):
             metadata[SECTION_END] = origin.offset + int(section[1])
         return metadata
 
+    def _varying_metadata(self) -> str:
+        return f"{HEADER_PATH} (the headings above the node)"
+
     def _hidden_keys(self) -> tuple[str, ...]:
         hidden = HIDDEN_KEYS if self.include_metadata or self.include_sections else ()
         return (*super()._hidden_keys(), *hidden)
