@@ -30,7 +30,7 @@ import itertools
 import re
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from types import ModuleType
@@ -198,15 +198,22 @@ class MarkdownLayout:
 
     # -- blocks --------------------------------------------------------------------------
 
-    def holder(self, start: int, end: int) -> Block:
-        """The innermost block whose span holds all of ``[start, end)``."""
+    def holders(self, start: int, end: int) -> Iterator[Block]:
+        """The blocks whose span holds all of ``[start, end)``, the document first."""
         block = self.root
+        yield block
         while True:
             kids = block.children
             index = bisect_right(_child_starts(block), start) - 1
             if index < 0 or not (kids[index].start <= start and end <= kids[index].end):
-                return block
+                return
             block = kids[index]
+            yield block
+
+    def holder(self, start: int, end: int) -> Block:
+        """The innermost block whose span holds all of ``[start, end)``."""
+        *_, block = self.holders(start, end)
+        return block
 
     def block_cuts(self, start: int, end: int, fits: Fits | None = None) -> list[int]:
         """Where a region may be cut at its blocks (see the module docstring).
@@ -257,15 +264,10 @@ class MarkdownLayout:
     def _one_unit(self, start: int, end: int) -> bool:
         """Whether ``[start, end)`` is one fence, table, HTML block or list item (alone in
         the blocks that hold it, or not): what is never cut where it fits."""
-        text, block = self.text, self.root
-        while True:
-            kids = block.children
-            index = bisect_right(_child_starts(block), start) - 1
-            if index < 0 or not (kids[index].start <= start and end <= kids[index].end):
-                return False
-            block = kids[index]
-            if block.kind in _UNITS and _same_text(text, (start, end), (block.start, block.end)):
-                return True
+        return any(
+            block.kind in _UNITS and _same_text(self.text, (start, end), (block.start, block.end))
+            for block in self.holders(start, end)
+        )
 
     def inside_whole_to_overlap(self, pos: int) -> bool:
         """Whether ``pos`` lies inside a code block, a table or an HTML block, past the
