@@ -566,3 +566,21 @@ def test_the_summary_counts_files_split_failed_and_inputs_that_gave_none(
     )
     assert status == 1 and "1 of 2 files split" in err and "; 1 failed" in err
     assert "gave no file" not in err
+
+
+def test_a_cpp_header_is_told_from_a_c_one_by_its_text(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("tree_sitter_cpp")
+    pytest.importorskip("tree_sitter_c")
+    # ".h" is C or C++: the file's text decides, in `auto` and `code` alike (a C++ header
+    # read as C named a class by its base class).
+    (tmp_path / "server.h").write_text(
+        "namespace net {\nclass Server : public Base {\n public:\n  int port();\n};\n}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "plain.h").write_text("int port(void);\n", encoding="utf-8")
+    for command in ("auto", "code"):
+        status, out, _ = run(capfd, command, str(tmp_path), "--chunk-size", "200")
+        languages = {Path(r["source"]).name: r["language"] for r in records(out)}
+        assert status == 0 and languages == {"server.h": "cpp", "plain.h": "c"}, command

@@ -392,19 +392,67 @@ def test_every_langchain_language_has_a_separator_table() -> None:
         assert get_language(member).separators.separators[-1] == ""
 
 
-def test_the_separators_fallback_splits_as_the_recursive_splitter_of_the_language() -> None:
-    text = sample("markdown.md")  # no offline grammar: its table has levels of its own
-    code = CodeSplitter("markdown", 200, 20, fallback="separators")  # keeps indentation
-    chunks = code.split(text)
-    assert not code.uses_grammar
-    assert [(c.start, c.end) for c in chunks] == [
-        (c.start, c.end)
-        for c in RecursiveSplitter.from_language(
-            "markdown", 200, chunk_overlap=20, strip_whitespace=False
-        ).split(text)
-    ]
+def assert_whole_lines(text: str, chunks: list[Chunk], splitter: CodeSplitter) -> None:
+    """Besides :func:`check_chunks`: every chunk starts at a line start (a CRLF pair
+    whole; without overlap, not on a blank line) and ends with its line's ending (the
+    text's end aside) unless that line is over the budget."""
+    check_chunks(text, chunks, splitter)
+    for chunk in chunks:
+        start = chunk.start
+        lone_cr = text[start - 1] == "\r" and not text.startswith("\n", start)
+        assert start == 0 or text[start - 1] == "\n" or lone_cr, chunk
+        if not splitter.chunk_overlap:
+            assert not chunk.text.startswith(("\n", "\r")), chunk
+        if chunk.end < len(text) and text[chunk.end - 1] not in "\r\n":
+            line_start = text.rfind("\n", 0, chunk.end) + 1
+            line_end = text.find("\n", chunk.end)
+            line = text[line_start : len(text) if line_end < 0 else line_end + 1]
+            assert splitter.length.count(line) > splitter.chunk_size, chunk
+
+
+PROTO = "".join(f"message M{i} {{\n  string name = 1;\n  int32 id = 2;\n}}\n" for i in range(3))
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "size", "overlap"),
+    [
+        ("proto", PROTO, 60, 0),
+        ("proto", 'syntax = "proto3";\n\n\nmessage A {\n  int32 x = 1;\n}\n' * 5, 40, 10),
+        ("markdown", sample("markdown.md"), 200, 20),
+        ("latex", sample("markdown.md"), 120, 0),
+        ("go", sample("code.go"), 200, 0),
+        ("python", sample("code.py").replace("\n", "\r\n"), 150, 30),
+        ("perl", "sub a {\n  my $x = 1;\n}\n\nsub b {\n  return 2;\n}\n" * 4, 30, 0),
+    ],
+)
+def test_the_separators_fallback_splits_whole_lines(
+    language: str, text: str, size: int, overlap: int
+) -> None:
+    # The separator tables keep ``\n(?=message )``, ``\n\n`` and ``\n`` with the piece
+    # after them: chunks used to start with the line ending of the line before (one line
+    # early) and end without their own.
+    splitter = CodeSplitter(language, size, overlap, fallback="separators")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(CodeSplitter, "uses_grammar", property(lambda self: False))
+        chunks = splitter.split(text)
+    assert len(chunks) > 1
+    assert_whole_lines(text, chunks, splitter)
+    assert all(c.metadata["symbols"] == [] for c in chunks)
     chunks[0].metadata["symbols"].append("changed")  # type: ignore[attr-defined]
     assert chunks[1].metadata["symbols"] == []  # one dict per chunk
+
+
+def test_the_separators_fallback_keeps_each_definition_on_its_own_lines() -> None:
+    chunks = split_code(PROTO, "proto", 60, fallback="separators")
+    assert [(c.start_line, c.end_line) for c in chunks] == [(1, 4), (5, 8), (9, 12)]
+    assert [c.text for c in chunks] == [PROTO[i * 50 : (i + 1) * 50] for i in range(3)]
+    assert chunks[1].text.startswith("message M1 {\n") and chunks[1].text.endswith("}\n")
+    # blank lines between the pieces belong to no chunk
+    text = "message A {\n}\n\n\nmessage B {\n}\n"
+    assert [c.text for c in split_code(text, "proto", 15, fallback="separators")] == [
+        "message A {\n}\n",
+        "message B {\n}\n",
+    ]
 
 
 def test_missing_grammar_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -573,15 +621,26 @@ def test_text_that_is_not_code_in_the_language_is_split_by_its_separator_table(
 ) -> None:
     # Prose, Markdown or another language given as code: most of it is syntax errors to
     # the grammar, so it is split at lines and words as without a grammar, with no symbols
-    # (not into the fragments tree-sitter's error recovery makes of it).
+    # (not into the fragments tree-sitter's error recovery makes of it), in whole lines.
     needs_grammar(language)
     text = sample(name)
-    chunks = CodeSplitter(language, 200, 20).split(text)
-    table = RecursiveSplitter.from_language(language, 200, chunk_overlap=20, strip_whitespace=False)
-    assert [(c.start, c.end) for c in chunks] == [
-        (c.start, c.end) for c in table.split(text) if not c.text.isspace()
-    ]
+    splitter = CodeSplitter(language, 200, 20)
+    chunks = splitter.split(text)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(CodeSplitter, "uses_grammar", property(lambda self: False))
+        without_grammar = splitter.split(text)
+    assert [(c.start, c.end) for c in chunks] == [(c.start, c.end) for c in without_grammar]
     assert all(c.metadata["symbols"] == c.metadata["node_kinds"] == [] for c in chunks)
+    assert_whole_lines(text, chunks, splitter)
+
+
+def test_prose_given_as_code_is_split_in_whole_lines() -> None:
+    needs_grammar("python")
+    line = "This is a line of prose that is not code at all.\n"
+    prose = (line + "Another line of prose, which Python cannot parse.\n") * 3
+    chunks = split_code(prose, "python", 120)
+    assert [(c.start_line, c.end_line) for c in chunks] == [(1, 2), (3, 4), (5, 6)]
+    assert all(c.text.startswith("This") and c.text.endswith(".\n") for c in chunks)
 
 
 def test_code_with_a_few_syntax_errors_is_still_split_by_its_syntax() -> None:
@@ -724,3 +783,224 @@ def test_a_long_file_splits_its_code_as_a_short_one_does() -> None:
     assert [(c.start, c.end) for c in long[:3]] == [(c.start, c.end) for c in short[:3]]
     assert long[1].text.startswith("    def __exit__") and long[1].text.endswith("self.close()\n")
     assert all(c.start == 0 or long_text[c.start - 1] == "\n" for c in long)
+
+
+PROCESS = """def process(items):
+    total = 0
+    for item in items:
+        # Skip items that the caller has already counted.
+        if item.seen:
+            continue
+        total += item.value
+        log(item)
+    return total
+"""
+
+
+@pytest.mark.parametrize("size", [110, 120, 130])
+def test_a_comment_that_starts_a_block_goes_with_its_first_statement(size: int) -> None:
+    # tree-sitter-python puts a comment between ``for ...:`` and its block in the
+    # ``for_statement``, not in the block: it used to be a piece of its own, apart from
+    # the statement it documents (a chunk by itself at 110, the end of a chunk at 130).
+    needs_grammar("python")
+    splitter = CodeSplitter("python", size)
+    chunks = splitter.split(PROCESS)
+    check_chunks(PROCESS, chunks, splitter)
+    comment = PROCESS.index("        # Skip")
+    statement_end = PROCESS.index("if item.seen:\n") + len("if item.seen:\n")
+    assert any(c.start <= comment and statement_end <= c.end for c in chunks), [
+        c.text for c in chunks
+    ]
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["for item in items:", "while items:", "with lock:", "try:", "if items:", "else:", "except E:"],
+)
+def test_a_comment_first_in_any_python_body_goes_with_its_statement(header: str) -> None:
+    needs_grammar("python")
+    preludes = {"else:": "    if ready:\n        pass\n", "except E:": "    try:\n        pass\n"}
+    before = preludes.get(header, "")
+    body = (
+        "        # Why the next statement is needed, said at some length.\n"
+        "        first_statement_of_the_body(items)\n"
+        "        second = another_statement_of_the_body(items)\n"
+    )
+    after = "    except E:\n        pass\n" if header == "try:" else ""
+    text = f"def f(items):\n    start()\n{before}    {header}\n{body}{after}    return 1\n"
+    splitter = CodeSplitter("python", 110)
+    chunks = splitter.split(text)
+    check_chunks(text, chunks, splitter)
+    comment = text.index("        # Why")
+    statement_end = text.index("first_statement_of_the_body(items)\n") + 35
+    assert any(c.start <= comment and statement_end <= c.end for c in chunks), [
+        c.text for c in chunks
+    ]
+
+
+def test_a_signature_goes_with_its_docstring_across_a_blank_line() -> None:
+    needs_grammar("python")
+    text = (
+        "import os\nimport sys\n\n\nclass Base:\n\n"
+        '    """Base object shared by every address."""\n\n'
+        "    slots = ()\n    version = 4\n    max_prefix = 32\n"
+    )
+    chunks = split_code(text, "python", 70)
+    assert [(c.start_line, c.end_line, c.metadata["symbols"]) for c in chunks] == [
+        (1, 2, []),
+        (5, 7, ["Base"]),
+        (9, 11, ["Base"]),
+    ]
+    # and a function's signature with its first statement
+    text = "def f(a, b):\n\n    total = a + b\n    more = total * 2\n    return more\n"
+    chunks = split_code(text, "python", 40)
+    assert chunks[0].text == "def f(a, b):\n\n    total = a + b\n"
+
+
+@pytest.mark.parametrize("text", ["\ufeff", "\ufeff\n\n", "\ufeff  \r\n\t\n"])
+def test_a_byte_order_mark_alone_is_blank(text: str) -> None:
+    needs_grammar("python")
+    assert split_code(text, "python", 10) == []
+    assert split_code(text, "proto", 10, fallback="separators") == []
+
+
+def test_a_byte_order_mark_on_a_line_of_its_own_is_left_out_as_a_blank_line() -> None:
+    needs_grammar("python")
+    text = "\ufeff\n\ndef f():\n    return 1\n"
+    for language in ("python", "proto"):
+        chunks = split_code(text, language, 10, fallback="separators")
+        assert chunks[0].text == "def f():\n"
+    # on a line with code, it stays with that line (a span of the text)
+    assert split_code("\ufeffimport os\n", "python", 100)[0].text == "\ufeffimport os\n"
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "size", "expected"),
+    [
+        (
+            "typescript",
+            "namespace Geometry {\n  export const a = 1;\n}\n\nnamespace Other {\n"
+            "  export const b = 2;\n}\n",
+            45,
+            [(["Geometry"], ["internal_module"]), (["Other"], ["internal_module"])],
+        ),
+        (
+            "typescript",
+            "namespace Geometry {\n  export function area(r: number): number {\n"
+            "    return Math.PI * r * r;\n  }\n}\n",
+            50,
+            [
+                (["Geometry"], ["internal_module"]),
+                (["Geometry", "area"], ["function_declaration"]),
+                (["Geometry"], ["function_declaration"]),
+            ],
+        ),
+        (
+            "csharp",
+            "using System;\nnamespace App.Models;\n\npublic class User {\n"
+            "    public string Name { get; set; }\n}\n",
+            40,
+            [
+                ([], ["using_directive", "file_scoped_namespace_declaration"]),
+                (["App.Models", "User"], ["class_declaration"]),
+                (["App.Models", "User"], ["property_declaration"]),
+            ],
+        ),
+        (
+            "php",
+            "<?php\nnamespace App;\n\nclass User {\n  function f() {\n    return 1;\n  }\n}\n",
+            30,
+            [
+                ([], ["php_tag", "namespace_definition"]),
+                (["App", "User"], ["class_declaration", "method_declaration"]),
+                (["App", "User"], ["method_declaration"]),
+            ],
+        ),
+        (
+            "javascript",
+            "class Widget {\n  handleClick = (event) => {\n    this.count += 1;\n"
+            "    return event;\n  };\n  size = 1;\n}\n",
+            40,
+            [
+                (["Widget"], ["class_declaration"]),
+                (["Widget", "handleClick"], ["field_definition"]),
+                (["Widget", "handleClick"], ["expression_statement", "return_statement"]),
+                (["Widget"], ["field_definition"]),
+            ],
+        ),
+        (
+            "typescript",
+            "class Widget {\n  private handleClick = (e: E): void => {\n    use(e);\n  };\n}\n",
+            50,
+            [
+                (["Widget"], ["class_declaration"]),
+                (["Widget", "handleClick"], ["public_field_definition"]),
+            ],
+        ),
+    ],
+)
+def test_symbols_of_namespaces_and_class_fields(
+    language: str, text: str, size: int, expected: list[tuple[list[str], list[str]]]
+) -> None:
+    needs_grammar(language)
+    chunks = split_code(text, language, size)
+    found = [(c.metadata["symbols"], c.metadata["node_kinds"]) for c in chunks]
+    assert found[: len(expected)] == expected, [(f, c.text) for f, c in zip(found, chunks)]
+    whole = split_code(text, language, 1000)[0].metadata
+    if language == "typescript" and text.count("namespace") == 1:
+        assert (whole["symbols"], whole["node_kinds"]) == (["Geometry"], ["internal_module"])
+
+
+CPP_HEADER = """// Licensed under the Apache License.
+
+#pragma once
+
+#include <memory>
+
+namespace arrow {
+namespace flight {
+
+class TestServer : public FlightServerBase {
+ public:
+  Status ListFlights(const ServerCallContext& context,
+                     std::unique_ptr<FlightListing>* listings) override;
+};
+
+}  // namespace flight
+}  // namespace arrow
+"""
+
+C_HEADER = """#ifndef SPAM_H
+#define SPAM_H
+#ifdef __cplusplus
+extern "C" {
+class ForCppCompilersOnly;
+#endif
+
+struct spam { int eggs; };
+int spam_count(const struct spam *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
+"""
+
+
+def test_a_header_is_cpp_or_c_by_its_content() -> None:
+    assert language_for_path("include/x.h") == "c"  # without the text: C
+    assert language_for_path("include/x.h", CPP_HEADER) == "cpp"
+    assert language_for_path("include/x.h", C_HEADER) == "c"  # C++ only under __cplusplus
+    assert language_for_path("x.hpp", C_HEADER) == "cpp"  # only .h (.C, .H) is sniffed
+    assert language_for_path("src/widget.C") == "cpp"  # as to GCC and Clang
+    assert language_for_path("src/widget.H") == "cpp"
+    assert language_for_path("SRC/MAIN.C") == "c"  # an upper-case name, as from DOS
+    assert language_for_path("MAIN.C", CPP_HEADER) == "cpp"
+    assert language_for_path("widget.c") == "c"
+    needs_grammar("cpp")
+    chunks = split_code(CPP_HEADER, language_for_path("test_server.h", CPP_HEADER), 200)
+    assert ["arrow", "flight", "TestServer"] in [c.metadata["symbols"] for c in chunks] or [
+        "arrow",
+        "flight",
+    ] in [c.metadata["symbols"] for c in chunks]
+    assert not any("FlightServerBase" in c.metadata["symbols"] for c in chunks)

@@ -320,7 +320,7 @@ class CodeByExtension:
             )
         with _command_line_fix():
             return CodeSplitter(
-                language_for_path(source),
+                language_for_path(source, document.text),  # the text tells C++ headers
                 self.chunk_size,
                 self.chunk_overlap,
                 length=self.length,

@@ -369,20 +369,21 @@ class SplitterByFileType:
         self.chunk_size, self.chunk_overlap, self.length = state
         self._made = {}
 
-    def kind_of(self, source: str) -> str:
-        """``"markdown"``, ``"code:<language>"`` or ``"text"`` for a file name."""
-        from .boundaries.code_languages import EXTENSIONS
+    def kind_of(self, source: str, text: str | None = None) -> str:
+        """``"markdown"``, ``"code:<language>"`` or ``"text"`` for a file name (and its
+        ``text``, which tells a C++ header from a C one)."""
+        from .boundaries.code_languages import EXTENSIONS, language_for_path
 
         suffix = PurePath(source).suffix
         if suffix.lower() in MARKDOWN_SUFFIXES:
             return "markdown"
-        language = EXTENSIONS.get(suffix) or EXTENSIONS.get(suffix.lower())
-        if language is not None and language not in ("markdown",):
-            return f"code:{language}"
-        return "text"
+        if (EXTENSIONS.get(suffix) or EXTENSIONS.get(suffix.lower())) in (None, "markdown"):
+            return "text"
+        return f"code:{language_for_path(source, text)}"
 
     def __call__(self, document: Document) -> Splitter:
-        return self._make(self.kind_of(str(document.metadata.get(SOURCE, ""))))
+        source = str(document.metadata.get(SOURCE, ""))
+        return self._make(self.kind_of(source, document.text))
 
     def _make(self, kind: str) -> Splitter:
         made = self._made.get(kind)

@@ -25,12 +25,14 @@ import warnings
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from ..chunk import Span, before_whitespace, trim_span
+from ..chunk import Span, after_whitespace, before_whitespace, trim_span
 from ..errors import GrammarUnavailableError
 from ..lines import LINE_ENDING, line_ending_ends
 from .code_languages import CodeLanguage
+from .levels import Level
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser, Query, Tree
@@ -38,6 +40,10 @@ if TYPE_CHECKING:
 _LONE_CR = re.compile("\r(?!\n)")
 _THREAD = threading.local()
 _BODY_FIELDS = ("body",)
+_COMMENTED_BODIES = frozenset({"body", "consequence"})
+"""Fields of a statement's body that a comment between its header and it opens (Python's
+``for x in y:`` then ``# note``, a ``block``): the comment goes with the body's first
+statement, as it would above a statement of a body that it does not precede."""
 _FUNCTION_VALUES = frozenset(
     {
         "arrow_function",
@@ -161,6 +167,79 @@ def parse(text: str, language: CodeLanguage, start: tuple[str, Tree] | None = No
     tree.edit(len(head_source), len(head_source), len(source), at, at, _end_point(source))
     grown = parser.parse(source, tree)
     return parser.parse(source) if grown.root_node.has_error else grown
+
+
+BYTE_ORDER_MARK = "\ufeff"
+
+
+def is_blank(text: str, start: int = 0, end: int | None = None) -> bool:
+    """Whether ``text[start:end]`` holds nothing but whitespace (and the byte order mark
+    that may start a text, which marks its encoding: nothing a reader sees)."""
+    end = len(text) if end is None else end
+    if start == 0 and text.startswith(BYTE_ORDER_MARK):
+        start = 1
+    return start >= end or text[start:end].isspace()
+
+
+def _line_start(text: str, start: int, position: int) -> int:
+    """The start of the line holding ``position`` (not before ``start``); ``position``
+    itself where a line starts there."""
+    found = max(text.rfind("\n", start, position), text.rfind("\r", start, position))
+    if found < 0:
+        return start
+    if found + 1 == position and text[found] == "\r" and text.startswith("\n", position):
+        return _line_start(text, start, found)  # between the CR and LF of one line ending
+    return found + 1
+
+
+def _next_line_start(text: str, position: int, end: int) -> int:
+    """The first line start at or after ``position`` (``end`` where none is before it)."""
+    if position == 0 or text[position - 1] == "\n":
+        return position
+    if text[position - 1] == "\r" and not text.startswith("\n", position):
+        return position
+    found = LINE_ENDING.search(text, position, end)
+    return end if found is None else min(found.end(), end)
+
+
+@dataclass(frozen=True, slots=True)
+class WholeLines:
+    """A separator level (see :mod:`.separators`) made to cut at line starts only, for
+    code split by its separator table: each cut moves to the start of its line where
+    only indentation is before it on that line, else to the next line's start (a
+    separator such as ``\\n(?=def )``, kept with the piece after it, would start that
+    piece with the line ending of the line before). Blank lines at a piece's edges are
+    left out, so every piece is whole lines with their line endings, and the blank lines
+    between pieces belong to none (as between the units of :class:`SyntaxLevel`)."""
+
+    level: Level
+
+    @property
+    def recursive(self) -> bool:
+        return getattr(self.level, "recursive", False) is True
+
+    def __call__(self, text: str, start: int, end: int) -> list[Span]:
+        cuts = [start]
+        for piece_start, _ in self.level(text, start, end)[1:]:
+            line = _line_start(text, start, piece_start)
+            if text[line:piece_start] and not text[line:piece_start].isspace():
+                line = _next_line_start(text, piece_start, end)
+            if cuts[-1] < line < end:
+                cuts.append(line)
+        if len(cuts) == 1:
+            return [(start, end)]
+        cuts.append(end)
+        pieces = []
+        for piece_start, piece_end in pairwise(cuts):
+            skip = piece_start == 0 and text.startswith(BYTE_ORDER_MARK)
+            first = after_whitespace(text, piece_start + skip, piece_end)
+            if first == piece_end:
+                continue  # blank lines only
+            last = before_whitespace(text, first, piece_end)
+            pieces.append(
+                (_line_start(text, piece_start, first), _next_line_start(text, last, piece_end))
+            )
+        return pieces
 
 
 SAMPLE_CHARS = 1 << 16
@@ -294,6 +373,11 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
             ),
             None,
         )
+    elif rule == "field":
+        value = node.child_by_field_name("value")
+        if value is None or value.type not in _FUNCTION_VALUES:
+            return None
+        name = _text(node.child_by_field_name("name") or node.child_by_field_name("property"))
     elif rule == "go_method":
         return _go_method(node)
     elif rule == "go_type":
@@ -467,6 +551,7 @@ class SyntaxLevel:
         self._descent = _Descent()
         self._last_byte = (0, 0)  # a code point offset and its UTF-8 offset (see _byte)
         self._line: _Line | None = None  # the line unit whose pieces were described last
+        self._scope: tuple[int, int, tuple[str, ...]] | bool | None = False  # see _file_scope
 
     # -- the level ----------------------------------------------------------------------
 
@@ -489,11 +574,11 @@ class SyntaxLevel:
             piece_start, piece_end = max(piece_start, start), min(piece_end, end)
             if piece_start >= piece_end:
                 continue
-            if piece_start > position and not text[position:piece_start].isspace():
+            if piece_start > position and not is_blank(text, position, piece_start):
                 out.append((position, piece_start))
             out.append((piece_start, piece_end))
             position = piece_end
-        if end > position and not text[position:end].isspace():
+        if end > position and not is_blank(text, position, end):
             out.append((position, end))
         return out
 
@@ -528,8 +613,12 @@ class SyntaxLevel:
                 unit.children = self._with_comments(*unit.attached)
             else:
                 items: list[_Item] = []
+                language = self.language
                 for item in unit.items:
-                    self._flatten(item.node, items, item.type in self.language.wrappers)
+                    node = item.node
+                    if item.type in language.statement_wrappers:
+                        node = self._statement_definition(node) or node
+                    self._flatten(node, items, node.type in language.wrappers or node != item.node)
                 unit.children = self._units(items)
             for child in unit.children:
                 self._register(child)
@@ -569,9 +658,12 @@ class SyntaxLevel:
         """Append the children of ``parent`` to ``out``, opening those that cannot be a
         piece of their own: a child sharing its first line with what came before, the body
         of a definition, the definition inside a wrapper, the one list of statements
-        inside a body. A definition's signature stays whole (its parameters may span
-        lines). ``header``: ``parent`` is a definition (or wrapper), so its own
-        children are its header; ``body``: ``parent`` is a definition's body."""
+        inside a body, a statement's body below a comment of its own (Python's ``for``
+        header, a comment, then the block that the comment's next line starts), so that
+        the comment goes with that line's statement. A definition's signature stays
+        whole (its parameters may span lines). ``header``: ``parent`` is a definition
+        (or wrapper), so its own children are its header; ``body``: ``parent`` is a
+        definition's body."""
         language = self.language
         own_body = None
         for field_name in _BODY_FIELDS:
@@ -581,7 +673,7 @@ class SyntaxLevel:
         is_definition = header or parent.type in language.definitions
         owner = self._kind(parent) if is_definition else None
         sole = parent.named_child_count == 1
-        for child in parent.children:
+        for index, child in enumerate(parent.children):
             first, last = _rows(child)
             opens_body = is_definition and child == own_body
             if last > first and (
@@ -589,6 +681,15 @@ class SyntaxLevel:
                 or (out and first <= out[-1].last and not (is_definition and own_body))
                 or (parent.type in language.wrappers and self._is_definition(child))
                 or (body and sole and child.is_named and not self._is_definition(child))
+                or (
+                    out
+                    and out[-1].type in language.comments
+                    and out[-1].first > parent.start_point.row
+                    and (
+                        child.type == "block"  # Python's except/finally: no field
+                        or parent.field_name_for_child(index) in _COMMENTED_BODIES
+                    )
+                )
             ):
                 wrapper = child.type in language.wrappers
                 self._flatten(child, out, wrapper or child.type in language.definitions, opens_body)
@@ -659,9 +760,25 @@ class SyntaxLevel:
             kind, name = self._kind(main.node), definition_name(main.node, language) or ()
         elif main.type in language.definitions:
             kind, name = main.type, definition_name(main.node, language) or ()
+        elif main.type in language.statement_wrappers:
+            inner = self._statement_definition(main.node)
+            if inner is None:
+                kind, name = main.type, ()
+            else:
+                kind, name = self._kind(inner), definition_name(inner, language) or ()
         else:  # (most units: a statement, an expression)
             kind, name = main.type, ()
         return Unit(start, end, first, last, kind, name, group)
+
+    def _statement_definition(self, node: Node) -> Node | None:
+        """The definition that a statement wrapper (see ``CodeLanguage``) holds as its
+        one part, if it holds one."""
+        if node.named_child_count != 1:
+            return None
+        inner = node.named_child(0)
+        if inner is None or definition_name(inner, self.language) is None:
+            return None
+        return inner
 
     def _is_prefix(self, group: list[_Item]) -> bool:
         language = self.language
@@ -671,16 +788,17 @@ class SyntaxLevel:
         return True
 
     def _follows_header(self, unit: Unit, before: Unit) -> bool:
-        """Whether ``unit`` joins the signature right above it: a definition's header
-        does not end a chunk alone, so its first statement (its docstring) goes with it
-        where both fit, unless that is a definition of its own."""
+        """Whether ``unit`` joins the signature above it (blank lines between them
+        aside): a definition's header does not end a chunk alone, so its first statement
+        (its docstring) goes with it where both fit, unless that is a definition of its
+        own."""
         return (
-            unit.first == before.last + 1
-            and not unit.name
+            not unit.name
             and unit.attached is None
             and bool(before.items)
             and before.attached is None
             and all(item.owner is not None or not item.named for item in before.items)
+            and (unit.first == before.last + 1 or self.text[before.end : unit.start].isspace())
             and (self.fits is None or self.fits(before.start, unit.end))  # measured last
         )
 
@@ -733,6 +851,33 @@ class SyntaxLevel:
     # -- where a chunk lies -------------------------------------------------------------
 
     def describe(self, start: int, end: int) -> tuple[list[str], list[str]]:
+        """:meth:`_describe`, with the name of a namespace that scopes the rest of the
+        file (C#'s ``namespace N;``) first in the path of what follows it: of a chunk
+        that starts at it or after it and ends past it (one inside it has it already)."""
+        path, kinds = self._describe(start, end)
+        scope = self._scope if self._scope is not False else self._file_scope()
+        if isinstance(scope, tuple):
+            scope_start, scope_end, name = scope
+            if start >= scope_start and end > scope_end:
+                path = [*name, *path]
+        return path, kinds
+
+    def _file_scope(self) -> tuple[int, int, tuple[str, ...]] | None:
+        """Where the top-level definition without a body that scopes the rest of the file
+        lies, and its name (``None`` where the text has none)."""
+        self._scope = None
+        scopes = self.language.file_scopes
+        if scopes:
+            for child in self.children(self.root):
+                if child.kind in scopes and child.name:
+                    own = child.attached[1] if child.attached is not None else child
+                    node = next((item.node for item in own.items if item.type in scopes), None)
+                    if node is not None and node.child_by_field_name("body") is None:
+                        self._scope = (child.start, child.end, child.name)
+                        break
+        return self._scope
+
+    def _describe(self, start: int, end: int) -> tuple[list[str], list[str]]:
         """The symbol path of the deepest definition holding ``text[start:end]`` and the
         kinds of the nodes it holds (its parts' kinds, or its own when it is one part; the
         enclosing node's for a piece of one, such as a line of a string or ``else:``).
@@ -959,8 +1104,10 @@ __all__ = [
     "Definition",
     "SyntaxLevel",
     "Unit",
+    "WholeLines",
     "definition_name",
     "grammar_available",
+    "is_blank",
     "load_parser",
     "new_parser",
 ]

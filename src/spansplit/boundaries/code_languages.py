@@ -12,6 +12,7 @@ separator tables were written for spansplit from each language's syntax.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePath
@@ -40,7 +41,12 @@ class CodeLanguage:
     with the definition or statement on the next line. ``parses_on``: a text is parsed on
     from the tree of its start (tree-sitter's incremental parse) to the tree a fresh parse
     makes; not so for Lua, whose grammar keeps a statement ended before a comment when the
-    next line continues it as a call (``b -- c`` then ``(c)``).
+    next line continues it as a call (``b -- c`` then ``(c)``). ``statement_wrappers``
+    are statements that hold a definition as their one part (TypeScript's
+    ``namespace N {}`` is an ``expression_statement``): such a statement is named and
+    kinded as the definition. ``file_scopes`` are definitions without a body that scope
+    the rest of the file (C#'s ``namespace N;``, PHP's ``namespace N;``): their name
+    starts the symbol path of what follows them.
     """
 
     name: str
@@ -54,6 +60,8 @@ class CodeLanguage:
     comments: frozenset[str] = frozenset({"comment"})
     prefixes: frozenset[str] = frozenset()
     parses_on: bool = True
+    statement_wrappers: frozenset[str] = frozenset()
+    file_scopes: frozenset[str] = frozenset()
 
 
 def _code(*separators: str) -> SeparatorPreset:
@@ -102,6 +110,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "generator_function_declaration": _NAME,
             "class_declaration": _NAME,
             "method_definition": _NAME,
+            "field_definition": "field",
             "lexical_declaration": "variable",
             "variable_declaration": "variable",
         },
@@ -133,11 +142,13 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "type_alias_declaration": _NAME,
             "internal_module": _NAME,
             "module": _NAME,
+            "public_field_definition": "field",
             "lexical_declaration": "variable",
             "variable_declaration": "variable",
         },
         frozenset({"export_statement", "ambient_declaration"}),
         prefixes=frozenset({"decorator"}),
+        statement_wrappers=frozenset({"expression_statement"}),
     ),
     CodeLanguage(
         "go",
@@ -237,7 +248,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             r"(?:operator\S*|[A-Za-z_~]\w*)[ \t]*\([^;\n]*\)?[^;\n]*\n?[ \t]*\{)",
             _C_LIKE_FLOW,
         ),
-        (".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp"),
+        (".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".C", ".H"),
         ("tree_sitter_cpp", "language"),
         "tree-sitter-cpp",
         CODE_EXTRA,
@@ -283,6 +294,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "local_function_statement": _NAME,
             "delegate_declaration": _NAME,
         },
+        file_scopes=frozenset({"file_scoped_namespace_declaration"}),
     ),
     CodeLanguage(
         "ruby",
@@ -325,6 +337,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "function_definition": _NAME,
             "method_declaration": _NAME,
         },
+        file_scopes=frozenset({"namespace_definition"}),
     ),
     CodeLanguage(
         "kotlin",
@@ -539,6 +552,7 @@ LANGUAGES["tsx"] = CodeLanguage(
     _TS.wrappers,
     _TS.comments,
     _TS.prefixes,
+    statement_wrappers=_TS.statement_wrappers,
 )
 
 ALIASES: dict[str, str] = {
@@ -590,10 +604,95 @@ def get_language(language: object) -> CodeLanguage:
     return LANGUAGES[key]
 
 
-def language_for_path(path: str | PurePath) -> str:
+_C_OR_CPP = frozenset({".h", ".C", ".H"})
+"""Extensions that C and C++ share, or that a case-insensitive name does: ``.h`` is a
+header of either; ``.C`` and ``.H`` are C++ to GCC and Clang, and C where the whole name
+is upper case (``MAIN.C``, a name from DOS)."""
+
+_CPP_MARKS = re.compile(
+    r"^[ \t]*(?:"
+    r"namespace(?:[ \t]+[\w:]+)?[ \t]*(?:\{|=|$)|using[ \t]+namespace\b|template[ \t]*<"
+    r"|(?:class|struct)[ \t]+\w+(?:[ \t]+final)?[ \t]*:[ \t]*(?:public|protected|private)\b"
+    r"|class[ \t]+\w+(?:[ \t]+final)?[ \t]*(?:\{|$)|(?:public|protected|private)[ \t]*:"
+    r"|#[ \t]*include[ \t]*<\w+>"
+    r")|\bstd::\w",
+    re.MULTILINE,
+)
+"""What C does not have and C++ code (a header above all) usually shows at once, each
+at a line start: a namespace, a template, a class (or a struct with a base), an access
+specifier, an ``#include`` of a standard header without ``.h``; or ``std::``."""
+
+SNIFF_CHARS = 1 << 16
+"""How much of a text (its first this many code points) :func:`language_for_path` reads
+to tell C++ from C."""
+
+
+_CPP_OR_NOT = re.compile(r"__cplusplus\b(?![ \t)]*[<>=!])")
+_NOT_CPP = re.compile(r"![ \t(]*(?:defined[ \t(]*)?__cplusplus\b")
+_CONDITIONAL = re.compile(
+    r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b([^\n]*)", re.MULTILINE
+)
+
+
+def _for_cpp_only(text: str, end: int) -> list[tuple[int, int]]:
+    """The stretches of ``text[:end]`` that only a C++ compiler reads: between ``#ifdef
+    __cplusplus`` (or an ``#if`` that asks for it) and its ``#else``/``#endif`` (a C
+    header's ``extern "C" {`` or C++ helpers), or after the ``#else`` of ``#ifndef``."""
+    stack: list[tuple[bool, bool]] = []  # per open conditional: asks for C++, branch is C++
+    stretches: list[tuple[int, int]] = []
+    opened = -1  # where the current C++-only stretch began
+    for found in _CONDITIONAL.finditer(text, 0, end):
+        directive, condition = found.group(1), found.group(2)
+        if directive in ("if", "ifdef", "ifndef"):
+            # only whether it is C++ (``#if __cplusplus >= 201103L`` is C++ code's own)
+            asks = "__cplusplus" in condition and _CPP_OR_NOT.search(condition) is not None
+            negated = directive == "ifndef" or _NOT_CPP.search(condition) is not None
+            stack.append((asks, asks and not negated))
+        elif not stack:
+            continue
+        elif directive == "endif":
+            stack.pop()
+        else:
+            asks, branch = stack[-1]
+            stack[-1] = (asks, asks and not branch if directive == "else" else False)
+        inside = any(branch for _, branch in stack)
+        if inside and opened < 0:
+            opened = found.end()
+        elif not inside and opened >= 0:
+            stretches.append((opened, found.start()))
+            opened = -1
+    if opened >= 0:
+        stretches.append((opened, end))
+    return stretches
+
+
+def looks_like_cpp(text: str) -> bool:
+    """Whether ``text`` (its first :data:`SNIFF_CHARS` code points) reads as C++ rather
+    than C: whether it shows what only C++ has (see :data:`_CPP_MARKS`) outside the
+    stretches a C header keeps for C++ compilers (``#ifdef __cplusplus``)."""
+    end = min(len(text), SNIFF_CHARS)
+    found = _CPP_MARKS.search(text, 0, end)
+    if found is None or "__cplusplus" not in text[:end]:
+        return found is not None
+    stretches = _for_cpp_only(text, end)
+    while found is not None:
+        position = found.start()
+        if not any(low <= position < high for low, high in stretches):
+            return True
+        found = _CPP_MARKS.search(text, found.end(), end)
+    return False
+
+
+def language_for_path(path: str | PurePath, text: str | None = None) -> str:
     """The language name of a file from its extension (``"src/app.tsx"`` → ``"tsx"``);
-    :class:`InvalidParameterError` names the path when the extension is unknown."""
-    suffix = PurePath(path).suffix
+    :class:`InvalidParameterError` names the path when the extension is unknown.
+
+    C and C++ share ``.h``: with the file's ``text``, a header that shows what only C++
+    has (a namespace, a class, a template, ``std::``, an access specifier) is ``"cpp"``;
+    without it, ``.h`` is ``"c"``. ``.C`` and ``.H`` are C++ (as to GCC and Clang), but C
+    where the whole file name is upper case (``MAIN.C``); the text decides where given."""
+    pure = PurePath(path)
+    suffix = pure.suffix
     name = EXTENSIONS.get(suffix) or EXTENSIONS.get(suffix.lower())
     if name is None:
         raise InvalidParameterError(
@@ -602,4 +701,9 @@ def language_for_path(path: str | PurePath) -> str:
             f"no language for the extension {suffix!r}; pass the language by name "
             f"(one of {sorted(LANGUAGES)})",
         )
+    if suffix in _C_OR_CPP:
+        if text is not None:
+            return "cpp" if looks_like_cpp(text) else "c"
+        if suffix != ".h" and pure.name.isupper():
+            return "c"
     return name
