@@ -26,6 +26,7 @@ from spansplit import (
     ParagraphSplitter,
     split_paragraphs,
 )
+from spansplit.boundaries.paragraphs import looks_like_code
 from spansplit.compat import PlainParagraphSplitter, split_token_paragraphs
 from spansplit.sizing import resolve_length
 
@@ -172,6 +173,47 @@ def test_without_a_tokenizer_any_length_works() -> None:
     text = "\n\n".join(p.text for p in paragraphs)
     chunks = split_paragraphs(text, 4, length=word_count)
     assert [c.text for c in chunks] == ["a b c", "d e f g", "h i j", "k"]
+
+
+# A paragraph of The Adventures of Sherlock Holmes (PG #1661), hard-wrapped as in the book:
+# two of its four lines end "word,", which read as code until a review found the paragraph
+# cut at a line end mid-sentence ("...she rose hurriedly," | "muttered some words...").
+WRAPPED_DIALOGUE = (
+    "“No, alone. She was very independent in little matters like that. Then,\n"
+    "after we had sat down for ten minutes or so, she rose hurriedly,\n"
+    "muttered some words of apology, and left the room. She never came\n"
+    "back.”"
+)
+
+
+def test_hard_wrapped_prose_ending_lines_with_commas_is_not_code() -> None:
+    text = WRAPPED_DIALOGUE
+    assert not looks_like_code(text, 0, len(text))
+    for size in (40, 48):
+        chunks = split_paragraphs(text, size, length=CL100K)
+        check_chunks(text, chunks, size, TOKENS.count)
+        # Every chunk ends a sentence: the 30-token sentence after "that." fits whole.
+        assert all(re.search(r"[.!?]”?$", c.text) for c in chunks), [c.text for c in chunks]
+    semicolons = (
+        "“Now, Kitty, you may cough as much as you choose,” said Mr. Bennet; and,\n"
+        "as he spoke, he left the room, fatigued with the raptures of his wife;\n"
+        "she said nothing."
+    )
+    assert not looks_like_code(semicolons, 0, len(semicolons))
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "result = compute(first_value,\n                 second_value)\nprint(result)",
+        "int a, b, c;\nfor (a = 0; a < 10; a++) {\n    b += a;\n}",
+        "  >>> runner.run(test)\n  Traceback (most recent call last):\n  ...\n  ValueError: x",
+        "def parse(self, text, start, end):\n    return self.level(text, start, end)",
+        "SELECT name,\n       age\nFROM people;",
+    ],
+)
+def test_code_still_reads_as_code(code: str) -> None:
+    assert looks_like_code(code, 0, len(code))
 
 
 # --- properties ---------------------------------------------------------------------------

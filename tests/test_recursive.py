@@ -46,6 +46,7 @@ from spansplit import (
     ParameterTypeError,
     RecursiveSplitter,
     cli,
+    split_paragraphs,
     split_recursive,
 )
 from spansplit.boundaries.linebreaks import break_opportunities
@@ -446,6 +447,26 @@ def test_cjk_preset_cuts_after_full_width_punctuation() -> None:
     ]
 
 
+# Hard-wrapped Journey to the West (PG #23962): a line ends inside the word 須臾 / 淚來.
+WRAPPED_CJK = [
+    "二將果奉旨出門外，看的真，聽的明。須\n臾回報道：「臣奉旨觀聽金光之處，乃東勝神洲海東傲來小國之界。」",
+    "一日，與群猴喜宴之間，忽然憂惱，墮下淚\n來。眾猴慌忙羅拜道：「大王何為煩惱？」",
+]
+
+
+@pytest.mark.parametrize("text", WRAPPED_CJK)
+def test_cjk_preset_cuts_a_wrapped_sentence_at_clauses_before_its_line_end(text: str) -> None:
+    # The line level ranked above clauses: the part before the wrap was a chunk alone
+    # ("須", 2 tokens; "來。", 3), a review found. As split_paragraphs does, the wrap is a
+    # space inside a clause.
+    cjk = RecursiveSplitter.from_preset("cjk", 32, length="cl100k_base")
+    chunks = cjk.split(text)
+    check_chunks(text, chunks, 32, resolve_length("cl100k_base").count)
+    assert all(c.size >= 8 for c in chunks), [(c.text, c.size) for c in chunks]
+    assert not any(c.text.endswith(("須", "淚")) for c in chunks)
+    assert texts_of(chunks) == texts_of(split_paragraphs(text, 32, length="cl100k_base"))
+
+
 MARKDOWN_DOC = """# Title
 
 Intro paragraph with a few words.
@@ -473,6 +494,39 @@ def test_markdown_preset_keeps_headings_and_fences_at_chunk_starts() -> None:
         "## Use\n\nCall the tool with a file.",
     ]
     assert [(c.start_line, c.end_line) for c in chunks] == [(1, 3), (5, 7), (9, 11), (13, 15)]
+
+
+INSTALLING = (
+    "# Installing Rust\n\nThe first step is to install Rust. We will download Rust through rustup, "
+    "a command line tool for managing Rust versions and associated tools.\n\n## Next\n\nMore text."
+)
+
+
+@pytest.mark.parametrize(("size", "overlap"), [(100, 0), (60, 20), (40, 10)])
+def test_markdown_preset_keeps_a_heading_with_the_paragraph_after_it(
+    size: int, overlap: int
+) -> None:
+    # The heading's first paragraph is over the budget: cut at its lines, whose pieces
+    # never share a chunk, the heading was a chunk alone (17 characters of 100), and the
+    # next chunk's overlap started inside its text ("Installing Rust\n\nThe first ..."), a
+    # review found.
+    text = INSTALLING
+    splitter = RecursiveSplitter.from_preset("markdown", size, chunk_overlap=overlap)
+    chunks = splitter.split(text)
+    check_chunks(text, chunks, size, len, overlap=overlap)
+    assert chunks[0].text.startswith("# Installing Rust\n\nThe first step")
+    assert all(c.start == 0 or c.start > len("# Installing Rust") for c in chunks)
+    assert not any(re.fullmatch(r"#+ [^\n]*", c.text) for c in chunks)
+
+
+def test_markdown_preset_reads_hidden_lines_in_a_fence_as_code_not_headings() -> None:
+    # Rust's hidden doctest lines ("# use std::io;") inside a fence are no headings: they
+    # are not glued to the line after them.
+    body = "\n".join(f"# let x{k} = {k};" for k in range(12))
+    text = f"Intro.\n\n```rust\n{body}\nprintln!(x0);\n```\n"
+    chunks = RecursiveSplitter.from_preset("markdown", 60).split(text)
+    check_chunks(text, chunks, 60, len)
+    assert all(c.end == len(text) or text[c.end] == "\n" for c in chunks)
 
 
 @pytest.mark.parametrize("text", ["\ufeff\n\n", "\n\n", " \n", "   ", "\r\r", "\r\n\r\n"])

@@ -94,39 +94,96 @@ _CODE_END = tuple("{}();[]\\")
 _BLOCK_OPENERS = ("):", " else:", " try:", " finally:")
 
 
-def _is_code_line(line: str) -> bool:
-    """A line that only code shows: indented by a tab or four spaces, a comment or
-    decorator start, or ending with a bracket, brace, semicolon, backslash, a comma right
-    after a word, quote or bracket, or a block opener such as "):" and "else:"."""
+# A word of prose: letters (with inner apostrophes, hyphens or full stops: "don't",
+# "to-day", "U.S"), opening marks before it and punctuation or closing marks after it.
+_PROSE_WORD = re.compile(
+    r"[\"'(\[_*\u2018\u201c\u00ab-]*[^\W\d_]+(?:['\u2019.-][^\W\d_]+)*"
+    r"[\"'()\]_*.,;:!?\u2019\u201d\u00bb-]*"
+)
+_NOT_PROSE = re.compile(r"[=<>{}|\\`$]|[^\W_][(\[]|\S\.\S*\(")  # assignment, a call
+_PROSE_WORDS = 4  # words a line of prose shows at least
+
+
+def _reads_as_prose(content: str) -> bool:
+    """Whether a line (no indentation) reads as a line of prose: at least four words,
+    nearly all of them plain words with their punctuation, and no operator nor call. A
+    hard-wrapped line of a book ends with a comma or a semicolon as often as code does."""
+    if _NOT_PROSE.search(content):
+        return False
+    words = content.split()
+    if len(words) < _PROSE_WORDS:
+        return False
+    plain = sum(1 for word in words if _PROSE_WORD.fullmatch(word))
+    return 5 * plain >= 4 * len(words)
+
+
+_CODE, _ENDS_LIKE_CODE = 2, 1
+
+
+def _code_line_kind(line: str) -> int:
+    """``_CODE`` for a line that only code shows (indented by a tab or four spaces, a
+    comment or decorator start, a bare ``else:``), ``_ENDS_LIKE_CODE`` for one ending with
+    a bracket, brace, semicolon, backslash, a comma right after a word, quote or bracket,
+    or a block opener such as "):" (code unless it reads as prose), else 0."""
     if line.startswith(_CODE_START):
-        return line == "..." or not line.startswith("...") or line.startswith("... ")
+        code = line == "..." or not line.startswith("...") or line.startswith("... ")
+        return _CODE if code else 0
     content = line.lstrip(" \t")
     if content.startswith(_COMMENT_START) and (content[0] != "@" or content[1:2].isalnum()):
-        return True
+        return _CODE
     content = content.rstrip(" \t")
-    if content.endswith(_CODE_END) or content.endswith(_BLOCK_OPENERS):
-        return True
     if content in ("else:", "try:", "finally:"):
-        return True
-    return (
-        content.endswith(",")
-        and len(content) > 1
-        and (content[-2].isalnum() or content[-2] in "_'\")]}")
-    )
+        return _CODE
+    if (
+        content.endswith(_CODE_END)
+        or content.endswith(_BLOCK_OPENERS)
+        or (
+            content.endswith(",")
+            and len(content) > 1
+            and (content[-2].isalnum() or content[-2] in "_'\")]}")
+        )
+    ):
+        return _ENDS_LIKE_CODE
+    return 0
+
+
+def _is_code_line(line: str) -> bool:
+    """A line that only code shows: see :func:`_code_line_kind`; a line that ends like
+    code is code unless it reads as prose (a hard-wrapped line of a book ends with a comma
+    or a semicolon as often as code does)."""
+    kind = _code_line_kind(line)
+    return kind == _CODE or (kind == _ENDS_LIKE_CODE and not _reads_as_prose(line.strip()))
 
 
 def looks_like_code(text: str, start: int, end: int) -> bool:
-    """Whether the lines of ``text[start:end]`` read as code: a doctest prompt or a fence
-    on any line, or at least half of the lines indented or ending like code."""
+    """Whether the lines of ``text[start:end]`` read as code: a doctest prompt (indented
+    too) or a fence on any line, or at least half of the lines indented or ending like
+    code (a line of prose that ends with a comma does not)."""
     if not _CODE_HINT.search(text, start, end):
         return False
     lines = _LINE_SPLIT.split(text[start:end])
-    matched = 0
+    code = 0
+    ending: list[str] = []  # lines that end like code: code unless they read as prose
     for line in lines:
-        if line.startswith(_SESSION):
+        if line.startswith(_SESSION) or line.lstrip(" \t").startswith(">>> "):
             return True
-        matched += _is_code_line(line)
-    return 2 * matched >= len(lines)
+        kind = _code_line_kind(line)
+        if kind == _CODE:
+            code += 1
+        elif kind:
+            ending.append(line)
+    need = (len(lines) + 1) // 2 - code  # code lines still wanted: at least half
+    if need <= 0:
+        return True
+    if len(ending) < need:
+        return False  # most prose: too few lines end like code to read them
+    for index, line in enumerate(ending):
+        need -= not _reads_as_prose(line.strip())
+        if need <= 0:
+            return True
+        if len(ending) - index - 1 < need:
+            return False
+    return False
 
 
 def code_line_spans(text: str, start: int, end: int) -> list[Span]:

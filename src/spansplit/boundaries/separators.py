@@ -9,6 +9,7 @@ to the preceding piece (``True``/``"end"``), or prepended to the following one
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -51,23 +52,110 @@ class SeparatorPreset:
 
 def markdown_levels(keep: KeepSeparator) -> tuple[Level, ...]:
     """The ``markdown`` preset's levels: headings, fences, thematic breaks and paragraphs
-    as CommonMark reads them (see :class:`~.blocks.MarkdownCuts`), then lines, words and
-    grapheme clusters."""
+    as CommonMark reads them (see :class:`~.blocks.MarkdownCuts`), then lines (a heading
+    line kept with the line after it: :class:`HeadingLines`), words and grapheme
+    clusters."""
     structure: tuple[Level, ...] = tuple(MarkdownCuts(what) for what in MARKDOWN_CUTS)
-    return structure + tuple(SeparatorLevel(s, keep) for s in ("\n", " ", ""))
+    lines: tuple[Level, ...] = (HeadingLines(keep), HeadingLines(keep, " "))
+    return structure + lines + (SeparatorLevel("", keep),)
+
+
+_ATX_HEADING = re.compile(r"[ ]{0,3}#{1,6}(?:[ \t][^\r\n]*)?\r?\Z")
+
+
+def _heading_starts(text: str, start: int, end: int) -> set[int]:
+    """Where ATX headings start in ``[start, end)`` as CommonMark reads them (a ``# `` line
+    inside a fence is none): the cuts before headings strictly inside a region that
+    starts a character early, and ``start`` itself at the start of the text."""
+    found = MarkdownCuts("heading")(text, max(0, start - 1), end)
+    starts = {first for first, _ in found[1:]}
+    if start == 0 and _ATX_HEADING.match(text, 0, _line_end(text, 0)):
+        starts.add(0)
+    return starts
+
+
+def _line_end(text: str, position: int) -> int:
+    """Where the line holding ``position`` ends (before its line ending), whatever region
+    is being split: a level's answer must not depend on how far its region reaches."""
+    found = _LINE_END.search(text, position)
+    return len(text) if found is None else found.start()
+
+
+_LINE_END = re.compile(r"[\r\n]")
+
+
+@dataclass(frozen=True, slots=True)
+class HeadingLines:
+    """The ``markdown`` preset's line level (and, with ``separator=" "``, its word level):
+    the pieces ``SeparatorLevel(separator, keep)`` gives, but an ATX heading line
+    (``# Title``) is never cut inside, and at the line level it stays with the blank
+    lines and the line after it. A section whose first paragraph is over the budget is
+    cut at its lines, and those pieces never share a chunk with their neighbours: the
+    heading was a chunk alone (``# Installing Rust``, 17 characters of a 100 budget), and
+    with overlap the next chunk started inside its text (``Installing Rust``), a review
+    found. Glued, the heading is packed with the words of the line after it; and a
+    heading's own spaces are no cuts (a heading glued to a Chinese line with no space
+    would be cut after its ``##``)."""
+
+    keep: KeepSeparator = False
+    separator: str = "\n"
+
+    @property
+    def lines(self) -> SeparatorLevel:
+        """The plain line level: where overlap may start (after a heading too)."""
+        return SeparatorLevel(self.separator, self.keep)
+
+    def occurs(self, text: str, start: int, end: int) -> bool:
+        """Whether the separator occurs in ``text[start:end]``."""
+        return text.find(self.separator, start, end) >= 0
+
+    def __call__(self, text: str, start: int, end: int) -> list[Span]:
+        pieces = split_at(text, start, end, self.separator, self.keep)
+        if len(pieces) < 2 or text.find("#", start, end) < 0:
+            return pieces
+        starts = _heading_starts(text, start, end)
+        if not starts:
+            return pieces
+        if self.separator != "\n":
+            # No cut inside a heading line: a piece that starts inside one joins the
+            # piece before it.
+            ordered = sorted(starts)
+            joined: list[Span] = [pieces[0]]
+            for piece_start, piece_end in pieces[1:]:
+                before = bisect_right(ordered, piece_start - 1) - 1
+                if before >= 0 and piece_start <= _line_end(text, ordered[before]):
+                    joined[-1] = (joined[-1][0], piece_end)
+                    continue
+                joined.append((piece_start, piece_end))
+            return joined
+        glued: list[Span] = []
+        heading = False  # the last piece holds a heading and blank lines only
+        for piece_start, piece_end in pieces:
+            if heading:
+                glued[-1] = (glued[-1][0], piece_end)
+            else:
+                glued.append((piece_start, piece_end))
+            content = piece_start
+            while content < piece_end and text[content] in "\r\n":
+                content += 1
+            if content < piece_end and not text[content:piece_end].isspace():
+                heading = content in starts
+        return glued
 
 
 def cjk_levels(keep: KeepSeparator) -> tuple[Level, ...]:
     """The ``cjk`` preset's levels: blank lines, then sentences (UAX #29 with full-width
     terminators and the closing marks after them, a line ending inside a paragraph read
-    as a space, so hard-wrapped lines rank below 。！？), then lines, then clauses
-    (；，、 and their ASCII forms, kept with what they end), then spaces and grapheme
-    clusters."""
+    as a space, so hard-wrapped lines rank below 。！？), then clauses (；，、 and their
+    ASCII forms, kept with what they end), then lines, then spaces and grapheme clusters.
+    Lines come after clauses: hard-wrapped Chinese breaks a line anywhere, inside a word
+    (須|臾), and a sentence cut at its line ends first left the part before the wrap
+    alone (a runt of one ideograph)."""
     return (
         SeparatorLevel("\n\n", keep),
         SentenceLevel(wrapped=True),
-        SeparatorLevel("\n", keep),
         CLAUSES,
+        SeparatorLevel("\n", keep),
         SeparatorLevel(" ", keep),
         SeparatorLevel("", keep),
     )

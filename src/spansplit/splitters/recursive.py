@@ -20,6 +20,7 @@ from ..boundaries.linebreaks import LINE_BREAKS, clause_starts_from, word_starts
 from ..boundaries.sentences import SentenceStarts
 from ..boundaries.separators import (
     PRESETS,
+    HeadingLines,
     KeepSeparator,
     SeparatorLevel,
     SeparatorPreset,
@@ -56,7 +57,13 @@ def separator_structure(levels: tuple[Level, ...], prose: bool) -> Structure:
         return Structure(finest, isolate=True, overlap_boundaries=PROSE_OVERLAP)
     if len(levels) == 1:
         return Structure(levels, isolate=True, punctuation=False)  # [""]: cut anywhere
-    return Structure(levels, isolate=True, punctuation=False, overlap_level=FirstSplit(finest))
+    # Overlap may start at any line, the one after a heading too (the Markdown preset's
+    # line level keeps a heading with that line only for packing), never inside one.
+    overlap = tuple(
+        level.lines if isinstance(level, HeadingLines) and level.separator == "\n" else level
+        for level in finest
+    )
+    return Structure(levels, isolate=True, punctuation=False, overlap_level=FirstSplit(overlap))
 
 
 class RecursiveSplitter(BudgetedSplitter):
