@@ -80,6 +80,14 @@ ROW_COLUMNS: tuple[tuple[str, str], ...] = (
 types: the same for every splitter, so Parquet files and Ray datasets have one schema."""
 
 
+def row_schema() -> Any:
+    """The Arrow schema of :data:`ROW_COLUMNS` (needs ``pyarrow``): the command line's
+    Parquet files and Ray's rows alike."""
+    import pyarrow  # type: ignore[import-untyped]
+
+    return pyarrow.schema([(name, getattr(pyarrow, kind)()) for name, kind in ROW_COLUMNS])
+
+
 @dataclass(frozen=True, slots=True)
 class ChunkRecord:
     """One chunk of one document: what a corpus job writes out (:meth:`to_dict`)."""

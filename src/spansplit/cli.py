@@ -32,13 +32,13 @@ from typing import Any, BinaryIO
 
 from . import __version__
 from .batch import (
-    ROW_COLUMNS,
     ChunkRecord,
     Document,
     DocumentError,
     Progress,
     json_line,
     render_documents,
+    row_schema,
     split_documents,
 )
 from .errors import (
@@ -488,9 +488,7 @@ class _Parquet:
         except ImportError as error:
             raise ExtraNotInstalledError("Parquet output", "parquet", "pyarrow") from error
         self.pyarrow = pyarrow
-        self.schema = pyarrow.schema(
-            [(name, getattr(pyarrow, kind)()) for name, kind in ROW_COLUMNS]
-        )
+        self.schema = row_schema()
         try:
             self.writer = pyarrow.parquet.ParquetWriter(path, self.schema)
         except OSError as error:

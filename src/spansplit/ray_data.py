@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .batch import ROW_COLUMNS, Document, DocumentError, OnError, _source, _Task
+from .batch import Document, DocumentError, OnError, _source, _Task, row_schema
 from .corpus import display_name, find_files, read_document
 from .errors import ExtraNotInstalledError, InvalidParameterError, ParameterTypeError
 from .splitters.base import Splitter
@@ -313,20 +313,12 @@ def _patterns(name: str, patterns: Sequence[str]) -> list[str]:
     return list(given)
 
 
-def row_schema() -> Any:
-    """The Arrow schema of the chunk rows (:data:`~spansplit.batch.ROW_COLUMNS`), the
-    command line's Parquet schema."""
-    import pyarrow  # type: ignore[import-untyped]
-
-    return pyarrow.schema([(name, getattr(pyarrow, kind)()) for name, kind in ROW_COLUMNS])
-
-
 def conform_rows(batch: Any) -> Any:
     """A ``pyarrow.Table`` of chunk rows with :func:`row_schema`: its columns in order, each
     cast to its type (a column of nulls too), a missing column as nulls; for
     ``Dataset.map_batches(conform_rows, batch_format="pyarrow")`` after :class:`ChunkRows`
     or :class:`ChunkFiles`, which :func:`chunk_files` applies itself."""
-    import pyarrow
+    import pyarrow  # type: ignore[import-untyped]
 
     schema = row_schema()
     if batch.num_rows == 0:
