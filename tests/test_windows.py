@@ -68,10 +68,16 @@ def spans(splitter: Any, text: str) -> list[tuple[int, int, int]] | str:
 def whole_and_windowed(
     splitter: Any, text: str, chars: int, pieces: int = 1 << 40
 ) -> tuple[list[Any], list[Any], int]:
-    with window_size(1 << 40):
-        whole = spans(splitter, text)
-    with window_size(chars, pieces=pieces) as used:
-        windowed = spans(splitter, text)
+    """The chunks of ``text`` packed whole and in windows of ``chars`` code points; a line
+    longer than two windows is packed in windows rather than in one go, in both."""
+    saved, windows.ONE_LINE_CHARS = windows.ONE_LINE_CHARS, 2 * chars
+    try:
+        with window_size(1 << 40):
+            whole = spans(splitter, text)
+        with window_size(chars, pieces=pieces) as used:
+            windowed = spans(splitter, text)
+    finally:
+        windows.ONE_LINE_CHARS = saved
     return whole, windowed, sum(used)
 
 

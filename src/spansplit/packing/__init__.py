@@ -112,7 +112,7 @@ def pack(
                 text, top, rest, structure, config, measurer=measurer, one_piece=one_piece
             )
 
-        if end - start > 2 * windows.WINDOW_CHARS:
+        if end - start > 2 * windows.WINDOW_CHARS and not _one_line(text, start, end):
             measurer = measurer or config.length.measurer(text)  # windows and whole share it
             chunks = windows.pack_windows(text, structure, config, start, end, measurer, whole)
         else:
@@ -296,7 +296,7 @@ def _one_line(text: str, start: int, end: int) -> bool:
     paragraph given alone, which a coarser level finds whole, is then cut into even chunks
     as a paragraph of a longer text is (no runt at its end). Text of several lines is
     packed line by line, as LangChain packs it."""
-    return end - start <= 2 * windows.WINDOW_CHARS and LINE_ENDING.search(text, start, end) is None
+    return end - start <= windows.ONE_LINE_CHARS and LINE_ENDING.search(text, start, end) is None
 
 
 def _one_part(level: Level, text: str, start: int = 0) -> bool:

@@ -48,6 +48,10 @@ WINDOW_MIN_PIECES = 1 << 10
 text of larger pieces (paragraphs of prose) in larger chunks takes little memory packed
 whole, and faster."""
 
+ONE_LINE_CHARS = 1 << 16
+"""Code points of the longest line packed in one go, into even chunks (a longer one is
+packed in windows)."""
+
 SETTLED_CHARS = 1 << 10
 """How far before the end of the region a level is asked about its pieces are taken as
 final: a boundary needs no more context after it than this."""
