@@ -431,15 +431,23 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[Block, list[
     except TypeError:  # pyromark 0.9 (the last for Python 3.10): the same events, text unmerged
         events = parser.events_with_range(body)
     for event, where in events:
-        if type(event) is str:  # Rule, SoftBreak, HardBreak ...
+        if heading_text is not None:  # inside a heading: its text, until its End
+            if type(event) is str:
+                if event in _LINE_BREAKS:
+                    heading_text.append(" ")
+                continue
+            piece = event.get("Text") or event.get("Code")
+            if piece is not None:
+                heading_text.append(piece)
+                continue
+        elif type(event) is str:  # Rule, SoftBreak, HardBreak ...
             if event == "Rule":
                 block = Block("rule", where["start"], where["end"], depth)
                 holders[-1].adopt(block)
                 blocks.append(block)
-            elif heading_text is not None and event in _LINE_BREAKS:
-                heading_text.append(" ")
-        elif "Start" in event:
-            tag = event["Start"]
+            continue
+        tag = event.get("Start")
+        if tag is not None:
             kind = _KINDS.get(tag if type(tag) is str else next(iter(tag)))
             if kind is None:
                 opened.append(None)
@@ -453,7 +461,11 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[Block, list[
                 block.fenced = type(tag["CodeBlock"]) is dict  # {"Fenced": info}
             elif kind in _CONTAINERS:
                 depth += 1
-            holders[-1].adopt(block)
+            siblings = holders[-1].children  # Block.adopt, inlined: blocks are many
+            if isinstance(siblings, list):
+                siblings.append(block)
+            else:
+                holders[-1].children = [block]
             holders.append(block)
             opened.append(block)
             blocks.append(block)
@@ -467,10 +479,6 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[Block, list[
             elif closed.kind == "heading" and heading_text is not None:
                 closed.text = "".join(heading_text).strip()
                 heading_text = None
-        elif heading_text is not None:
-            piece = event.get("Text") or event.get("Code")
-            if piece:
-                heading_text.append(piece)
     _to_whole_lines(blocks, body, start, line_starts, len(text))
     return root, headings
 
