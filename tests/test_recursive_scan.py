@@ -403,12 +403,15 @@ def test_an_overlap_never_starts_on_a_mark_that_joins_a_space() -> None:
     # The overlap starts at the space that U+0300 joins: trimming that space would leave a
     # chunk starting on the mark, inside the cluster. The scan hands such a text to the
     # general path, which keeps the cluster whole (Hypothesis found it).
-    text = "0\n\n \u0300\n\n0"
-    calls, scanned, packed = scanned_and_general(text, 5, 2, ("\n\n", "\n", " ", ""), False)
+    text = "0\n\n \u0300x\n\n0"
+    calls, scanned, packed = scanned_and_general(text, 6, 3, ("\n\n", "\n", " ", ""), False)
     assert [call.result for call in calls] == [None]
-    assert scanned == packed == [(0, 5, 5), (3, 8, 5)]
-    chunks = RecursiveSplitter(5, 2, keep_separator=False).split(text)
-    assert [chunk.text for chunk in chunks] == ["0\n\n \u0300", " \u0300\n\n0"]
+    assert scanned == packed == [(0, 6, 6), (3, 9, 6)]
+    chunks = RecursiveSplitter(6, 3, keep_separator=False).split(text)
+    assert [chunk.text for chunk in chunks] == ["0\n\n \u0300x", " \u0300x\n\n0"]
+    # Without the "x", the overlap would be the space and its mark alone: none is given.
+    chunks = RecursiveSplitter(5, 2, keep_separator=False).split("0\n\n \u0300\n\n0")
+    assert [chunk.text for chunk in chunks] == ["0\n\n \u0300", "0"]
 
 
 def test_a_run_after_a_prepend_character_is_checked_whatever_follows_it() -> None:

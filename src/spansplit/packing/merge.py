@@ -9,6 +9,7 @@ chunk that a non-additive length (a tokenizer) finds over the budget.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -113,6 +114,16 @@ def _without_blank(text: str, pieces: Pieces, measurer: TextMeasurer) -> Pieces:
     return out
 
 
+_WORD = re.compile(r"\w")
+
+
+def holds_word(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` holds a letter, a digit or an ideograph: overlap of
+    punctuation alone (a closing fence, a bracket) repeats nothing a reader needs, and a
+    closing fence at a chunk's start reads as an opening one."""
+    return _WORD.search(text, start, end) is not None
+
+
 def _opens_with_closing(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` starts with closing punctuation once trimmed."""
     start = after_whitespace(text, start, end)
@@ -208,7 +219,7 @@ class OverlapSearch:
             while best[0] is not None and cuts_inside_clusters(text, [best[0]]):
                 found.remove(best[0])  # a start inside a grapheme cluster is none
                 best = self.longest_fit(found, end, room)
-            if best[0] is not None:
+            if best[0] is not None and holds_word(text, best[0], end):
                 return best[0], best[1], kind
         return None, 0, -1
 
@@ -439,6 +450,8 @@ class _Packer:
             return self._greedy(following, None, 0)  # it starts at a fence: no overlap
         room = min(self.overlap, self.budget - self.joined[following])
         start, size, kind = self._overlap(plan, room, floor) if room > 0 else (None, 0, -1)
+        if start is not None and not holds_word(self.text, start, self._end(plan)):
+            start, size, kind = None, 0, -1
         sentence_kinds = len(self.search.sentence_kinds)
         if may_cut and sentence_kinds and not 0 <= kind < sentence_kinds:
             cut = self._cut(plan)
