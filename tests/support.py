@@ -105,6 +105,8 @@ def check_chunks(
         assert before.start < after.start and before.end < after.end, (before, after)
         if overlap is not None and after.start < before.end:
             assert length(text[after.start : before.end]) <= overlap, (before, after)
+            # An overlap repeats a word or a symbol (an emoji): punctuation alone is none.
+            assert regex.search(r"[\w\p{So}]", text[after.start : before.end]), (before, after)
     # Nothing but whitespace (and dropped separators) lies outside every chunk; trimmed
     # chunks leave out a byte order mark that starts the text, as they leave whitespace
     # (Markdown's always do: the parser reads the text after it).

@@ -9,11 +9,12 @@ chunk that a non-additive length (a tokenizer) finds over the budget.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
+
+import regex
 
 from ..boundaries.graphemes import cuts_inside_clusters
 from ..boundaries.levels import Level, StartsLevel
@@ -114,13 +115,13 @@ def _without_blank(text: str, pieces: Pieces, measurer: TextMeasurer) -> Pieces:
     return out
 
 
-_WORD = re.compile(r"\w")
+_WORD = regex.compile(r"[\w\p{So}]")
 
 
 def holds_word(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` holds a letter, a digit or an ideograph: overlap of
-    punctuation alone (a closing fence, a bracket) repeats nothing a reader needs, and a
-    closing fence at a chunk's start reads as an opening one."""
+    """Whether ``text[start:end]`` holds a letter, a digit, an ideograph or a symbol such as
+    an emoji: overlap of punctuation alone (a closing fence, a bracket) repeats nothing a
+    reader needs, and a closing fence at a chunk's start reads as an opening one."""
     return _WORD.search(text, start, end) is not None
 
 
