@@ -19,6 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spansplit import ChunkConfig, ParagraphSplitter, RecursiveSplitter
+from spansplit.boundaries.linebreaks import break_opportunities
 from spansplit.chunk import after_whitespace, before_whitespace, trim_span
 from spansplit.errors import ChunkTooLargeError, InconsistentLengthError
 from spansplit.packing import Structure, hard_cut, pack, without_repeated
@@ -546,7 +547,7 @@ def test_hard_cut_properties(text: str, budget: int, length: CallableLength) -> 
         assert size == length.count(text[start:end]) <= budget
     # Balanced: where no line-break opportunity changes the cuts, no more parts than
     # filling each to the budget makes, and even parts where every cluster weighs 1.
-    if any(c.isspace() or c == "中" for c in text):
+    if break_opportunities(text, 0, len(text)):  # spaces, ideographs, emoji, flags
         return
     greedy = []
     start = 0
