@@ -115,7 +115,7 @@ def _without_blank(text: str, pieces: Pieces, measurer: TextMeasurer) -> Pieces:
     return out
 
 
-_WORD = regex.compile(r"[\w\p{So}]")
+_WORD = regex.compile(r"[\p{L}\p{N}\p{So}]")
 
 
 def holds_word(text: str, start: int, end: int) -> bool:
