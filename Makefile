@@ -1,5 +1,6 @@
 # Two commands: `make demo` runs the main job on the bundled sample, `make test` runs the suite.
-# Both create the virtual environment they need (.venv) from Python 3.10+ and pip.
+# Both create the virtual environment they need (.venv) from Python 3.10+ and pip, and fetch
+# the sdist whose own tests tests/test_langchain_suite.py runs (the tests use no network).
 
 PYTHON ?= python3
 VENV := .venv
@@ -14,6 +15,7 @@ $(STAMP): pyproject.toml $(ADAPTERS)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[test]" $(foreach a,$(ADAPTERS),-e $(dir $(a)))
+	$(BIN)/python tests/fetch_sdists.py
 	@touch $(STAMP)
 
 demo: $(STAMP)

@@ -1,14 +1,14 @@
 """LangChain's own unit tests, run with spansplit's classes in place of LangChain's.
 
 The published sdist of the installed langchain-text-splitters (pinned in the ``test``
-extra) is downloaded with pip at test time, never stored in the repository, and kept in
-``build/sdists/`` (ignored by git) so later runs need no network. Its
+extra) is downloaded when ``make`` sets up the environment (``tests/fetch_sdists.py``),
+never stored in the repository, and kept in ``build/sdists/`` (ignored by git). Its
 ``tests/unit_tests/test_text_splitters.py`` runs unchanged in a subprocess, with
 ``tests/langchain_swap.py`` as a plugin that puts ``SpanRecursiveTextSplitter`` and
 ``SpanCharacterTextSplitter`` where the module imports ``RecursiveCharacterTextSplitter``
 and ``CharacterTextSplitter``. Every test that fails must be listed, with its reason, in
 the table of differences in ``adapters/langchain/README.md``, and every test listed there
-must fail. Where pip cannot download the sdist (no network), the test skips and says why.
+must fail. Where the sdist could not be downloaded, the test skips and says why.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import re
 import subprocess
 import sys
 import tarfile
-import tempfile
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -26,14 +25,11 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from fetch_sdists import DISTRIBUTION, sdist_path
 
-DISTRIBUTION = "langchain-text-splitters"
 SUITE = "tests/unit_tests/test_text_splitters.py"
-SDIST_CACHE = ROOT / "build" / "sdists"
 README = ROOT / "adapters" / "langchain" / "README.md"
 TABLE_HEADING = "### LangChain's own tests"
-DOWNLOAD_SECONDS = 120
-"""pip's whole download (index, sdist, metadata build); each connection gives up after 10 s."""
 
 SUITE_INI = """\
 [pytest]
@@ -45,40 +41,15 @@ markers =
 its unit tests needs) and ``--strict-config`` (which would reject that setting)."""
 
 
-def sdist_name(release: str) -> str:
-    """The file name of the distribution's sdist for ``release`` (PEP 625)."""
-    return f"{DISTRIBUTION.replace('-', '_')}-{release}.tar.gz"
-
-
 def cached_sdist(release: str) -> Path:
-    """The sdist of ``release``, downloaded with pip on first use; skips if pip cannot."""
-    target = SDIST_CACHE / sdist_name(release)
-    if target.is_file():
-        return target
-    SDIST_CACHE.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=SDIST_CACHE) as download:
-        command = [
-            *(sys.executable, "-m", "pip", "download", f"{DISTRIBUTION}=={release}"),
-            *("--no-deps", "--no-binary", DISTRIBUTION, "--dest", download),
-            *("--timeout", "10", "--retries", "1", "--no-input", "--disable-pip-version-check"),
-        ]
-        try:
-            done = subprocess.run(
-                command, capture_output=True, text=True, timeout=DOWNLOAD_SECONDS, check=False
-            )
-        except subprocess.TimeoutExpired:
-            pytest.skip(
-                f"pip did not download the {DISTRIBUTION} {release} sdist within "
-                f"{DOWNLOAD_SECONDS} s (no network?)"
-            )
-        fetched = Path(download) / sdist_name(release)
-        if done.returncode != 0 or not fetched.is_file():
-            errors = [line for line in done.stderr.splitlines() if line.startswith("ERROR")]
-            reason = errors[0] if errors else f"pip exited with {done.returncode}"
-            pytest.skip(
-                f"cannot download the {DISTRIBUTION} {release} sdist (no network?): {reason}"
-            )
-        os.replace(fetched, target)
+    """The sdist of ``release``, downloaded at set-up time (``tests/fetch_sdists.py``);
+    skips where it is not there."""
+    target = sdist_path(release)
+    if not target.is_file():
+        pytest.skip(
+            f"the {DISTRIBUTION} {release} sdist is not in {target.parent}: set-up downloads "
+            "it (python tests/fetch_sdists.py); tests never use the network"
+        )
     return target
 
 
@@ -185,7 +156,7 @@ def test_readme_lists_each_difference_with_its_reason() -> None:
         assert len(row.tests) == len(set(row.tests)), f"a test is listed twice: {row}"
 
 
-@pytest.mark.network
+@pytest.mark.sdist
 def test_langchain_unit_tests_fail_only_where_documented(tmp_path: Path) -> None:
     release = version(DISTRIBUTION)
     sdist_root = extract_tests(cached_sdist(release), tmp_path)
