@@ -584,3 +584,20 @@ def test_a_cpp_header_is_told_from_a_c_one_by_its_text(
         status, out, _ = run(capfd, command, str(tmp_path), "--chunk-size", "200")
         languages = {Path(r["source"]).name: r["language"] for r in records(out)}
         assert status == 0 and languages == {"server.h": "cpp", "plain.h": "c"}, command
+
+
+def test_auto_says_once_which_files_are_split_without_their_structure(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # No grammar for Protocol Buffers works offline: `auto` splits .proto files by the
+    # separator table, and says so in one line (no source line of Python's), once.
+    for name in ("a.proto", "b.proto"):
+        (tmp_path / name).write_text('syntax = "proto3";\n\nmessage A {}\n', encoding="utf-8")
+    status, out, err = run(capfd, "auto", str(tmp_path), "--chunk-size", "200")
+    assert status == 0 and len(records(out)) == 2
+    assert [line for line in err.splitlines() if "note" in line] == [
+        "spansplit auto: note: proto files are split by separators, without symbols: no "
+        "tree-sitter grammar for 'proto' works offline; split it with its separator table: "
+        "RecursiveSplitter.from_language('proto', chunk_size) or "
+        "CodeSplitter(..., fallback='separators')"
+    ]

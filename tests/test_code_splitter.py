@@ -35,9 +35,11 @@ from spansplit import (
     language_for_path,
     split_code,
 )
+from spansplit.batch import Document
 from spansplit.boundaries import code as code_boundaries
 from spansplit.boundaries.code import SyntaxLevel, grammar_available
 from spansplit.boundaries.code_languages import get_language
+from spansplit.corpus import SplitterByFileType
 from spansplit.sizing.token_index import INDEX_MIN_CHARS
 
 SAMPLES = {
@@ -484,6 +486,14 @@ def test_language_without_offline_grammar() -> None:
     text = 'syntax = "proto3";\n\nmessage A {\n  int32 x = 1;\n}\n'
     chunks = CodeSplitter("proto", 20, fallback="separators").split(text)
     assert chunks[0].text.strip() == 'syntax = "proto3";'
+    # The corpus job's chooser (the CLI's `auto`) falls back to the separator table, and
+    # says so once per language.
+    chooser = SplitterByFileType(20)
+    with pytest.warns(UserWarning, match="proto files are split by separators") as seen:
+        for name in ("a.proto", "b.proto"):
+            splitter = chooser(Document(text, name, {"source": name}))
+    assert len(seen) == 1
+    assert splitter.split(text)[0].text.strip() == 'syntax = "proto3";'
 
 
 def _split_in_worker(splitter: CodeSplitter, text: str) -> list[Chunk]:

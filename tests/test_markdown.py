@@ -27,9 +27,11 @@ from spansplit import (
     split_markdown,
     with_heading_path,
 )
+from spansplit.batch import Document
 from spansplit.boundaries import markdown as markdown_boundaries
 from spansplit.boundaries.markdown import MarkdownLayout
 from spansplit.boundaries.words import word_spans
+from spansplit.corpus import SplitterByFileType
 
 pytest.importorskip("pyromark")
 
@@ -544,6 +546,18 @@ def no_pyromark(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def test_without_the_extra_the_error_names_it(no_pyromark: None) -> None:
     with pytest.raises(ExtraNotInstalledError, match=r"pip install 'spansplit\[markdown\]'"):
         MarkdownSplitter(100)  # when it is made, not at its first text
+
+
+def test_files_by_type_say_when_markdown_falls_back(no_pyromark: None) -> None:
+    # The corpus job's chooser (the CLI's `auto`) splits Markdown by the separator preset
+    # without the extra, and says so once, naming the extra.
+    chooser = SplitterByFileType(100)
+    note = r"without heading paths: .*pip install 'spansplit\[markdown\]'"
+    with pytest.warns(UserWarning, match=note) as seen:
+        for name in ("a.md", "b.md"):
+            splitter = chooser(Document(HANDBOOK, name, {"source": name}))
+    assert len(seen) == 1
+    assert splitter.split(HANDBOOK)[0].metadata == {}  # no headings: the preset
 
 
 def test_snapshot(snapshot) -> None:  # type: ignore[no-untyped-def]

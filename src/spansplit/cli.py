@@ -25,6 +25,7 @@ import os
 import sys
 import time
 import unicodedata
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,7 +72,11 @@ class Command:
 
 def _add_budget_options(parser: argparse.ArgumentParser, *, overlap: bool = True) -> None:
     parser.add_argument(
-        "--chunk-size", type=int, required=True, help="the budget per chunk, in --length units"
+        "--chunk-size",
+        type=int,
+        required=True,
+        help="the budget per chunk, in --length units (for blocks, a target: a line longer "
+        "than it is a block of its own, marked oversized)",
     )
     if overlap:
         parser.add_argument(
@@ -369,13 +374,30 @@ def _configure_compat(parser: argparse.ArgumentParser) -> None:
         "content-size: recursive chunks as [{content, size}] (seed 004)",
     )
     parser.add_argument("file", metavar="FILE", help="UTF-8 text file, or - for standard input")
-    parser.add_argument("--chunk-size", type=int, default=1000)
-    parser.add_argument("--chunk-overlap", type=int, default=0)
-    parser.add_argument("--length", default=None)
-    parser.add_argument("--separators", type=_json_separators, default=None)
-    parser.add_argument("--preset", default=None)
-    parser.add_argument("--regex", action="store_true")
-    parser.add_argument("--keep-separator", choices=("false", "true", "start", "end"), default=None)
+    content = "content-size only: "
+    parser.add_argument(
+        "--chunk-size", type=int, default=1000, help=content + "the budget (default: 1000)"
+    )
+    parser.add_argument(
+        "--chunk-overlap", type=int, default=0, help=content + "the overlap (default: 0)"
+    )
+    parser.add_argument("--length", default=None, help=content + "the length (default: chars)")
+    parser.add_argument(
+        "--separators",
+        type=_json_separators,
+        default=None,
+        help=content + "the separators as a JSON list",
+    )
+    parser.add_argument("--preset", default=None, help=content + "a separator preset")
+    parser.add_argument(
+        "--regex", action="store_true", help=content + "the separators are regular expressions"
+    )
+    parser.add_argument(
+        "--keep-separator",
+        choices=("false", "true", "start", "end"),
+        default=None,
+        help=content + "where a separator goes",
+    )
 
 
 COMMANDS: tuple[Command, ...] = (
@@ -743,9 +765,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SpansplitError as error:
         options.usage_error(str(error))
     try:
-        if options.handler is None:
-            return _run_compat(options, compat_splitter)
-        return _run(options, splitter)
+        with warnings.catch_warnings():  # restored on return (main also runs in-process)
+            warnings.showwarning = _note_for(name)
+            if options.handler is None:
+                return _run_compat(options, compat_splitter)
+            return _run(options, splitter)
     except _ReaderStopped:
         return OK
     except DocumentError as error:
@@ -779,10 +803,20 @@ def _shown(name: str) -> str:
     )
 
 
-def _error(command: str, message: str) -> None:
+def _error(command: str, message: str, kind: str = "error") -> None:
     if sys.stderr is not None:
         with contextlib.suppress(OSError):
-            print(f"spansplit {command}: error: {message}", file=sys.stderr)
+            print(f"spansplit {command}: {kind}: {message}", file=sys.stderr)
+
+
+def _note_for(command: str) -> Callable[..., None]:
+    """A ``warnings.showwarning`` that prints a warning as one line, as errors are printed
+    (an extra missing for one file type, say), without the source line Python shows."""
+
+    def show(message: Warning | str, *_: object, **__: object) -> None:
+        _error(command, str(message), "note")
+
+    return show
 
 
 if __name__ == "__main__":

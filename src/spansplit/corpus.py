@@ -19,13 +19,14 @@ import os
 import re
 import stat
 import sys
+import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any
 
 from .batch import Document, DocumentError, DocumentSource
-from .errors import InvalidInputError, SpansplitError
+from .errors import GrammarUnavailableError, InvalidInputError, SpansplitError
 from .sizing import LengthSpec
 from .splitters.base import Splitter
 from .validate import check_text
@@ -389,6 +390,8 @@ class SplitterByFileType:
         made = self._made.get(kind)
         if made is not None:
             return made
+        from .boundaries.code import load_parser
+        from .boundaries.code_languages import get_language
         from .splitters.code import CodeSplitter
         from .splitters.markdown import MarkdownSplitter
         from .splitters.recursive import RecursiveSplitter
@@ -402,15 +405,29 @@ class SplitterByFileType:
                 splitter = RecursiveSplitter.from_preset(
                     "markdown", size, chunk_overlap=overlap, length=length
                 )
+                _fell_back(
+                    "Markdown files are split with the markdown separator preset, without "
+                    "heading paths: the 'markdown' extra is not installed "
+                    "(pip install 'spansplit[markdown]')"
+                )
             else:
                 splitter = MarkdownSplitter(size, overlap, length=length)
         elif kind.startswith("code:"):
             language = kind.split(":", 1)[1]
             splitter = CodeSplitter(language, size, overlap, length=length, fallback="separators")
+            try:
+                load_parser(get_language(language))
+            except GrammarUnavailableError as error:
+                _fell_back(f"{language} files are split by separators, without symbols: {error}")
         else:
             splitter = RecursiveSplitter(size, overlap, length=length)
         self._made[kind] = splitter
         return splitter
+
+
+def _fell_back(message: str) -> None:
+    """Say, once per file type, that files of that type are split without their structure."""
+    warnings.warn(message, UserWarning, stacklevel=4)
 
 
 @dataclass(frozen=True, slots=True)
