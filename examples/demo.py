@@ -1,8 +1,9 @@
 """What ``make demo`` runs: split the bundled sample document and show every chunk's span.
 
 The sample (``examples/sample.md``: Markdown with headings, a list, a quote, a code fence,
-a rule, an emoji and a Chinese section) is split twice: by the recursive splitter with the
-Markdown preset (400 characters, 60 of overlap) and into paragraphs under a token budget
+a rule, an emoji and a Chinese section) is split twice: by the recursive splitter with its
+default separators (400 characters, 60 of overlap, which starts at a sentence where one fits
+in it) and into paragraphs under a token budget
 (``ParagraphSplitter(96, length="cl100k_base")``: 96 cl100k_base tokens, counted offline
 by tiktoken). Each chunk is printed as
 
@@ -80,8 +81,8 @@ def main(argv: list[str]) -> int:
     source = path.read_text(encoding="utf-8")
     print(f"{path.name}: {len(source)} characters, {count_lines(source)} lines\n")
 
-    markdown = RecursiveSplitter.from_preset("markdown", 400, chunk_overlap=60)
-    run("recursive, Markdown preset, 400 characters, 60 overlap", source, markdown, "chars")
+    recursive = RecursiveSplitter(400, chunk_overlap=60)
+    run("recursive, 400 characters, 60 overlap", source, recursive, "chars")
     try:
         tokens = ParagraphSplitter(96, length="cl100k_base")
     except TokenizerUnavailableError as error:

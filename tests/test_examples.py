@@ -140,7 +140,7 @@ def test_demo_splits_the_bundled_sample(tmp_path: Path) -> None:
         output,
         sample,
         {
-            "recursive, Markdown preset, 400 characters, 60 overlap": 400,
+            "recursive, 400 characters, 60 overlap": 400,
             "paragraphs, 96 cl100k_base tokens": 96,
         },
     )
@@ -156,7 +156,7 @@ def test_demo_reads_another_file(tmp_path: Path) -> None:
         output,
         document,
         {
-            "recursive, Markdown preset, 400 characters, 60 overlap": 400,
+            "recursive, 400 characters, 60 overlap": 400,
             "paragraphs, 96 cl100k_base tokens": 96,
         },
     )
