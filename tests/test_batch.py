@@ -363,10 +363,11 @@ def test_reading_a_file_names_what_is_wrong() -> None:
 def test_splitter_by_file_type() -> None:
     pytest.importorskip("pyromark")
     chooser = SplitterByFileType(100)
-    kinds = {
-        name: type(chooser(Document("x", "id", {"source": name}))).__name__
-        for name in ["a.md", "b.MARKDOWN", "c.py", "d.go", "e.txt", "f", "g.rst"]
-    }
+    with pytest.warns(UserWarning, match="rst files are split by separators"):
+        kinds = {
+            name: type(chooser(Document("x", "id", {"source": name}))).__name__
+            for name in ["a.md", "b.MARKDOWN", "c.py", "d.go", "e.txt", "f", "g.rst"]
+        }
     assert kinds == {
         "a.md": "MarkdownSplitter",
         "b.MARKDOWN": "MarkdownSplitter",

@@ -470,11 +470,19 @@ def test_prose_splitters_keep_code_lines_whose_ends_are_brackets(splitter: type)
         '        panic!("no file");\n    }\n}\n'
     )
     chunks = splitter(48).split(code)
-    assert [c.text for c in chunks] == [
-        'fn main() {\n    let f = File::open("hello.txt");',
-        'if f.is_err() {\n        panic!("no file");\n    }',
-        "}",
-    ]
+    first = 'fn main() {\n    let f = File::open("hello.txt");'
+    if splitter is ParagraphSplitter:  # a paragraph of code lines: the last two evened
+        assert [c.text for c in chunks] == [
+            first,
+            "if f.is_err() {",
+            'panic!("no file");\n    }\n}',
+        ]
+    else:
+        assert [c.text for c in chunks] == [
+            first,
+            'if f.is_err() {\n        panic!("no file");\n    }',
+            "}",
+        ]
 
 
 @pytest.mark.parametrize(

@@ -423,3 +423,15 @@ def test_a_run_after_a_prepend_character_is_checked_whatever_follows_it() -> Non
     chunks = RecursiveSplitter(6, 3, keep_separator="start").split(text)
     assert all(c.start in bounds and c.end in bounds for c in chunks)
     assert chunks[0].text == "\u0600 "
+
+
+def test_the_last_two_chunks_of_a_split_paragraph_are_evened_on_both_paths() -> None:
+    # The smallest largest chunk for three chunks is 9, and greedy packing under 9 gives
+    # "aaaa bbbb", "cccc dddd", "ee": the last two are evened again, as one run of their own.
+    text = "aaaa bbbb cccc dddd ee"
+    calls, scanned, packed = scanned_and_general(text, 10, 0, ("\n\n", "\n", " ", ""), False)
+    assert [call.result is not None for call in calls] == [True]  # the scan packed it
+    assert scanned == packed == [(0, 9, 9), (10, 14, 4), (15, 22, 7)]
+    # With overlap (which the caps leave out) each chunk repeats the word before it.
+    chunks = RecursiveSplitter(10, 4).split(text)
+    assert [chunk.text for chunk in chunks] == ["aaaa bbbb", "bbbb cccc", "cccc dddd", "dddd ee"]

@@ -414,6 +414,17 @@ class _Packer:
         if last + 1 < run_end and self._in_balanced(first):
             run_start = self.breaks[following_break - 1] if following_break else 0
             cap = self._cap(run_start, run_end)
+            # Where the cap leaves the run two more chunks, they are evened on their own:
+            # several packings may share the run's smallest largest chunk, and the greedy
+            # one can still end in a runt ("aaaa bbbb|cccc dddd|ee" at 10; now "cccc|dddd ee").
+            # Not with overlap, which the caps leave out: the two might then become three.
+            remaining = self.sizes[first] + prefix[run_end] - prefix[first + 1]
+            if (
+                self.overlap == 0
+                and remaining <= 3 * cap
+                and _greedy_count(self.sizes, prefix, first, run_end, cap) == 2
+            ):
+                cap = min(cap, self._cap(first, run_end))
             capped = bisect_right(prefix, cap - self.sizes[first] + prefix[first + 1], first + 1)
             last = max(first, min(last, capped - 2))
         return Plan(first, last, overlap_start, overlap_size)
@@ -671,29 +682,39 @@ def even_cap(sizes: list[int], joined: list[int], budget: int) -> int:
     ``sizes[i] + joined[i + 1] + ... + joined[j]``."""
     prefix = [0, *accumulate(joined)]
     end = len(sizes)
-
-    def chunks(cap: int) -> tuple[int, int]:
-        """How many chunks greedy packing under ``cap`` makes, and the last one's size."""
-        count = first = last_size = 0
-        while first < end:
-            last = bisect_right(prefix, cap - sizes[first] + prefix[first + 1], first + 1) - 2
-            last = max(last, first)
-            last_size = sizes[first] + prefix[last + 1] - prefix[first + 1]
-            first = last + 1
-            count += 1
-        return count, last_size
-
-    most, last_size = chunks(budget)
+    most, last_size = _greedy_chunks(sizes, prefix, 0, end, budget)
     if 2 * last_size >= budget:
         return budget
     low, high = 1, budget  # chunks(high) <= most
     while low < high:
         middle = (low + high) // 2
-        if chunks(middle)[0] <= most:
+        if _greedy_count(sizes, prefix, 0, end, middle) <= most:
             high = middle
         else:
             low = middle + 1
     return high
+
+
+def _greedy_chunks(
+    sizes: Sequence[int], prefix: Sequence[int], first: int, end: int, cap: int
+) -> tuple[int, int]:
+    """How many chunks greedy packing of pieces ``first..end - 1`` under ``cap`` makes, and
+    the last one's size (``prefix`` sums the pieces' joined sizes, as in :class:`_Packer`)."""
+    count = last_size = 0
+    while first < end:
+        last = bisect_right(prefix, cap - sizes[first] + prefix[first + 1], first + 1) - 2
+        last = max(min(last, end - 1), first)
+        last_size = sizes[first] + prefix[last + 1] - prefix[first + 1]
+        first = last + 1
+        count += 1
+    return count, last_size
+
+
+def _greedy_count(
+    sizes: Sequence[int], prefix: Sequence[int], first: int, end: int, cap: int
+) -> int:
+    """How many chunks :func:`_greedy_chunks` makes."""
+    return _greedy_chunks(sizes, prefix, first, end, cap)[0]
 
 
 def _union(ranges: list[Span]) -> list[int]:

@@ -186,6 +186,7 @@ class RecursiveScan:
             if (parents or self.one_piece) and pos < end < region_end:
                 # Inside a piece that had to be split: even chunks, not a runt at its end.
                 run_end, cap = self._run(separator, level, pos, region_end)
+                cap = self._last_two_cap(separator, pos, run_end, cap)
                 if end < run_end and end - pos > cap:
                     capped = self._chunk_end(separator, pos, pos + cap)
                     end = capped if capped > pos else self._cut_after(separator, pos, region_end)[0]
@@ -254,19 +255,36 @@ class RecursiveScan:
         same_region = (cached_level, cached_region) == (level, region_end)
         if same_region and cached_start <= pos < cached_end:
             return cached_end, cap
+        run_end, most, last_start = self._greedy_chunks(separator, pos, region_end, self.budget)
+        cap = self._even_cap(separator, pos, run_end, most, last_start)
+        self._run_cache = (level, region_end, pos, run_end, cap)
+        return run_end, cap
+
+    def _even_cap(self, separator: str, pos: int, run_end: int, most: int, last_start: int) -> int:
+        """The smallest cap that packs the pieces from ``pos`` to ``run_end`` into no more
+        chunks than the budget does (``most``, the last starting at ``last_start``); the
+        budget where that last chunk is no runt."""
         budget = self.budget
-        run_end, most, last_start = self._greedy_chunks(separator, pos, region_end, budget)
-        low, high = 1, budget  # the smallest cap that makes no more chunks than the budget
         if 2 * (run_end - last_start) >= budget:
-            low = high  # the last chunk is no runt: the budget is the cap
+            return budget  # the last chunk is no runt: the budget is the cap
+        low, high = 1, budget
         while low < high:
             middle = (low + high) // 2
             if self._greedy_chunks(separator, pos, run_end, middle)[1] <= most:
                 high = middle
             else:
                 low = middle + 1
-        self._run_cache = (level, region_end, pos, run_end, high)
-        return run_end, high
+        return high
+
+    def _last_two_cap(self, separator: str, pos: int, run_end: int, cap: int) -> int:
+        """``cap``, lowered where it leaves two chunks of the run from ``pos`` on to the
+        even cap of those two (see :meth:`~.merge._Packer._greedy`)."""
+        if self.overlap or run_end - pos > 3 * cap:
+            return cap
+        if self._greedy_chunks(separator, pos, run_end, cap)[1] != 2:
+            return cap
+        _, most, last_start = self._greedy_chunks(separator, pos, run_end, self.budget)
+        return min(cap, self._even_cap(separator, pos, run_end, most, last_start))
 
     def _greedy_chunks(self, separator: str, pos: int, stop: int, cap: int) -> tuple[int, int, int]:
         """Chunks of at most ``cap`` filled greedily with the pieces from ``pos`` (a piece
