@@ -356,10 +356,10 @@ def _cut(
 
 def _best_cut(opportunities: list[int], text: str, pos: int, longest: int, target: float) -> int:
     """Where a part from ``pos`` that fits up to ``longest`` ends: among the opportunities
-    in the later half of ``(pos, longest]``, the best ranked (:func:`cut_rank`: a line end,
-    then a sentence end, then a clause end, then any) nearest to ``target`` (the later one
-    of two as near); else the grapheme-cluster boundary nearest to ``target`` when it
-    falls short of ``longest``."""
+    in the later half of ``(pos, longest]`` (in all of it where that half has none), the
+    best ranked (:func:`cut_rank`: a line end, then a sentence end, then a clause end, then
+    any) nearest to ``target`` (the later one of two as near); else the grapheme-cluster
+    boundary nearest to ``target`` when it falls short of ``longest``."""
     low = bisect_right(opportunities, pos + (longest - pos) // 2)
     last = bisect_right(opportunities, longest)
     if last <= low:
