@@ -118,7 +118,7 @@ def _without_blank(text: str, pieces: Pieces, measurer: TextMeasurer) -> Pieces:
 _WORD = regex.compile(r"[\p{L}\p{N}\p{So}]")
 
 
-def holds_word(text: str, start: int, end: int) -> bool:
+def holds_content(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` holds a letter, a digit, an ideograph or a symbol such as
     an emoji: overlap of punctuation alone (a closing fence, a bracket) repeats nothing a
     reader needs, and a closing fence at a chunk's start reads as an opening one."""
@@ -220,7 +220,7 @@ class OverlapSearch:
             while best[0] is not None and cuts_inside_clusters(text, [best[0]]):
                 found.remove(best[0])  # a start inside a grapheme cluster is none
                 best = self.longest_fit(found, end, room)
-            if best[0] is not None and holds_word(text, best[0], end):
+            if best[0] is not None and holds_content(text, best[0], end):
                 return best[0], best[1], kind
         return None, 0, -1
 
@@ -422,7 +422,7 @@ class _Packer:
             if (
                 self.overlap == 0
                 and remaining <= 3 * cap
-                and _greedy_count(self.sizes, prefix, first, run_end, cap) == 2
+                and _greedy_chunks(self.sizes, prefix, first, run_end, cap)[0] == 2
             ):
                 cap = min(cap, self._cap(first, run_end))
             capped = bisect_right(prefix, cap - self.sizes[first] + prefix[first + 1], first + 1)
@@ -462,7 +462,7 @@ class _Packer:
             return self._greedy(following, None, 0)  # it starts at a fence: no overlap
         room = min(self.overlap, self.budget - self.joined[following])
         start, size, kind = self._overlap(plan, room, floor) if room > 0 else (None, 0, -1)
-        if start is not None and not holds_word(self.text, start, self._end(plan)):
+        if start is not None and not holds_content(self.text, start, self._end(plan)):
             start, size, kind = None, 0, -1
         sentence_kinds = len(self.search.sentence_kinds)
         if may_cut and sentence_kinds and not 0 <= kind < sentence_kinds:
@@ -685,10 +685,10 @@ def even_cap(sizes: list[int], joined: list[int], budget: int) -> int:
     most, last_size = _greedy_chunks(sizes, prefix, 0, end, budget)
     if 2 * last_size >= budget:
         return budget
-    low, high = 1, budget  # chunks(high) <= most
+    low, high = 1, budget  # no more chunks than ``most`` under ``high``
     while low < high:
         middle = (low + high) // 2
-        if _greedy_count(sizes, prefix, 0, end, middle) <= most:
+        if _greedy_chunks(sizes, prefix, 0, end, middle)[0] <= most:
             high = middle
         else:
             low = middle + 1
@@ -708,13 +708,6 @@ def _greedy_chunks(
         first = last + 1
         count += 1
     return count, last_size
-
-
-def _greedy_count(
-    sizes: Sequence[int], prefix: Sequence[int], first: int, end: int, cap: int
-) -> int:
-    """How many chunks :func:`_greedy_chunks` makes."""
-    return _greedy_chunks(sizes, prefix, first, end, cap)[0]
 
 
 def _union(ranges: list[Span]) -> list[int]:

@@ -29,7 +29,7 @@ from ..boundaries.linebreaks import CLOSING, forbidden_run, punctuation_forbids
 from ..boundaries.separators import SeparatorLevel
 from ..chunk import SizedSpan, after_whitespace, before_whitespace
 from ..config import ChunkConfig
-from .merge import OverlapSearch, holds_word
+from .merge import OverlapSearch, holds_content
 
 
 class _JoinedSpace(Exception):
@@ -177,7 +177,7 @@ class RecursiveScan:
                 previous_end = previous[3]
                 room = min(self.overlap, budget - (piece_end - previous_end))
                 overlap_start = self._overlap(previous, room) if room > 0 else None
-                if overlap_start is not None and holds_word(text, overlap_start, previous[3]):
+                if overlap_start is not None and holds_content(text, overlap_start, previous[3]):
                     start, content_start = overlap_start, self._run_end(overlap_start)
                     if self.marks and content_start > start:  # no chunk starts on a mark
                         self._check_clusters(start, content_start)
