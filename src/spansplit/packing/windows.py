@@ -189,8 +189,17 @@ def pack_windows(
                     more = False
                 else:
                     pending += batch
-            if more and after is None and not _many_pieces(pending, config, measurer):
+            if after is None and not more:
+                return whole(pending, rest)  # one window holds it all: packed as it is whole
+            if after is None and not _many_pieces(pending, config, measurer):
                 return whole(pending + [piece for batch in stream for piece in batch], rest)
+            if after is None and not _two_budgets(pending, config, measurer):
+                # A text that might fit in a chunk is packed whole, where a text that fits
+                # is one chunk: the first window grows until it holds two budgets.
+                if size >= 64 * WINDOW_CHARS:
+                    return whole(pending + [piece for batch in stream for piece in batch], rest)
+                size *= 2
+                continue
         except _NotLocal:
             return whole(None, ())
         pieces = fit(
@@ -254,6 +263,13 @@ def _many_pieces(pending: list[Span], config: ChunkConfig, measurer: TextMeasure
         return False  # one piece longer than a window: no chunk in it to resume after
     budgets = WINDOW_MIN_PIECES * config.chunk_size
     return measurer.sizes([window], budgets)[0] >= budgets
+
+
+def _two_budgets(pending: list[Span], config: ChunkConfig, measurer: TextMeasurer) -> bool:
+    """Whether the first window's pieces measure two budgets at least (estimated), so that
+    the text is too long to be one chunk."""
+    twice = 2 * config.chunk_size
+    return measurer.sizes([(pending[0][0], pending[-1][1])], twice)[0] >= twice
 
 
 def _first_pieces(
