@@ -31,6 +31,7 @@ from spansplit import (
     split_paragraphs,
     split_sentences,
 )
+from spansplit import lines as lines_module
 from spansplit.compat import PlainParagraphSplitter
 from spansplit.lines import LineWalker, has_lone_cr, line_ending_ends, split_lines
 from spansplit.splitters.blocks import split_blocks
@@ -365,6 +366,26 @@ def test_split_lines_and_line_ends_match_the_reference(text: str) -> None:
     assert ends == naive_ending_ends(text)
     assert list(line_ending_ends(text)) == naive_ending_ends(text)
     assert count_lines(text) == naive_count_lines(text) == len(lines)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ab\ncd\n\nef\r\ngh",
+        "\n" * 40,
+        "字\n😀\n" * 9 + "e\u0301\r\n" * 7 + "end",
+        "x" * 15 + "\n" + "y" * 16 + "\n" + "z" * 17,  # an LF at each side of a slice's end
+        "a\rb\nc",  # a lone CR: the regular expression path
+    ],
+)
+def test_line_ends_by_numpy_slice_by_slice_match_the_reference(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("numpy")
+    monkeypatch.setattr(lines_module, "_VECTOR_SLICE", 16)  # every text over one slice
+    found = line_ending_ends(text)
+    assert list(found) == naive_ending_ends(text)
+    assert found.typecode == "I"
 
 
 @given(TEXTS, st.lists(st.integers(min_value=0, max_value=200), max_size=30))

@@ -83,7 +83,8 @@ _VECTOR_BATCH = 1 << 13
 
 @dataclass(eq=False, slots=True)
 class Block:
-    """One block of the document: its kind, its span (whole lines), and what it holds."""
+    """One block of the document: its kind, its span (whole lines: it starts at a line
+    start, or where the body starts), and what it holds."""
 
     kind: str
     start: int
@@ -233,7 +234,7 @@ class MarkdownLayout:
         low = max(0, bisect_right(starts, start) - 1)
         high = bisect_left(starts, end)
         kids = [kid for kid in block.children[low:high] if kid.end > start]
-        cuts = _glued(kids, self.line_start) + self._around_loose_text(kids, start, end)
+        cuts = _glued(kids) + self._around_loose_text(kids, start, end)
         inside = sorted({cut for cut in cuts if start < cut < end})
         if inside or not kids:
             return inside
@@ -242,7 +243,7 @@ class MarkdownLayout:
         last = kids[-1]
         if not all(kid.kind == "heading" for kid in kids[:-1]):
             return []
-        before = self.line_start(last.start)
+        before = last.start
         part = (max(start, before), min(end, last.end))
         if (
             not last.children
@@ -334,7 +335,7 @@ class MarkdownLayout:
                 lines = lines[1:-1]  # the fences go with the first and last lines
             return lines
         if kind == "table":
-            rows = [self.line_start(row.start) for row in block.children]
+            rows = [row.start for row in block.children]
             return rows[2:]  # the header and delimiter rows go with the first row
         if block.children:
             return self.block_cuts(block.start, block.end)
@@ -385,13 +386,9 @@ def _same_text(text: str, a: Span, b: Span) -> bool:
     return trim_span(text, *a) == trim_span(text, *b)
 
 
-def _glued(blocks: list[Block], line_start: Any) -> list[int]:
-    """Line starts of ``blocks`` after the first, except right after a heading."""
-    return [
-        line_start(block.start)
-        for before, block in itertools.pairwise(blocks)
-        if before.kind != "heading"
-    ]
+def _glued(blocks: list[Block]) -> list[int]:
+    """Starts of ``blocks`` after the first, except right after a heading."""
+    return [block.start for before, block in itertools.pairwise(blocks) if before.kind != "heading"]
 
 
 def load_pyromark() -> Any:
@@ -431,23 +428,17 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[Block, list[
     except TypeError:  # pyromark 0.9 (the last for Python 3.10): the same events, text unmerged
         events = parser.events_with_range(body)
     for event, where in events:
-        if heading_text is not None:  # inside a heading: its text, until its End
-            if type(event) is str:
+        if type(event) is str:  # SoftBreak, HardBreak, Rule ...
+            if heading_text is not None:  # inside a heading: a break is a space in its text
                 if event in _LINE_BREAKS:
                     heading_text.append(" ")
-                continue
-            piece = event.get("Text") or event.get("Code")
-            if piece is not None:
-                heading_text.append(piece)
-                continue
-        elif type(event) is str:  # Rule, SoftBreak, HardBreak ...
-            if event == "Rule":
+            elif event == "Rule":
                 block = Block("rule", where["start"], where["end"], depth)
                 holders[-1].adopt(block)
                 blocks.append(block)
             continue
-        tag = event.get("Start")
-        if tag is not None:
+        if "Start" in event:
+            tag = event["Start"]
             kind = _KINDS.get(tag if type(tag) is str else next(iter(tag)))
             if kind is None:
                 opened.append(None)
@@ -479,6 +470,10 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[Block, list[
             elif closed.kind == "heading" and heading_text is not None:
                 closed.text = "".join(heading_text).strip()
                 heading_text = None
+        elif heading_text is not None:  # inside a heading: its text, until its End
+            piece = event.get("Text") or event.get("Code")
+            if piece is not None:
+                heading_text.append(piece)
     _to_whole_lines(blocks, body, start, line_starts, len(text))
     return root, headings
 

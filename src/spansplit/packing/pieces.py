@@ -202,13 +202,9 @@ def _open(
     rules: _Rules,
     glued: bool = False,
 ) -> _Frame | None:
-    """Trim, glue and measure the pieces of one region (``None`` when none is left).
-    Pieces ``glued`` already stay glued once trimmed (trimming only takes spaces, which
-    the rules look past, and never cuts a grapheme cluster)."""
-    if glued:
-        if rules.trim:
-            spans, wanted = _trim_spans(text, spans, wanted)
-    else:
+    """Trim, glue and measure the pieces of one region (``None`` when none is left);
+    pieces ``glued`` were trimmed and glued already."""
+    if not glued:
         spans, wanted = _trim_and_glue(text, spans, wanted, rules)
     if not spans:
         return None
@@ -229,8 +225,9 @@ def _open(
         joined = measurer.sizes(reach, budget)
         sizes = list(joined)
         over = [k for k, size in enumerate(joined) if size > budget]
-        for k, alone in zip(over, measurer.sizes([spans[k] for k in over], budget)):
-            sizes[k] = alone
+        if over:
+            for k, alone in zip(over, measurer.sizes([spans[k] for k in over], budget)):
+                sizes[k] = alone
     stops = [k for k, size in enumerate(sizes) if size > budget] + [len(spans)]
     return _Frame(spans, sizes, joined, level, wanted, sorted(wanted), stops)
 

@@ -51,7 +51,7 @@ SEAM_CHARS = 1 << 14
 MEMO_SIZE = 4096
 """Span starts and ends whose contributions are kept (see :meth:`TokenIndexMeasurer.count`)."""
 
-VECTOR_MIN_SPANS = 32
+VECTOR_MIN_SPANS = 8
 """Batches of spans at least this long are looked up with numpy, when it is installed."""
 
 REACH_MARGIN = 16
