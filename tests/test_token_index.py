@@ -650,6 +650,79 @@ def test_a_medium_text_is_packed_by_exact_sizes_as_span_by_span(sample_name: str
     assert not indexed.cheap_sizes and indexed.reach_back(len(text), 10) == 0
 
 
+@pytest.mark.parametrize("sample_name", SAMPLES)
+def test_an_index_made_ahead_on_the_pool_equals_one_made_when_first_asked(
+    monkeypatch: pytest.MonkeyPatch, sample_name: str
+) -> None:
+    # prepare() encodes the text on a pool thread while the caller parses its structure;
+    # packing must then read the same index as one made on the calling thread.
+    monkeypatch.setattr(tiktoken_sizing, "_workers", lambda: 2)
+    text = SAMPLES[sample_name]
+    ahead, later = indexed("cl100k_base", text), indexed("cl100k_base", text)
+    ahead.prepare()
+    assert ahead._pending is not None
+    rng = random.Random(sample_name)
+    spans = [
+        (a, min(len(text), a + rng.randint(0, 3000))) for a in rng.sample(range(len(text)), 50)
+    ]
+    assert ahead.sizes(spans, 10**9) == later.sizes(spans, 10**9)
+    assert ahead.count_spans(spans) == later.count_spans(spans)
+    assert ahead._ends == later._ends and ahead._seams == later._seams
+
+
+def test_an_index_is_made_ahead_only_with_a_second_thread_and_a_long_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(tiktoken_sizing, "_workers", lambda: 1)
+    one_thread = indexed("cl100k_base", SAMPLES["english"])
+    one_thread.prepare()
+    assert one_thread._pending is None  # made when first asked for, on the calling thread
+    monkeypatch.setattr(tiktoken_sizing, "_workers", lambda: 2)
+    short = SAMPLES["english"][: token_index.INDEX_MIN_CHARS - 1]
+    medium = ExactTokenIndexMeasurer(length_for("cl100k_base"), short, PRETOKEN_CUTS["cl100k_base"])
+    medium.prepare()
+    assert medium._pending is None  # too short to be worth a thread
+    assert medium.count(0, len(short)) == length_for("cl100k_base").count(short)
+
+
+def test_an_error_while_the_index_is_made_ahead_is_raised_where_it_is_first_used(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(tiktoken_sizing, "_workers", lambda: 2)
+    measurer = indexed("cl100k_base", SAMPLES["english"])
+
+    def failing(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the encoder failed")
+
+    monkeypatch.setattr(tiktoken_sizing.TiktokenLength, "token_ends", failing)
+    measurer.prepare()
+    with pytest.raises(RuntimeError, match="the encoder failed"):
+        measurer.sizes([(0, 10)], 100)
+
+
+@pytest.mark.parametrize("count_heading_path", [False, True])
+def test_markdown_encodes_its_text_once_with_front_matter(
+    monkeypatch: pytest.MonkeyPatch, count_heading_path: bool
+) -> None:
+    # The front matter, the body and every packing that count_heading_path makes share one
+    # measurer: the text is encoded once (it was three times with both).
+    length = length_for("cl100k_base")
+    encoded: list[int] = []
+    token_ends = tiktoken_sizing.TiktokenLength.token_ends
+
+    def counting(self: object, text: str, *args: object, **kwargs: object) -> object:
+        encoded.append(len(text))
+        return token_ends(self, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tiktoken_sizing.TiktokenLength, "token_ends", counting)
+    text = "---\ntitle: Guide\n---\n" + SAMPLES["markdown"]
+    splitter = MarkdownSplitter(256, length=length, count_heading_path=count_heading_path)
+    chunks = splitter.split(text)
+    assert encoded == [len(text)]
+    assert chunks[0].kind == "front_matter"
+    check_chunks(text, chunks, 256, length.count)
+
+
 def check_index_same_with_and_without_numpy(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
     # numpy is optional: both ways of building the index give the same token ends.
     text += " <|endoftext|> 👩‍👩‍👧"

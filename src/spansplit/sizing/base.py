@@ -84,6 +84,10 @@ class TextMeasurer:
         self.length = length
         self.text = text
 
+    def prepare(self) -> None:
+        """Start what can be done ahead (a tokenizer's index of the text) while the caller
+        reads the text's structure; nothing for this measurer."""
+
     def sizes(self, spans: Sequence[Span], cap: int) -> list[int]:
         """Sizes of the spans for packing: exact or close; any size over ``cap`` may be
         reported as any value over ``cap``."""

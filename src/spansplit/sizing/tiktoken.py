@@ -13,7 +13,7 @@ import threading
 import weakref
 from array import array
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from itertools import accumulate, pairwise
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -207,7 +207,12 @@ class TiktokenLength(LengthFunction):
         """Threads that encode at once (the encoder releases the GIL)."""
         return _workers()
 
-    def token_ends(self, text: str, cuts: Sequence[int]) -> array[int]:
+    def in_background(self, function: Callable[[], None]) -> Future[None] | None:
+        """``function`` started on the counting pool, or None where there is no second
+        thread to run it on (``SPANSPLIT_THREADS=1``, one CPU)."""
+        return _pool().submit(function) if _workers() >= 2 else None
+
+    def token_ends(self, text: str, cuts: Sequence[int], on_pool: bool = False) -> array[int]:
         """The code point offset where each token of ``text`` ends (rounded up when it ends
         inside a character), the text encoded in the segments between ``cuts`` (a cut that
         is not a pretoken boundary changes the tokens next to it: the token index counts
@@ -225,7 +230,8 @@ class TiktokenLength(LengthFunction):
                 tokens = encode_ordinary(encoding, text[span[0] : span[1]])
                 return bytes(map(starts.__getitem__, tokens))
 
-            return array(code, accumulate(b"".join(self._map_segments(char_counts, segments))))
+            counted = self._map_segments(char_counts, segments, on_pool)
+            return array(code, accumulate(b"".join(counted)))
         table = np.frombuffer(starts, dtype=np.uint8)
 
         def mapped(span: Span, encoding: Encoding) -> Any:
@@ -236,7 +242,7 @@ class TiktokenLength(LengthFunction):
                 ids = (buffer_encoder(encoding) or shared_buffer_encoder)(segment)
             return table[np.frombuffer(ids, dtype=np.uint32)]
 
-        counts = self._map_segments(mapped, segments)
+        counts = self._map_segments(mapped, segments, on_pool)
         # summed straight into the array returned: 4 bytes a token at the peak, no copies
         ends = array(code, [0]) * sum(map(len, counts))
         view = np.frombuffer(ends, dtype=np.dtype(f"u{ends.itemsize}"))
@@ -251,25 +257,28 @@ class TiktokenLength(LengthFunction):
         return ends
 
     def _map_segments(
-        self, encode: Callable[[Span, Encoding], _T], segments: list[Span]
+        self, encode: Callable[[Span, Encoding], _T], segments: list[Span], on_pool: bool = False
     ) -> list[_T]:
         """``encode`` of each segment, the segments shared in runs among this thread (with
-        the shared encoding) and the pool's (each with an encoding of its own)."""
+        the shared encoding) and the pool's (each with an encoding of its own); ``on_pool``:
+        all of them on this thread, one of the pool's."""
+        if on_pool:
+            return self._map_run(encode, segments)
         workers = min(_workers(), len(segments))
         if workers < 2:
             return [encode(segment, self.encoding) for segment in segments]
         bounds = [len(segments) * k // workers for k in range(workers + 1)]
         runs = [segments[a:b] for a, b in pairwise(bounds)]
-
-        def on_pool(run: list[Span]) -> list[_T]:
-            encoding = self._thread_encoding()
-            return [encode(segment, encoding) for segment in run]
-
-        futures = [_pool().submit(on_pool, run) for run in runs[1:]]
+        futures = [_pool().submit(self._map_run, encode, run) for run in runs[1:]]
         done = [encode(segment, self.encoding) for segment in runs[0]]
         for future in futures:
             done += future.result()
         return done
+
+    def _map_run(self, encode: Callable[[Span, Encoding], _T], run: list[Span]) -> list[_T]:
+        """``encode`` of each segment of ``run``, on a pool thread, with its own encoding."""
+        encoding = self._thread_encoding()
+        return [encode(segment, encoding) for segment in run]
 
     def _thread_encoding(self) -> Encoding:
         """This thread's own copy of the encoding, made the first time (about 20 MB for

@@ -23,6 +23,7 @@ import functools
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 from ..chunk import Span
@@ -87,24 +88,41 @@ class TokenIndexMeasurer(TextMeasurer):
         self._lefts: dict[int, tuple[int, int]] = {}  # what a span's start contributes
         self._rights: dict[int, tuple[int, int]] = {}  # what a span's end contributes
         self._built = False
+        self._pending: Future[None] | None = None  # the index being built on the pool
 
     # -- the index ------------------------------------------------------------------------
 
-    def _build(self) -> None:
-        self._seams = self._find_seams()
-        bounds = sorted({*self._segment_cuts(), *self._seams})
-        self._ends = self.tokenizer.token_ends(self.text, bounds)
+    def prepare(self) -> None:
+        """Start encoding the text on the counting pool, on one thread, while the caller
+        reads the text's structure (the encoder releases the GIL): the index is ready, or
+        nearly, when packing first asks for it. Without a second thread, or for a text too
+        short to share among threads, it is built when first asked for, as otherwise."""
+        if not self._built and self._pending is None and len(self.text) >= INDEX_MIN_CHARS:
+            self._pending = self.tokenizer.in_background(functools.partial(self._build, True))
+
+    def _build(self, on_pool: bool = False) -> None:
+        """Make the index (``on_pool``: on this pool thread alone), or wait for the one
+        :meth:`prepare` started, whose error, if any, is raised here."""
+        pending = self._pending
+        if pending is not None and not on_pool:
+            self._pending = None
+            pending.result()
+            return
+        seams = self._find_seams()
+        bounds = sorted({*self._segment_cuts(1 if on_pool else None), *seams})
+        ends = self.tokenizer.token_ends(self.text, bounds, on_pool=on_pool)
         np = optional_numpy()
-        if np is not None:
-            self._vector = np.frombuffer(self._ends, dtype=f"u{self._ends.itemsize}")
+        vector = None if np is None else np.frombuffer(ends, dtype=f"u{ends.itemsize}")
+        self._seams, self._ends, self._vector = seams, ends, vector
         self._built = True
 
-    def _segment_cuts(self) -> list[int]:
+    def _segment_cuts(self, threads: int | None = None) -> list[int]:
         """Cuts about ``SEGMENT_CHARS`` apart (at least one segment per thread, for a text
         long enough to share among threads)."""
         text, first = self.text, self._cuts.first
         n = len(text)
-        threads = self.tokenizer.workers() if n >= INDEX_MIN_CHARS else 1
+        if threads is None:
+            threads = self.tokenizer.workers() if n >= INDEX_MIN_CHARS else 1
         wanted = max(threads, -(-n // SEGMENT_CHARS))
         cuts = [0]
         for k in range(1, wanted):

@@ -31,6 +31,7 @@ from ..config import ChunkConfig
 from ..errors import ChunkTooLargeError, InvalidParameterError
 from ..packing import Structure, pack
 from ..sizing import LengthSpec
+from ..sizing.base import TextMeasurer
 from ..validate import check_bool
 from .base import BudgetedSplitter, make_chunks
 
@@ -96,11 +97,10 @@ class MarkdownSplitter(BudgetedSplitter):
         )
 
     def spans(self, text: str) -> list[SizedSpan]:
-        return [span for span, _ in self._planned(text, MarkdownLayout(text))]
+        return [span for span, _ in self._planned(text)[1]]
 
     def _chunks(self, text: str, source: int, first_index: int) -> list[Chunk]:
-        layout = MarkdownLayout(text)
-        found = self._planned(text, layout)
+        layout, found = self._planned(text)
         spans = [span for span, _ in found]
         kinds = [kind for _, kind in found]
         metadata = [describe(layout, start, end) for start, end, _ in spans]
@@ -108,11 +108,15 @@ class MarkdownSplitter(BudgetedSplitter):
             text, spans, kinds, source=source, first_index=first_index, metadata=metadata
         )
 
-    def _planned(self, text: str, layout: MarkdownLayout) -> list[tuple[SizedSpan, str]]:
-        """The chunks' spans and kinds; with ``count_heading_path``, packed with a budget
-        that leaves room for the longest heading path, less any excess then measured."""
+    def _planned(self, text: str) -> tuple[MarkdownLayout, list[tuple[SizedSpan, str]]]:
+        """The text's layout, and its chunks' spans and kinds; with ``count_heading_path``,
+        packed with a budget that leaves room for the longest heading path, less any excess
+        then measured. One measurer serves every packing of the text."""
+        measurer = self.length.measurer(text)
+        measurer.prepare()  # a tokenizer's index is made on the pool while the text is parsed
+        layout = MarkdownLayout(text)
         if not self.count_heading_path:
-            return self._sized(text, layout, self.config)
+            return layout, self._sized(text, layout, self.config, measurer)
         count = self.length.count
         room = max(
             (
@@ -124,7 +128,7 @@ class MarkdownSplitter(BudgetedSplitter):
         while True:
             config = self._config_with_room(room)
             try:
-                found = self._sized(text, layout, config)
+                found = self._sized(text, layout, config, measurer)
             except ChunkTooLargeError as error:
                 raise error.because(
                     f"chunk_size={self.chunk_size} less {room} {self.length.unit} kept for "
@@ -138,18 +142,18 @@ class MarkdownSplitter(BudgetedSplitter):
                 default=0,
             )
             if largest <= self.chunk_size:
-                return found
+                return layout, found
             room += largest - self.chunk_size
 
     def _sized(
-        self, text: str, layout: MarkdownLayout, config: ChunkConfig
+        self, text: str, layout: MarkdownLayout, config: ChunkConfig, measurer: TextMeasurer
     ) -> list[tuple[SizedSpan, str]]:
         """The chunks' spans and kinds: front matter apart, then the body."""
         found: list[tuple[SizedSpan, str]] = []
         if layout.front_matter is not None:
-            spans = pack(text, _FRONT_MATTER, config, region=layout.front_matter)
+            region = layout.front_matter
+            spans = pack(text, _FRONT_MATTER, config, region=region, measurer=measurer)
             found += [(span, "front_matter") for span in spans]
-        measurer = config.length.measurer(text)
         structure = self.structure_for(layout, config.span_fits(text, measurer))
         region = (layout.body_start, len(text))
         body = pack(text, structure, config, region=region, measurer=measurer)
