@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 import unicodedata
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise, product
 from unittest import mock
 
@@ -22,6 +24,7 @@ from support import check_chunks, corpus_cases
 
 from spansplit import (
     CodeSplitter,
+    InvalidParameterError,
     MarkdownSplitter,
     ParagraphSplitter,
     RecursiveSplitter,
@@ -42,6 +45,7 @@ from spansplit.sizing.tiktoken_internals import (
 )
 from spansplit.sizing.token_index import (
     ExactTokenIndexMeasurer,
+    SharedSegments,
     TokenIndexMeasurer,
     exact_margin,
 )
@@ -698,6 +702,113 @@ def test_an_error_while_the_index_is_made_ahead_is_raised_where_it_is_first_used
     measurer.prepare()
     with pytest.raises(RuntimeError, match="the encoder failed"):
         measurer.sizes([(0, 10)], 100)
+
+
+def test_segments_encoded_ahead_are_shared_with_the_thread_that_waits() -> None:
+    # The pool thread takes segments from the first on; the thread that needs them takes
+    # the rest from the last on, and the results come back in order.
+    shared = SharedSegments()
+    segments = [(k, k + 1) for k in range(6)]
+    on_first = threading.Event()
+    gate = threading.Event()
+    taken: list[tuple[int, str]] = []
+
+    def encode(segment: tuple[int, int], encoding: str) -> int:
+        taken.append((segment[0], encoding))
+        if encoding == "pool" and segment[0] == 0:
+            on_first.set()
+            gate.wait(10)
+        return 10 * segment[0]
+
+    with ThreadPoolExecutor(1) as pool:
+        future = pool.submit(shared.run, encode, segments, "pool")
+        assert on_first.wait(10)
+        shared.help("caller")
+        gate.set()
+        assert future.result() == [0, 10, 20, 30, 40, 50]
+    assert [k for k, by in taken if by == "caller"] == [5, 4, 3, 2, 1]
+
+
+def test_an_error_while_helping_is_raised_on_the_pool_thread() -> None:
+    shared = SharedSegments()
+    on_first, gate = threading.Event(), threading.Event()
+
+    def encode(segment: tuple[int, int], encoding: str) -> int:
+        if encoding == "caller":
+            raise ValueError(f"segment {segment[0]}")
+        on_first.set()
+        gate.wait(10)
+        return 0
+
+    with ThreadPoolExecutor(1) as pool:
+        future = pool.submit(shared.run, encode, [(0, 1), (1, 2)], "pool")
+        assert on_first.wait(10)
+        shared.help("caller")  # the error is kept for the pool thread, not raised here
+        gate.set()
+        with pytest.raises(ValueError, match="segment 1"):
+            future.result()
+
+
+def test_an_index_not_begun_is_cancelled_when_released(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A split that needs no index after all (a blank body, an error) leaves no encode
+    # queued behind it; a measurer released and then used builds its index itself.
+    monkeypatch.setattr(tiktoken_sizing, "_workers", lambda: 2)
+    encoded: list[str] = []
+    token_ends = tiktoken_sizing.TiktokenLength.token_ends
+
+    def counting(self: object, *args: object, **kwargs: object) -> object:
+        encoded.append(threading.current_thread().name)
+        return token_ends(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tiktoken_sizing.TiktokenLength, "token_ends", counting)
+    gate = threading.Event()
+    pool = tiktoken_sizing._pool()
+    busy = [pool.submit(gate.wait, 10) for _ in range(2)]  # the pool's two threads
+    measurer = indexed("cl100k_base", SAMPLES["english"])
+    measurer.prepare()
+    pending = measurer._pending
+    assert pending is not None
+    measurer.release()
+    gate.set()
+    for future in busy:
+        future.result()
+    pool.submit(int).result()  # the queue has moved past the cancelled build
+    assert pending.cancelled() and measurer._pending is None and encoded == []
+    later = indexed("cl100k_base", SAMPLES["english"])
+    spans = [(0, 5000), (123, 40_000)]
+    assert measurer.count_spans(spans) == later.count_spans(spans)
+    assert encoded == [threading.current_thread().name] * 2  # each on the calling thread
+
+
+def test_a_markdown_split_that_needs_no_index_leaves_none_being_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A blank text, and a heading path that leaves no room (an error raised after the
+    # parse): the index started ahead is cancelled, not left to encode the text.
+    monkeypatch.setattr(tiktoken_sizing, "_workers", lambda: 2)
+    encoded: list[int] = []
+    token_ends = tiktoken_sizing.TiktokenLength.token_ends
+
+    def counting(self: object, text: str, *args: object, **kwargs: object) -> object:
+        encoded.append(len(text))
+        return token_ends(self, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tiktoken_sizing.TiktokenLength, "token_ends", counting)
+    gate = threading.Event()
+    pool = tiktoken_sizing._pool()
+    busy = [pool.submit(gate.wait, 10) for _ in range(2)]  # builds would wait in the queue
+    try:
+        assert MarkdownSplitter(100, length="cl100k_base").split(" \n" * 30_000) == []
+        long_heading = "# " + "word " * 200 + "\n\n" + SAMPLES["markdown"]
+        splitter = MarkdownSplitter(100, length="cl100k_base", count_heading_path=True)
+        with pytest.raises(InvalidParameterError, match="chunk_size"):
+            splitter.split(long_heading)
+    finally:
+        gate.set()
+        for future in busy:
+            future.result()
+    pool.submit(int).result()
+    assert encoded == []
 
 
 @pytest.mark.parametrize("count_heading_path", [False, True])

@@ -61,7 +61,7 @@ def line_ending_ends(text: str) -> array[int]:
     ends = array(code)
     for at in range(0, len(text), _VECTOR_SLICE):
         points = text[at : at + _VECTOR_SLICE].encode("utf-32-le", "surrogatepass")
-        found = np.flatnonzero(np.frombuffer(points, np.uint32) == 10)
+        found = np.flatnonzero(np.frombuffer(points, "<u4") == 10)  # as encoded: little-endian
         found += at + 1
         ends.frombytes(memoryview(found.astype("=u4" if code == "I" else "=i8")).cast("B"))
     return ends

@@ -88,6 +88,10 @@ class TextMeasurer:
         """Start what can be done ahead (a tokenizer's index of the text) while the caller
         reads the text's structure; nothing for this measurer."""
 
+    def release(self) -> None:
+        """Cancel what :meth:`prepare` started and nothing has needed (a blank text, an
+        error); nothing for this measurer."""
+
     def sizes(self, spans: Sequence[Span], cap: int) -> list[int]:
         """Sizes of the spans for packing: exact or close; any size over ``cap`` may be
         reported as any value over ``cap``."""

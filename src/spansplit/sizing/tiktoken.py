@@ -36,6 +36,7 @@ from .token_index import (
     EXACT_INDEX_MIN_CHARS,
     INDEX_MIN_CHARS,
     ExactTokenIndexMeasurer,
+    SharedSegments,
     TokenIndexMeasurer,
 )
 
@@ -212,11 +213,14 @@ class TiktokenLength(LengthFunction):
         thread to run it on (``SPANSPLIT_THREADS=1``, one CPU)."""
         return _pool().submit(function) if _workers() >= 2 else None
 
-    def token_ends(self, text: str, cuts: Sequence[int], on_pool: bool = False) -> array[int]:
+    def token_ends(
+        self, text: str, cuts: Sequence[int], shared: SharedSegments | None = None
+    ) -> array[int]:
         """The code point offset where each token of ``text`` ends (rounded up when it ends
         inside a character), the text encoded in the segments between ``cuts`` (a cut that
         is not a pretoken boundary changes the tokens next to it: the token index counts
-        across such a seam by encoding): the first on this thread, the others on the pool. With
+        across such a seam by encoding): the first on this thread, the others on the pool
+        (with ``shared``, on this pool thread and the thread that waits for them). With
         numpy installed, token ids stay in native buffers (4 bytes a token instead of
         about 36 in a Python list) and are mapped without a Python loop."""
         segments = list(pairwise(cuts))
@@ -230,7 +234,7 @@ class TiktokenLength(LengthFunction):
                 tokens = encode_ordinary(encoding, text[span[0] : span[1]])
                 return bytes(map(starts.__getitem__, tokens))
 
-            counted = self._map_segments(char_counts, segments, on_pool)
+            counted = self._map_segments(char_counts, segments, shared)
             return array(code, accumulate(b"".join(counted)))
         table = np.frombuffer(starts, dtype=np.uint8)
 
@@ -242,7 +246,7 @@ class TiktokenLength(LengthFunction):
                 ids = (buffer_encoder(encoding) or shared_buffer_encoder)(segment)
             return table[np.frombuffer(ids, dtype=np.uint32)]
 
-        counts = self._map_segments(mapped, segments, on_pool)
+        counts = self._map_segments(mapped, segments, shared)
         # summed straight into the array returned: 4 bytes a token at the peak, no copies
         ends = array(code, [0]) * sum(map(len, counts))
         view = np.frombuffer(ends, dtype=np.dtype(f"u{ends.itemsize}"))
@@ -257,13 +261,16 @@ class TiktokenLength(LengthFunction):
         return ends
 
     def _map_segments(
-        self, encode: Callable[[Span, Encoding], _T], segments: list[Span], on_pool: bool = False
+        self,
+        encode: Callable[[Span, Encoding], _T],
+        segments: list[Span],
+        shared: SharedSegments | None = None,
     ) -> list[_T]:
         """``encode`` of each segment, the segments shared in runs among this thread (with
-        the shared encoding) and the pool's (each with an encoding of its own); ``on_pool``:
-        all of them on this thread, one of the pool's."""
-        if on_pool:
-            return self._map_run(encode, segments)
+        the shared encoding) and the pool's (each with an encoding of its own); with
+        ``shared``, this is a pool thread encoding ahead, helped by the thread that waits."""
+        if shared is not None:
+            return shared.run(encode, segments, self._thread_encoding())
         workers = min(_workers(), len(segments))
         if workers < 2:
             return [encode(segment, self.encoding) for segment in segments]

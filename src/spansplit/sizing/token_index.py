@@ -20,11 +20,13 @@ middle crosses a seam is encoded whole instead (it holds the whole run, so it is
 from __future__ import annotations
 
 import functools
+import threading
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..chunk import Span
 from ..lines import optional_numpy
@@ -34,6 +36,8 @@ from .tiktoken_internals import encode_ordinary
 
 if TYPE_CHECKING:
     from .tiktoken import TiktokenLength
+
+_T = TypeVar("_T")
 
 INDEX_MIN_CHARS = 1 << 15
 """Texts at least this long are packed by the index's estimates (:class:`TokenIndexMeasurer`)."""
@@ -67,6 +71,61 @@ def exact_margin(cap: int) -> int:
     return min(REACH_MARGIN, max(1, cap // 4))
 
 
+class SharedSegments:
+    """The segments of one text being encoded ahead on a pool thread, taken from the first
+    on, while the thread that will need them (:meth:`help`) takes the rest from the last
+    on once it has nothing else to do: where the text's structure took little time to
+    read, the encode is still shared between two threads."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Condition()
+        self._encode: Callable[[Span, Any], Any] | None = None
+        self._segments: list[Span] = []
+        self._todo: deque[int] = deque()
+        self._done: list[Any] = []
+        self._left = 0
+
+    def run(
+        self, encode: Callable[[Span, Any], _T], segments: list[Span], encoding: Any
+    ) -> list[_T]:
+        """``encode`` of each segment (on the pool thread), with the help it gets; the
+        first error of either thread is raised here."""
+        with self._lock:
+            self._encode, self._segments = encode, segments
+            self._done, self._left = [None] * len(segments), len(segments)
+            self._todo = deque(range(len(segments)))
+        self._take(encoding, first=True)
+        with self._lock:
+            while self._left:
+                self._lock.wait()
+        for result in self._done:
+            if isinstance(result, BaseException):
+                raise result
+        return self._done
+
+    def help(self, encoding: Any) -> None:
+        """Encode the segments not yet begun, from the last on (none if the pool thread
+        has not reached its segments yet)."""
+        self._take(encoding, first=False)
+
+    def _take(self, encoding: Any, first: bool) -> None:
+        while True:
+            with self._lock:
+                if not self._todo or self._encode is None:
+                    return
+                index = self._todo.popleft() if first else self._todo.pop()
+                encode, segment = self._encode, self._segments[index]
+            try:
+                result: Any = encode(segment, encoding)
+            except BaseException as error:  # raised by run, on the pool thread
+                result = error
+            with self._lock:
+                self._done[index] = result
+                self._left -= 1
+                if not self._left:
+                    self._lock.notify_all()
+
+
 class TokenIndexMeasurer(TextMeasurer):
     """A :class:`TextMeasurer` that encodes its text once and answers from that encoding.
 
@@ -89,40 +148,52 @@ class TokenIndexMeasurer(TextMeasurer):
         self._rights: dict[int, tuple[int, int]] = {}  # what a span's end contributes
         self._built = False
         self._pending: Future[None] | None = None  # the index being built on the pool
+        self._shared: SharedSegments | None = None  # its segments, to help with
 
     # -- the index ------------------------------------------------------------------------
 
     def prepare(self) -> None:
-        """Start encoding the text on the counting pool, on one thread, while the caller
-        reads the text's structure (the encoder releases the GIL): the index is ready, or
-        nearly, when packing first asks for it. Without a second thread, or for a text too
-        short to share among threads, it is built when first asked for, as otherwise."""
-        if not self._built and self._pending is None and len(self.text) >= INDEX_MIN_CHARS:
-            self._pending = self.tokenizer.in_background(functools.partial(self._build, True))
+        """Start encoding the text on the counting pool while the caller reads the text's
+        structure (the encoder releases the GIL); the caller, once it needs the index,
+        encodes the segments the pool thread has not begun (:class:`SharedSegments`).
+        Without a second thread, or for a text too short to share among threads, the
+        index is built when first asked for, as otherwise."""
+        if self._built or self._pending is not None or len(self.text) < INDEX_MIN_CHARS:
+            return
+        shared = SharedSegments()
+        self._pending = self.tokenizer.in_background(functools.partial(self._build, shared))
+        if self._pending is not None:
+            self._shared = shared
 
-    def _build(self, on_pool: bool = False) -> None:
-        """Make the index (``on_pool``: on this pool thread alone), or wait for the one
-        :meth:`prepare` started, whose error, if any, is raised here."""
-        pending = self._pending
-        if pending is not None and not on_pool:
-            self._pending = None
-            pending.result()
+    def release(self) -> None:
+        """Cancel an index :meth:`prepare` started that has not begun (the caller needs
+        none after all); one begun ends on its own."""
+        if self._pending is not None and self._pending.cancel():
+            self._pending = self._shared = None
+
+    def _build(self, shared: SharedSegments | None = None) -> None:
+        """Make the index, or (``shared``) make it on this pool thread through ``shared``;
+        or, where :meth:`prepare` started it, help with its segments and wait for it (its
+        error, if any, is raised here)."""
+        if self._pending is not None and shared is None:
+            if self._shared is not None:
+                self._shared.help(self.tokenizer.encoding)
+            self._pending.result()
             return
         seams = self._find_seams()
-        bounds = sorted({*self._segment_cuts(1 if on_pool else None), *seams})
-        ends = self.tokenizer.token_ends(self.text, bounds, on_pool=on_pool)
+        bounds = sorted({*self._segment_cuts(), *seams})
+        ends = self.tokenizer.token_ends(self.text, bounds, shared)
         np = optional_numpy()
         vector = None if np is None else np.frombuffer(ends, dtype=f"u{ends.itemsize}")
         self._seams, self._ends, self._vector = seams, ends, vector
         self._built = True
 
-    def _segment_cuts(self, threads: int | None = None) -> list[int]:
+    def _segment_cuts(self) -> list[int]:
         """Cuts about ``SEGMENT_CHARS`` apart (at least one segment per thread, for a text
         long enough to share among threads)."""
         text, first = self.text, self._cuts.first
         n = len(text)
-        if threads is None:
-            threads = self.tokenizer.workers() if n >= INDEX_MIN_CHARS else 1
+        threads = self.tokenizer.workers() if n >= INDEX_MIN_CHARS else 1
         wanted = max(threads, -(-n // SEGMENT_CHARS))
         cuts = [0]
         for k in range(1, wanted):

@@ -109,14 +109,24 @@ class MarkdownSplitter(BudgetedSplitter):
         )
 
     def _planned(self, text: str) -> tuple[MarkdownLayout, list[tuple[SizedSpan, str]]]:
-        """The text's layout, and its chunks' spans and kinds; with ``count_heading_path``,
-        packed with a budget that leaves room for the longest heading path, less any excess
-        then measured. One measurer serves every packing of the text."""
+        """The text's layout, and its chunks' spans and kinds, measured by one measurer: a
+        tokenizer's index of the text is made on the pool while the text is parsed."""
         measurer = self.length.measurer(text)
-        measurer.prepare()  # a tokenizer's index is made on the pool while the text is parsed
-        layout = MarkdownLayout(text)
+        if not text.isspace():
+            measurer.prepare()
+        try:
+            layout = MarkdownLayout(text)
+            return layout, self._fitted(text, layout, measurer)
+        finally:
+            measurer.release()  # an index that nothing needed (a blank body, an error)
+
+    def _fitted(
+        self, text: str, layout: MarkdownLayout, measurer: TextMeasurer
+    ) -> list[tuple[SizedSpan, str]]:
+        """The chunks' spans and kinds; with ``count_heading_path``, packed with a budget
+        that leaves room for the longest heading path, less any excess then measured."""
         if not self.count_heading_path:
-            return layout, self._sized(text, layout, self.config, measurer)
+            return self._sized(text, layout, self.config, measurer)
         count = self.length.count
         room = max(
             (
@@ -142,7 +152,7 @@ class MarkdownSplitter(BudgetedSplitter):
                 default=0,
             )
             if largest <= self.chunk_size:
-                return layout, found
+                return found
             room += largest - self.chunk_size
 
     def _sized(
