@@ -9,8 +9,9 @@ import random
 import re
 import threading
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from itertools import pairwise, product
 from unittest import mock
 
@@ -749,35 +750,51 @@ def test_an_error_while_helping_is_raised_on_the_pool_thread() -> None:
             future.result()
 
 
+def record_encodes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str]]:
+    """Every index encoding from now on: the length of its text and the thread it ran on."""
+    encoded: list[tuple[int, str]] = []
+    token_ends = tiktoken_sizing.TiktokenLength.token_ends
+
+    def recording(self: object, text: str, *args: object, **kwargs: object) -> object:
+        encoded.append((len(text), threading.current_thread().name))
+        return token_ends(self, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tiktoken_sizing.TiktokenLength, "token_ends", recording)
+    return encoded
+
+
+@contextmanager
+def busy_pool() -> Iterator[ThreadPoolExecutor]:
+    """The counting pool with both its threads waiting, so that work given to it queues."""
+    gate = threading.Event()
+    pool = tiktoken_sizing._pool()
+    busy = [pool.submit(gate.wait, 10) for _ in range(2)]
+    try:
+        yield pool
+    finally:
+        gate.set()
+        for future in busy:
+            future.result()
+        pool.submit(int).result()  # the queue has moved past whatever waited in it
+
+
 def test_an_index_not_begun_is_cancelled_when_released(monkeypatch: pytest.MonkeyPatch) -> None:
     # A split that needs no index after all (a blank body, an error) leaves no encode
     # queued behind it; a measurer released and then used builds its index itself.
     monkeypatch.setattr(tiktoken_sizing, "_workers", lambda: 2)
-    encoded: list[str] = []
-    token_ends = tiktoken_sizing.TiktokenLength.token_ends
-
-    def counting(self: object, *args: object, **kwargs: object) -> object:
-        encoded.append(threading.current_thread().name)
-        return token_ends(self, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(tiktoken_sizing.TiktokenLength, "token_ends", counting)
-    gate = threading.Event()
-    pool = tiktoken_sizing._pool()
-    busy = [pool.submit(gate.wait, 10) for _ in range(2)]  # the pool's two threads
+    encoded = record_encodes(monkeypatch)
     measurer = indexed("cl100k_base", SAMPLES["english"])
-    measurer.prepare()
-    pending = measurer._pending
-    assert pending is not None
-    measurer.release()
-    gate.set()
-    for future in busy:
-        future.result()
-    pool.submit(int).result()  # the queue has moved past the cancelled build
+    with busy_pool():
+        measurer.prepare()
+        pending = measurer._pending
+        assert pending is not None
+        measurer.release()
     assert pending.cancelled() and measurer._pending is None and encoded == []
     later = indexed("cl100k_base", SAMPLES["english"])
     spans = [(0, 5000), (123, 40_000)]
     assert measurer.count_spans(spans) == later.count_spans(spans)
-    assert encoded == [threading.current_thread().name] * 2  # each on the calling thread
+    here = threading.current_thread().name
+    assert encoded == [(len(SAMPLES["english"]), here)] * 2  # each on the calling thread
 
 
 def test_a_markdown_split_that_needs_no_index_leaves_none_being_made(
@@ -786,28 +803,13 @@ def test_a_markdown_split_that_needs_no_index_leaves_none_being_made(
     # A blank text, and a heading path that leaves no room (an error raised after the
     # parse): the index started ahead is cancelled, not left to encode the text.
     monkeypatch.setattr(tiktoken_sizing, "_workers", lambda: 2)
-    encoded: list[int] = []
-    token_ends = tiktoken_sizing.TiktokenLength.token_ends
-
-    def counting(self: object, text: str, *args: object, **kwargs: object) -> object:
-        encoded.append(len(text))
-        return token_ends(self, text, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(tiktoken_sizing.TiktokenLength, "token_ends", counting)
-    gate = threading.Event()
-    pool = tiktoken_sizing._pool()
-    busy = [pool.submit(gate.wait, 10) for _ in range(2)]  # builds would wait in the queue
-    try:
+    encoded = record_encodes(monkeypatch)
+    with busy_pool():
         assert MarkdownSplitter(100, length="cl100k_base").split(" \n" * 30_000) == []
         long_heading = "# " + "word " * 200 + "\n\n" + SAMPLES["markdown"]
         splitter = MarkdownSplitter(100, length="cl100k_base", count_heading_path=True)
         with pytest.raises(InvalidParameterError, match="chunk_size"):
             splitter.split(long_heading)
-    finally:
-        gate.set()
-        for future in busy:
-            future.result()
-    pool.submit(int).result()
     assert encoded == []
 
 
@@ -818,18 +820,11 @@ def test_markdown_encodes_its_text_once_with_front_matter(
     # The front matter, the body and every packing that count_heading_path makes share one
     # measurer: the text is encoded once (it was three times with both).
     length = length_for("cl100k_base")
-    encoded: list[int] = []
-    token_ends = tiktoken_sizing.TiktokenLength.token_ends
-
-    def counting(self: object, text: str, *args: object, **kwargs: object) -> object:
-        encoded.append(len(text))
-        return token_ends(self, text, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(tiktoken_sizing.TiktokenLength, "token_ends", counting)
+    encoded = record_encodes(monkeypatch)
     text = "---\ntitle: Guide\n---\n" + SAMPLES["markdown"]
     splitter = MarkdownSplitter(256, length=length, count_heading_path=count_heading_path)
     chunks = splitter.split(text)
-    assert encoded == [len(text)]
+    assert [size for size, _ in encoded] == [len(text)]
     assert chunks[0].kind == "front_matter"
     check_chunks(text, chunks, 256, length.count)
 
