@@ -797,6 +797,25 @@ def test_an_index_not_begun_is_cancelled_when_released(monkeypatch: pytest.Monke
     assert encoded == [(len(SAMPLES["english"]), here)] * 2  # each on the calling thread
 
 
+def test_an_index_not_begun_when_first_needed_is_made_on_the_calling_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The pool busy with other work: the caller does not wait for it (with the pool's
+    # threads held until the test ends, waiting would hang).
+    monkeypatch.setattr(tiktoken_sizing, "_workers", lambda: 2)
+    encoded = record_encodes(monkeypatch)
+    text = SAMPLES["english"]
+    with busy_pool():
+        measurer = indexed("cl100k_base", text)
+        measurer.prepare()
+        assert measurer._pending is not None
+        monkeypatch.setattr(tiktoken_sizing, "_workers", lambda: 1)  # no half for the pool
+        size = measurer.count(0, len(text))
+        assert measurer._pending is None
+    assert encoded == [(len(text), threading.current_thread().name)]
+    assert size == length_for("cl100k_base").count(text)
+
+
 def test_a_markdown_split_that_needs_no_index_leaves_none_being_made(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

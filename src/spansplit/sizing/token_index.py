@@ -160,28 +160,38 @@ class TokenIndexMeasurer(TextMeasurer):
         index is built when first asked for, as otherwise."""
         if self._built or self._pending is not None or len(self.text) < INDEX_MIN_CHARS:
             return
+        seams = self._find_seams()
+        bounds = sorted({*self._segment_cuts(), *seams})
         shared = SharedSegments()
-        self._pending = self.tokenizer.in_background(functools.partial(self._build, shared))
+        make = functools.partial(self._make, seams, bounds, shared)
+        self._pending = self.tokenizer.in_background(make)
         if self._pending is not None:
             self._shared = shared
 
     def release(self) -> None:
-        """Cancel an index :meth:`prepare` started that has not begun (the caller needs
-        none after all); one begun ends on its own."""
+        """Cancel an index :meth:`prepare` started that has not begun (one begun ends on
+        its own)."""
         if self._pending is not None and self._pending.cancel():
             self._pending = self._shared = None
 
-    def _build(self, shared: SharedSegments | None = None) -> None:
-        """Make the index, or (``shared``) make it on this pool thread through ``shared``;
-        or, where :meth:`prepare` started it, help with its segments and wait for it (its
-        error, if any, is raised here)."""
-        if self._pending is not None and shared is None:
+    def _build(self) -> None:
+        """Make the index; where :meth:`prepare` started it on the pool, help with its
+        segments and wait for it (its error, if any, is raised here), or make it here if
+        it has not begun."""
+        self.release()
+        if self._pending is not None:
             if self._shared is not None:
                 self._shared.help(self.tokenizer.encoding)
             self._pending.result()
             return
         seams = self._find_seams()
-        bounds = sorted({*self._segment_cuts(), *seams})
+        self._make(seams, sorted({*self._segment_cuts(), *seams}))
+
+    def _make(
+        self, seams: list[int], bounds: list[int], shared: SharedSegments | None = None
+    ) -> None:
+        """The index, the text encoded between ``bounds`` (``shared``: on a pool thread,
+        helped through ``shared``)."""
         ends = self.tokenizer.token_ends(self.text, bounds, shared)
         np = optional_numpy()
         vector = None if np is None else np.frombuffer(ends, dtype=f"u{ends.itemsize}")
