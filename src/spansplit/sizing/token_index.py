@@ -160,6 +160,8 @@ class TokenIndexMeasurer(TextMeasurer):
         index is built when first asked for, as otherwise."""
         if self._built or self._pending is not None or len(self.text) < INDEX_MIN_CHARS:
             return
+        if self.tokenizer.workers() < 2:
+            return
         seams = self._find_seams()
         bounds = sorted({*self._segment_cuts(), *seams})
         shared = SharedSegments()
