@@ -193,7 +193,7 @@ def pack_windows(
                 return whole(pending, rest)  # one window holds it all: packed as it is whole
             if after is None and not _many_pieces(pending, config, measurer):
                 return whole(pending + [piece for batch in stream for piece in batch], rest)
-            if after is None and not _two_budgets(pending, config, measurer):
+            if after is None and not _holds_budgets(pending, 2, config, measurer):
                 # A text that might fit in a chunk is packed whole, where a text that fits
                 # is one chunk: the first window grows until it holds two budgets.
                 if size >= 64 * WINDOW_CHARS:
@@ -261,15 +261,15 @@ def _many_pieces(pending: list[Span], config: ChunkConfig, measurer: TextMeasure
     window = (pending[0][0], pending[-1][1])
     if len(pending) < 4 or window[1] - window[0] > 2 * WINDOW_CHARS:
         return False  # one piece longer than a window: no chunk in it to resume after
-    budgets = WINDOW_MIN_PIECES * config.chunk_size
-    return measurer.sizes([window], budgets)[0] >= budgets
+    return _holds_budgets(pending, WINDOW_MIN_PIECES, config, measurer)
 
 
-def _two_budgets(pending: list[Span], config: ChunkConfig, measurer: TextMeasurer) -> bool:
-    """Whether the first window's pieces measure two budgets at least (estimated), so that
-    the text is too long to be one chunk."""
-    twice = 2 * config.chunk_size
-    return measurer.sizes([(pending[0][0], pending[-1][1])], twice)[0] >= twice
+def _holds_budgets(
+    pending: list[Span], count: int, config: ChunkConfig, measurer: TextMeasurer
+) -> bool:
+    """Whether the first window's pieces measure ``count`` budgets at least (estimated)."""
+    least = count * config.chunk_size
+    return measurer.sizes([(pending[0][0], pending[-1][1])], least)[0] >= least
 
 
 def _first_pieces(

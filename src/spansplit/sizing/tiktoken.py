@@ -208,10 +208,9 @@ class TiktokenLength(LengthFunction):
         """Threads that encode at once (the encoder releases the GIL)."""
         return _workers()
 
-    def in_background(self, function: Callable[[], None]) -> Future[None] | None:
-        """``function`` started on the counting pool, or None where there is no second
-        thread to run it on (``SPANSPLIT_THREADS=1``, one CPU)."""
-        return _pool().submit(function) if _workers() >= 2 else None
+    def in_background(self, function: Callable[[], None]) -> Future[None]:
+        """``function`` started on the counting pool (worth it with :meth:`workers` 2 or more)."""
+        return _pool().submit(function)
 
     def token_ends(
         self, text: str, cuts: Sequence[int], shared: SharedSegments | None = None

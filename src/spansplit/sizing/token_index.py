@@ -164,11 +164,9 @@ class TokenIndexMeasurer(TextMeasurer):
             return
         seams = self._find_seams()
         bounds = sorted({*self._segment_cuts(), *seams})
-        shared = SharedSegments()
-        make = functools.partial(self._make, seams, bounds, shared)
+        self._shared = SharedSegments()
+        make = functools.partial(self._make, seams, bounds, self._shared)
         self._pending = self.tokenizer.in_background(make)
-        if self._pending is not None:
-            self._shared = shared
 
     def release(self) -> None:
         """Cancel an index :meth:`prepare` started that has not begun (one begun ends on
