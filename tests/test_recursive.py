@@ -746,6 +746,25 @@ def test_overlap_is_present_whenever_a_word_fits(
         assert after.start in opportunities  # after a space, or beside an ideograph
 
 
+def test_overlap_before_a_paragraph_that_is_cut_at_a_sentence_anyway() -> None:
+    # The second paragraph (94 characters) leaves 4 of 100 for overlap before it, but its
+    # chunk ends after "Mu!", where the next chunk's overlap can start a sentence. Its
+    # part then leaves room: the last sentence of the chunk before (19) comes first. The
+    # chunks were the same but for that overlap, which was missing.
+    first = "Lambda alpha alpha! Mu alpha epsilon gamma delta? Eta alpha eta iota!"
+    second = "Eta gamma epsilon kappa. Eta delta epsilon delta epsilon! Mu! " + (
+        "Iota eta alpha zeta delta gamma?"
+    )
+    text = f"{first}\n\n{second}\n\nZeta zeta iota theta iota iota eta!"
+    chunks = split_recursive(text, 100, 20)
+    assert texts_of(chunks) == [
+        first,
+        "Eta alpha eta iota!\n\nEta gamma epsilon kappa. Eta delta epsilon delta epsilon! Mu!",
+        "Mu! Iota eta alpha zeta delta gamma?\n\nZeta zeta iota theta iota iota eta!",
+    ]
+    check_chunks(text, chunks, 100, len, overlap=20)
+
+
 # --- token budgets ----------------------------------------------------------------------------
 
 

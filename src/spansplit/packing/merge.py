@@ -457,20 +457,63 @@ class _Packer:
             return None
         if self.overlap == 0:
             return self._greedy(following, None, 0)
-        floor = self._overlap_floor(plan, self.spans[following][0])
-        if self.fences and floor + 1 >= self._end(plan):
+        found = self._next_overlap(plan, following)
+        if found is None:
             return self._greedy(following, None, 0)  # it starts at a fence: no overlap
-        room = min(self.overlap, self.budget - self.joined[following])
-        start, size, kind = self._overlap(plan, room, floor) if room > 0 else (None, 0, -1)
-        if start is not None and not holds_content(self.text, start, self._end(plan)):
-            start, size, kind = None, 0, -1
+        start, size, kind, room, floor = found
         sentence_kinds = len(self.search.sentence_kinds)
         if may_cut and sentence_kinds and not 0 <= kind < sentence_kinds:
             cut = self._cut(plan)
             if cut is not None:
                 plan.last, plan.cut = cut
                 return self._after(plan)
+            if start is None and room < self.overlap:
+                ahead = self._ahead_cut(plan, following, floor)
+                if ahead is not None:
+                    return ahead
         return self._greedy(following, start, size)
+
+    def _next_overlap(
+        self, plan: Plan, following: int
+    ) -> tuple[int | None, int, int, int, int] | None:
+        """The overlap of the chunk after ``plan``, whose new text starts with piece
+        ``following``: its start, size and kind (as :meth:`_overlap`), the room it had
+        and the offset it must start after; ``None`` where that chunk starts at a fence."""
+        floor = self._overlap_floor(plan, self.spans[following][0])
+        if self.fences and floor + 1 >= self._end(plan):
+            return None
+        room = min(self.overlap, self.budget - self.joined[following])
+        start, size, kind = self._overlap(plan, room, floor) if room > 0 else (None, 0, -1)
+        if start is not None and not holds_content(self.text, start, self._end(plan)):
+            start, size, kind = None, 0, -1
+        return start, size, kind, room, floor
+
+    def _ahead_cut(self, plan: Plan, following: int, floor: int) -> Plan | None:
+        """The chunk after ``plan`` with overlap, where piece ``following`` leaves no room
+        for one but that chunk is to end at a sentence end inside it anyway (:meth:`_cut`,
+        as :meth:`_after` will cut it: the overlap after it cannot start a sentence), so
+        that an overlap from a sentence start fits before the part it holds. ``None``
+        where it does not."""
+        ahead = self._greedy(following, None, 0)
+        if ahead.last != following or following + 1 >= len(self.spans):
+            return None
+        found = self._next_overlap(ahead, following + 1)
+        if found is None or 0 <= found[2] < len(self.search.sentence_kinds):
+            return None
+        cut = self._cut(ahead)
+        if cut is None or cut[0] != following or cut[1] is None:
+            return None
+        head = after_whitespace(self.text, self.spans[following][0], cut[1][0])
+        # A token or two may join across the seam: the chunk is measured before it is kept.
+        room = min(self.overlap, self.budget - self.measurer.count(head, cut[1][0]) - 1)
+        # From a sentence start only: without overlap the chunk starts at its piece, a
+        # sentence start too, which a clause or a word would not improve on.
+        start, size = (
+            self.search.at_sentence(floor, self._end(plan), room) if room > 0 else (None, 0)
+        )
+        if start is None or not holds_content(self.text, start, self._end(plan)):
+            return None
+        return Plan(following, following, start, size, cut[1])
 
     def _cut(self, plan: Plan) -> tuple[int, tuple[int, int, int] | None] | None:
         """A new end for ``plan``'s chunk at a sentence end whose overlap can start a
