@@ -376,6 +376,8 @@ def test_language_from_name_alias_extension_and_langchain() -> None:
         language_for_path("notes.unknown")
     with pytest.raises(InvalidParameterError, match="language='klingon'"):
         CodeSplitter("klingon", 100)
+    with pytest.raises(InvalidParameterError, match="did you mean 'python'"):
+        CodeSplitter("pyhton", 100)
     with pytest.raises(ParameterTypeError, match="language"):
         CodeSplitter(3, 100)
     with pytest.raises(InvalidParameterError, match="chunk_size"):

@@ -338,6 +338,12 @@ def test_unknown_names_list_the_known_ones(name: str) -> None:
         assert known in message
     if name == "cl100k":
         assert "did you mean 'cl100k_base'" in message
+    assert message.startswith(f"length={name!r}: ")  # the parameter, as every error names it
+
+
+def test_a_tokenizer_file_name_points_to_hugging_face_tokenizers() -> None:
+    with pytest.raises(TokenizerUnavailableError, match=r"Tokenizer\.from_file\(path\)"):
+        tk.tiktoken_length("models/tokenizer.json")
 
 
 def test_unknown_encoding_name_for_load_encoding() -> None:

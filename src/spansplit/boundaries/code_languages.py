@@ -12,6 +12,7 @@ separator tables were written for spansplit from each language's syntax.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -598,8 +599,12 @@ def get_language(language: object) -> CodeLanguage:
     key = value.strip().lower()
     key = ALIASES.get(key, key)
     if key not in LANGUAGES:
+        close = difflib.get_close_matches(key, [*LANGUAGES, *ALIASES], n=1)
+        guess = f"; did you mean {close[0]!r}?" if close else ""
         raise InvalidParameterError(
-            "language", language, f"not a language spansplit knows; one of {sorted(LANGUAGES)}"
+            "language",
+            language,
+            f"not a language spansplit knows; one of {sorted(LANGUAGES)}{guess}",
         )
     return LANGUAGES[key]
 

@@ -198,10 +198,15 @@ def _unknown_message(name: str, known: Sequence[str], *, models: bool) -> str:
     close = difflib.get_close_matches(name, [*known, *MODEL_EXAMPLES], n=1)
     guess = f"; did you mean {close[0]!r}?" if close else ""
     if models:
+        file_hint = (
+            "; for a tokenizer file, pass length=tokenizers.Tokenizer.from_file(path)"
+            if name.endswith(".json")
+            else ""
+        )
         return (
-            f"unknown length or tokenizer name {name!r}: expected 'chars', 'utf8', 'utf16', "
-            f"a tiktoken encoding ({', '.join(known)}) or a model name tiktoken knows "
-            f"(e.g. {', '.join(MODEL_EXAMPLES)}){guess}"
+            f"length={name!r}: unknown length or tokenizer name; expected 'chars', 'utf8', "
+            f"'utf16', a tiktoken encoding ({', '.join(known)}) or a model name tiktoken "
+            f"knows (e.g. {', '.join(MODEL_EXAMPLES)}){guess}{file_hint}"
         )
     return f"unknown tiktoken encoding {name!r}: known encodings are {', '.join(known)}{guess}"
 
