@@ -409,6 +409,14 @@ def test_without_repeated_keeps_what_only_the_chunk_holds() -> None:
     # Never the first or the last chunk, nor anything without overlap.
     assert len(without_repeated(text, [(0, 3, 3), (2, 7, 5)], 9, 20)) == 2
     assert len(without_repeated(text, [(0, 7, 7), (5, 10, 5), (7, 15, 8)], 0, 10)) == 3
+    # Where its neighbours would then share punctuation alone, it stays: "| 1 |" and
+    # "|\na bb" overlap by "|", no overlap a reader needs (found by the fuzz test).
+    text = "| 1 |\na bb"
+    chunks = [(0, 5, 5), (2, 7, 5), (4, 10, 6)]
+    assert without_repeated(text, chunks, 3, 10) == chunks
+    # With a word in what they share, it goes.
+    text = "| 1 a\nb bb"
+    assert without_repeated(text, chunks, 3, 10) == [(0, 5, 5), (4, 10, 6)]
     # Of two in a row, only the first: the chunks either side of a gap are its neighbours.
     text = "aa bb cc dd ee"
     chunks = [(0, 5, 5), (3, 8, 5), (6, 11, 5), (9, 14, 5)]

@@ -37,7 +37,7 @@ from ..errors import InconsistentLengthError
 from ..lines import LINE_ENDING
 from ..sizing.base import CODE_POINTS, LengthFunction, TextMeasurer
 from . import windows
-from .merge import OverlapSearch, merge, sentence_kinds
+from .merge import OverlapSearch, holds_content, merge, sentence_kinds
 from .pieces import Pieces, fit, hard_cut
 from .scan import RecursiveScan, literal_levels, scan_separators
 from .tiling import Tiles, tile
@@ -136,8 +136,10 @@ def without_repeated(
     the previous chunk) is no larger than ``overlap``: such a chunk is the previous
     chunk's tail and a short run that the next chunk repeats as its overlap, as a chapter
     title alone between two paragraphs that had to be split. A runt that adds nothing.
-    The chunk before is the last one kept, so a run of such chunks goes as far as the
-    chunks kept either side of it still meet."""
+    It stays where its neighbours would then share punctuation alone (no overlap at all is
+    better than one that repeats nothing a reader needs). The chunk before is the last one
+    kept, so a run of such chunks goes as far as the chunks kept either side of it still
+    meet."""
     most = min(overlap, budget // 2)
     if most <= 0 or len(chunks) < 3:
         return chunks
@@ -149,6 +151,8 @@ def without_repeated(
             chunk[2] <= budget // 2
             and (following <= before[1] or text[before[1] : following].isspace())
             and (chunk[2] <= most or _size_after(text, before[1], chunk[1], length) <= most)
+            # What its neighbours then share must still be an overlap: a word or a symbol.
+            and (following >= before[1] or holds_content(text, following, before[1]))
         ):
             continue
         kept.append(chunk)
