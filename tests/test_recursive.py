@@ -763,6 +763,27 @@ def test_overlap_before_a_paragraph_that_is_cut_at_a_sentence_anyway() -> None:
         "Mu! Iota eta alpha zeta delta gamma?\n\nZeta zeta iota theta iota iota eta!",
     ]
     check_chunks(text, chunks, 100, len, overlap=20)
+    # Where the room left held a word ("mu."), the sentences that fit come instead.
+    text = text.replace("Eta alpha eta iota!", "Eta alpha eta gamma! Xi nu. Pi mu.")
+    chunks = split_recursive(text, 100, 20)
+    assert chunks[1].text.startswith("Xi nu. Pi mu.\n\nEta gamma")
+    check_chunks(text, chunks, 100, len, overlap=20)
+    # The blank lines between the paragraphs count too: here the sentence does not fit
+    # before the part, so the chunks are as they were (the next overlap starts at "Mu!").
+    first = "Lambda alpha alpha! Mu alpha epsilon gamma delta? Beta beta beta beta. " + (
+        "Eta alpha eta iotas!"
+    )
+    second = "Eta gamma epsilon kappa. Eta delta epsilon delta epsilon! Mu mu lambda beta. Mu! " + (
+        "Iota eta alpha zetas?"
+    )
+    text = f"{first}\n\n\n\n{second}\n\n\n\nZeta!"
+    chunks = split_recursive(text, 102, 20)
+    assert texts_of(chunks) == [
+        first,
+        "Eta gamma epsilon kappa. Eta delta epsilon delta epsilon! Mu mu lambda beta. Mu!",
+        "Mu! Iota eta alpha zetas?\n\n\n\nZeta!",
+    ]
+    check_chunks(text, chunks, 102, len, overlap=20)
 
 
 # --- token budgets ----------------------------------------------------------------------------

@@ -417,6 +417,23 @@ def test_windows_meet_where_the_whole_text_decides_across_them(case: str) -> Non
     assert used == [case != "look-behind at a window's start"]
 
 
+def test_a_window_resumes_with_the_overlap_the_whole_text_gives() -> None:
+    # The second paragraph leaves no room for overlap, but its chunk ends at "Mu!" anyway:
+    # the last sentence before it comes first (test_recursive has the chunks). A window
+    # that resumed after the first paragraph's chunk used to leave that overlap out.
+    first = "Lambda alpha alpha! Mu alpha epsilon gamma delta? Eta alpha eta iota!"
+    second = "Eta gamma epsilon kappa. Eta delta epsilon delta epsilon! Mu! " + (
+        "Iota eta alpha zeta delta gamma?"
+    )
+    text = f"{first}\n\n{second}\n\nZeta zeta iota theta iota iota eta!\n\n" * 6
+    splitter = spansplit.RecursiveSplitter(100, 20)
+    for chars in (100, 220, 340):
+        whole, windowed, used = whole_and_windowed(splitter, text, chars)
+        assert used and windowed == whole
+    repeated = [c for c in splitter.split(text) if c.text.startswith("Eta alpha eta iota!")]
+    assert len(repeated) == 6
+
+
 def test_a_long_line_before_tiny_ones_does_not_swing_the_window_forever() -> None:
     # A window of 32K code points settled too few lines (one long line), the doubled one
     # held too many tiny lines and was shrunk back to 32K: RecursiveSplitter(200, 20) on

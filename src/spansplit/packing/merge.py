@@ -462,12 +462,15 @@ class _Packer:
             return self._greedy(following, None, 0)  # it starts at a fence: no overlap
         start, size, kind, room, floor = found
         sentence_kinds = len(self.search.sentence_kinds)
-        if may_cut and sentence_kinds and not 0 <= kind < sentence_kinds:
-            cut = self._cut(plan)
-            if cut is not None:
-                plan.last, plan.cut = cut
-                return self._after(plan)
-            if start is None and room < self.overlap:
+        if sentence_kinds and not 0 <= kind < sentence_kinds:
+            if may_cut:
+                cut = self._cut(plan)
+                if cut is not None:
+                    plan.last, plan.cut = cut
+                    return self._after(plan)
+            # Also where plan's chunk is taken already (a window resumes after it, a
+            # shrink), as when it was planned: its cut, if any, would be in plan.
+            if room < self.overlap:
                 ahead = self._ahead_cut(plan, following, floor)
                 if ahead is not None:
                     return ahead
@@ -489,11 +492,11 @@ class _Packer:
         return start, size, kind, room, floor
 
     def _ahead_cut(self, plan: Plan, following: int, floor: int) -> Plan | None:
-        """The chunk after ``plan`` with overlap, where piece ``following`` leaves no room
-        for one but that chunk is to end at a sentence end inside it anyway (:meth:`_cut`,
-        as :meth:`_after` will cut it: the overlap after it cannot start a sentence), so
-        that an overlap from a sentence start fits before the part it holds. ``None``
-        where it does not."""
+        """The chunk after ``plan`` with an overlap from a sentence start, where piece
+        ``following`` leaves room for none (or for a clause or a word only) but that chunk
+        is to end at a sentence end inside it anyway (:meth:`_cut`, as :meth:`_after` will
+        cut it: the overlap after it cannot start a sentence), so that the sentences fit
+        before the part it holds. ``None`` where they do not."""
         ahead = self._greedy(following, None, 0)
         if ahead.last != following or following + 1 >= len(self.spans):
             return None
@@ -503,11 +506,11 @@ class _Packer:
         cut = self._cut(ahead)
         if cut is None or cut[0] != following or cut[1] is None:
             return None
-        head = after_whitespace(self.text, self.spans[following][0], cut[1][0])
-        # A token or two may join across the seam: the chunk is measured before it is kept.
-        room = min(self.overlap, self.budget - self.measurer.count(head, cut[1][0]) - 1)
-        # From a sentence start only: without overlap the chunk starts at its piece, a
-        # sentence start too, which a clause or a word would not improve on.
+        # From plan's end: the gap before the piece counts too. A token may join across
+        # the seam: the chunk is measured before it is kept.
+        room = min(self.overlap, self.budget - self.measurer.count(self._end(plan), cut[1][0]) - 1)
+        # From a sentence start only: it replaces no overlap, or one from a clause or a
+        # word, where the chunk would otherwise start at its piece or inside a sentence.
         start, size = (
             self.search.at_sentence(floor, self._end(plan), room) if room > 0 else (None, 0)
         )
