@@ -338,12 +338,15 @@ def test_unknown_names_list_the_known_ones(name: str) -> None:
         assert known in message
     if name == "cl100k":
         assert "did you mean 'cl100k_base'" in message
-    assert message.startswith(f"length={name!r}: ")  # the parameter, as every error names it
+    with pytest.raises(TokenizerUnavailableError) as caught:
+        resolve_length(name)
+    assert str(caught.value).startswith(f"length={name!r}: unknown")  # the parameter named
 
 
-def test_a_tokenizer_file_name_points_to_hugging_face_tokenizers() -> None:
+@pytest.mark.parametrize("name", ["models/tokenizer.json", "Tokenizer.JSON"])
+def test_a_tokenizer_file_name_points_to_hugging_face_tokenizers(name: str) -> None:
     with pytest.raises(TokenizerUnavailableError, match=r"Tokenizer\.from_file\(path\)"):
-        tk.tiktoken_length("models/tokenizer.json")
+        tk.tiktoken_length(name)
 
 
 def test_unknown_encoding_name_for_load_encoding() -> None:

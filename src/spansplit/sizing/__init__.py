@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import ParameterTypeError
+from ..errors import ParameterTypeError, TokenizerUnavailableError
 from .base import (
     CODE_POINTS,
     UTF8_BYTES,
@@ -51,7 +51,10 @@ def resolve_length(length: LengthSpec = None) -> LengthFunction:
             return known
         from .tiktoken import tiktoken_length
 
-        return tiktoken_length(length)
+        try:
+            return tiktoken_length(length)
+        except TokenizerUnavailableError as error:  # named as the parameter it came in
+            raise TokenizerUnavailableError(f"length={length!r}: {error}") from None
     if hasattr(length, "encode_ordinary"):
         from .tiktoken import TiktokenLength
 

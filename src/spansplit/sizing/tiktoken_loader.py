@@ -200,13 +200,13 @@ def _unknown_message(name: str, known: Sequence[str], *, models: bool) -> str:
     if models:
         file_hint = (
             "; for a tokenizer file, pass length=tokenizers.Tokenizer.from_file(path)"
-            if name.endswith(".json")
+            if name.lower().endswith(".json")
             else ""
         )
         return (
-            f"length={name!r}: unknown length or tokenizer name; expected 'chars', 'utf8', "
-            f"'utf16', a tiktoken encoding ({', '.join(known)}) or a model name tiktoken "
-            f"knows (e.g. {', '.join(MODEL_EXAMPLES)}){guess}{file_hint}"
+            f"unknown length or tokenizer name {name!r}: expected 'chars', 'utf8', 'utf16', "
+            f"a tiktoken encoding ({', '.join(known)}) or a model name tiktoken knows "
+            f"(e.g. {', '.join(MODEL_EXAMPLES)}){guess}{file_hint}"
         )
     return f"unknown tiktoken encoding {name!r}: known encodings are {', '.join(known)}{guess}"
 
