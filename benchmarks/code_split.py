@@ -236,7 +236,17 @@ def run_speed(reps: int, size: int = 512) -> None:
         return lambda: [function(text) for text in files] and None
 
     floor_cpu, floor_wall = timed(each(encoding.encode_ordinary), reps)
-    print(f"one encode_ordinary: {floor_cpu * 1000:.0f} ms CPU, {floor_wall * 1000:.0f} ms wall\n")
+    print(f"one encode_ordinary: {floor_cpu * 1000:.0f} ms CPU, {floor_wall * 1000:.0f} ms wall")
+    # What any splitter that parses with tree-sitter and counts every token must spend:
+    # the parse of each file (as UTF-8, what the grammar reads) and one encode of it.
+    grammar = tree_sitter.Parser(tree_sitter.Language(tree_sitter_python.language()))
+    sources = [text.encode("utf-8") for text in files]
+    parse_cpu, _ = timed(lambda: [grammar.parse(source) for source in sources] and None, reps)
+    print(
+        f"tree-sitter parse alone: {parse_cpu * 1000:.0f} ms CPU, "
+        f"{parse_cpu / floor_cpu:.2f}x; parse and one encode (the floor of a syntax-tree "
+        f"splitter): {(parse_cpu + floor_cpu) / floor_cpu:.2f}x\n"
+    )
     print(
         "| splitter | CPU ms | CPU / encode | wall ms | wall / encode | chunks | over budget "
         "| not verbatim |"
