@@ -752,38 +752,27 @@ def test_overlap_before_a_paragraph_that_is_cut_at_a_sentence_anyway() -> None:
     # part then leaves room: the last sentence of the chunk before (19) comes first. The
     # chunks were the same but for that overlap, which was missing.
     first = "Lambda alpha alpha! Mu alpha epsilon gamma delta? Eta alpha eta iota!"
-    second = "Eta gamma epsilon kappa. Eta delta epsilon delta epsilon! Mu! " + (
-        "Iota eta alpha zeta delta gamma?"
-    )
-    text = f"{first}\n\n{second}\n\nZeta zeta iota theta iota iota eta!"
-    chunks = split_recursive(text, 100, 20)
-    assert texts_of(chunks) == [
-        first,
-        "Eta alpha eta iota!\n\nEta gamma epsilon kappa. Eta delta epsilon delta epsilon! Mu!",
-        "Mu! Iota eta alpha zeta delta gamma?\n\nZeta zeta iota theta iota iota eta!",
-    ]
-    check_chunks(text, chunks, 100, len, overlap=20)
+    second = "Eta gamma epsilon kappa. Eta delta epsilon delta epsilon! Mu!"
+    tail = "Iota eta alpha zeta delta gamma?\n\nZeta zeta iota theta iota iota eta!"
+    text = f"{first}\n\n{second} {tail}"
+    chunks_are(text, 100, [first, f"Eta alpha eta iota!\n\n{second}", f"Mu! {tail}"])
     # Where the room left held a word ("mu."), the sentences that fit come instead.
-    text = text.replace("Eta alpha eta iota!", "Eta alpha eta gamma! Xi nu. Pi mu.")
-    chunks = split_recursive(text, 100, 20)
-    assert chunks[1].text.startswith("Xi nu. Pi mu.\n\nEta gamma")
-    check_chunks(text, chunks, 100, len, overlap=20)
+    first = first.replace("Eta alpha eta iota!", "Eta alpha eta gamma! Xi nu. Pi mu.")
+    text = f"{first}\n\n{second} {tail}"
+    chunks_are(text, 100, [first, f"Xi nu. Pi mu.\n\n{second}", f"Mu! {tail}"])
     # The blank lines between the paragraphs count too: here the sentence does not fit
     # before the part, so the chunks are as they were (the next overlap starts at "Mu!").
-    first = "Lambda alpha alpha! Mu alpha epsilon gamma delta? Beta beta beta beta. " + (
-        "Eta alpha eta iotas!"
-    )
-    second = "Eta gamma epsilon kappa. Eta delta epsilon delta epsilon! Mu mu lambda beta. Mu! " + (
-        "Iota eta alpha zetas?"
-    )
-    text = f"{first}\n\n\n\n{second}\n\n\n\nZeta!"
-    chunks = split_recursive(text, 102, 20)
-    assert texts_of(chunks) == [
-        first,
-        "Eta gamma epsilon kappa. Eta delta epsilon delta epsilon! Mu mu lambda beta. Mu!",
-        "Mu! Iota eta alpha zetas?\n\n\n\nZeta!",
-    ]
-    check_chunks(text, chunks, 102, len, overlap=20)
+    first = first.replace(" Xi nu. Pi mu.", " Beta beta beta beta.")
+    second = second.replace(" Mu!", " Mu mu lambda beta. Mu!")
+    text = f"{first}\n\n\n\n{second} Iota eta alpha zetas?\n\n\n\nZeta!"
+    chunks_are(text, 102, [first, second, "Mu! Iota eta alpha zetas?\n\n\n\nZeta!"])
+
+
+def chunks_are(text: str, size: int, expected: list[str]) -> None:
+    """``split_recursive(text, size, 20)`` gives ``expected`` and keeps the promise."""
+    chunks = split_recursive(text, size, 20)
+    assert texts_of(chunks) == expected
+    check_chunks(text, chunks, size, len, overlap=20)
 
 
 # --- token budgets ----------------------------------------------------------------------------
