@@ -443,7 +443,9 @@ class _Packer:
 
         With ``may_cut`` (``plan``'s chunk is not measured yet), where the overlap cannot
         start at a sentence, ``plan`` may be changed to end at a sentence end inside a
-        piece so that it can (:meth:`_cut`)."""
+        piece so that it can (:meth:`_cut`). Where the next piece leaves the overlap too
+        little room, the next chunk may end inside it for the sentences to fit
+        (:meth:`_ahead_cut`)."""
         if plan.cut is not None:
             end, resume, resume_size = plan.cut
             rest = self.spans[plan.last][1]
