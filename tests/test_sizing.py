@@ -835,3 +835,18 @@ def test_len_is_code_points() -> None:
     assert resolve_length(len) is CODE_POINTS
     text = ("word " * 50).strip()
     assert [c.size for c in split_recursive(text, 100, length=len)] == [84, 84, 79]
+
+
+def test_the_same_text_splits_the_same_way_whatever_was_split_before() -> None:
+    # A hard cut starts from the tokenizer's hint of where the budget ends, read off a
+    # window of the text; a window that cuts a long pretoken hints elsewhere, and the cut
+    # found from it differs. The window once grew with what earlier texts had taught the
+    # length (found by a fuzzing helper: [(0, 32), ...] then [(0, 28), ...]).
+    text = "a" * 34 + "0\u0802"
+    splitter = RecursiveSplitter(4, length="cl100k_base")
+    first = [(c.start, c.end) for c in splitter.split(text)]
+    for other in ("字" * 3000, "x" * 5000, "." * 4000):
+        splitter.split(other)
+    assert [(c.start, c.end) for c in splitter.split(text)] == first
+    twice = splitter.split_texts([text, text])
+    assert [(c.start, c.end) for c in twice] == first + first

@@ -116,7 +116,7 @@ class TiktokenLength(LengthFunction):
         self.encoding = encoding
         self.name = str(encoding.name)
         self.unit = f"{self.name} tokens"
-        self._chars_per_token = 4.0  # sizes prefix_hint's first window; learnt as it goes
+        self._chars_per_token = 4.0  # sizes measure's first window; learnt as it goes
 
     def count(self, text: str) -> int:
         return count_ordinary(self.encoding, text)
@@ -325,24 +325,28 @@ class TiktokenLength(LengthFunction):
     def prefix_hint(self, text: str, start: int, end: int, budget: int) -> int | None:
         """Code points covered by the first ``budget`` tokens of ``text[start:end]``.
 
-        Encodes a window sized from the code points per token seen last time (plus a
-        margin), growing it only while it has no more than ``budget`` tokens, so the work
-        is O(budget) even in a huge region. The bytes of the first ``budget`` tokens are
-        mapped back to whole code points (a character split between tokens is left out).
+        Encodes a window sized from the code points per token of the text's first
+        characters (plus a margin), growing it only while it has no more than
+        ``budget`` tokens, so the work is O(budget) even in a huge region. The bytes of the
+        first ``budget`` tokens are mapped back to whole code points (a character split
+        between tokens is left out). A window that cuts a long pretoken can give another
+        hint than a longer one, and the cut found from it another chunk: the window depends
+        on the text alone, so the same text always splits the same way.
         """
         if budget <= 0 or start >= end:
             return 0
         encoding = self.encoding
-        window = int(budget * self._chars_per_token * 1.2) + 16
+        # Code points per token from the text's first few dozen characters, encoded.
+        sample = min(end, start + max(16, min(64, 4 * budget)))
+        per_token = (sample - start) / max(len(encode_ordinary(encoding, text[start:sample])), 1)
+        window = int(budget * max(per_token, 0.25) * 1.2) + 16
         while True:
             stop = min(end, start + window)
             piece = text[start:stop]
             tokens = encode_ordinary(encoding, piece)
             if len(tokens) > budget:
                 covered = len(encoding.decode_bytes(tokens[:budget]))
-                hint = len(piece.encode("utf-8")[:covered].decode("utf-8", "ignore"))
-                self._chars_per_token = max(hint / budget, 0.25)
-                return hint
+                return len(piece.encode("utf-8")[:covered].decode("utf-8", "ignore"))
             if stop == end:
                 return end - start
             growth = 2.0 if not tokens else max(1.5, 1.2 * (budget + 1) / len(tokens))
