@@ -942,3 +942,26 @@ def test_every_chunk_size_equals_a_full_encode_on_generated_long_texts(
         ]
         assert [c.size for c in chunks] == counted, splitter
         assert max(counted, default=0) <= splitter.chunk_size
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: RecursiveSplitter(64, 8, length="cl100k_base"),
+        lambda: SentenceSplitter(64, 8, length="cl100k_base"),
+        lambda: ParagraphSplitter(64, 8, length="cl100k_base"),
+        lambda: MarkdownSplitter(64, 8, length="cl100k_base"),
+    ],
+)
+def test_the_chunks_are_the_same_on_one_thread_or_two(
+    make: Callable[[], object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Long enough for an index in segments, encoded on two threads (made ahead of the
+    # parse for Markdown): the chunks are those of one thread.
+    text = (sample("markdown.md") + sample("english.txt") + sample("chinese.txt")) * 12
+    assert len(text) >= 2 * token_index.INDEX_MIN_CHARS
+    chunks = {}
+    for workers in (1, 2):
+        monkeypatch.setattr(tiktoken_sizing, "_workers", lambda workers=workers: workers)
+        chunks[workers] = [(c.start, c.end, c.size) for c in make().split(text)]  # type: ignore[attr-defined]
+    assert chunks[1] == chunks[2]
