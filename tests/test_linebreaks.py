@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spansplit import ParagraphSplitter, RecursiveSplitter, SentenceSplitter, split_recursive
-from spansplit.boundaries import linebreaks
+from spansplit.boundaries import linebreaks, paragraphs
 from spansplit.boundaries.graphemes import cluster_ends
 from spansplit.boundaries.linebreaks import (
     CLOSING,
@@ -321,6 +321,18 @@ def test_code_paragraphs_are_cut_at_line_ends(lines: list[str], size: int) -> No
     assert looks_like_code(text, 0, len(text))
     for chunk in ParagraphSplitter(size).split(text):
         assert chunk.end == len(text) or text[chunk.end] == "\n", chunk
+
+
+@settings(max_examples=400)
+@given(st.text(alphabet=" \t.#/@>`~{}();[]\\:,aZ1_'\"-!?\u00e9\u4e2d\x0c", max_size=10))
+def test_lines_that_code_may_show_start_or_end_as_the_quick_test_expects(line: str) -> None:
+    # looks_like_code reads only lines whose first or last character is one of these:
+    # every other line must be prose to the full test (no prompt, no code, no code end).
+    session = line.startswith(paragraphs._SESSION) or line.lstrip(" \t").startswith(">>> ")
+    if session or paragraphs._code_line_kind(line):
+        assert (
+            line[:1] in paragraphs._MAYBE_CODE_FIRST or line[-1:] in paragraphs._MAYBE_CODE_LAST
+        ), line
 
 
 def test_prose_paragraphs_are_not_code() -> None:

@@ -88,6 +88,10 @@ _LINE_SPLIT = re.compile(r"\r\n|\r|\n")
 # What any code line shows at least one of (a quick test before the lines are read).
 _CODE_HINT = re.compile(r"[{}();\[\]\\,:#/@>`~\t]|    |\.\.\.")
 _SESSION = (">>>", "```", "~~~", "... ")  # a doctest prompt or a fence: code at once
+# A line whose first character is none of these and whose last is none of those is
+# neither a doctest prompt or fence nor code nor ends like code: most lines of prose.
+_MAYBE_CODE_FIRST = " \t.#/@>`~"
+_MAYBE_CODE_LAST = " \t{}();[]\\:,"
 _CODE_START = ("\t", "    ", "...")
 _COMMENT_START = ("//", "#", "@")
 _CODE_END = tuple("{}();[]\\")
@@ -161,10 +165,13 @@ def looks_like_code(text: str, start: int, end: int) -> bool:
     code (a line of prose that ends with a comma does not)."""
     if not _CODE_HINT.search(text, start, end):
         return False
-    lines = _LINE_SPLIT.split(text[start:end])
+    region = text[start:end]
+    lines = _LINE_SPLIT.split(region) if "\r" in region else region.split("\n")
     code = 0
     ending: list[str] = []  # lines that end like code: code unless they read as prose
     for line in lines:
+        if line[:1] not in _MAYBE_CODE_FIRST and line[-1:] not in _MAYBE_CODE_LAST:
+            continue
         if line.startswith(_SESSION) or line.lstrip(" \t").startswith(">>> "):
             return True
         kind = _code_line_kind(line)
