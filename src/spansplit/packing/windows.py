@@ -24,7 +24,7 @@ from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
 from ..boundaries.linebreaks import ClauseLevel
 from ..boundaries.paragraphs import paragraph_spans
 from ..boundaries.sentences import SentenceLevel, lookahead_ends
-from ..boundaries.separators import SeparatorLevel
+from ..boundaries.separators import HeadingLines, SeparatorLevel
 from ..boundaries.words import word_spans
 from ..chunk import SizedSpan, Span, after_whitespace
 from ..config import ChunkConfig
@@ -64,7 +64,7 @@ def _is_local(level: Level) -> bool:
     limit: it is not."""
     if isinstance(level, SeparatorLevel):
         return level.literal is not None
-    return isinstance(level, (SentenceLevel, ClauseLevel, MarkdownCuts)) or (
+    return isinstance(level, (SentenceLevel, ClauseLevel, MarkdownCuts, HeadingLines)) or (
         level in (paragraph_spans, word_spans)
     )
 
