@@ -48,10 +48,16 @@ _VECTOR_SLICE = 1 << 15
 searched, a blank line of the text 12 more: a slice takes about 0.6 MB at most)."""
 
 
+def offset_typecode(text: str) -> str:
+    """The ``array`` type code for offsets into ``text``: 4 bytes an offset (8 for a text
+    of 4G code points or more), where a list of ints takes 36 or more."""
+    return "I" if len(text) < 1 << 32 else "q"
+
+
 def line_ending_ends(text: str) -> array[int]:
     """Offsets just past each line ending of ``text``, in order (one linear scan), in an
-    array of 4 bytes an offset (8 for a text of 4G code points or more)."""
-    code = "I" if len(text) < 1 << 32 else "q"
+    array of :func:`offset_typecode`."""
+    code = offset_typecode(text)
     lone_cr = has_lone_cr(text)
     np = optional_numpy() if not lone_cr and len(text) > _VECTOR_SLICE // 8 else None
     if np is None:

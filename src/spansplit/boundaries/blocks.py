@@ -46,7 +46,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain, pairwise, repeat
 
-from ..lines import LineWalker
+from ..lines import LineWalker, offset_typecode
 from .paragraphs import BLANK_CHARACTERS, leading_blanks_end
 
 HEADING = "heading"
@@ -149,7 +149,7 @@ def block_layout(text: str) -> BlockLayout:
     others.add(run_ends[0] if run_starts and run_starts[0] == 0 else 0)  # the first content
     # with the first line after blank lines: the runs' ends, merged in (a set of them
     # all took 50 bytes a run)
-    firsts = array("q", _merged(run_ends, sorted(others), size))
+    firsts = array(offset_typecode(text), _merged(run_ends, sorted(others), size))
     kinds = list(map(found.starts.get, firsts, repeat(TEXT)))
     return BlockLayout(
         lines, firsts, kinds, run_starts, run_ends, found.lead_ends, frozenset(found.underlines)
@@ -196,8 +196,8 @@ class _Structure:
         self.fence_ends: list[int] = []
         self.underlines: list[int] = []
         # Runs of blank lines outside fences (blank lines inside a fence are code).
-        self.run_starts = array("q")  # 8 bytes a run, where a list of ints takes 36
-        self.run_ends = array("q")
+        self.run_starts = array(offset_typecode(text))
+        self.run_ends = array(offset_typecode(text))
         self.indent_memo = (-1, -1)  # (run start, paragraph start)
         self._read()
 
@@ -359,15 +359,17 @@ MARKDOWN_CUTS = ("heading", "fence", "rule", "paragraph")
 _CACHE = threading.local()
 
 
-def _cuts_of(text: str) -> dict[str, list[int]]:
+def _cuts_of(text: str) -> dict[str, array[int]]:
     """Where each of :data:`MARKDOWN_CUTS` starts in ``text``, from its block layout
-    (made once per text: recursive splitting asks every level about the same text)."""
+    (made once per text: recursive splitting asks every level about the same text; kept
+    as arrays: a megabyte of one-letter paragraphs has 333,000 cuts)."""
     cached = getattr(_CACHE, "last", None)
     if cached is not None and cached[0] is text:
-        found: dict[str, list[int]] = cached[1]
+        found: dict[str, array[int]] = cached[1]
         return found
     layout = block_layout(text)
     firsts, kinds, lines = layout.firsts, layout.kinds, layout.lines
+    code = offset_typecode(text)
 
     def end_of(index: int) -> int:
         return firsts[index + 1] if index + 1 < len(firsts) else lines.size
@@ -384,17 +386,23 @@ def _cuts_of(text: str) -> dict[str, list[int]]:
     after_bare = {end_of(index) for index in headings if bare_heading(index)}
     fence_starts = [f for f, kind in zip(firsts, kinds) if kind == CODE]
     found = {
-        "heading": [firsts[index] for index in headings],
-        "fence": sorted(
-            {*fence_starts, *(layout.lead_ends[f] for f in fence_starts)} - {lines.size}
+        "heading": array(code, [firsts[index] for index in headings]),
+        "fence": array(
+            code,
+            sorted({*fence_starts, *(layout.lead_ends[f] for f in fence_starts)} - {lines.size}),
         ),
         # After a thematic break: it closes what is before it (and alone it says nothing).
-        "rule": [lines.end(f) for f, kind in zip(firsts, kinds) if kind == RULE],
+        "rule": array(code, [lines.end(f) for f, kind in zip(firsts, kinds) if kind == RULE]),
         # Every run of blank lines but one ending the text or before the first content
         # ends where a segment starts.
-        "paragraph": [
-            end for end in layout.run_ends if content < end < lines.size and end not in after_bare
-        ],
+        "paragraph": array(
+            code,
+            (
+                end
+                for end in layout.run_ends
+                if content < end < lines.size and end not in after_bare
+            ),
+        ),
     }
     _CACHE.last = (text, found)
     return found
