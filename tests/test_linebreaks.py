@@ -30,7 +30,7 @@ from spansplit.boundaries.linebreaks import (
     glue,
 )
 from spansplit.boundaries.paragraphs import code_line_spans, looks_like_code
-from spansplit.boundaries.sentences import SentenceStarts, _resume_point, sentence_spans
+from spansplit.boundaries.sentences import SentenceStarts, sentence_spans
 from spansplit.chunk import trim_span
 from spansplit.packing.pieces import _trim_spans
 
@@ -463,16 +463,25 @@ def test_clause_starts() -> None:
     ).map("".join),
     st.data(),
 )
-def test_sentence_starts_in_a_window_are_the_window_reading_of_sentence_spans(
+def test_sentence_starts_in_a_window_are_those_of_the_whole_text(
     text: str, data: st.DataObject
 ) -> None:
     if len(text) < 2:
         return
     low = data.draw(st.integers(1, len(text) - 1))
     end = data.draw(st.integers(low, len(text)))
-    begin = _resume_point(text, low)
-    expected = [s for s, _ in sentence_spans(text, begin, end, wrapped=True)[1:] if s >= low]
+    expected = [s for s, _ in sentence_spans(text, wrapped=True)[1:] if low <= s < end]
     assert SentenceStarts()(text, low, end) == expected
+
+
+def test_sentence_starts_are_read_again_for_another_text_or_other_settings() -> None:
+    text = "I met Dr. Watson. He smiled."
+    assert SentenceStarts()(text, 0, len(text)) == [18]
+    # The same text with other abbreviations: "Dr." now ends a sentence.
+    assert SentenceStarts(frozenset({"Mr."}))(text, 0, len(text)) == [10, 18]
+    other = "One. Two."
+    assert SentenceStarts()(other, 0, len(other)) == [5]
+    assert SentenceStarts()(text, 0, len(text)) == [18]
 
 
 @pytest.mark.parametrize("splitter", [ParagraphSplitter, RecursiveSplitter, SentenceSplitter])

@@ -64,7 +64,9 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 from array import array
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -74,6 +76,7 @@ import regex
 
 from ..chunk import JOINING_MARKS, Span
 from ..errors import InputTypeError, InvalidParameterError, ParameterTypeError
+from ..lines import offset_typecode
 from ..validate import check_int
 from .paragraphs import paragraph_spans
 
@@ -449,45 +452,6 @@ class SentenceLevel:
         )
 
 
-_RESUME_REACH = 256
-"""How far before the first wanted start :class:`SentenceStarts` begins reading."""
-
-
-def _resume_point(text: str, low: int) -> int:
-    """A place before ``low`` to read sentences from: the start of the line holding
-    ``low - 1`` when it is near, else a word start within :data:`_RESUME_REACH`."""
-    reach = max(0, low - _RESUME_REACH)
-    line = _line_start(text, reach, max(0, low - 1))
-    if 0 < line < len(text) and text[line - 1 : line + 1] == "\r\n":
-        line = _line_start(text, reach, line - 1)  # not between the CR and LF: the line before
-    if line > low - _RESUME_REACH or line == 0:
-        return line
-    space = text.rfind(" ", low - _RESUME_REACH, low - 1)
-    return space + 1 if space >= 0 else line
-
-
-_ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
-_BLANK_LINE = re.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r(?!\n)|\n)")  # a blank line
-
-
-_CLOSE_REACH = 32
-"""How far before a sentence start its terminator may lie (closing marks and spaces
-between): :class:`SentenceStarts` looks for one from there."""
-
-
-@lru_cache(maxsize=2)
-def _sentence_end_hint(wrapped: bool) -> re.Pattern[str]:
-    """What any sentence end needs before it: a terminator (STerm, ATerm), a paragraph
-    separator (with ``wrapped``: NEL, U+2028, U+2029 or a blank line), or a character
-    beyond the BMP (whose class the pattern does not spell out)."""
-    classes = _re_classes(False)
-    if not wrapped:
-        return re.compile(f"[{classes['T']}{classes['P']}\U00010000-\U0010ffff]")
-    # a blank line, or the text's first line blank (no paragraph before its line ending)
-    blank_line = r"(?:\r\n|\r|\n|\A)[ \t]*(?:\r\n|\r|\n)"
-    return re.compile(f"[{classes['T']}\x85\u2028\u2029\U00010000-\U0010ffff]|{blank_line}")
-
-
 _STOPS = r"[\p{SB=OLetter}\p{SB=Upper}\p{SB=Lower}\p{SB=Sep}\p{SB=STerm}\p{SB=ATerm}]"
 _ONE_LINE_END = r"(?:\r\n|\r(?!\n)|\n)"
 _LOOKAHEAD_END = regex.compile(rf"{_STOPS}|[\r\n]")
@@ -507,31 +471,32 @@ def lookahead_ends(text: str, start: int, end: int, *, wrapped: bool = False) ->
 
 @dataclass(frozen=True, slots=True)
 class SentenceStarts:
-    """Sentence starts in ``[low, end)``, where overlap may start at a sentence (read from
-    a line or word start before ``low``, so a sentence ending just before ``low`` counts).
-
-    The window is short (the overlap's room and a line before it), so it is read with
-    the BMP pattern directly (unwrapped first where ``wrapped``); a window with a
-    character beyond the BMP goes through :func:`sentence_spans`."""
+    """Sentence starts in ``[low, end)``, where overlap may start at a sentence: those of
+    the whole text, read once (by :func:`sentence_spans`, unwrapped where ``wrapped``)
+    and kept for the last text this thread asked about. Packing asks about every chunk's
+    tail, and about much of a chunk where it looks for a sentence end to stop at: read
+    window by window, the text was read about once over again, and more with small
+    chunks."""
 
     abbreviations: frozenset[str] = DEFAULT_ABBREVIATIONS
     wrapped: bool = True
 
     def __call__(self, text: str, low: int, end: int) -> list[int]:
-        if not _sentence_end_hint(self.wrapped).search(text, max(0, low - _CLOSE_REACH), end):
-            return []  # no sentence ends here
-        begin = _resume_point(text, low)
-        window = text[begin:end]
-        if _ASTRAL_RE.search(window):
-            spans = sentence_spans(
-                text, begin, end, abbreviations=self.abbreviations, wrapped=self.wrapped
-            )
-            return [start for start, _ in spans[1:] if start >= low]
-        if self.wrapped:
-            if _BLANK_LINE.search(window) or window[:1] in ("\r", "\n"):
-                window = _unwrapped(window)
-            else:  # one paragraph: every line ending in it is inside it
-                window = window.replace("\r\n", "  ").replace("\r", " ").replace("\n", " ")
-        pattern = fast_pattern(self.abbreviations, True, True)
-        ends = list(map(_MATCH_END, pattern.finditer(window)))
-        return [begin + e for e in ends[:-2] if begin + e >= low]
+        starts = self.of(text)
+        return list(starts[bisect_left(starts, low) : bisect_left(starts, end)])
+
+    def of(self, text: str) -> array[int]:
+        """Every sentence start of ``text`` but its first, ascending."""
+        cached = getattr(_LAST_STARTS, "found", None)
+        if cached is not None and cached[0] is text and cached[1] == self:
+            found: array[int] = cached[2]
+            return found
+        spans = sentence_spans(text, abbreviations=self.abbreviations, wrapped=self.wrapped)
+        starts = array(offset_typecode(text), [start for start, _ in spans[1:]])
+        _LAST_STARTS.found = (text, self, starts)
+        return starts
+
+
+_LAST_STARTS = threading.local()
+"""The last text :class:`SentenceStarts` read on this thread, the settings it read it with,
+and its sentence starts (as :mod:`.blocks` keeps the cuts of the last Markdown text)."""
