@@ -191,8 +191,12 @@ def worker(family: str, setting: str, splitter_name: str, length: str, megabytes
         splitter = make_splitter(splitter_name, setting, length)
         # What a process does once, before its first long text, is not memory of the text:
         # loading the tokenizer and the grammar, importing numpy, starting the counting
-        # threads. A short text of the same family does all of it.
+        # threads. A short text of the same family does most of it; numpy, which only a
+        # long enough text needs (about 11 MB once), is imported here.
         splitter.split(FAMILIES[family](WARM_UP_MEGABYTES))
+        from spansplit.lines import optional_numpy
+
+        optional_numpy()
     except Exception as error:  # a splitter this machine cannot make (a missing extra)
         result["error"] = f"{type(error).__name__}: {error}"[:160]
         print(json.dumps(result))
