@@ -435,3 +435,37 @@ def test_the_last_two_chunks_of_a_split_paragraph_are_evened_on_both_paths() -> 
     # With overlap (which the caps leave out) each chunk repeats the word before it.
     chunks = RecursiveSplitter(10, 4).split(text)
     assert [chunk.text for chunk in chunks] == ["aaaa bbbb", "bbbb cccc", "cccc dddd", "dddd ee"]
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["a", "bb", "cccc", "d" * 9]),
+            st.sampled_from([" ", " ", " ", "  ", "\n", " \n "]),
+        ).map("".join),
+        min_size=2,
+        max_size=24,
+    ).map("".join),
+    st.floats(0.3, 0.9),
+)
+def test_the_two_chunk_cap_is_the_smallest_cap_greedy_packs_into_two_chunks(
+    text: str, share: float
+) -> None:
+    """The two-chunk cap is found by a walk over the cuts near the middle; greedy packing
+    under every smaller cap (a piece wider than the cap alone in its chunk) makes more."""
+    found: list[tuple[int, int]] = []
+    walk = RecursiveScan._two_chunk_cap
+
+    def checked(self: RecursiveScan, separator: str, pos: int, run_end: int) -> int:
+        cap = walk(self, separator, pos, run_end)
+        assert self._greedy_chunks(separator, pos, run_end, cap)[1] <= 2
+        if cap > 1:
+            assert self._greedy_chunks(separator, pos, run_end, cap - 1)[1] > 2
+        found.append((pos, run_end))
+        return cap
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(RecursiveScan, "_two_chunk_cap", checked)
+        RecursiveSplitter(max(3, int(len(text) * share))).split(text)
+    event(f"two-chunk caps found: {min(len(found), 2)}")

@@ -267,6 +267,8 @@ class RecursiveScan:
         budget = self.budget
         if 2 * (run_end - last_start) >= budget:
             return budget  # the last chunk is no runt: the budget is the cap
+        if most == 2:
+            return self._two_chunk_cap(separator, pos, run_end)
         low, high = 1, budget
         while low < high:
             middle = (low + high) // 2
@@ -275,6 +277,37 @@ class RecursiveScan:
             else:
                 low = middle + 1
         return high
+
+    def _two_chunk_cap(self, separator: str, pos: int, run_end: int) -> int:
+        """:meth:`_even_cap` for two chunks, from the cuts around the middle. Greedy
+        packing under a cap makes two chunks where one cut leaves each side within the
+        cap or a single piece (a piece wider than the cap is a chunk alone): the cap is
+        the smallest larger side over the cuts, a single piece's side counting as 1.
+        Within the first and last cuts, the larger side falls and then rises along the
+        cuts (the left side grows, the right one shrinks), so from the cut at the middle
+        a short walk finds where it is smallest."""
+
+        def larger_side(cut: int) -> int:
+            return max(cut - pos, run_end - self._run_end(cut))
+
+        first = self._cut_after(separator, pos, run_end)[0]
+        last = self._chunk_end(separator, pos, run_end - 1)
+        if first == last:
+            return 1  # two pieces: two chunks under any cap
+        ends = min(run_end - self._run_end(first), last - pos)  # a single piece on one side
+        cut = max(first, self._chunk_end(separator, pos, (pos + run_end) // 2))
+        best = larger_side(cut)
+        while cut < last:  # right while the larger side falls
+            following = self._cut_after(separator, self._run_end(cut), run_end)[0]
+            if larger_side(following) >= best:
+                break
+            cut, best = following, larger_side(following)
+        while cut > first:  # else left
+            previous = self._chunk_end(separator, pos, cut - 1)
+            if larger_side(previous) >= best:
+                break
+            cut, best = previous, larger_side(previous)
+        return min(best, ends)
 
     def _last_two_cap(self, separator: str, pos: int, run_end: int, cap: int) -> int:
         """``cap``, lowered where it leaves two chunks of the run from ``pos`` on to the
