@@ -837,3 +837,42 @@ def test_words_on_the_samples(name: str) -> None:
 @pytest.mark.parametrize("relative", corpus_cases(CORPUS_SAMPLES[:6]))
 def test_words_on_the_corpus(relative: str) -> None:
     check_words(read_exact(relative))
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "Mr. Smith ",
+                "end. ",
+                "End! ",
+                "why? so",
+                "a b",
+                "\n",
+                "\r\n",
+                "\r",
+                "\n\n",
+                " \n \n",
+                "\u2029",
+                "\x85",
+                "“Go.” ",
+                "e.g. x",
+                "中文。",
+                "」",
+                "U.S. Army",
+            ]
+        ),
+        max_size=50,
+    ).map("".join),
+    st.booleans(),
+    st.integers(1, 12),
+)
+def test_sentence_starts_read_a_stretch_at_a_time_are_the_whole_texts(
+    text: str, wrapped: bool, stretch: int
+) -> None:
+    # Each stretch ends where a sentence must: after blank lines (wrapped) or a line ending.
+    whole = [start for start, _ in sentence_spans(text, wrapped=wrapped)[1:]]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sentences, "STARTS_STRETCH", stretch)
+        patch.setattr(sentences._LAST_STARTS, "found", None, raising=False)
+        assert list(sentences.SentenceStarts(wrapped=wrapped).of(text)) == whole

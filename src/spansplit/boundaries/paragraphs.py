@@ -61,6 +61,13 @@ def _separators(
     return starts, list(map(_match_end, found))
 
 
+def paragraph_break_end(text: str, at: int) -> int:
+    """Where the first paragraph separator (blank lines) that ends after ``at`` ends: a
+    paragraph start, or the end of the text where no separator follows."""
+    found = _SEPARATOR_ANY.search(text, at)
+    return len(text) if found is None else found.end()
+
+
 def leading_blanks_end(text: str, start: int = 0, stop: int | None = None) -> int:
     """End of the blank lines that ``text[start:stop]`` starts with (``start`` if none);
     ``start`` must be a line start."""

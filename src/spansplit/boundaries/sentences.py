@@ -78,7 +78,7 @@ from ..chunk import JOINING_MARKS, Span
 from ..errors import InputTypeError, InvalidParameterError, ParameterTypeError
 from ..lines import offset_typecode
 from ..validate import check_int
-from .paragraphs import paragraph_spans
+from .paragraphs import paragraph_break_end, paragraph_spans
 
 DEFAULT_ABBREVIATIONS: frozenset[str] = frozenset(
     {
@@ -486,15 +486,38 @@ class SentenceStarts:
         return list(starts[bisect_left(starts, low) : bisect_left(starts, end)])
 
     def of(self, text: str) -> array[int]:
-        """Every sentence start of ``text`` but its first, ascending."""
+        """Every sentence start of ``text`` but its first, ascending; read a stretch of
+        about :data:`STARTS_STRETCH` code points at a time, each ending where a sentence
+        must (after a paragraph separator, or a line ending where lines are not wrapped),
+        so that memory stays that of the starts."""
         cached = getattr(_LAST_STARTS, "found", None)
         if cached is not None and cached[0] is text and cached[1] == self:
             found: array[int] = cached[2]
             return found
-        spans = sentence_spans(text, abbreviations=self.abbreviations, wrapped=self.wrapped)
-        starts = array(offset_typecode(text), [start for start, _ in spans[1:]])
+        starts = array(offset_typecode(text))
+        begin = 0
+        while begin < len(text):
+            at = begin + STARTS_STRETCH
+            if at >= len(text):
+                stop = len(text)
+            elif self.wrapped:
+                stop = paragraph_break_end(text, at)
+            else:
+                line_end = _LINE_END.search(text, at)
+                stop = len(text) if line_end is None else line_end.end()
+            spans = sentence_spans(
+                text, begin, stop, abbreviations=self.abbreviations, wrapped=self.wrapped
+            )
+            starts.extend(start for start, _ in spans if start > 0)
+            begin = stop
         _LAST_STARTS.found = (text, self, starts)
         return starts
+
+
+STARTS_STRETCH = 1 << 18
+"""Code points :meth:`SentenceStarts.of` reads at once, to the next place a sentence must end
+(the text and its sentences a stretch at a time, rather than a copy of the whole text and a
+list of all its sentences)."""
 
 
 _LAST_STARTS = threading.local()
