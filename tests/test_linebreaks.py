@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spansplit import ParagraphSplitter, RecursiveSplitter, SentenceSplitter, split_recursive
-from spansplit.boundaries import linebreaks, paragraphs
+from spansplit.boundaries import linebreaks, paragraphs, sentences
 from spansplit.boundaries.graphemes import cluster_ends
 from spansplit.boundaries.linebreaks import (
     CLOSING,
@@ -441,28 +441,38 @@ def test_clause_starts() -> None:
     assert [text[p] for p in clause_starts(text, 0, len(text))] == ["分", "每", "天", "b", "c", "d"]
 
 
+# Prose for the sentence starts overlap may take: abbreviations, terminators before
+# lower-case words, quotations, every line ending and paragraph separator, CJK.
+sentence_texts = st.lists(
+    st.sampled_from(
+        [
+            "word ",
+            "Mr. Smith ",
+            "end. ",
+            "End! ",
+            "why? so",
+            "e.g. x",
+            "U.S. Army",
+            "\u201cGo.\u201d ",
+            "\n",
+            "\r\n",
+            "\r",
+            "\n\n",
+            "\r\n\r\n",
+            " \n \n",
+            "\u2029",
+            "\x85",
+            "中文。",
+            "」",
+            "a,",
+        ]
+    ),
+    max_size=60,
+).map("".join)
+
+
 @settings(max_examples=150)
-@given(
-    st.lists(
-        st.sampled_from(
-            [
-                "word ",
-                "Mr. Smith ",
-                "end. ",
-                "End! ",
-                "\n",
-                "\r\n",
-                "\n\n",
-                "\r\n\r\n",
-                "中文。",
-                "」",
-                "a,",
-            ]
-        ),
-        max_size=60,
-    ).map("".join),
-    st.data(),
-)
+@given(sentence_texts, st.data())
 def test_sentence_starts_in_a_window_are_those_of_the_whole_text(
     text: str, data: st.DataObject
 ) -> None:
@@ -472,6 +482,18 @@ def test_sentence_starts_in_a_window_are_those_of_the_whole_text(
     end = data.draw(st.integers(low, len(text)))
     expected = [s for s, _ in sentence_spans(text, wrapped=True)[1:] if low <= s < end]
     assert SentenceStarts()(text, low, end) == expected
+
+
+@given(sentence_texts, st.booleans(), st.integers(1, 12))
+def test_sentence_starts_read_a_stretch_at_a_time_are_the_whole_texts(
+    text: str, wrapped: bool, stretch: int
+) -> None:
+    # Each stretch ends where a sentence must: after blank lines (wrapped) or a line ending.
+    whole = [start for start, _ in sentence_spans(text, wrapped=wrapped)[1:]]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sentences, "STARTS_STRETCH", stretch)
+        patch.setattr(sentences._LAST_STARTS, "found", None, raising=False)
+        assert list(SentenceStarts(wrapped=wrapped).of(text)) == whole
 
 
 def test_sentence_starts_are_read_again_for_another_text_or_other_settings() -> None:
