@@ -472,28 +472,28 @@ sentence_texts = st.lists(
 
 
 @settings(max_examples=150)
-@given(sentence_texts, st.data())
-def test_sentence_starts_in_a_window_are_those_of_the_whole_text(
-    text: str, data: st.DataObject
-) -> None:
-    if len(text) < 2:
-        return
-    low = data.draw(st.integers(1, len(text) - 1))
-    end = data.draw(st.integers(low, len(text)))
-    expected = [s for s, _ in sentence_spans(text, wrapped=True)[1:] if low <= s < end]
-    assert SentenceStarts()(text, low, end) == expected
-
-
-@given(sentence_texts, st.booleans(), st.integers(1, 12))
+@given(sentence_texts, st.booleans(), st.integers(1, 12), st.data())
 def test_sentence_starts_read_a_stretch_at_a_time_are_the_whole_texts(
-    text: str, wrapped: bool, stretch: int
+    text: str, wrapped: bool, stretch: int, data: st.DataObject
 ) -> None:
-    # Each stretch ends where a sentence must: after blank lines (wrapped) or a line ending.
+    # Each stretch ends where a sentence must: after blank lines (wrapped) or a line ending;
+    # a window's starts, where overlap may start, are the whole text's in that window.
     whole = [start for start, _ in sentence_spans(text, wrapped=wrapped)[1:]]
+    low = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(low, len(text)))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(sentences, "STARTS_STRETCH", stretch)
-        patch.setattr(sentences._LAST_STARTS, "found", None, raising=False)
+        sentences.forget_sentence_starts()
         assert list(SentenceStarts(wrapped=wrapped).of(text)) == whole
+        window = SentenceStarts(wrapped=wrapped)(text, low, end)
+        assert window == [start for start in whole if low <= start < end]
+    sentences.forget_sentence_starts()
+
+
+def test_packing_lets_go_of_the_sentences_it_read() -> None:
+    text = "One sentence here. Another one there. " * 200
+    assert len(SentenceSplitter(40, 10).split(text)) > 1
+    assert getattr(sentences._LAST_STARTS, "found", None) is None
 
 
 def test_sentence_starts_are_read_again_for_another_text_or_other_settings() -> None:

@@ -469,3 +469,20 @@ def test_the_two_chunk_cap_is_the_smallest_cap_greedy_packs_into_two_chunks(
         patch.setattr(RecursiveScan, "_two_chunk_cap", checked)
         RecursiveSplitter(max(3, int(len(text) * share))).split(text)
     event(f"two-chunk caps found: {min(len(found), 2)}")
+
+
+def test_the_last_two_chunks_are_evened_by_the_two_chunk_walk() -> None:
+    # The run of the split paragraph's last two chunks ("cccc dddd ee", 12 wide under a
+    # budget of 10) has its best cut after "cccc" (larger side 7, "dddd ee"), not after
+    # "dddd" (9, "cccc dddd").
+    caps: list[int] = []
+    walk = RecursiveScan._two_chunk_cap
+
+    def recorded(self: RecursiveScan, separator: str, pos: int, run_end: int) -> int:
+        caps.append(walk(self, separator, pos, run_end))
+        return caps[-1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(RecursiveScan, "_two_chunk_cap", recorded)
+        chunks = RecursiveSplitter(10).split("aaaa bbbb cccc dddd ee")
+    assert caps and [chunk.text for chunk in chunks] == ["aaaa bbbb", "cccc", "dddd ee"]

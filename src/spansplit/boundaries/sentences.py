@@ -514,12 +514,18 @@ class SentenceStarts:
         return starts
 
 
-STARTS_STRETCH = 1 << 18
+STARTS_STRETCH = 1 << 14
 """Code points :meth:`SentenceStarts.of` reads at once, to the next place a sentence must end
 (the text and its sentences a stretch at a time, rather than a copy of the whole text and a
 list of all its sentences)."""
 
 
 _LAST_STARTS = threading.local()
-"""The last text :class:`SentenceStarts` read on this thread, the settings it read it with,
-and its sentence starts (as :mod:`.blocks` keeps the cuts of the last Markdown text)."""
+"""The text :class:`SentenceStarts` read last on this thread, the settings it read it with,
+and its sentence starts, until :func:`forget_sentence_starts`."""
+
+
+def forget_sentence_starts() -> None:
+    """Let go of the text :class:`SentenceStarts` read last on this thread, and its starts
+    (packing calls this when it is done with a text)."""
+    _LAST_STARTS.found = None

@@ -30,6 +30,7 @@ from ..boundaries.levels import (
     is_recursive,
     splits,
 )
+from ..boundaries.sentences import forget_sentence_starts
 from ..boundaries.separators import SeparatorLevel
 from ..chunk import SizedSpan, Span, trim_span
 from ..config import ChunkConfig
@@ -100,6 +101,27 @@ def pack(
         return []
     if config.strip_whitespace and trim_span(text, start, end)[0] == end:
         return []  # blank: trimming leaves nothing (no level is asked for its lines)
+    try:
+        chunks = _chunks(text, structure, config, start, end, region, measurer)
+        check_budget(chunks, config)
+        return without_repeated(
+            text, chunks, config.chunk_overlap, config.chunk_size, config.length
+        )
+    finally:
+        forget_sentence_starts()  # overlap read the text's sentences once: let them go
+
+
+def _chunks(
+    text: str,
+    structure: Structure,
+    config: ChunkConfig,
+    start: int,
+    end: int,
+    region: Span | None,
+    measurer: TextMeasurer | None,
+) -> list[SizedSpan]:
+    """:func:`pack`'s chunks of ``text[start:end]`` before they are checked: scanned where
+    the scan applies, else by the general path, a window at a time where it can be."""
     chunks = _scan(text, structure, config, start) if region is None else None
     if chunks is None:
 
@@ -117,8 +139,7 @@ def pack(
             chunks = windows.pack_windows(text, structure, config, start, end, measurer, whole)
         else:
             chunks = whole(None, ())
-    check_budget(chunks, config)
-    return without_repeated(text, chunks, config.chunk_overlap, config.chunk_size, config.length)
+    return chunks
 
 
 BYTE_ORDER_MARK = "\ufeff"
