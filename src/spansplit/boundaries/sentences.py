@@ -66,7 +66,7 @@ import re
 import sys
 import threading
 from array import array
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -394,18 +394,42 @@ def sentence_spans(
     gives plain UAX #29;
     ``wrapped=True`` lets sentences run across the lines of a paragraph.
     """
+    ends = sentence_ends(
+        text,
+        start,
+        end,
+        abbreviations=abbreviations,
+        openers=openers,
+        lowercase_continues=lowercase_continues,
+        wrapped=wrapped,
+    )
+    return list(zip(chain((start,), ends), ends))
+
+
+def sentence_ends(
+    text: str,
+    start: int = 0,
+    end: int | None = None,
+    *,
+    abbreviations: Iterable[str] = DEFAULT_ABBREVIATIONS,
+    openers: bool = True,
+    lowercase_continues: bool = True,
+    wrapped: bool = False,
+) -> list[int]:
+    """Where each sentence of ``text[start:end]`` ends, ascending (the last at the region's
+    end): :func:`sentence_spans` without a tuple for each."""
     stop = check_region(text, start, end)
     if start == stop:
         return []
     if wrapped:
-        # Same length, so the spans found in the copy are the spans of the original.
-        local = sentence_spans(
+        # Same length, so the ends found in the copy are the ends in the original.
+        local = sentence_ends(
             _unwrapped(text[start:stop]),
             abbreviations=abbreviations,
             openers=openers,
             lowercase_continues=lowercase_continues,
         )
-        return [(a + start, b + start) for a, b in local] if start else local
+        return [found + start for found in local] if start else local
     settings = (check_abbreviations(abbreviations), bool(openers), bool(lowercase_continues))
     fast = fast_pattern(*settings)
     ends: list[int] = []
@@ -428,7 +452,7 @@ def sentence_spans(
         done = last
     if done < stop:
         _add_ends(fast, text, done, stop, ends)
-    return list(zip(chain((start,), ends), ends))
+    return ends
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,57 +496,93 @@ def lookahead_ends(text: str, start: int, end: int, *, wrapped: bool = False) ->
 @dataclass(frozen=True, slots=True)
 class SentenceStarts:
     """Sentence starts in ``[low, end)``, where overlap may start at a sentence: those of
-    the whole text, read once (by :func:`sentence_spans`, unwrapped where ``wrapped``)
-    and kept for the last text this thread asked about. Packing asks about every chunk's
-    tail, and about much of a chunk where it looks for a sentence end to stop at: read
-    window by window, the text was read about once over again, and more with small
-    chunks."""
+    the whole text (by :func:`sentence_spans`, unwrapped where ``wrapped``), read a
+    stretch at a time as packing asks for them and kept for the last few stretches of
+    the last text this thread asked about. Packing asks about every chunk's tail, and
+    about much of a chunk where it looks for a sentence end to stop at: read window by
+    window, the text was read about once over again, and more with small chunks."""
 
     abbreviations: frozenset[str] = DEFAULT_ABBREVIATIONS
     wrapped: bool = True
 
     def __call__(self, text: str, low: int, end: int) -> list[int]:
-        starts = self.of(text)
-        return list(starts[bisect_left(starts, low) : bisect_left(starts, end)])
-
-    def of(self, text: str) -> array[int]:
-        """Every sentence start of ``text`` but its first, ascending; read a stretch of
-        about :data:`STARTS_STRETCH` code points at a time, each ending where a sentence
-        must (after a paragraph separator, or a line ending where lines are not wrapped),
-        so that memory stays that of the starts."""
         cached = getattr(_LAST_STARTS, "found", None)
-        if cached is not None and cached[0] is text and cached[1] == self:
-            found: array[int] = cached[2]
-            return found
-        starts = array(offset_typecode(text))
-        begin = 0
-        while begin < len(text):
-            at = begin + STARTS_STRETCH
+        if cached is None or cached.text is not text or cached.settings != self:
+            cached = _LAST_STARTS.found = _Stretches(text, self)
+        return cached.starts(low, end)
+
+
+STARTS_STRETCH = 1 << 14
+"""Code points :class:`SentenceStarts` reads at once, to the next place a sentence must end."""
+
+KEPT_STRETCHES = 8
+"""Stretches whose sentence starts are kept (packing asks about a chunk's own text and the
+text after it: the stretches before are not asked about again)."""
+
+
+class _Stretches:
+    """The sentence starts of one text, read a stretch at a time: each stretch ends where
+    a sentence must (after a paragraph separator, or a line ending where lines are not
+    wrapped), so a stretch read alone has the sentences of the whole text; the starts of
+    the :data:`KEPT_STRETCHES` last read are kept, and where each stretch begins."""
+
+    def __init__(self, text: str, settings: SentenceStarts) -> None:
+        self.text = text
+        self.settings = settings
+        self.bounds = array(offset_typecode(text), [0])  # where each stretch found begins
+        self.read: dict[int, array[int]] = {}  # a stretch's index -> its starts (but 0)
+
+    def _bound(self, index: int) -> int:
+        """Where stretch ``index`` begins (the text's length past its last stretch)."""
+        text, bounds = self.text, self.bounds
+        while len(bounds) <= index and bounds[-1] < len(text):
+            at = bounds[-1] + STARTS_STRETCH
             if at >= len(text):
                 stop = len(text)
-            elif self.wrapped:
+            elif self.settings.wrapped:
                 stop = paragraph_break_end(text, at)
             else:
                 line_end = _LINE_END.search(text, at)
                 stop = len(text) if line_end is None else line_end.end()
-            spans = sentence_spans(
-                text, begin, stop, abbreviations=self.abbreviations, wrapped=self.wrapped
+            bounds.append(stop)
+        return bounds[index] if index < len(bounds) else len(text)
+
+    def _stretch(self, index: int) -> array[int]:
+        found = self.read.get(index)
+        if found is None:
+            begin, stop = self._bound(index), self._bound(index + 1)
+            ends = sentence_ends(
+                self.text,
+                begin,
+                stop,
+                abbreviations=self.settings.abbreviations,
+                wrapped=self.settings.wrapped,
             )
-            starts.extend(start for start, _ in spans if start > 0)
-            begin = stop
-        _LAST_STARTS.found = (text, self, starts)
-        return starts
+            found = array(self.bounds.typecode, [begin] if begin else [])
+            found.fromlist(ends)
+            found.pop()  # the end of the stretch: the next one's first start
+            if len(self.read) >= KEPT_STRETCHES:
+                del self.read[next(iter(self.read))]  # the one read first
+            self.read[index] = found
+        return found
 
-
-STARTS_STRETCH = 1 << 14
-"""Code points :meth:`SentenceStarts.of` reads at once, to the next place a sentence must end
-(the text and its sentences a stretch at a time, rather than a copy of the whole text and a
-list of all its sentences)."""
+    def starts(self, low: int, end: int) -> list[int]:
+        """The sentence starts in ``[low, end)``, ascending."""
+        bounds = self.bounds
+        while bounds[-1] <= low and bounds[-1] < len(self.text):
+            self._bound(len(bounds))  # find stretches up to the one holding ``low``
+        index = bisect_right(bounds, low) - 1
+        found: list[int] = []
+        while self._bound(index) < end and self._bound(index) < len(self.text):
+            starts = self._stretch(index)
+            found += starts[bisect_left(starts, low) : bisect_left(starts, end)]
+            index += 1
+        return found
 
 
 _LAST_STARTS = threading.local()
-"""The text :class:`SentenceStarts` read last on this thread, the settings it read it with,
-and its sentence starts, until :func:`forget_sentence_starts`."""
+"""The stretches of the text :class:`SentenceStarts` read last on this thread, until
+:func:`forget_sentence_starts`."""
 
 
 def forget_sentence_starts() -> None:
