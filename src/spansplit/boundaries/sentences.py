@@ -394,43 +394,27 @@ def sentence_spans(
     gives plain UAX #29;
     ``wrapped=True`` lets sentences run across the lines of a paragraph.
     """
-    ends = sentence_ends(
-        text,
-        start,
-        end,
-        abbreviations=abbreviations,
-        openers=openers,
-        lowercase_continues=lowercase_continues,
-        wrapped=wrapped,
-    )
+    stop = check_region(text, start, end)
+    settings = (check_abbreviations(abbreviations), bool(openers), bool(lowercase_continues))
+    ends = sentence_ends(text, start, stop, settings, wrapped)
     return list(zip(chain((start,), ends), ends))
 
 
+SentenceSettings = tuple[frozenset[str], bool, bool]
+"""Checked abbreviations, ``openers`` and ``lowercase_continues`` (see :func:`sentence_spans`)."""
+
+
 def sentence_ends(
-    text: str,
-    start: int = 0,
-    end: int | None = None,
-    *,
-    abbreviations: Iterable[str] = DEFAULT_ABBREVIATIONS,
-    openers: bool = True,
-    lowercase_continues: bool = True,
-    wrapped: bool = False,
+    text: str, start: int, stop: int, settings: SentenceSettings, wrapped: bool
 ) -> list[int]:
-    """Where each sentence of ``text[start:end]`` ends, ascending (the last at the region's
-    end): :func:`sentence_spans` without a tuple for each."""
-    stop = check_region(text, start, end)
+    """Where each sentence of ``text[start:stop]`` ends, ascending (the last at ``stop``):
+    :func:`sentence_spans` without a tuple for each, its arguments checked already."""
     if start == stop:
         return []
     if wrapped:
         # Same length, so the ends found in the copy are the ends in the original.
-        local = sentence_ends(
-            _unwrapped(text[start:stop]),
-            abbreviations=abbreviations,
-            openers=openers,
-            lowercase_continues=lowercase_continues,
-        )
+        local = sentence_ends(_unwrapped(text[start:stop]), 0, stop - start, settings, False)
         return [found + start for found in local] if start else local
-    settings = (check_abbreviations(abbreviations), bool(openers), bool(lowercase_continues))
     fast = fast_pattern(*settings)
     ends: list[int] = []
     done = start
@@ -551,13 +535,8 @@ class _Stretches:
         found = self.read.get(index)
         if found is None:
             begin, stop = self._bound(index), self._bound(index + 1)
-            ends = sentence_ends(
-                self.text,
-                begin,
-                stop,
-                abbreviations=self.settings.abbreviations,
-                wrapped=self.settings.wrapped,
-            )
+            rules = (self.settings.abbreviations, True, True)
+            ends = sentence_ends(self.text, begin, stop, rules, self.settings.wrapped)
             found = array(self.bounds.typecode, [begin] if begin else [])
             found.fromlist(ends)
             found.pop()  # the end of the stretch: the next one's first start
