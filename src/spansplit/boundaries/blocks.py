@@ -369,7 +369,7 @@ def _cuts_of(text: str) -> dict[str, array[int]]:
         return found
     layout = block_layout(text)
     firsts, kinds, lines = layout.firsts, layout.kinds, layout.lines
-    code = offset_typecode(text)
+    code = firsts.typecode
 
     def end_of(index: int) -> int:
         return firsts[index + 1] if index + 1 < len(firsts) else lines.size

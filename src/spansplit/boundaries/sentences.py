@@ -532,6 +532,8 @@ class _Stretches:
         return bounds[index] if index < len(bounds) else len(text)
 
     def _stretch(self, index: int) -> array[int]:
+        """The sentence starts of stretch ``index`` (but the text's first), read now
+        unless they are kept."""
         found = self.read.get(index)
         if found is None:
             begin, stop = self._bound(index), self._bound(index + 1)
@@ -552,7 +554,7 @@ class _Stretches:
             self._bound(len(bounds))  # find stretches up to the one holding ``low``
         index = bisect_right(bounds, low) - 1
         found: list[int] = []
-        while self._bound(index) < end and self._bound(index) < len(self.text):
+        while (begin := self._bound(index)) < end and begin < len(self.text):
             starts = self._stretch(index)
             found += starts[bisect_left(starts, low) : bisect_left(starts, end)]
             index += 1

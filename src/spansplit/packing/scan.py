@@ -299,14 +299,16 @@ class RecursiveScan:
         best = larger_side(cut)
         while cut < last:  # right while the larger side falls
             following = self._cut_after(separator, self._run_end(cut), run_end)[0]
-            if larger_side(following) >= best:
+            side = larger_side(following)
+            if side >= best:
                 break
-            cut, best = following, larger_side(following)
+            cut, best = following, side
         while cut > first:  # else left
             previous = self._chunk_end(separator, pos, cut - 1)
-            if larger_side(previous) >= best:
+            side = larger_side(previous)
+            if side >= best:
                 break
-            cut, best = previous, larger_side(previous)
+            cut, best = previous, side
         return min(best, ends)
 
     def _last_two_cap(self, separator: str, pos: int, run_end: int, cap: int) -> int:
