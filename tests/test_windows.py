@@ -315,6 +315,7 @@ HOSTILE_SPLITTERS: list[tuple[str, Callable[[], Any]]] = [
     ),
     ("sentences", lambda: spansplit.SentenceSplitter(60, 10, length="cl100k_base")),
     ("paragraphs", lambda: spansplit.ParagraphSplitter(60, 10, length="cl100k_base")),
+    ("markdown", lambda: spansplit.MarkdownSplitter(200, 20, length="utf8")),
 ]
 
 
@@ -336,6 +337,10 @@ def test_windows_on_hostile_text(family: str) -> None:
         # The markdown preset's line and word levels (no cut inside a heading line) are
         # read a window at a time: whole, lone-CR lines took 75 MB a MB in their words.
         assert used_by["markdown-preset"], used_by
+    if family in ("tiny paragraphs", "lone-CR lines", "deep Markdown"):
+        # MarkdownSplitter's blocks, where one block holds many (the document, a list):
+        # whole, a megabyte of one-letter paragraphs took 100 times the text as pieces.
+        assert used_by["markdown"], used_by
 
 
 _GLUED = (
@@ -467,3 +472,57 @@ def test_a_long_line_before_tiny_ones_does_not_swing_the_window_forever() -> Non
         whole, windowed, used = whole_and_windowed(splitter, text, windows.WINDOW_CHARS)
         assert windowed == whole and used
         check_chunks(text, splitter.split(text), 200, overlap=20)
+
+
+MARKDOWN_ATOMS = [
+    *PROSE_ATOMS,
+    "> quoted\n",
+    "> # heading in a quote\n",
+    "- item\n  more\n",
+    "- # heading in an item\n",
+    "1. first\n",
+    "```\ncode\n",
+    "```\n",
+    "| a | b |\n|---|---|\n| 1 | 2 |\n",
+    "[ref]: /url\n\n",
+    "    indented\n",
+    "<div>\n",
+    "a\n\n",
+    "\r",
+]
+"""Markdown without headings that open sections (those are cut first, never in windows)."""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@settings(max_examples=100, deadline=None)
+@given(
+    parts=st.lists(
+        st.one_of(st.sampled_from(MARKDOWN_ATOMS), st.text(max_size=3)), min_size=20, max_size=160
+    )
+)
+def test_markdown_blocks_in_windows_make_the_chunks_of_the_whole_text(
+    size: str, parts: list[str]
+) -> None:
+    """MarkdownSplitter reads the blocks of a block that holds many (the document, a
+    list, a quote) a window at a time: the chunks of the whole text, with overlap too."""
+    pytest.importorskip("pyromark")
+    text = "".join(parts).replace("\x00", "")
+    for splitter in (
+        spansplit.MarkdownSplitter(24, length="utf8"),
+        spansplit.MarkdownSplitter(30, 8, length="utf8"),
+    ):
+        whole, windowed, _ = whole_and_windowed(splitter, text, *SIZES[size])
+        assert windowed == whole
+
+
+def test_markdown_of_tiny_blocks_takes_memory_bounded_by_a_window() -> None:
+    """One-letter paragraphs and deeply nested lists: the blocks are kept in arrays (as
+    objects they took 60 and 110 times the text) and packed a window at a time (whole,
+    their pieces took 100 times the text), with the chunks of the whole text."""
+    pytest.importorskip("pyromark")
+    for text in ("a\n\n" * 200_000, ("> " * 20 + "- " * 20 + "item text\n") * 5_000):
+        splitter = spansplit.MarkdownSplitter(1000, 100, length="utf8")
+        whole, windowed, used = whole_and_windowed(splitter, text, windows.WINDOW_CHARS)
+        assert used == 1 and windowed == whole
+        splitter.split(text[:100_000])
+        assert peak_memory(lambda s=splitter, t=text: s.split(t)) < 20 * len(text)

@@ -51,27 +51,63 @@ FRONT_MATTER = re.compile(
 
 _LONE_CR = re.compile(r"\r(?!\n)")
 
+
+# The kinds of block, by their code in :attr:`BlockTree.kinds`.
+_KIND_NAMES = (
+    "document",
+    "paragraph",
+    "heading",
+    "code",
+    "html",
+    "quote",
+    "list",
+    "item",
+    "table",
+    "row",
+    "footnote",
+    "rule",
+)
+(
+    _DOCUMENT,
+    _PARAGRAPH,
+    _HEADING,
+    _CODE,
+    _HTML,
+    _QUOTE,
+    _LIST,
+    _ITEM,
+    _TABLE,
+    _ROW,
+    _FOOTNOTE,
+    _RULE,
+) = range(len(_KIND_NAMES))
+
 # pulldown-cmark's block tags, by the kind we give them; other tags are inline.
 _KINDS = {
-    "Paragraph": "paragraph",
-    "Heading": "heading",
-    "CodeBlock": "code",
-    "HtmlBlock": "html",
-    "BlockQuote": "quote",
-    "List": "list",
-    "Item": "item",
-    "Table": "table",
-    "TableHead": "row",
-    "TableRow": "row",
-    "FootnoteDefinition": "footnote",
-    "DefinitionList": "list",
-    "DefinitionListTitle": "item",
-    "DefinitionListDefinition": "item",
+    "Paragraph": _PARAGRAPH,
+    "Heading": _HEADING,
+    "CodeBlock": _CODE,
+    "HtmlBlock": _HTML,
+    "BlockQuote": _QUOTE,
+    "List": _LIST,
+    "Item": _ITEM,
+    "Table": _TABLE,
+    "TableHead": _ROW,
+    "TableRow": _ROW,
+    "FootnoteDefinition": _FOOTNOTE,
+    "DefinitionList": _LIST,
+    "DefinitionListTitle": _ITEM,
+    "DefinitionListDefinition": _ITEM,
 }
 _LINE_BREAKS = frozenset({"SoftBreak", "HardBreak"})
 """Breaks inside a heading's text (of a setext heading's lines): a space in its text."""
-_CONTAINERS = frozenset({"quote", "list", "item", "footnote"})
+_CONTAINERS = frozenset({_QUOTE, _LIST, _ITEM, _FOOTNOTE})
 """Kinds whose headings do not open sections of the document."""
+_UNITS = frozenset({_CODE, _HTML, _TABLE, _ITEM})
+"""Blocks that are never cut where they fit, even to keep a heading with their start."""
+_WHOLE_TO_OVERLAP = frozenset({_CODE, _HTML, _TABLE, _ROW})
+"""Blocks that overlap never starts inside: out of their context, their lines read as
+something else (a ``# comment`` in a fence as a heading, half a row as text)."""
 
 _SENTENCES = SentenceLevel(wrapped=True)
 
@@ -81,29 +117,94 @@ installed, ``_VECTOR_BATCH`` blocks at a time."""
 _VECTOR_BATCH = 1 << 13
 
 
-@dataclass(eq=False, slots=True)
+class BlockTree:
+    """Every block of a document in document order (a block before the blocks it holds),
+    as one entry of each of a few arrays: a megabyte of one-letter paragraphs holds 350,000
+    blocks, which as objects took sixty times the text. Block 0 is the document."""
+
+    __slots__ = ("afters", "ends", "kinds", "marks", "parents", "starts", "texts")
+
+    def __init__(self, typecode: str) -> None:
+        self.kinds = bytearray()  # codes of _KIND_NAMES
+        self.starts = array(typecode)  # whole lines (see Block)
+        self.ends = array(typecode)
+        self.parents = array(typecode)  # the block that holds it (the document's: itself)
+        self.afters = array(typecode)  # the index past the blocks it holds
+        self.marks = bytearray()  # a heading's level; 1 for fenced code
+        self.texts: dict[int, str] = {}  # a heading's text as rendered
+
+    def add(self, kind: int, start: int, end: int, parent: int) -> int:
+        """Append a block holding no other yet; its index."""
+        index = len(self.kinds)
+        self.kinds.append(kind)
+        self.starts.append(start)
+        self.ends.append(end)
+        self.parents.append(parent)
+        self.afters.append(index + 1)
+        self.marks.append(0)
+        return index
+
+    def children(self, index: int) -> Iterator[int]:
+        """The blocks block ``index`` holds directly, in order."""
+        child, after = index + 1, self.afters[index]
+        while child < after:
+            yield child
+            child = self.afters[child]
+
+    def ancestry(self, index: int) -> list[int]:
+        """Block ``index`` and the blocks that hold it, the document last."""
+        chain = [index]
+        while index:
+            index = self.parents[index]
+            chain.append(index)
+        return chain
+
+
+@dataclass(frozen=True, slots=True)
 class Block:
-    """One block of the document: its kind, its span (whole lines: it starts at a line
-    start, or where the body starts), and what it holds."""
+    """One block of the document (a view of its entry in a :class:`BlockTree`): its kind,
+    its span (whole lines: it starts at a line start, or where the body starts), and the
+    blocks it holds."""
 
-    kind: str
-    start: int
-    end: int
-    depth: int = 0  # how many containers (quotes, lists, items, footnotes) hold it
-    level: int = 0  # headings: 1 to 6
-    text: str = ""  # headings: their text as rendered (entities decoded, no markup)
-    fenced: bool = False  # code: fenced (else indented)
-    # Tuples until a first child comes: most blocks (paragraphs, headings, code) have none,
-    # and an empty list each would be a third of the layout's memory.
-    children: list[Block] | tuple[()] = ()
-    child_starts: list[int] | tuple[()] = ()  # see :func:`_child_starts`
+    tree: BlockTree
+    index: int
 
-    def adopt(self, child: Block) -> None:
-        """Add ``child`` after the block's other children."""
-        if isinstance(self.children, list):
-            self.children.append(child)
-        else:
-            self.children = [child]
+    @property
+    def kind(self) -> str:
+        return _KIND_NAMES[self.tree.kinds[self.index]]
+
+    @property
+    def start(self) -> int:
+        return self.tree.starts[self.index]
+
+    @property
+    def end(self) -> int:
+        return self.tree.ends[self.index]
+
+    @property
+    def depth(self) -> int:
+        """How many containers (quotes, lists, items, footnotes) hold it."""
+        kinds = self.tree.kinds
+        return sum(kinds[held_by] in _CONTAINERS for held_by in self.tree.ancestry(self.index)[1:])
+
+    @property
+    def level(self) -> int:
+        """A heading's level, 1 to 6; 0 for other blocks."""
+        return self.tree.marks[self.index] if self.tree.kinds[self.index] == _HEADING else 0
+
+    @property
+    def text(self) -> str:
+        """A heading's text as rendered (entities decoded, no markup); "" for others."""
+        return self.tree.texts.get(self.index, "")
+
+    @property
+    def fenced(self) -> bool:
+        """Whether a code block is fenced (else indented)."""
+        return self.tree.kinds[self.index] == _CODE and self.tree.marks[self.index] == 1
+
+    @property
+    def children(self) -> list[Block]:
+        return [Block(self.tree, child) for child in self.tree.children(self.index)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,11 +233,13 @@ class MarkdownLayout:
         matter = FRONT_MATTER.match(text, base)
         self.front_matter: Span | None = (base, matter.end()) if matter else None
         self.body_start = matter.end() if matter else base
-        self.root, heading_blocks = _parse(text, self.body_start, self.line_starts)
+        self.tree, heading_blocks = _parse(text, self.body_start, self.line_starts)
+        self.root = Block(self.tree, 0)
+        starts, ends = self.tree.starts, self.tree.ends
         # The lines of every heading (in containers too), ascending: see WordLevel.
-        self.heading_lines = [(block.start, block.end) for block in heading_blocks]
+        self.heading_lines = [(starts[block], ends[block]) for block in heading_blocks]
         self._heading_line_starts = [start for start, _ in self.heading_lines]
-        self.headings = _sections(self.root, len(text))
+        self.headings = _sections(self.tree, len(text))
         self.heading_starts = [heading.start for heading in self.headings]  # ascending
 
     # -- lines ---------------------------------------------------------------------------
@@ -199,22 +302,80 @@ class MarkdownLayout:
 
     # -- blocks --------------------------------------------------------------------------
 
+    def _holder(self, start: int, end: int) -> int:
+        """The innermost block whose span holds all of ``[start, end)``: of the blocks that
+        hold the last one starting at or before ``start``, the first to reach ``end``."""
+        tree = self.tree
+        index = bisect_right(tree.starts, start) - 1
+        while index > 0 and tree.ends[index] < end:
+            index = tree.parents[index]
+        return max(index, 0)
+
     def holders(self, start: int, end: int) -> Iterator[Block]:
         """The blocks whose span holds all of ``[start, end)``, the document first."""
-        block = self.root
-        yield block
-        while True:
-            kids = block.children
-            index = bisect_right(_child_starts(block), start) - 1
-            if index < 0 or not (kids[index].start <= start and end <= kids[index].end):
-                return
-            block = kids[index]
-            yield block
+        for index in reversed(self.tree.ancestry(self._holder(start, end))):
+            yield Block(self.tree, index)
 
     def holder(self, start: int, end: int) -> Block:
         """The innermost block whose span holds all of ``[start, end)``."""
-        *_, block = self.holders(start, end)
-        return block
+        return Block(self.tree, self._holder(start, end))
+
+    def _kids(self, block: int, start: int, end: int) -> Iterator[int]:
+        """The blocks ``block`` holds directly that meet ``[start, end)``, in order: from
+        the last starting at or before ``start`` (or the first) to the last starting
+        before ``end``, less any ending by ``start``."""
+        tree = self.tree
+        starts, ends, afters, parents = tree.starts, tree.ends, tree.afters, tree.parents
+        after = afters[block]
+        kid = max(bisect_right(starts, start, block + 1, after) - 1, block + 1)
+        while parents[kid] != block:  # the last block to start by ``start`` is in kid
+            kid = parents[kid]
+        while kid < after and starts[kid] < end:
+            if ends[kid] > start:
+                yield kid
+            kid = afters[kid]
+
+    def kid_cuts(self, block: int, start: int, end: int) -> Iterator[int]:
+        """Where ``(start, end)`` may be cut between the blocks ``block`` holds, ascending:
+        before each but the first, except right after a heading; and around text that no
+        block holds (link reference definitions, which the parser reads but does not
+        report), so that it is a part of its own, or after a heading goes with it."""
+        text = self.text
+        kinds, starts, ends = self.tree.kinds, self.tree.starts, self.tree.ends
+        cuts: list[int] = []
+        previous, last = -1, start
+        for kid in self._kids(block, start, end):
+            cuts.clear()
+            if previous < 0:
+                if text[start : starts[kid]].strip():
+                    cuts.append(starts[kid])
+            elif text[ends[previous] : starts[kid]].strip():
+                if kinds[previous] != _HEADING:
+                    cuts.append(ends[previous])
+                cuts.append(starts[kid])
+            elif kinds[previous] != _HEADING:
+                cuts.append(starts[kid])
+            for cut in cuts:
+                if last < cut < end:
+                    yield cut
+                    last = cut
+            previous = kid
+        if (
+            previous >= 0
+            and kinds[previous] != _HEADING
+            and last < ends[previous] < end
+            and text[ends[previous] : end].strip()
+        ):
+            yield ends[previous]
+
+    def blocks_cut(self, start: int, end: int) -> int | None:
+        """The block whose blocks :meth:`block_cuts` cuts ``[start, end)`` between
+        (:meth:`kid_cuts`), if it does."""
+        tree = self.tree
+        block = self._holder(start, end)
+        if tree.kinds[block] == _TABLE or tree.afters[block] == block + 1:
+            return None
+        return block if next(self.kid_cuts(block, start, end), None) is not None else None
 
     def block_cuts(self, start: int, end: int, fits: Fits | None = None) -> list[int]:
         """Where a region may be cut at its blocks (see the module docstring).
@@ -226,29 +387,27 @@ class MarkdownLayout:
         with no cut inside: those are never cut to keep a heading with them, while a
         paragraph (its first sentence or words) or a list or quote of several items or
         blocks gives the heading its first part."""
-        block = self.holder(start, end)
-        if block.kind == "table" or not block.children:
-            whole = _same_text(self.text, (start, end), (block.start, block.end))
+        tree, text = self.tree, self.text
+        kinds, starts, ends, afters = tree.kinds, tree.starts, tree.ends, tree.afters
+        block = self._holder(start, end)
+        if kinds[block] == _TABLE or afters[block] == block + 1:
+            whole = _same_text(text, (start, end), (starts[block], ends[block]))
             return [cut for cut in self._inner_cuts(block) if start < cut < end] if whole else []
-        starts = _child_starts(block)
-        low = max(0, bisect_right(starts, start) - 1)
-        high = bisect_left(starts, end)
-        kids = [kid for kid in block.children[low:high] if kid.end > start]
-        cuts = _glued(kids) + self._around_loose_text(kids, start, end)
-        inside = sorted({cut for cut in cuts if start < cut < end})
+        inside = list(self.kid_cuts(block, start, end))
+        kids = list(self._kids(block, start, end)) if not inside else []
         if inside or not kids:
             return inside
         # One group: headings glued to the block after them, of which the region holds a
         # part (the whole block, or the first part of it that an earlier cut left).
         last = kids[-1]
-        if not all(kid.kind == "heading" for kid in kids[:-1]):
+        if not all(kinds[kid] == _HEADING for kid in kids[:-1]):
             return []
-        before = last.start
-        part = (max(start, before), min(end, last.end))
+        before = starts[last]
+        part = (max(start, before), min(end, ends[last]))
         if (
-            not last.children
-            or last.kind == "table"
-            or _same_text(self.text, part, (last.start, last.end))
+            afters[last] == last + 1
+            or kinds[last] == _TABLE
+            or _same_text(text, part, (before, ends[last]))
         ):
             inner = self._inner_cuts(last)
         else:  # a part of a container: cut at what that part holds (an item's blocks ...)
@@ -256,7 +415,7 @@ class MarkdownLayout:
         inner = [cut for cut in inner if start < cut < end]
         if (
             start < before
-            and (self._one_unit(*part) or (not inner and last.kind != "paragraph"))
+            and (self._one_unit(*part) or (not inner and kinds[last] != _PARAGRAPH))
             and _apart(fits, start, before, part[1])
         ):
             return [before]
@@ -265,22 +424,30 @@ class MarkdownLayout:
     def _one_unit(self, start: int, end: int) -> bool:
         """Whether ``[start, end)`` is one fence, table, HTML block or list item (alone in
         the blocks that hold it, or not): what is never cut where it fits."""
+        tree = self.tree
         return any(
-            block.kind in _UNITS and _same_text(self.text, (start, end), (block.start, block.end))
-            for block in self.holders(start, end)
+            tree.kinds[block] in _UNITS
+            and _same_text(self.text, (start, end), (tree.starts[block], tree.ends[block]))
+            for block in tree.ancestry(self._holder(start, end))
         )
+
+    def holder_whole_to_overlap(self, start: int, end: int) -> bool:
+        """Whether a code block, a table, a row or an HTML block is the innermost block
+        holding ``[start, end)``."""
+        return self.tree.kinds[self._holder(start, end)] in _WHOLE_TO_OVERLAP
 
     def inside_whole_to_overlap(self, pos: int) -> bool:
         """Whether ``pos`` lies inside a code block, a table or an HTML block, past the
         start of its first line's text (where overlap never starts)."""
-        text, block = self.text, self.root
-        while block.children:
-            kids = block.children
-            index = bisect_right(_child_starts(block), pos) - 1
-            if index < 0 or not kids[index].start < pos < kids[index].end:
-                return False
-            block = kids[index]
-            if block.kind in _WHOLE_TO_OVERLAP and text[block.start : pos].strip():
+        tree, text = self.tree, self.text
+        kinds, starts, ends = tree.kinds, tree.starts, tree.ends
+        # The blocks around pos are those holding the last block that starts before it.
+        for block in tree.ancestry(max(bisect_left(starts, pos) - 1, 0))[:-1]:
+            if (
+                kinds[block] in _WHOLE_TO_OVERLAP
+                and pos < ends[block]
+                and text[starts[block] : pos].strip()
+            ):
                 return True
         return False
 
@@ -294,53 +461,39 @@ class MarkdownLayout:
         if fits is None:
             return self.heading_starts
         ranges: list[Span] = []
-        text, stack = self.text, list(reversed(self.root.children))
-        while stack:
-            block = stack.pop()
-            if block.kind in _WHOLE_TO_OVERLAP:
-                if not fits(block.start, block.end):
-                    first = trim_span(text, block.start, block.end)[0]
-                    ranges.append((first + 1, block.end + 1))
-            elif block.children:
-                stack += reversed(block.children)
+        tree, text = self.tree, self.text
+        kinds, starts, ends, afters = tree.kinds, tree.starts, tree.ends, tree.afters
+        block = 1
+        while block < len(kinds):
+            if kinds[block] not in _WHOLE_TO_OVERLAP:
+                block += 1
+                continue
+            if not fits(starts[block], ends[block]):
+                first = trim_span(text, starts[block], ends[block])[0]
+                ranges.append((first + 1, ends[block] + 1))
+            block = afters[block]  # not the rows of a table
         if not ranges:
             return self.heading_starts
         return _Offsets([*((h, h + 1) for h in self.heading_starts), *ranges])
 
-    def _around_loose_text(self, kids: list[Block], start: int, end: int) -> list[int]:
-        """Cuts around text that no block holds (link reference definitions, which the
-        parser reads but does not report), so that it is a part of its own; after a
-        heading, it goes with the heading."""
-        text, cuts = self.text, []
-        if kids and text[start : kids[0].start].strip():
-            cuts.append(kids[0].start)
-        for kid, following in zip(kids, [*(k.start for k in kids[1:]), end]):
-            if text[kid.end : following].strip():
-                if kid.kind != "heading":
-                    cuts.append(kid.end)
-                if following < end:
-                    cuts.append(following)
-        return cuts
-
-    def _inner_cuts(self, block: Block) -> list[int]:
+    def _inner_cuts(self, block: int) -> list[int]:
         """The cuts inside one block: its children, rows, lines or sentences."""
-        kind, text = block.kind, self.text
-        if kind in ("code", "html"):
+        tree, text = self.tree, self.text
+        kind, start, end = tree.kinds[block], tree.starts[block], tree.ends[block]
+        if kind in (_CODE, _HTML):
             lines = self.line_starts[
-                bisect_right(self.line_starts, block.start) : bisect_left(
-                    self.line_starts, block.end
-                )
+                bisect_right(self.line_starts, start) : bisect_left(self.line_starts, end)
             ].tolist()
-            if kind == "code" and block.fenced:
+            if kind == _CODE and tree.marks[block] == 1:
                 lines = lines[1:-1]  # the fences go with the first and last lines
             return lines
-        if kind == "table":
-            rows = [row.start for row in block.children]
+        if kind == _TABLE:
+            rows = [tree.starts[row] for row in tree.children(block)]
             return rows[2:]  # the header and delimiter rows go with the first row
-        if block.children:
-            return self.block_cuts(block.start, block.end)
-        if kind in ("paragraph", "item", "footnote", "quote"):
-            return [start for start, _ in _SENTENCES(text, block.start, block.end)[1:]]
+        if tree.afters[block] > block + 1:
+            return self.block_cuts(start, end)
+        if kind in (_PARAGRAPH, _ITEM, _FOOTNOTE, _QUOTE):
+            return [cut for cut, _ in _SENTENCES(text, start, end)[1:]]
         return []
 
 
@@ -386,11 +539,6 @@ def _same_text(text: str, a: Span, b: Span) -> bool:
     return trim_span(text, *a) == trim_span(text, *b)
 
 
-def _glued(blocks: list[Block]) -> list[int]:
-    """Starts of ``blocks`` after the first, except right after a heading."""
-    return [block.start for before, block in itertools.pairwise(blocks) if before.kind != "heading"]
-
-
 def load_pyromark() -> Any:
     """The CommonMark parser's module; :class:`ExtraNotInstalledError` names the extra."""
     try:
@@ -400,10 +548,10 @@ def load_pyromark() -> Any:
     return pyromark
 
 
-def _parse(text: str, start: int, line_starts: array[int]) -> tuple[Block, list[Block]]:
+def _parse(text: str, start: int, line_starts: array[int]) -> tuple[BlockTree, list[int]]:
     """The document ``text[start:]`` as a tree of blocks (pulldown-cmark), each block's
     span widened to whole lines of ``text`` (whose line starts are ``line_starts``), and
-    its headings in order."""
+    the indices of its headings in order."""
     pyromark = load_pyromark()
     options = pyromark.Options
     parser = pyromark.Markdown(
@@ -415,12 +563,13 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[Block, list[
     body = text[start:]
     if has_lone_cr(body):
         body = _LONE_CR.sub("\n", body)  # a lone CR ends a line here, not for the parser
-    root = Block("document", start, len(text))
-    holders = [root]  # the blocks open, outermost first
-    opened: list[Block | None] = []  # for every Start not yet ended: its block, or None
-    blocks: list[Block] = []  # in document order, byte offsets until the end
-    headings: list[Block] = []
-    depth = 0  # containers open (quotes, lists, items, footnotes)
+    # Byte offsets of the body until the end, then code points of the text.
+    tree = BlockTree("I" if 4 * len(text) < 1 << 32 else "q")
+    add, afters, marks = tree.add, tree.afters, tree.marks
+    add(_DOCUMENT, start, len(text), 0)
+    holders = [0]  # the blocks open, outermost first
+    opened: list[int] = []  # for every Start not yet ended: its block, or -1
+    headings: list[int] = []
     heading_text: list[str] | None = None
     events: Iterable[tuple[Any, Any]]
     try:
@@ -433,78 +582,62 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[Block, list[
                 if event in _LINE_BREAKS:
                     heading_text.append(" ")
             elif event == "Rule":
-                block = Block("rule", where["start"], where["end"], depth)
-                holders[-1].adopt(block)
-                blocks.append(block)
+                add(_RULE, where["start"], where["end"], holders[-1])
             continue
         if "Start" in event:
             tag = event["Start"]
             kind = _KINDS.get(tag if type(tag) is str else next(iter(tag)))
             if kind is None:
-                opened.append(None)
+                opened.append(-1)
                 continue
-            block = Block(kind, where["start"], where["end"], depth)
-            if kind == "heading":
-                block.level = int(tag["Heading"]["level"][1:])
+            block = add(kind, where["start"], where["end"], holders[-1])
+            if kind == _HEADING:
+                marks[block] = int(tag["Heading"]["level"][1:])
                 heading_text = []
                 headings.append(block)
-            elif kind == "code":
-                block.fenced = type(tag["CodeBlock"]) is dict  # {"Fenced": info}
-            elif kind in _CONTAINERS:
-                depth += 1
-            siblings = holders[-1].children  # Block.adopt, inlined: blocks are many
-            if isinstance(siblings, list):
-                siblings.append(block)
-            else:
-                holders[-1].children = [block]
+            elif kind == _CODE:
+                marks[block] = type(tag["CodeBlock"]) is dict  # {"Fenced": info}
             holders.append(block)
             opened.append(block)
-            blocks.append(block)
         elif "End" in event:
             closed = opened.pop()  # an End closes the last Start
-            if closed is None:
+            if closed < 0:
                 continue
             holders.pop()
-            if closed.kind in _CONTAINERS:
-                depth -= 1
-            elif closed.kind == "heading" and heading_text is not None:
-                closed.text = "".join(heading_text).strip()
+            afters[closed] = len(tree.kinds)
+            if heading_text is not None and closed == headings[-1]:
+                tree.texts[closed] = "".join(heading_text).strip()
                 heading_text = None
         elif heading_text is not None:  # inside a heading: its text, until its End
             piece = event.get("Text") or event.get("Code")
             if piece is not None:
                 heading_text.append(piece)
-    _to_whole_lines(blocks, body, start, line_starts, len(text))
-    return root, headings
-
-
-def _child_starts(block: Block) -> Sequence[int]:
-    """The starts of ``block``'s children, for bisecting: made when first asked for, since
-    packing looks inside few of the blocks."""
-    if len(block.child_starts) != len(block.children):
-        block.child_starts = [kid.start for kid in block.children]
-    return block.child_starts
+    afters[0] = len(tree.kinds)
+    _to_whole_lines(tree, body, start, line_starts, len(text))
+    return tree, headings
 
 
 def _to_whole_lines(
-    blocks: list[Block], body: str, base: int, line_starts: array[int], size: int
+    tree: BlockTree, body: str, base: int, line_starts: array[int], size: int
 ) -> None:
     """Turn every block's UTF-8 byte range in ``body`` (which starts at code point
-    ``base`` of the text) into whole lines of the text, in code points.
+    ``base`` of the text) into whole lines of the text, in code points (the document's
+    span is the text's already).
 
     The lines of ``body`` (lone CRs made LF) are the text's lines from ``base`` on, so a
     byte offset is placed by the line it falls in: where ``body`` is ASCII, the text's
     line that holds code point ``base + offset``; else the line found among the lines'
     byte starts."""
-    if not blocks:
+    count = len(tree.kinds)
+    if count == 1:
         return
     data = body.encode("utf-8")
-    np = optional_numpy() if len(blocks) >= VECTOR_MIN_BLOCKS else None
+    np = optional_numpy() if count > VECTOR_MIN_BLOCKS else None
     if len(data) == len(body):
         if np is not None:
-            _whole_lines_vectorised(np, blocks, None, base, line_starts, size)
+            _whole_lines_vectorised(np, tree, None, base, line_starts, size)
         else:
-            _ascii_to_whole_lines(blocks, body, base, line_starts, size)
+            _ascii_to_whole_lines(tree, body, base, line_starts, size)
         return
     following = bisect_right(line_starts, base)  # the text's first line start after base
     body_line_count = len(line_starts) - following + 1  # the end of the text is no start
@@ -512,7 +645,7 @@ def _to_whole_lines(
         # every line of the body ends in LF (a lone CR was made LF)
         after_newlines = np.flatnonzero(np.frombuffer(data, np.uint8) == ord("\n")) + 1
         body_lines = np.append(0, after_newlines)[:body_line_count]
-        _whole_lines_vectorised(np, blocks, body_lines, base, line_starts, size)
+        _whole_lines_vectorised(np, tree, body_lines, base, line_starts, size)
         return
     # bytes.splitlines breaks at LF, CRLF and CR only, as CommonMark does
     byte_starts = array("q", accumulate(map(len, data.splitlines(keepends=True)), initial=0))
@@ -529,18 +662,21 @@ def _to_whole_lines(
 
     # Most offsets are line starts themselves (nine in ten in documentation): found by a
     # look-up where blocks are many for the lines, the others by binary search.
-    dense = len(byte_starts) <= 8 * len(blocks) + 1024
+    dense = len(byte_starts) <= 8 * count + 1024
     line_at = dict(zip(byte_starts, range(len(byte_starts)))) if dense else {}
-    for block in blocks:
-        found = line_at.get(block.start)
-        block.start = line(bisect_right(byte_starts, block.start) - 1 if found is None else found)
-        found = line_at.get(block.end)
-        block.end = line(bisect_left(byte_starts, block.end) if found is None else found)
+    starts, ends = tree.starts, tree.ends
+    for block in range(1, count):
+        found = line_at.get(starts[block])
+        starts[block] = line(
+            bisect_right(byte_starts, starts[block]) - 1 if found is None else found
+        )
+        found = line_at.get(ends[block])
+        ends[block] = line(bisect_left(byte_starts, ends[block]) if found is None else found)
 
 
 def _whole_lines_vectorised(
     np: ModuleType,
-    blocks: list[Block],
+    tree: BlockTree,
     body_lines: Any,
     base: int,
     line_starts: array[int],
@@ -549,8 +685,7 @@ def _whole_lines_vectorised(
     """:func:`_to_whole_lines` by numpy, a batch of blocks at a time: each offset is placed
     among the body's line starts in bytes (``body_lines``, an ascending integer array
     starting at 0; ``None`` where the body is ASCII, its offsets then being the text's code
-    points less ``base``). The batches keep the arrays small beside the blocks, however
-    many blocks a text holds."""
+    points less ``base``). The batches keep numpy's arrays small beside the tree."""
     lines = np.frombuffer(line_starts, dtype=line_starts.typecode)
     last_line = len(lines) - 1
     shift = int(lines.searchsorted(base, side="right")) - 1  # body line k: text line k + shift
@@ -559,10 +694,12 @@ def _whole_lines_vectorised(
         """Where each line ``index`` of the text starts; the text's end past the last."""
         return np.where(index <= last_line, lines[np.minimum(index, last_line)], size)
 
-    for first in range(0, len(blocks), _VECTOR_BATCH):
-        batch = blocks[first : first + _VECTOR_BATCH]
-        starts = np.fromiter((block.start for block in batch), np.int64, len(batch))
-        ends = np.fromiter((block.end for block in batch), np.int64, len(batch))
+    all_starts = np.frombuffer(tree.starts, dtype=tree.starts.typecode)
+    all_ends = np.frombuffer(tree.ends, dtype=tree.ends.typecode)
+    for first in range(1, len(all_starts), _VECTOR_BATCH):
+        batch = slice(first, first + _VECTOR_BATCH)
+        starts = all_starts[batch].astype(np.int64)
+        ends = all_ends[batch].astype(np.int64)
         if body_lines is None:  # the text's own lines, at code point base + offset
             starts = np.maximum(lines[lines.searchsorted(starts + base, side="right") - 1], base)
             ends = np.where(ends > 0, line_start(lines.searchsorted(ends + base)), base)
@@ -571,47 +708,49 @@ def _whole_lines_vectorised(
             ends = body_lines.searchsorted(ends)
             starts = np.where(starts > 0, line_start(starts + shift), base)
             ends = np.where(ends > 0, line_start(ends + shift), base)
-        for block, start, end in zip(batch, starts.tolist(), ends.tolist()):
-            block.start = start
-            block.end = end
+        all_starts[batch] = starts
+        all_ends[batch] = ends
 
 
 def _ascii_to_whole_lines(
-    blocks: list[Block], body: str, base: int, line_starts: Sequence[int], size: int
+    tree: BlockTree, body: str, base: int, line_starts: Sequence[int], size: int
 ) -> None:
     """:func:`_to_whole_lines` where a byte offset of ``body`` is code point ``base +
     offset`` of the text: an offset at a line start (most are) is kept as it is, without
     a search."""
     text_end = base + len(body)
+    starts, ends = tree.starts, tree.ends
 
     def at_line_start(position: int) -> bool:
         # body's lines are the text's, each ending in LF (a lone CR made LF, CRLF kept)
         return body[position - base - 1] == "\n"
 
-    for block in blocks:
-        position = block.start + base
+    for block in range(1, len(starts)):
+        position = starts[block] + base
         if position > base and not (position < text_end and at_line_start(position)):
             position = max(base, line_starts[bisect_right(line_starts, position) - 1])
-        block.start = position
-        position = block.end + base
+        starts[block] = position
+        position = ends[block] + base
         if position > base and not (position < text_end and at_line_start(position)):
             found = bisect_left(line_starts, position)
             position = line_starts[found] if found < len(line_starts) else size
-        block.end = position
+        ends[block] = position
 
 
-def _sections(root: Block, size: int) -> list[Heading]:
+def _sections(tree: BlockTree, size: int) -> list[Heading]:
     """The headings outside containers, each with its section's end and parent."""
     found: list[Heading] = []
     open_sections: list[int] = []  # indices of the sections still open, outermost first
     ends: dict[int, int] = {}
-    for block in root.children:
-        if block.kind != "heading":
+    for block in tree.children(0):
+        if tree.kinds[block] != _HEADING:
             continue
-        while open_sections and found[open_sections[-1]].level >= block.level:
-            ends[open_sections.pop()] = block.start
+        level, start = tree.marks[block], tree.starts[block]
+        while open_sections and found[open_sections[-1]].level >= level:
+            ends[open_sections.pop()] = start
         parent = open_sections[-1] if open_sections else -1
-        found.append(Heading(block.level, block.text, block.start, block.end, size, parent))
+        text = tree.texts.get(block, "")
+        found.append(Heading(level, text, start, tree.ends[block], size, parent))
         open_sections.append(len(found) - 1)
     return [
         Heading(h.level, h.text, h.start, h.title_end, ends.get(i, size), h.parent)
@@ -644,6 +783,27 @@ class BlockLevel:
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
         return _parts(start, end, self.layout.block_cuts(start, end, self.fits))
 
+    def local_for(self, start: int, end: int) -> KidsLevel | None:
+        """A level that finds this one's pieces of ``[start, end)`` in any part of it,
+        where they are cuts between the blocks one block holds: packing reads it a window
+        at a time (see :mod:`spansplit.packing.windows`), not holding a megabyte of
+        one-letter paragraphs as 350,000 pieces at once."""
+        block = self.layout.blocks_cut(start, end)
+        return None if block is None else KidsLevel(self.layout, block)
+
+
+@dataclass(frozen=True, slots=True)
+class KidsLevel:
+    """Cut a region between the blocks that block ``block`` holds (see
+    :meth:`MarkdownLayout.kid_cuts`): in a part of a region that :class:`BlockLevel` cuts
+    there, the same cuts."""
+
+    layout: MarkdownLayout
+    block: int
+
+    def __call__(self, text: str, start: int, end: int) -> list[Span]:
+        return _parts(start, end, list(self.layout.kid_cuts(self.block, start, end)))
+
 
 @dataclass(frozen=True, slots=True)
 class WordLevel:
@@ -669,14 +829,6 @@ class WordLevel:
         return glued
 
 
-_UNITS = frozenset({"code", "html", "table", "item"})
-"""Blocks that are never cut where they fit, even to keep a heading with their start."""
-
-_WHOLE_TO_OVERLAP = frozenset({"code", "html", "table", "row"})
-"""Blocks that overlap never starts inside: out of their context, their lines read as
-something else (a ``# comment`` in a fence as a heading, half a row as text)."""
-
-
 @dataclass(frozen=True, slots=True)
 class OverlapLevel:
     """Where overlap may start inside a chunk's last piece: at its sections, its blocks
@@ -688,7 +840,7 @@ class OverlapLevel:
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
         layout = self.layout
-        if layout.holder(start, end).kind in _WHOLE_TO_OVERLAP:
+        if layout.holder_whole_to_overlap(start, end):
             return [(start, end)]
         inside = layout.inside_whole_to_overlap
         for level in (SectionLevel(layout), BlockLevel(layout), WordLevel(layout, False)):

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from ..boundaries.blocks import MarkdownCuts
 from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
 from ..boundaries.linebreaks import ClauseLevel
+from ..boundaries.markdown import KidsLevel
 from ..boundaries.paragraphs import paragraph_spans
 from ..boundaries.sentences import SentenceLevel, lookahead_ends
 from ..boundaries.separators import HeadingLines, SeparatorLevel
@@ -64,9 +65,9 @@ def _is_local(level: Level) -> bool:
     limit: it is not."""
     if isinstance(level, SeparatorLevel):
         return level.literal is not None
-    return isinstance(level, (SentenceLevel, ClauseLevel, MarkdownCuts, HeadingLines)) or (
-        level in (paragraph_spans, word_spans)
-    )
+    return isinstance(
+        level, (SentenceLevel, ClauseLevel, MarkdownCuts, HeadingLines, KidsLevel)
+    ) or (level in (paragraph_spans, word_spans))
 
 
 def _settled(level: Level, text: str, start: int, stop: int) -> bool:
@@ -135,6 +136,9 @@ def _top_level(
         occurs = getattr(level, "occurs", None)
         if occurs is not None and not occurs(text, start, end):
             continue
+        local_for = getattr(level, "local_for", None)  # a level local in this region
+        if local_for is not None:
+            level = local_for(start, end) or level
         if not _is_local(level):
             parts = level(text, start, end)
             if splits(parts, start, end):
