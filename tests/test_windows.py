@@ -316,6 +316,7 @@ HOSTILE_SPLITTERS: list[tuple[str, Callable[[], Any]]] = [
     ("sentences", lambda: spansplit.SentenceSplitter(60, 10, length="cl100k_base")),
     ("paragraphs", lambda: spansplit.ParagraphSplitter(60, 10, length="cl100k_base")),
     ("markdown", lambda: spansplit.MarkdownSplitter(200, 20, length="utf8")),
+    ("code", lambda: spansplit.CodeSplitter("python", 200, 20, length="utf8")),
 ]
 
 
@@ -341,6 +342,10 @@ def test_windows_on_hostile_text(family: str) -> None:
         # MarkdownSplitter's blocks, where one block holds many (the document, a list):
         # whole, a megabyte of one-letter paragraphs took 100 times the text as pieces.
         assert used_by["markdown"], used_by
+    if family in ("lone-CR lines", "LF with one CR"):
+        # Not Python: CodeSplitter's separators, whose line level is read a window at a
+        # time (whole, 9.5 times the text).
+        assert used_by["code"], used_by
 
 
 _GLUED = (

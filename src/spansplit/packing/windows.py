@@ -29,6 +29,7 @@ from ..boundaries.separators import HeadingLines, SeparatorLevel
 from ..boundaries.words import word_spans
 from ..chunk import SizedSpan, Span, after_whitespace
 from ..config import ChunkConfig
+from ..lines import LINE_ENDING
 from ..sizing.base import TextMeasurer
 from .merge import Plan, merge
 from .pieces import Pieces, fit
@@ -58,13 +59,18 @@ SETTLED_CHARS = 1 << 10
 final: a boundary needs no more context after it than this."""
 
 
+_BOUNDED = frozenset({LINE_ENDING.pattern})
+"""Regular expressions that look no further than their match (line endings: CodeSplitter's
+line level)."""
+
+
 def _is_local(level: Level) -> bool:
     """Whether ``level``'s pieces ending well before a region's end are those it finds in
     any longer region from the same start (sentences: once their look-ahead has ended, see
     :func:`_settled`). A separator given as a regular expression may look ahead without
-    limit: it is not."""
+    limit: it is not, unless it is one of :data:`_BOUNDED`."""
     if isinstance(level, SeparatorLevel):
-        return level.literal is not None
+        return level.literal is not None or (level.is_regex and level.separator in _BOUNDED)
     return isinstance(
         level, (SentenceLevel, ClauseLevel, MarkdownCuts, HeadingLines, KidsLevel)
     ) or (level in (paragraph_spans, word_spans))
