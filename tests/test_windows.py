@@ -317,6 +317,10 @@ HOSTILE_SPLITTERS: list[tuple[str, Callable[[], Any]]] = [
     ("paragraphs", lambda: spansplit.ParagraphSplitter(60, 10, length="cl100k_base")),
     ("markdown", lambda: spansplit.MarkdownSplitter(200, 20, length="utf8")),
     ("code", lambda: spansplit.CodeSplitter("python", 200, 20, length="utf8")),
+    (  # a separator table of plain text separators, each cutting at line starts only
+        "code-markdown-table",
+        lambda: spansplit.CodeSplitter("markdown", 200, 20, length="utf8", fallback="separators"),
+    ),
 ]
 
 
@@ -343,9 +347,11 @@ def test_windows_on_hostile_text(family: str) -> None:
         # whole, a megabyte of one-letter paragraphs took 100 times the text as pieces.
         assert used_by["markdown"], used_by
     if family in ("lone-CR lines", "LF with one CR"):
-        # Not Python: CodeSplitter's separators, whose line level is read a window at a
-        # time (whole, 9.5 times the text).
+        # Not Python: CodeSplitter's separator table, whose line level is read a window at
+        # a time (whole, 9.5 times the text).
         assert used_by["code"], used_by
+    if family in ("tiny paragraphs", "lone-CR lines", "prose"):
+        assert used_by["code-markdown-table"], used_by
 
 
 _GLUED = (

@@ -20,6 +20,7 @@ from itertools import chain
 from typing import TYPE_CHECKING
 
 from ..boundaries.blocks import MarkdownCuts
+from ..boundaries.code import WholeLines
 from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
 from ..boundaries.linebreaks import ClauseLevel
 from ..boundaries.markdown import KidsLevel
@@ -71,6 +72,8 @@ def _is_local(level: Level) -> bool:
     limit: it is not, unless it is one of :data:`_BOUNDED`."""
     if isinstance(level, SeparatorLevel):
         return level.literal is not None or (level.is_regex and level.separator in _BOUNDED)
+    if isinstance(level, WholeLines):  # cuts moved to line starts near them
+        return _is_local(level.level)
     return isinstance(
         level, (SentenceLevel, ClauseLevel, MarkdownCuts, HeadingLines, KidsLevel)
     ) or (level in (paragraph_spans, word_spans))
