@@ -235,6 +235,19 @@ def corpus_cases(cases: Sequence[object], stand_in: object = None) -> list[objec
     return [pytest.param(*values, id="corpus-absent")]
 
 
+def memory_beyond_result(function: Callable[[], object]) -> int:
+    """The most memory ``function`` held at once beyond what its result holds when it
+    returns: its working memory, whatever the size of what it returns."""
+    tracemalloc.start()
+    try:
+        result = function()
+        held, peak = tracemalloc.get_traced_memory()
+        del result
+        return peak - held
+    finally:
+        tracemalloc.stop()
+
+
 def peak_memory(function: Callable[[], object]) -> int:
     """The most memory ``function`` held at once while it ran (Python's allocators and the
     regular expression engine's stacks, as tracemalloc sees them)."""

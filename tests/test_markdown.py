@@ -15,7 +15,7 @@ from conftest import ROOT, corpus_path, sample
 from hypothesis import given
 from hypothesis import strategies as st
 from markdown_judge import Verdict, judge
-from support import check_chunks, corpus_cases, toy_tokens
+from support import check_chunks, corpus_cases, memory_beyond_result, toy_tokens
 
 from spansplit import (
     Chunk,
@@ -827,3 +827,14 @@ def test_overlap_fences_of_a_cut_block_are_every_offset_inside_it_past_its_first
     for at in range(len(text) + 1):
         assert bisect_right(fences, at) == bisect_right(expected, at)
     assert MarkdownLayout(text).overlap_fences() == [0]  # without the budget: headings
+
+
+def test_small_chunks_of_a_long_document_take_working_memory_bounded_by_the_text() -> None:
+    """Chunks of 24 characters: each chunk's metadata is made as the chunk is (all made
+    first, they were held twice), the spans are planned without a tuple per chunk around
+    them, and the paragraphs are packed a window at a time: the split's working memory
+    beyond the chunks it returns was 20 times the text, and is now under 10."""
+    text = (sample("english.txt") + "\n\n") * 30
+    splitter = MarkdownSplitter(24)
+    splitter.split(text[:20_000])
+    assert memory_beyond_result(lambda: splitter.split(text)) < 10 * len(text)

@@ -179,15 +179,12 @@ class CodeSplitter(BudgetedSplitter):
         if is_blank(text):  # (a byte order mark alone too)
             return []
         spans, syntax = self._parsed(text)
-        if syntax is None:
-            metadata = [{"language": self.language, "symbols": [], "node_kinds": []} for _ in spans]
-        else:
-            metadata = []
-            for start, end, _ in spans:
-                symbols, kinds = syntax.describe(start, end)
-                metadata.append(
-                    {"language": self.language, "symbols": symbols, "node_kinds": kinds}
-                )
+        language = self.language
+
+        def metadata(start: int, end: int) -> dict[str, Any]:
+            symbols, kinds = ([], []) if syntax is None else syntax.describe(start, end)
+            return {"language": language, "symbols": symbols, "node_kinds": kinds}
+
         return make_chunks(
             text, spans, self.kind, source=source, first_index=first_index, metadata=metadata
         )

@@ -11,9 +11,10 @@ Structure is read by a CommonMark parser (:mod:`spansplit.boundaries.markdown`, 
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..boundaries.markdown import (
     BlockLevel,
@@ -97,18 +98,23 @@ class MarkdownSplitter(BudgetedSplitter):
         )
 
     def spans(self, text: str) -> list[SizedSpan]:
-        return [span for span, _ in self._planned(text)[1]]
+        return self._planned(text)[1].spans
 
     def _chunks(self, text: str, source: int, first_index: int) -> list[Chunk]:
         layout, found = self._planned(text)
-        spans = [span for span, _ in found]
-        kinds = [kind for _, kind in found]
-        metadata = [describe(layout, start, end) for start, end, _ in spans]
+        kinds = ["front_matter"] * found.front_matter + [self.kind] * (
+            len(found.spans) - found.front_matter
+        )
         return make_chunks(
-            text, spans, kinds, source=source, first_index=first_index, metadata=metadata
+            text,
+            found.spans,
+            kinds,
+            source=source,
+            first_index=first_index,
+            metadata=functools.partial(describe, layout),
         )
 
-    def _planned(self, text: str) -> tuple[MarkdownLayout, list[tuple[SizedSpan, str]]]:
+    def _planned(self, text: str) -> tuple[MarkdownLayout, _Planned]:
         """The text's layout, and its chunks' spans and kinds, measured by one measurer: a
         tokenizer's index of the text is made on the pool while the text is parsed."""
         measurer = self.length.measurer(text)
@@ -120,10 +126,8 @@ class MarkdownSplitter(BudgetedSplitter):
         finally:
             measurer.release()  # an index that nothing needed (a blank body, an error)
 
-    def _fitted(
-        self, text: str, layout: MarkdownLayout, measurer: TextMeasurer
-    ) -> list[tuple[SizedSpan, str]]:
-        """The chunks' spans and kinds; with ``count_heading_path``, packed with a budget
+    def _fitted(self, text: str, layout: MarkdownLayout, measurer: TextMeasurer) -> _Planned:
+        """The chunks' spans; with ``count_heading_path``, packed with a budget
         that leaves room for the longest heading path, less any excess then measured."""
         if not self.count_heading_path:
             return self._sized(text, layout, self.config, measurer)
@@ -147,7 +151,7 @@ class MarkdownSplitter(BudgetedSplitter):
             largest = max(
                 (
                     count(_with_heading_path(text[a:b], a, describe(layout, a, b)))
-                    for (a, b, _), _ in found
+                    for a, b, _ in found.spans
                 ),
                 default=0,
             )
@@ -157,18 +161,17 @@ class MarkdownSplitter(BudgetedSplitter):
 
     def _sized(
         self, text: str, layout: MarkdownLayout, config: ChunkConfig, measurer: TextMeasurer
-    ) -> list[tuple[SizedSpan, str]]:
-        """The chunks' spans and kinds: front matter apart, then the body."""
-        found: list[tuple[SizedSpan, str]] = []
+    ) -> _Planned:
+        """The chunks' spans: front matter apart, then the body."""
+        spans: list[SizedSpan] = []
         if layout.front_matter is not None:
             region = layout.front_matter
             spans = pack(text, _FRONT_MATTER, config, region=region, measurer=measurer)
-            found += [(span, "front_matter") for span in spans]
+        front_matter = len(spans)
         structure = self.structure_for(layout, config.span_fits(text, measurer))
         region = (layout.body_start, len(text))
-        body = pack(text, structure, config, region=region, measurer=measurer)
-        found += [(span, self.kind) for span in body]
-        return found
+        spans += pack(text, structure, config, region=region, measurer=measurer)
+        return _Planned(spans, front_matter)
 
     def _config_with_room(self, room: int) -> ChunkConfig:
         """The configuration whose budget leaves ``room`` for a heading path."""
@@ -182,6 +185,14 @@ class MarkdownSplitter(BudgetedSplitter):
             )
         overlap = min(self.chunk_overlap, budget - 1)
         return ChunkConfig(budget, overlap, self.length, self.strip_whitespace)
+
+
+class _Planned(NamedTuple):
+    """A text's chunks as planned: their spans, the first ``front_matter`` of them the
+    front matter's."""
+
+    spans: list[SizedSpan]
+    front_matter: int
 
 
 def describe(layout: MarkdownLayout, start: int, end: int) -> dict[str, Any]:
