@@ -15,6 +15,7 @@ import pytest
 from conftest import corpus_path, sample
 from hypothesis import given
 from hypothesis import strategies as st
+from support import memory_beyond_result
 
 from spansplit import (
     Chunk,
@@ -24,6 +25,7 @@ from spansplit import (
     LineIndex,
     Page,
     ParameterTypeError,
+    RecursiveSplitter,
     check_text,
     convert_offsets,
     count_lines,
@@ -396,6 +398,33 @@ def test_line_index_matches_the_reference_in_any_query_order(text: str, queries:
         pos = min(pos, len(text))
         assert index.line(pos) == 1 + bisect_right(ends, pos)
     assert index.line_count == naive_count_lines(text)
+
+
+@given(TEXTS, st.lists(st.tuples(st.integers(0, 200), st.integers(1, 60)), max_size=30))
+def test_line_index_spans_lines_match_the_reference_as_they_are_asked_for(
+    text: str, spans: list[tuple[int, int]]
+) -> None:
+    """Spans in text order (overlapping too), each pair given as it is asked for, and the
+    index left where the last span ended for the queries after them."""
+    ends = naive_ending_ends(text)
+    ordered = sorted((min(a, len(text)), min(a + b, len(text))) for a, b in spans)
+    index = LineIndex(text)
+    found = index.spans_lines(iter(ordered))
+    for start, end in ordered:
+        first = 1 + bisect_right(ends, start)
+        assert next(found) == (first, 1 + bisect_right(ends, end - 1) if end - 1 > start else first)
+    assert next(found, None) is None
+    assert index.line(len(text)) == 1 + bisect_right(ends, len(text))
+
+
+def test_chunks_of_a_small_budget_take_working_memory_bounded_by_the_text() -> None:
+    """53,000 chunks a MB: their line numbers are taken as each chunk is made, not listed
+    beside them all (with the list of spans they are found from, 6 times the text beyond
+    the chunks returned; now 3)."""
+    text = (sample("english.txt") + "\n\n") * 30
+    splitter = RecursiveSplitter(24)
+    splitter.split(text[:20_000])
+    assert memory_beyond_result(lambda: splitter.split(text)) < 4.5 * len(text)
 
 
 @given(TEXTS.filter(bool), st.lists(st.floats(0, 1), min_size=1, max_size=12))

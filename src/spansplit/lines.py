@@ -11,7 +11,7 @@ import functools
 import re
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from types import ModuleType
 
 
@@ -222,28 +222,32 @@ class LineIndex:
         first = self.line(start)
         return first, (self.line(end - 1) if end - 1 > start else first)
 
-    def spans_lines(self, spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
-        """:meth:`span_lines` of each span, for spans in text order (overlaps allowed).
+    def spans_lines(self, spans: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+        """:meth:`span_lines` of each span as it is asked for, for spans in text order
+        (overlaps allowed): a chunk is made from each pair as it comes, with no list of
+        them all beside the chunks.
 
         The common case (no lone CR) is one ``str.count`` per offset, with no method calls:
         splitters make a chunk per few hundred characters, so this loop is hot.
         """
         if self._lone_cr or self._ends is not None:
-            return [self.span_lines(start, end) for start, end in spans]
+            for start, end in spans:
+                yield self.span_lines(start, end)
+            return
         count = self._text.count
         cursor, seen = self._cursor, self._seen
-        lines = []
-        for start, end in spans:
-            if start >= cursor:
-                seen += count("\n", cursor, start)
-            else:
-                seen -= count("\n", start, cursor)
-            first = seen + 1
-            cursor = end - 1 if end - 1 > start else start
-            seen += count("\n", start, cursor)
-            lines.append((first, seen + 1))
-        self._cursor, self._seen = cursor, seen
-        return lines
+        try:
+            for start, end in spans:
+                if start >= cursor:
+                    seen += count("\n", cursor, start)
+                else:
+                    seen -= count("\n", start, cursor)
+                first = seen + 1
+                cursor = end - 1 if end - 1 > start else start
+                seen += count("\n", start, cursor)
+                yield first, seen + 1
+        finally:
+            self._cursor, self._seen = cursor, seen
 
     @property
     def line_count(self) -> int:

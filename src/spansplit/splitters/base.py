@@ -97,7 +97,7 @@ def make_chunks(
     all first, the mappings were held twice, 18 times the text in chunks of 24 characters).
     """
     spans = spans if isinstance(spans, list) else list(spans)
-    lines = LineIndex(text).spans_lines([(start, end) for start, end, _ in spans])
+    lines = LineIndex(text).spans_lines((start, end) for start, end, _ in spans)
     kinds: Sequence[str] = [kind] * len(spans) if isinstance(kind, str) else kind
     return [
         Chunk(
