@@ -442,13 +442,15 @@ class MarkdownLayout:
         tree, text = self.tree, self.text
         kinds, starts, ends = tree.kinds, tree.starts, tree.ends
         # The blocks around pos are those holding the last block that starts before it.
-        for block in tree.ancestry(max(bisect_left(starts, pos) - 1, 0))[:-1]:
+        block = bisect_left(starts, pos) - 1
+        while block > 0:
             if (
                 kinds[block] in _WHOLE_TO_OVERLAP
                 and pos < ends[block]
                 and text[starts[block] : pos].strip()
             ):
                 return True
+            block = tree.parents[block]
         return False
 
     def overlap_fences(self, fits: Fits | None = None) -> Sequence[int]:
