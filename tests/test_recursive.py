@@ -50,7 +50,7 @@ from spansplit import (
     split_recursive,
 )
 from spansplit.boundaries.linebreaks import break_opportunities
-from spansplit.boundaries.separators import LONG_RUN, KeepSeparator, split_at
+from spansplit.boundaries.separators import LONG_RUN, KeepSeparator, SeparatorLevel, split_at
 from spansplit.compat import content_view, split_text
 from spansplit.sizing import resolve_length
 
@@ -305,9 +305,40 @@ def test_a_regular_expression_without_special_characters_splits_as_its_literal(
     regex_table = RecursiveSplitter(
         12, overlap, separators=separators, keep_separator=keep, separators_are_regex=True
     )
-    assert [(c.start, c.end) for c in regex_table.split(text)] == [
-        (c.start, c.end) for c in literal.split(text)
-    ]
+    # Written with escapes, as the language tables write them: the same text.
+    escaped = RecursiveSplitter(
+        12,
+        overlap,
+        separators=[r"\n\n", r"\n", r"\ ", ""],
+        keep_separator=keep,
+        separators_are_regex=True,
+    )
+    expected = [(c.start, c.end) for c in literal.split(text)]
+    assert [(c.start, c.end) for c in regex_table.split(text)] == expected
+    assert [(c.start, c.end) for c in escaped.split(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        (r"\n\n", "\n\n"),
+        (r"\r\n\t\f\v\a", "\r\n\t\f\v\a"),
+        (r"\.\*\\\-\é", ".*\\-é"),
+        ("end\n", "end\n"),
+        (r"\d", None),  # a class
+        (r"\1", None),  # a back reference
+        (r"\b", None),  # a word boundary
+        ("a|b", None),
+        (r"\n(?=def )", None),
+    ],
+)
+def test_a_regular_expression_of_plain_and_escaped_characters_is_a_literal(
+    pattern: str, text: str | None
+) -> None:
+    level = SeparatorLevel(pattern, is_regex=True)
+    assert level.literal == text
+    if text is not None:
+        assert re.fullmatch(pattern, text)
 
 
 def test_a_run_of_a_plain_regular_expression_takes_little_memory() -> None:

@@ -251,8 +251,19 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
-_PLAIN_TEXT = re.compile(r"[^\\.^$*+?{}\[\]|()]+")
-"""A regular expression with no special character: it matches its own text only."""
+_PLAIN_TEXT = re.compile(r"(?:[^\\.^$*+?{}\[\]|()]|\\[^0-9A-Za-z]|\\[ntrfva])+", re.DOTALL)
+"""A regular expression of characters that match themselves and escaped characters only
+(``\\n``, ``\\.``): it matches one text, its own with the escapes read."""
+
+_ESCAPED = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a"}
+
+
+@lru_cache(maxsize=256)
+def _plain_text(pattern: str) -> str | None:
+    """The one text the regular expression ``pattern`` matches, if it is plain text."""
+    if not _PLAIN_TEXT.fullmatch(pattern):
+        return None
+    return re.sub(r"\\(.)", lambda m: _ESCAPED.get(m[1], m[1]), pattern, flags=re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,9 +298,9 @@ class SeparatorLevel:
         """The separator if it is a non-empty literal string, else ``None``. A regular
         expression with no special character (``" "`` or ``"\\n"`` in a language's
         table) is one: it matches its own text only, so it splits as that literal does."""
-        if not self.separator or (self.is_regex and not _PLAIN_TEXT.fullmatch(self.separator)):
+        if not self.separator:
             return None
-        return self.separator
+        return _plain_text(self.separator) if self.is_regex else self.separator
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
         return split_at(text, start, end, self.pattern, self.keep)
