@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, corpus_path, sample
-from hypothesis import given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markdown_judge import Verdict, judge
 from support import check_chunks, corpus_cases, memory_beyond_result, toy_tokens
@@ -838,3 +838,64 @@ def test_small_chunks_of_a_long_document_take_working_memory_bounded_by_the_text
     splitter = MarkdownSplitter(24)
     splitter.split(text[:20_000])
     assert memory_beyond_result(lambda: splitter.split(text)) < 10 * len(text)
+
+
+def _holder_by_walking_down(layout: MarkdownLayout, start: int, end: int) -> tuple[str, int, int]:
+    """The innermost block holding ``[start, end)`` found as a reader would: from the
+    document down, into the last child starting by ``start``, while it reaches ``end``."""
+    block = layout.root
+    while True:
+        kids = [kid for kid in block.children if kid.start <= start]
+        if not kids or kids[-1].end < end:
+            return block.kind, block.start, block.end
+        block = kids[-1]
+
+
+NESTED_LINE = st.tuples(
+    st.sampled_from(["", "  ", "   ", "    "]),
+    st.lists(st.sampled_from(["- ", "> ", "1. ", ">"]), max_size=3),
+    st.sampled_from(["", "a", "b c", "-", "# h", "```", "| x |", "|---|"]),
+).map(lambda line: line[0] + "".join(line[1]) + line[2] + "\n")
+"""A line of nested containers (lists, quotes), as often empty as not."""
+
+
+@settings(max_examples=300)
+@example(  # the item ends at 18, the quote inside it at 22
+    lines=["- > - a\n", "  >\n", "  > -\n", "  >\n", "\n", "t\n"],
+    picks=[(a, b) for a in range(10) for b in range(10)],
+)
+@given(
+    lines=st.lists(NESTED_LINE, max_size=12),
+    picks=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)), max_size=20),
+)
+def test_the_holder_of_a_range_is_found_walking_down_from_the_document(
+    lines: list[str], picks: list[tuple[int, int]]
+) -> None:
+    """Where the parser gives a block an end past its parent's (a quote in a list item,
+    after an empty item of its own list), the holder is still the last block, walking
+    down, that reaches the range's end: found by climbing from a block, it was one below."""
+    text = "".join(lines)
+    layout = MarkdownLayout(text)
+    edges, stack = {0, len(text)}, [layout.root]
+    while stack:  # ranges between the edges of blocks, where packing asks
+        block = stack.pop()
+        edges.update((block.start, block.end))
+        stack += block.children
+    ordered = sorted(edges)
+    for a, b in picks:
+        start, end = sorted((ordered[a % len(ordered)], ordered[b % len(ordered)]))
+        holder = layout.holder(start, end)
+        assert (holder.kind, holder.start, holder.end) == _holder_by_walking_down(
+            layout, start, end
+        )
+
+
+def test_a_block_ending_past_its_parent_does_not_change_the_chunks() -> None:
+    # pulldown-cmark gives the item 0-18 and the quote inside it 0-22
+    text = "- > - a\n  >\n  > -\n  >\n\nt"
+    assert [c.text for c in MarkdownSplitter(20, length="utf8").split(text)] == [
+        "- > - a\n  >\n  > -",
+        ">",
+        "t",
+    ]
+    assert MarkdownLayout("- >1.\n  >\n  >1.\n  >\n\nt").block_cuts(0, 20) == [16]

@@ -303,13 +303,18 @@ class MarkdownLayout:
     # -- blocks --------------------------------------------------------------------------
 
     def _holder(self, start: int, end: int) -> int:
-        """The innermost block whose span holds all of ``[start, end)``: of the blocks that
-        hold the last one starting at or before ``start``, the first to reach ``end``."""
+        """The innermost block whose span holds all of ``[start, end)``: walking down from
+        the document to the last block starting at or before ``start``, the last before
+        one that does not reach ``end`` (the parser may give a block an end past its
+        parent's: a quote in a list item, after an empty item of its own list)."""
         tree = self.tree
-        index = bisect_right(tree.starts, start) - 1
-        while index > 0 and tree.ends[index] < end:
-            index = tree.parents[index]
-        return max(index, 0)
+        ends, holder = tree.ends, 0
+        last = max(bisect_right(tree.starts, start) - 1, 0)
+        for block in reversed(tree.ancestry(last)[:-1]):
+            if ends[block] < end:
+                break
+            holder = block
+        return holder
 
     def holders(self, start: int, end: int) -> Iterator[Block]:
         """The blocks whose span holds all of ``[start, end)``, the document first."""
@@ -441,16 +446,14 @@ class MarkdownLayout:
         start of its first line's text (where overlap never starts)."""
         tree, text = self.tree, self.text
         kinds, starts, ends = tree.kinds, tree.starts, tree.ends
-        # The blocks around pos are those holding the last block that starts before it.
-        block = bisect_left(starts, pos) - 1
-        while block > 0:
-            if (
-                kinds[block] in _WHOLE_TO_OVERLAP
-                and pos < ends[block]
-                and text[starts[block] : pos].strip()
-            ):
+        # Down from the document to the last block that starts at or before pos, while
+        # each holds pos strictly inside.
+        last = max(bisect_right(starts, pos) - 1, 0)
+        for block in reversed(tree.ancestry(last)[:-1]):
+            if not starts[block] < pos < ends[block]:
+                return False
+            if kinds[block] in _WHOLE_TO_OVERLAP and text[starts[block] : pos].strip():
                 return True
-            block = tree.parents[block]
         return False
 
     def overlap_fences(self, fits: Fits | None = None) -> Sequence[int]:
