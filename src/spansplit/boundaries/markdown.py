@@ -447,9 +447,16 @@ class MarkdownLayout:
         tree, text = self.tree, self.text
         kinds, starts, ends = tree.kinds, tree.starts, tree.ends
         # Down from the document to the last block that starts at or before pos, while
-        # each holds pos strictly inside.
-        last = max(bisect_right(starts, pos) - 1, 0)
-        for block in reversed(tree.ancestry(last)[:-1]):
+        # each holds pos strictly inside (most paths hold no such block: done at once).
+        path, block, parents = [], bisect_right(starts, pos) - 1, tree.parents
+        whole = False
+        while block > 0:
+            path.append(block)
+            whole = whole or kinds[block] in _WHOLE_TO_OVERLAP
+            block = parents[block]
+        if not whole:
+            return False
+        for block in reversed(path):
             if not starts[block] < pos < ends[block]:
                 return False
             if kinds[block] in _WHOLE_TO_OVERLAP and text[starts[block] : pos].strip():
