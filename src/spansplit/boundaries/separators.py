@@ -296,8 +296,8 @@ class SeparatorLevel:
     @property
     def literal(self) -> str | None:
         """The separator if it is a non-empty literal string, else ``None``. A regular
-        expression with no special character (``" "`` or ``"\\n"`` in a language's
-        table) is one: it matches its own text only, so it splits as that literal does."""
+        expression of plain and escaped characters only (``" "``, or ``r"\\n\\n"`` in a
+        language's table) is one: it matches one text, so it splits as that literal does."""
         if not self.separator:
             return None
         return _plain_text(self.separator) if self.is_regex else self.separator

@@ -115,8 +115,9 @@ class MarkdownSplitter(BudgetedSplitter):
         )
 
     def _planned(self, text: str) -> tuple[MarkdownLayout, _Planned]:
-        """The text's layout, and its chunks' spans and kinds, measured by one measurer: a
-        tokenizer's index of the text is made on the pool while the text is parsed."""
+        """The text's layout, and its chunks' spans (the front matter's first), measured by
+        one measurer: a tokenizer's index of the text is made on the pool while the text is
+        parsed."""
         measurer = self.length.measurer(text)
         if not text.isspace():
             measurer.prepare()
