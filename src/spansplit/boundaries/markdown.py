@@ -144,6 +144,15 @@ class BlockTree:
         self.marks.append(0)
         return index
 
+    def holds_blocks(self, index: int) -> bool:
+        """Whether block ``index`` holds other blocks."""
+        return self.afters[index] > index + 1
+
+    def cut_between_children(self, index: int) -> bool:
+        """Whether block ``index`` is cut between the blocks it holds (a table is cut at
+        its rows, after its header: see :meth:`MarkdownLayout._inner_cuts`)."""
+        return self.kinds[index] != _TABLE and self.holds_blocks(index)
+
     def children(self, index: int) -> Iterator[int]:
         """The blocks block ``index`` holds directly, in order."""
         child, after = index + 1, self.afters[index]
@@ -378,7 +387,7 @@ class MarkdownLayout:
         (:meth:`kid_cuts`), if it does."""
         tree = self.tree
         block = self._holder(start, end)
-        if tree.kinds[block] == _TABLE or tree.afters[block] == block + 1:
+        if not tree.cut_between_children(block):
             return None
         return block if next(self.kid_cuts(block, start, end), None) is not None else None
 
@@ -393,9 +402,9 @@ class MarkdownLayout:
         paragraph (its first sentence or words) or a list or quote of several items or
         blocks gives the heading its first part."""
         tree, text = self.tree, self.text
-        kinds, starts, ends, afters = tree.kinds, tree.starts, tree.ends, tree.afters
+        kinds, starts, ends = tree.kinds, tree.starts, tree.ends
         block = self._holder(start, end)
-        if kinds[block] == _TABLE or afters[block] == block + 1:
+        if not tree.cut_between_children(block):
             whole = _same_text(text, (start, end), (starts[block], ends[block]))
             return [cut for cut in self._inner_cuts(block) if start < cut < end] if whole else []
         inside = list(self.kid_cuts(block, start, end))
@@ -409,11 +418,7 @@ class MarkdownLayout:
             return []
         before = starts[last]
         part = (max(start, before), min(end, ends[last]))
-        if (
-            afters[last] == last + 1
-            or kinds[last] == _TABLE
-            or _same_text(text, part, (before, ends[last]))
-        ):
+        if not tree.cut_between_children(last) or _same_text(text, part, (before, ends[last])):
             inner = self._inner_cuts(last)
         else:  # a part of a container: cut at what that part holds (an item's blocks ...)
             inner = self.block_cuts(*part)
@@ -502,7 +507,7 @@ class MarkdownLayout:
         if kind == _TABLE:
             rows = [tree.starts[row] for row in tree.children(block)]
             return rows[2:]  # the header and delimiter rows go with the first row
-        if tree.afters[block] > block + 1:
+        if tree.holds_blocks(block):
             return self.block_cuts(start, end)
         if kind in (_PARAGRAPH, _ITEM, _FOOTNOTE, _QUOTE):
             return [cut for cut, _ in _SENTENCES(text, start, end)[1:]]
