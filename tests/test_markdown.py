@@ -29,7 +29,7 @@ from spansplit import (
 )
 from spansplit.batch import Document
 from spansplit.boundaries import markdown as markdown_boundaries
-from spansplit.boundaries.markdown import MarkdownLayout
+from spansplit.boundaries.markdown import Heading, MarkdownLayout
 from spansplit.boundaries.words import word_spans
 from spansplit.corpus import SplitterByFileType
 
@@ -356,6 +356,88 @@ def test_blocks_of_the_samples_are_placed_the_same_with_and_without_numpy(
     monkeypatch: pytest.MonkeyPatch, text: str
 ) -> None:
     _blocks_both_ways(monkeypatch, text)
+
+
+# --- a long document is parsed a stretch at a time ------------------------------------------
+
+LINKING_BLOCKS = st.sampled_from(
+    [
+        "# See [ref] and [^n]\n",
+        "### [Ref][] ![image][ref]\n",
+        "Setext [ref]\n===\n",
+        "[^n]: a note\n    more of the note\n",
+        "[Ref]:\n  /multi-line\n  'title'\n",
+        "- item\n\n  [ref]: /in-an-item\n",
+        "```\n[ref]: /in-code\n```\n",
+        "<!-- open\n",
+        "-->\n",
+        "<pre>\n",
+        "</pre>\n",
+        "2. second\n",
+        "  continued lazily\n",
+        "===\n",
+        "---\n",
+        "> ",
+    ]
+)
+LONG_MARKDOWN = st.lists(
+    st.tuples(st.one_of(BLOCKS, LINKING_BLOCKS), st.sampled_from(["\n", "\r\n", "\r"])),
+    max_size=40,
+).map(lambda parts: "".join(block.replace("\n", ending) for block, ending in parts))
+
+
+def _read_in_stretches(text: str, stretch: int) -> tuple[list[object], list[Heading]]:
+    """The blocks and sections of ``text`` parsed about ``stretch`` code points at a time."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(markdown_boundaries, "STRETCH_CHARS", stretch)
+        return _blocks(text), MarkdownLayout(text).headings
+
+
+@given(LONG_MARKDOWN, st.integers(1, 120))
+# A definition whose paragraph goes on: the list's range ends where the paragraph starts
+@example("~~~py\n~~~\n2. second\n\n[Ref]:\n</pre>\nx = 1\n", 8)
+@example("```\n```\n1) one\n\n[Ref]:\n  'title'\n</pre>\n", 8)
+@example("# See [ref] and [^n]\n" + "words\n\n" * 20 + "[ref]: /x\n\n[^n]: note\n", 16)
+def test_a_document_parsed_a_stretch_at_a_time_has_the_blocks_of_one_parse(
+    text: str, stretch: int
+) -> None:
+    assert _read_in_stretches(text, stretch) == _read_in_stretches(text, len(text) + 1)
+
+
+@pytest.mark.parametrize("stretch", [1, 16, 64, 300])
+@pytest.mark.parametrize("text", [HANDBOOK, RIVER_LOG, HANDBOOK.replace("\n", "\r\n")])
+def test_the_samples_parsed_a_stretch_at_a_time_have_the_blocks_of_one_parse(
+    text: str, stretch: int
+) -> None:
+    assert _read_in_stretches(text, stretch) == _read_in_stretches(text, len(text) + 1)
+
+
+def test_a_heading_links_to_a_definition_in_another_stretch() -> None:
+    text = "# The [gauge] and [^n]\n\n" + "Words.\n\n" * 40 + "[Gauge]: /g\n\n[^n]: A note.\n"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(markdown_boundaries, "STRETCH_CHARS", 16)
+        assert MarkdownLayout(text).headings[0].text == "The gauge and"
+    assert MarkdownLayout(text.replace("[Gauge]: /g", "")).headings[0].text == "The [gauge] and"
+
+
+def test_a_long_document_reaches_the_parser_a_stretch_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The parser holds every event of what it is given (32 bytes each): a megabyte of
+    one-letter paragraphs given whole took 32 times the text."""
+    given_lengths: list[int] = []
+    add_events = markdown_boundaries._add_events
+
+    def recording(reading: object, markdown: str, byte_base: int) -> object:
+        given_lengths.append(len(markdown))
+        return add_events(reading, markdown, byte_base)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(markdown_boundaries, "_add_events", recording)
+    text = "a\n\n" * 100_000
+    layout = MarkdownLayout(text)
+    assert len(layout.root.children) == 100_000
+    assert max(given_lengths) < markdown_boundaries.STRETCH_CHARS + 8
+    assert sum(given_lengths) < 1.01 * len(text)
 
 
 @given(MARKDOWN, st.integers(8, 200), st.data())

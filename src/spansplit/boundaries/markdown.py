@@ -30,11 +30,12 @@ import itertools
 import re
 from array import array
 from bisect import bisect_left, bisect_right
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..chunk import Span, trim_span
 from ..errors import ExtraNotInstalledError
@@ -50,6 +51,11 @@ FRONT_MATTER = re.compile(
 """YAML front matter: a ``---`` line at the start, a non-blank line, ``---`` or ``...``."""
 
 _LONE_CR = re.compile(r"\r(?!\n)")
+_STRETCH_END = re.compile(r"\n[ \t]*\r?\n[ \t\r\n]*[^\n]*\n?")
+"""A blank line, any more, and the line after them: where a stretch ends (see :func:`_parse`).
+(No group is repeated: the pattern keeps no state per line of a long run of blank lines.)"""
+_BLANK_LINE = re.compile(rb"(?:\A|\n)[ \t]*\r?\n")
+"""A blank line (with the line ending before it) in UTF-8 where every line ends in LF."""
 
 
 # The kinds of block, by their code in :attr:`BlockTree.kinds`.
@@ -99,6 +105,8 @@ _KINDS = {
     "DefinitionListTitle": _ITEM,
     "DefinitionListDefinition": _ITEM,
 }
+_LINKS = frozenset({"Link", "Image"})
+"""Inline tags whose text can hang on a link definition anywhere in the document."""
 _LINE_BREAKS = frozenset({"SoftBreak", "HardBreak"})
 """Breaks inside a heading's text (of a setext heading's lines): a space in its text."""
 _CONTAINERS = frozenset({_QUOTE, _LIST, _ITEM, _FOOTNOTE})
@@ -115,6 +123,9 @@ VECTOR_MIN_BLOCKS = 256
 """Documents with at least this many blocks are placed on their lines by numpy, when it is
 installed, ``_VECTOR_BATCH`` blocks at a time."""
 _VECTOR_BATCH = 1 << 13
+
+STRETCH_CHARS = 1 << 16
+"""A longer document is parsed a stretch of about this many code points at a time."""
 
 
 class BlockTree:
@@ -143,6 +154,13 @@ class BlockTree:
         self.afters.append(index + 1)
         self.marks.append(0)
         return index
+
+    def truncate(self, count: int) -> None:
+        """Drop every block from index ``count`` on."""
+        for column in (self.kinds, self.starts, self.ends, self.parents, self.afters, self.marks):
+            del column[count:]
+        while self.texts and next(reversed(self.texts)) >= count:
+            self.texts.popitem()  # added in document order
 
     def holds_blocks(self, index: int) -> bool:
         """Whether block ``index`` holds other blocks."""
@@ -565,55 +583,210 @@ def load_pyromark() -> Any:
     return pyromark
 
 
-def _parse(text: str, start: int, line_starts: array[int]) -> tuple[BlockTree, list[int]]:
-    """The document ``text[start:]`` as a tree of blocks (pulldown-cmark), each block's
-    span widened to whole lines of ``text`` (whose line starts are ``line_starts``), and
-    the indices of its headings in order."""
+class _Reading:
+    """What the parse of a document has found so far: its blocks, its headings, the
+    headings whose text may hang on a definition elsewhere (a link, an image, a footnote
+    reference or a bracket in it), and its footnote definitions' labels by block."""
+
+    def __init__(self, typecode: str) -> None:
+        self.tree = BlockTree(typecode)
+        self.headings: list[int] = []
+        self.linked: list[int] = []
+        self.footnotes: list[tuple[int, str]] = []
+
+    def truncate(self, count: int) -> None:
+        """Forget every block from index ``count`` on."""
+        self.tree.truncate(count)
+        for found in (self.headings, self.linked):
+            while found and found[-1] >= count:
+                found.pop()
+        while self.footnotes and self.footnotes[-1][0] >= count:
+            self.footnotes.pop()
+
+
+def _parser() -> Any:
+    """pulldown-cmark with the extensions the levels read: tables, footnotes ..."""
     pyromark = load_pyromark()
     options = pyromark.Options
-    parser = pyromark.Markdown(
+    return pyromark.Markdown(
         options=options.ENABLE_TABLES
         | options.ENABLE_TASKLISTS
         | options.ENABLE_STRIKETHROUGH
         | options.ENABLE_FOOTNOTES
     )
+
+
+def _parse(text: str, start: int, line_starts: array[int]) -> tuple[BlockTree, list[int]]:
+    """The document ``text[start:]`` as a tree of blocks (pulldown-cmark), each block's
+    span widened to whole lines of ``text`` (whose line starts are ``line_starts``), and
+    the indices of its headings in order.
+
+    A long document is parsed about :data:`STRETCH_CHARS` code points at a time (the
+    parser holds every event of what it is given, 32 bytes each): each stretch keeps its
+    top-level blocks but the last, which may go on past it, and the next starts after a
+    blank line between them. Blocks that have been followed by another are final in CommonMark,
+    so the tree is the one a single parse gives; only a heading's text can hang on a
+    definition in another stretch (see :func:`_relink`)."""
     body = text[start:]
     if has_lone_cr(body):
         body = _LONE_CR.sub("\n", body)  # a lone CR ends a line here, not for the parser
     # Byte offsets of the body until the end, then code points of the text.
-    tree = BlockTree("I" if 4 * len(text) < 1 << 32 else "q")
+    reading = _Reading("I" if 4 * len(text) < 1 << 32 else "q")
+    tree = reading.tree
+    tree.add(_DOCUMENT, start, len(text), 0)
+    stretches: list[_Stretch] = []
+    position = byte_base = 0  # where the next stretch starts, in code points and bytes
+    size = STRETCH_CHARS
+    while True:
+        # A stretch ends on the line after a blank line past its size, which starts a
+        # block; without one, the rest of the body is one stretch.
+        found = _STRETCH_END.search(body, position + size) if len(body) - position > size else None
+        end = len(body) if found is None else found.end()
+        blocks, headings = len(tree.kinds), len(reading.headings)
+        latest = _add_events(reading, body[position:end], byte_base)
+        if end == len(body):
+            stretches.append(_Stretch(position, end, None, headings, len(reading.headings)))
+            break
+        data = body[position:end].encode("utf-8")
+        # The next stretch starts after a blank line between the blocks kept and the
+        # first dropped (where no paragraph is open: link definitions before a block can
+        # make its first lines go on a paragraph, and are read with it): the last top-level
+        # block is dropped, else the last two ...
+        cut = 0
+        for last, last_start in reversed(latest):
+            if last == blocks:
+                break
+            kept = max(tree.ends[blocks:last]) - byte_base
+            blank = _BLANK_LINE.search(data, max(kept - 1, 0), last_start - byte_base)
+            if blank is not None:
+                cut = blank.end()
+                break
+        if cut == 0:
+            size *= 2  # one block so far, or none that ends before a blank line
+            reading.truncate(blocks)
+            continue
+        reading.truncate(last)
+        stretches.append(_Stretch(position, end, cut, headings, len(reading.headings)))
+        position += len(data[:cut].decode("utf-8"))
+        byte_base += cut
+        size = STRETCH_CHARS
+    if reading.linked and len(stretches) > 1:
+        _relink(reading, body, stretches)
+    tree.afters[0] = len(tree.kinds)
+    _to_whole_lines(tree, body, start, line_starts, len(text))
+    return tree, reading.headings
+
+
+class _Stretch(NamedTuple):
+    """One stretch of the body parsed: ``body[start:end]``, of which the bytes before
+    ``kept`` gave blocks (all of them where ``kept`` is ``None``), and the range of the
+    document's headings it gave."""
+
+    start: int
+    end: int
+    kept: int | None
+    first_heading: int
+    stop_heading: int
+
+
+def _relink(reading: _Reading, body: str, stretches: list[_Stretch]) -> None:
+    """Give each heading that may hang on a definition the text it has in one parse of
+    the whole body: parsed again after every label the document defines (``[label]: x``,
+    ``[^label]: x``), as though they were all beside it. A heading outside containers is
+    parsed by itself (all of them at once), one inside a container with its stretch."""
+    parser = _parser()
+    labels = {f"[^{label}]: x" for _, label in reading.footnotes}
+    if "]:" in body:
+        for stretch in stretches:
+            found = parser.reference_definitions(body[stretch.start : stretch.end])
+            labels.update(
+                f"[{label}]: x"
+                for label, where in found.items()
+                if stretch.kept is None or where["span"]["end"] <= stretch.kept
+            )
+    if not labels:
+        return
+    # Apart, so that no definition is read as the continuation of a footnote's, and a
+    # thematic break after them, so that what follows starts as a document does.
+    definitions = "\n\n".join(sorted(labels)) + "\n\n***\n\n"
+    tree = reading.tree
+    data = body.encode("utf-8")
+    alone = [heading for heading in reading.linked if tree.parents[heading] == 0]
+    again = _read(
+        definitions
+        + "\n\n".join(
+            data[tree.starts[heading] : tree.ends[heading]].decode("utf-8").rstrip("\r\n")
+            for heading in alone
+        )
+    )
+    linked = set(reading.linked)
+    if len(again.headings) == len(alone):
+        for heading, same in zip(alone, again.headings):
+            tree.texts[heading] = again.tree.texts.get(same, "")
+        linked.difference_update(alone)
+    for stretch in stretches:
+        mine = reading.headings[stretch.first_heading : stretch.stop_heading]
+        if linked.isdisjoint(mine):
+            continue
+        again = _read(definitions + body[stretch.start : stretch.end])
+        for heading, same in zip(mine, again.headings):  # the same headings, in order
+            tree.texts[heading] = again.tree.texts.get(same, "")
+
+
+def _read(markdown: str) -> _Reading:
+    """The blocks and headings of a short ``markdown`` in one parse (offsets in bytes)."""
+    reading = _Reading("q")
+    reading.tree.add(_DOCUMENT, 0, 0, 0)
+    _add_events(reading, markdown, 0)
+    return reading
+
+
+def _add_events(reading: _Reading, markdown: str, byte_base: int) -> deque[tuple[int, int]]:
+    """Add the blocks of ``markdown`` (which starts at byte ``byte_base`` of the body) to
+    ``reading`` as children of the document. The index and byte start of the last few
+    top-level blocks added."""
+    tree, headings = reading.tree, reading.headings
     add, afters, marks = tree.add, tree.afters, tree.marks
-    add(_DOCUMENT, start, len(text), 0)
     holders = [0]  # the blocks open, outermost first
     opened: list[int] = []  # for every Start not yet ended: its block, or -1
-    headings: list[int] = []
+    latest: deque[tuple[int, int]] = deque(maxlen=4)
     heading_text: list[str] | None = None
+    linked = False  # the heading being read holds a link, an image or a footnote reference
     events: Iterable[tuple[Any, Any]]
+    parser = _parser()
     try:
-        events = parser.events_with_range(body, merge_text=True)
+        events = parser.events_with_range(markdown, merge_text=True)
     except TypeError:  # pyromark 0.9 (the last for Python 3.10): the same events, text unmerged
-        events = parser.events_with_range(body)
+        events = parser.events_with_range(markdown)
     for event, where in events:
         if type(event) is str:  # SoftBreak, HardBreak, Rule ...
             if heading_text is not None:  # inside a heading: a break is a space in its text
                 if event in _LINE_BREAKS:
                     heading_text.append(" ")
             elif event == "Rule":
-                add(_RULE, where["start"], where["end"], holders[-1])
+                if len(holders) == 1:
+                    latest.append((len(tree.kinds), byte_base + where["start"]))
+                add(_RULE, byte_base + where["start"], byte_base + where["end"], holders[-1])
             continue
         if "Start" in event:
             tag = event["Start"]
-            kind = _KINDS.get(tag if type(tag) is str else next(iter(tag)))
+            name = tag if type(tag) is str else next(iter(tag))
+            kind = _KINDS.get(name)
             if kind is None:
                 opened.append(-1)
+                linked = linked or name in _LINKS
                 continue
-            block = add(kind, where["start"], where["end"], holders[-1])
+            if len(holders) == 1:
+                latest.append((len(tree.kinds), byte_base + where["start"]))
+            block = add(kind, byte_base + where["start"], byte_base + where["end"], holders[-1])
             if kind == _HEADING:
                 marks[block] = int(tag["Heading"]["level"][1:])
-                heading_text = []
+                heading_text, linked = [], False
                 headings.append(block)
             elif kind == _CODE:
                 marks[block] = type(tag["CodeBlock"]) is dict  # {"Fenced": info}
+            elif kind == _FOOTNOTE:
+                reading.footnotes.append((block, tag["FootnoteDefinition"]))
             holders.append(block)
             opened.append(block)
         elif "End" in event:
@@ -623,15 +796,16 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[BlockTree, l
             holders.pop()
             afters[closed] = len(tree.kinds)
             if heading_text is not None and closed == headings[-1]:
-                tree.texts[closed] = "".join(heading_text).strip()
+                tree.texts[closed] = title = "".join(heading_text).strip()
+                if linked or "[" in title:
+                    reading.linked.append(closed)
                 heading_text = None
         elif heading_text is not None:  # inside a heading: its text, until its End
             piece = event.get("Text") or event.get("Code")
             if piece is not None:
                 heading_text.append(piece)
-    afters[0] = len(tree.kinds)
-    _to_whole_lines(tree, body, start, line_starts, len(text))
-    return tree, headings
+            linked = linked or "FootnoteReference" in event
+    return latest
 
 
 def _to_whole_lines(
@@ -661,7 +835,7 @@ def _to_whole_lines(
     if np is not None:
         # every line of the body ends in LF (a lone CR was made LF)
         after_newlines = np.flatnonzero(np.frombuffer(data, np.uint8) == ord("\n")) + 1
-        body_lines = np.append(0, after_newlines)[:body_line_count]
+        body_lines = np.append(0, after_newlines)[:body_line_count].astype(tree.starts.typecode)
         _whole_lines_vectorised(np, tree, body_lines, base, line_starts, size)
         return
     # bytes.splitlines breaks at LF, CRLF and CR only, as CommonMark does
@@ -705,7 +879,7 @@ def _whole_lines_vectorised(
     points less ``base``). The batches keep numpy's arrays small beside the tree."""
     lines = np.frombuffer(line_starts, dtype=line_starts.typecode)
     last_line = len(lines) - 1
-    shift = int(lines.searchsorted(base, side="right")) - 1  # body line k: text line k + shift
+    shift = bisect_right(line_starts, base) - 1  # body line k: text line k + shift
 
     def line_start(index: Any) -> Any:
         """Where each line ``index`` of the text starts; the text's end past the last."""
@@ -715,11 +889,13 @@ def _whole_lines_vectorised(
     all_ends = np.frombuffer(tree.ends, dtype=tree.ends.typecode)
     for first in range(1, len(all_starts), _VECTOR_BATCH):
         batch = slice(first, first + _VECTOR_BATCH)
-        starts = all_starts[batch].astype(np.int64)
-        ends = all_ends[batch].astype(np.int64)
+        # Searched for in the type of what they are searched in (else numpy converts that)
+        starts, ends = all_starts[batch], all_ends[batch]
         if body_lines is None:  # the text's own lines, at code point base + offset
-            starts = np.maximum(lines[lines.searchsorted(starts + base, side="right") - 1], base)
-            ends = np.where(ends > 0, line_start(lines.searchsorted(ends + base)), base)
+            starts = (starts + base).astype(lines.dtype)
+            ends = (ends + base).astype(lines.dtype)
+            starts = np.maximum(lines[lines.searchsorted(starts, side="right") - 1], base)
+            ends = np.where(ends > base, line_start(lines.searchsorted(ends)), base)
         else:
             starts = body_lines.searchsorted(starts, side="right") - 1
             ends = body_lines.searchsorted(ends)
