@@ -42,9 +42,10 @@ import re
 import threading
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain, pairwise, repeat
+from typing import overload
 
 from ..lines import LineWalker, offset_typecode
 from .paragraphs import BLANK_CHARACTERS, leading_blanks_end
@@ -53,6 +54,36 @@ HEADING = "heading"
 RULE = "rule"
 CODE = "code"
 TEXT = "text"
+_KIND_NAMES = (TEXT, HEADING, RULE, CODE)
+_KIND_CODES = {kind: code for code, kind in enumerate(_KIND_NAMES)}
+
+
+class SegmentKinds(Sequence[str]):
+    """The kind of each segment, a byte each (a list took 8: 2.7 times the text for a
+    megabyte of one-letter paragraphs). A slice is a list of the kinds."""
+
+    __slots__ = ("_codes",)
+
+    def __init__(self, kinds: Iterable[str]) -> None:
+        self._codes = bytearray(map(_KIND_CODES.__getitem__, kinds))
+
+    def __len__(self) -> int:
+        return len(self._codes)
+
+    def __iter__(self) -> Iterator[str]:
+        return map(_KIND_NAMES.__getitem__, self._codes)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return list(map(_KIND_NAMES.__getitem__, self._codes[index]))
+        return _KIND_NAMES[self._codes[index]]
+
 
 # A line that may be structure starts with 0-3 spaces, then the start of one of the
 # constructs above, of a list item or of a block quote: that character says which
@@ -101,7 +132,7 @@ class BlockLayout:
     lines: LineWalker
     firsts: array[int]
     """Start of each segment, in order; each segment ends where the next one starts."""
-    kinds: list[str]
+    kinds: SegmentKinds
     """Kind of the block that starts each segment."""
     run_starts: array[int]
     """Start of each run of blank lines (outside fences), in order."""
@@ -150,7 +181,7 @@ def block_layout(text: str) -> BlockLayout:
     # with the first line after blank lines: the runs' ends, merged in (a set of them
     # all took 50 bytes a run)
     firsts = array(offset_typecode(text), _merged(run_ends, sorted(others), size))
-    kinds = list(map(found.starts.get, firsts, repeat(TEXT)))
+    kinds = SegmentKinds(map(found.starts.get, firsts, repeat(TEXT)))
     return BlockLayout(
         lines, firsts, kinds, run_starts, run_ends, found.lead_ends, frozenset(found.underlines)
     )
