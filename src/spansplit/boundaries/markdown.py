@@ -751,7 +751,7 @@ def _add_events(reading: _Reading, markdown: str, byte_base: int) -> deque[tuple
     opened: list[int] = []  # for every Start not yet ended: its block, or -1
     latest: deque[tuple[int, int]] = deque(maxlen=4)
     heading_text: list[str] | None = None
-    linked = False  # the heading being read holds a link, an image or a footnote reference
+    linked = False  # the heading being read holds a link, an image, a footnote reference or [
     events: Iterable[tuple[Any, Any]]
     parser = _parser()
     try:
@@ -796,15 +796,16 @@ def _add_events(reading: _Reading, markdown: str, byte_base: int) -> deque[tuple
             holders.pop()
             afters[closed] = len(tree.kinds)
             if heading_text is not None and closed == headings[-1]:
-                tree.texts[closed] = title = "".join(heading_text).strip()
-                if linked or "[" in title:
+                tree.texts[closed] = "".join(heading_text).strip()
+                if linked:
                     reading.linked.append(closed)
                 heading_text = None
         elif heading_text is not None:  # inside a heading: its text, until its End
-            piece = event.get("Text") or event.get("Code")
+            plain = event.get("Text")  # a bracket there may be a link left undefined
+            piece = plain or event.get("Code")
             if piece is not None:
                 heading_text.append(piece)
-            linked = linked or "FootnoteReference" in event
+            linked = linked or "FootnoteReference" in event or (plain is not None and "[" in plain)
     return latest
 
 
