@@ -378,6 +378,13 @@ LINKING_BLOCKS = st.sampled_from(
         "===\n",
         "---\n",
         "> ",
+        "# [ ^n] [a\\ ] [^m]\n",
+        "[ ^n]: /caret\n",
+        "[a\\ ]: /backslash\n",
+        "\t[^m]: /after-a-definition\n",
+        "see [ref]\n",
+        "-\n",
+        "\t>\n",
     ]
 )
 LONG_MARKDOWN = st.lists(
@@ -398,6 +405,16 @@ def _read_in_stretches(text: str, stretch: int) -> tuple[list[object], list[Head
 @example("~~~py\n~~~\n2. second\n\n[Ref]:\n</pre>\nx = 1\n", 8)
 @example("```\n```\n1) one\n\n[Ref]:\n  'title'\n</pre>\n", 8)
 @example("# See [ref] and [^n]\n" + "words\n\n" * 20 + "[ref]: /x\n\n[^n]: note\n", 16)
+# Labels that start with ^ or end with a backslash, and one after a definition
+@example("# [ ^n]\n\nx\n\n[ ^n]: /y\n", 1)
+@example("# [^m]\n\nx\n\n[r]: /u\n\t[^m]: /v\n", 1)
+@example("# [a\\ ]\n\nx\n\n[a\\ ]: /y\n", 1)
+# Setext headings whose first line would start a list or a quote by itself
+@example("x\n\ny\n\n[r]: /u\n2.\nsee [r]\n===\n", 1)
+@example("x\n\ny\n\n[r]: /u\n-\nsee [r]\n---\n", 1)
+@example("x\n\ny\n\n[r]: /u\n\t>\nsee [r]\n===\n", 1)
+# A heading parsed by itself, and one in a quote parsed with its stretch
+@example("> ### [ref]\n# See [ref] and [^n]\n\n[Ref]:\nSetext\n[^n]: a note\n", 8)
 def test_a_document_parsed_a_stretch_at_a_time_has_the_blocks_of_one_parse(
     text: str, stretch: int
 ) -> None:
@@ -438,6 +455,25 @@ def test_a_long_document_reaches_the_parser_a_stretch_at_a_time(
     assert len(layout.root.children) == 100_000
     assert max(given_lengths) < markdown_boundaries.STRETCH_CHARS + 8
     assert sum(given_lengths) < 1.01 * len(text)
+
+
+def test_headings_are_parsed_again_with_only_the_definitions_they_use(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Parsed again after every definition of the document, the headings of a stretch
+    cost as many parses of the definitions as there are stretches."""
+    given_lengths: list[int] = []
+    add_events = markdown_boundaries._add_events
+
+    def recording(reading: object, markdown: str, byte_base: int) -> object:
+        given_lengths.append(len(markdown))
+        return add_events(reading, markdown, byte_base)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(markdown_boundaries, "_add_events", recording)
+    text = "".join(f"[def{i}]: /u\n\n> # item [def{i}]\n\n" for i in range(30_000))
+    texts = [text for kind, *_, text in _blocks(text) if kind == "heading"]
+    assert texts[::9999] == [f"item def{i}" for i in range(0, 30_000, 9999)]
+    assert sum(given_lengths) < 2.5 * len(text)
 
 
 @given(MARKDOWN, st.integers(8, 200), st.data())

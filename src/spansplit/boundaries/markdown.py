@@ -54,8 +54,16 @@ _LONE_CR = re.compile(r"\r(?!\n)")
 _STRETCH_END = re.compile(r"\n[ \t]*\r?\n[ \t\r\n]*[^\n]*\n?")
 """A blank line, any more, and the line after them: where a stretch ends (see :func:`_parse`).
 (No group is repeated: the pattern keeps no state per line of a long run of blank lines.)"""
-_BLANK_LINE = re.compile(rb"(?:\A|\n)[ \t]*\r?\n")
-"""A blank line (with the line ending before it) in UTF-8 where every line ends in LF."""
+_BLANK_LINE = re.compile(rb"\n[ \t]*\r?\n")
+"""A blank line (with the line ending before it) in UTF-8 where no line ends in a lone CR."""
+_BLOCKS_TRIED = 4
+"""How many of a stretch's last top-level blocks may be dropped to find a blank line."""
+_LABEL = re.compile(r"\[((?:[^\[\]\\]|\\.)*)\]", re.DOTALL)
+"""Brackets around no bracket but an escaped one: what may be a link label in use."""
+_ATX_HEADING = re.compile(rb" {0,3}#{1,6}(?![^ \t\r\n])")
+"""The start of an ATX heading (``# Title``), which is one line and means the same alone."""
+_HEADINGS_PER_PARSE = 1024
+"""How many headings :func:`_relink` gives the parser at once."""
 
 
 # The kinds of block, by their code in :attr:`BlockTree.kinds`.
@@ -604,6 +612,12 @@ class _Reading:
             self.footnotes.pop()
 
 
+def _label_key(label: str) -> str:
+    """``label`` as it is compared: case folded and without whitespace (CommonMark collapses
+    it; dropping it can only make more labels equal, which costs nothing but a definition)."""
+    return "".join(label.casefold().split())
+
+
 def _parser() -> Any:
     """pulldown-cmark with the extensions the levels read: tables, footnotes ..."""
     pyromark = load_pyromark()
@@ -651,13 +665,15 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[BlockTree, l
         # The next stretch starts after a blank line between the blocks kept and the
         # first dropped (where no paragraph is open: link definitions before a block can
         # make its first lines go on a paragraph, and are read with it): the last top-level
-        # block is dropped, else the last two ...
+        # block is dropped, else the last two ... A blank line inside the range of a block
+        # kept does not do: a list's range can end in blank lines, or past them where a
+        # definition follows, so where it ends depends on the text after the stretch.
         cut = 0
         for last, last_start in reversed(latest):
             if last == blocks:
                 break
-            kept = max(tree.ends[blocks:last]) - byte_base
-            blank = _BLANK_LINE.search(data, max(kept - 1, 0), last_start - byte_base)
+            kept_end = max(tree.ends[blocks:last]) - byte_base
+            blank = _BLANK_LINE.search(data, kept_end - 1, last_start - byte_base)
             if blank is not None:
                 cut = blank.end()
                 break
@@ -691,46 +707,64 @@ class _Stretch(NamedTuple):
 
 def _relink(reading: _Reading, body: str, stretches: list[_Stretch]) -> None:
     """Give each heading that may hang on a definition the text it has in one parse of
-    the whole body: parsed again after every label the document defines (``[label]: x``,
-    ``[^label]: x``), as though they were all beside it. A heading outside containers is
-    parsed by itself (all of them at once), one inside a container with its stretch."""
+    the whole body: parsed again after the definitions (``[label]: x``, ``[^label]: x``)
+    of the labels bracketed in it, wherever in the document they are. An ATX heading
+    outside containers is parsed by itself (many at once), any other with its stretch."""
+    if "]:" not in body:
+        return  # nothing is defined, in the document or in a stretch's reading of it
+    written: dict[str, set[str]] = {}  # by label key: each definition, written to be read alone
+    for _, label in reading.footnotes:
+        written.setdefault(_label_key("^" + label), set()).add(f"[^{label}]: x")
     parser = _parser()
-    labels = {f"[^{label}]: x" for _, label in reading.footnotes}
-    if "]:" in body:
-        for stretch in stretches:
-            found = parser.reference_definitions(body[stretch.start : stretch.end])
-            labels.update(
-                f"[{label}]: x"
-                for label, where in found.items()
-                if stretch.kept is None or where["span"]["end"] <= stretch.kept
-            )
-    if not labels:
-        return
-    # Apart, so that no definition is read as the continuation of a footnote's, and a
-    # thematic break after them, so that what follows starts as a document does.
-    definitions = "\n\n".join(sorted(labels)) + "\n\n***\n\n"
+    for stretch in stretches:
+        found = parser.reference_definitions(body[stretch.start : stretch.end])
+        for label, where in found.items():
+            if stretch.kept is None or where["span"]["end"] <= stretch.kept:
+                # spaced: a label may start with ^ (not a footnote's) or end with \
+                written.setdefault(_label_key(label), set()).add(f"[ {label} ]: x")
+
+    def definitions(sources: Iterable[str]) -> str:
+        """The definitions of the labels in ``sources``, apart (that none reads as the
+        continuation of a footnote's) and then a thematic break (that what follows
+        starts as a document does); empty where none is defined."""
+        wanted: set[str] = set()
+        for source in sources:
+            for label in _LABEL.findall(source):
+                wanted.update(written.get(_label_key(label), ()))
+        return "\n\n".join(sorted(wanted)) + "\n\n***\n\n" if wanted else ""
+
     tree = reading.tree
     data = body.encode("utf-8")
-    alone = [heading for heading in reading.linked if tree.parents[heading] == 0]
-    again = _read(
-        definitions
-        + "\n\n".join(
-            data[tree.starts[heading] : tree.ends[heading]].decode("utf-8").rstrip("\r\n")
-            for heading in alone
-        )
-    )
+
+    def source(heading: int) -> str:
+        """The heading's lines, as the body has them."""
+        return data[tree.starts[heading] : tree.ends[heading]].decode("utf-8").rstrip("\r\n")
+
     linked = set(reading.linked)
-    if len(again.headings) == len(alone):
-        for heading, same in zip(alone, again.headings):
-            tree.texts[heading] = again.tree.texts.get(same, "")
-        linked.difference_update(alone)
+    alone = [
+        heading
+        for heading in reading.linked
+        if tree.parents[heading] == 0 and _ATX_HEADING.match(data, tree.starts[heading])
+    ]
+    for first in range(0, len(alone), _HEADINGS_PER_PARSE):
+        batch = alone[first : first + _HEADINGS_PER_PARSE]
+        sources = [source(heading) for heading in batch]
+        again = _read(definitions(sources) + "\n\n".join(sources))
+        if len(again.headings) == len(batch):
+            for heading, same in zip(batch, again.headings):
+                tree.texts[heading] = again.tree.texts.get(same, "")
+            linked.difference_update(batch)
     for stretch in stretches:
         mine = reading.headings[stretch.first_heading : stretch.stop_heading]
         if linked.isdisjoint(mine):
             continue
-        again = _read(definitions + body[stretch.start : stretch.end])
+        prefix = definitions(source(heading) for heading in mine if heading in linked)
+        if not prefix:
+            continue  # the texts its own parse gave
+        again = _read(prefix + body[stretch.start : stretch.end])
         for heading, same in zip(mine, again.headings):  # the same headings, in order
-            tree.texts[heading] = again.tree.texts.get(same, "")
+            if heading in linked:
+                tree.texts[heading] = again.tree.texts.get(same, "")
 
 
 def _read(markdown: str) -> _Reading:
@@ -749,7 +783,7 @@ def _add_events(reading: _Reading, markdown: str, byte_base: int) -> deque[tuple
     add, afters, marks = tree.add, tree.afters, tree.marks
     holders = [0]  # the blocks open, outermost first
     opened: list[int] = []  # for every Start not yet ended: its block, or -1
-    latest: deque[tuple[int, int]] = deque(maxlen=4)
+    latest: deque[tuple[int, int]] = deque(maxlen=_BLOCKS_TRIED)
     heading_text: list[str] | None = None
     linked = False  # the heading being read holds a link, an image, a footnote reference or [
     events: Iterable[tuple[Any, Any]]
