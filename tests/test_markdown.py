@@ -457,6 +457,30 @@ def test_a_long_document_reaches_the_parser_a_stretch_at_a_time(
     assert sum(given_lengths) < 1.01 * len(text)
 
 
+@pytest.mark.parametrize(
+    "unit",
+    ["## Release\n- a fix\n- another\n\n", "Changes:\n- a fix\n\n", "[^n]: a note\n\n"],
+)
+def test_a_stretch_ends_after_a_list_whose_range_ends_in_a_blank_line(
+    monkeypatch: pytest.MonkeyPatch, unit: str
+) -> None:
+    """A list's (or a footnote's) range goes on over the blank line after it: with no
+    blank line between it and the next block, a changelog was parsed whole."""
+    given_lengths: list[int] = []
+    add_events = markdown_boundaries._add_events
+
+    def recording(reading: object, markdown: str, byte_base: int) -> object:
+        given_lengths.append(len(markdown))
+        return add_events(reading, markdown, byte_base)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(markdown_boundaries, "_add_events", recording)
+    text = unit * (300_000 // len(unit))
+    whole = _read_in_stretches(text, len(text) + 1)
+    given_lengths.clear()
+    assert _read_in_stretches(text, markdown_boundaries.STRETCH_CHARS) == whole
+    assert max(given_lengths) < markdown_boundaries.STRETCH_CHARS + 64
+
+
 def test_headings_are_parsed_again_with_only_the_definitions_they_use(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

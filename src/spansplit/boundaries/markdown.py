@@ -665,17 +665,28 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[BlockTree, l
         # The next stretch starts after a blank line between the blocks kept and the
         # first dropped (where no paragraph is open: link definitions before a block can
         # make its first lines go on a paragraph, and are read with it): the last top-level
-        # block is dropped, else the last two ... A blank line inside the range of a block
-        # kept does not do: a list's range can end in blank lines, or past them where a
-        # definition follows, so where it ends depends on the text after the stretch.
+        # block is dropped, else the last two ... A list's range goes on over the blank
+        # lines and definitions after it, to the next block: where it ends at a blank line,
+        # the next stretch starts there only if the block after is followed by another
+        # (so it starts where a single parse has it start, and so does the list end).
         cut = 0
-        for last, last_start in reversed(latest):
+        for dropped, (last, last_start) in enumerate(reversed(latest), 1):
             if last == blocks:
                 break
             kept_end = max(tree.ends[blocks:last]) - byte_base
-            blank = _BLANK_LINE.search(data, kept_end - 1, last_start - byte_base)
+            first_dropped = last_start - byte_base
+            blank = _BLANK_LINE.search(data, kept_end - 1, first_dropped)
             if blank is not None:
                 cut = blank.end()
+                break
+            if (
+                dropped > 1
+                and kept_end == first_dropped
+                and _BLANK_LINE.fullmatch(
+                    data, data.rfind(b"\n", 0, first_dropped - 1), first_dropped
+                )
+            ):
+                cut = first_dropped
                 break
         if cut == 0:
             size *= 2  # one block so far, or none that ends before a blank line
