@@ -170,13 +170,18 @@ def kept_promise(text: str, chunks: list[Any], budget: int) -> str:
 
 def chunks_size(chunks: list[Any]) -> int:
     """Bytes the returned chunks hold (the list, each chunk, its text, its ints beyond the
-    small ones Python shares, its metadata one level deep): memory any splitter that
-    returns these chunks needs, whatever its own working memory."""
+    small ones Python shares, each counted once where chunks share one, its metadata one
+    level deep): memory any splitter that returns these chunks needs, whatever its own
+    working memory."""
     total = sys.getsizeof(chunks)
+    counted: set[int] = set()  # the ids of the ints counted (all alive with the chunks)
     for chunk in chunks:
         total += sys.getsizeof(chunk) + sys.getsizeof(chunk.text)
         numbers = (chunk.start, chunk.end, chunk.index, chunk.start_line, chunk.end_line)
-        total += sum(sys.getsizeof(n) for n in (*numbers, chunk.size) if n > 256)
+        for number in (*numbers, chunk.size):
+            if number > 256 and id(number) not in counted:
+                counted.add(id(number))
+                total += sys.getsizeof(number)
         if chunk.metadata:
             values = dict(chunk.metadata)
             total += sys.getsizeof(values) + sum(sys.getsizeof(v) for v in values.values())

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import pickle
 from bisect import bisect_right
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 from support import memory_beyond_result
 
 from spansplit import (
+    BlockSplitter,
     Chunk,
     InputTypeError,
     InvalidInputError,
@@ -425,6 +427,17 @@ def test_chunks_of_a_small_budget_take_working_memory_bounded_by_the_text() -> N
     splitter = RecursiveSplitter(24)
     splitter.split(text[:20_000])
     assert memory_beyond_result(lambda: splitter.split(text)) < 4.5 * len(text)
+
+
+def test_a_chunk_shares_one_int_where_its_numbers_are_equal() -> None:
+    """A chunk on one line holds its line number once, and a chunk that starts where the
+    previous one ends holds that offset once (a number past 256 is an object of 28 bytes:
+    32 bytes of 350 a chunk at 24 characters)."""
+    text = "word " * 40_000 + "\n" * 300 + "word " * 40_000
+    one_line = [c for c in RecursiveSplitter(24).split(text) if c.start_line > 256]
+    assert one_line and all(c.start_line is c.end_line for c in one_line)
+    blocks = BlockSplitter(24).split("line\n" * 2000)
+    assert all(b.start is a.end for a, b in pairwise(blocks))
 
 
 @given(TEXTS.filter(bool), st.lists(st.floats(0, 1), min_size=1, max_size=12))

@@ -244,8 +244,9 @@ class LineIndex:
                     seen -= count("\n", start, cursor)
                 first = seen + 1
                 cursor = end - 1 if end - 1 > start else start
-                seen += count("\n", start, cursor)
-                yield first, seen + 1
+                lines = count("\n", start, cursor)
+                seen += lines
+                yield first, seen + 1 if lines else first  # one int for both (a chunk holds them)
         finally:
             self._cursor, self._seen = cursor, seen
 

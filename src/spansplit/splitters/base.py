@@ -99,10 +99,15 @@ def make_chunks(
     spans = spans if isinstance(spans, list) else list(spans)
     lines = LineIndex(text).spans_lines((start, end) for start, end, _ in spans)
     kinds: Sequence[str] = [kind] * len(spans) if isinstance(kind, str) else kind
+    # Where a chunk starts at the previous one's end, both hold one int (28 bytes a chunk).
+    starts = [start for start, _, _ in spans]
+    for position in range(1, len(spans)):
+        if starts[position] == spans[position - 1][1]:
+            starts[position] = spans[position - 1][1]
     return [
         Chunk(
             text[start:end],
-            start,
+            starts[position],
             end,
             first_index + position,
             first,
