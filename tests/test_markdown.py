@@ -437,19 +437,23 @@ def test_a_heading_links_to_a_definition_in_another_stretch() -> None:
     assert MarkdownLayout(text.replace("[Gauge]: /g", "")).headings[0].text == "The [gauge] and"
 
 
-def test_a_long_document_reaches_the_parser_a_stretch_at_a_time(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The parser holds every event of what it is given (32 bytes each): a megabyte of
-    one-letter paragraphs given whole took 32 times the text."""
-    given_lengths: list[int] = []
+@pytest.fixture
+def given_lengths(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The length of each text given to the parser from now on, in order."""
+    lengths: list[int] = []
     add_events = markdown_boundaries._add_events
 
     def recording(reading: object, markdown: str, byte_base: int) -> object:
-        given_lengths.append(len(markdown))
+        lengths.append(len(markdown))
         return add_events(reading, markdown, byte_base)  # type: ignore[arg-type]
 
     monkeypatch.setattr(markdown_boundaries, "_add_events", recording)
+    return lengths
+
+
+def test_a_long_document_reaches_the_parser_a_stretch_at_a_time(given_lengths: list[int]) -> None:
+    """The parser holds every event of what it is given (32 bytes each): a megabyte of
+    one-letter paragraphs given whole took 32 times the text."""
     text = "a\n\n" * 100_000
     layout = MarkdownLayout(text)
     assert len(layout.root.children) == 100_000
@@ -462,18 +466,10 @@ def test_a_long_document_reaches_the_parser_a_stretch_at_a_time(
     ["## Release\n- a fix\n- another\n\n", "Changes:\n- a fix\n\n", "[^n]: a note\n\n"],
 )
 def test_a_stretch_ends_after_a_list_whose_range_ends_in_a_blank_line(
-    monkeypatch: pytest.MonkeyPatch, unit: str
+    given_lengths: list[int], unit: str
 ) -> None:
     """A list's (or a footnote's) range goes on over the blank line after it: with no
     blank line between it and the next block, a changelog was parsed whole."""
-    given_lengths: list[int] = []
-    add_events = markdown_boundaries._add_events
-
-    def recording(reading: object, markdown: str, byte_base: int) -> object:
-        given_lengths.append(len(markdown))
-        return add_events(reading, markdown, byte_base)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(markdown_boundaries, "_add_events", recording)
     text = unit * (300_000 // len(unit))
     whole = _read_in_stretches(text, len(text) + 1)
     given_lengths.clear()
@@ -482,18 +478,10 @@ def test_a_stretch_ends_after_a_list_whose_range_ends_in_a_blank_line(
 
 
 def test_headings_are_parsed_again_with_only_the_definitions_they_use(
-    monkeypatch: pytest.MonkeyPatch,
+    given_lengths: list[int],
 ) -> None:
     """Parsed again after every definition of the document, the headings of a stretch
     cost as many parses of the definitions as there are stretches."""
-    given_lengths: list[int] = []
-    add_events = markdown_boundaries._add_events
-
-    def recording(reading: object, markdown: str, byte_base: int) -> object:
-        given_lengths.append(len(markdown))
-        return add_events(reading, markdown, byte_base)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(markdown_boundaries, "_add_events", recording)
     text = "".join(f"[def{i}]: /u\n\n> # item [def{i}]\n\n" for i in range(30_000))
     texts = [text for kind, *_, text in _blocks(text) if kind == "heading"]
     assert texts[::9999] == [f"item def{i}" for i in range(0, 30_000, 9999)]
