@@ -413,6 +413,14 @@ def _read_in_stretches(text: str, stretch: int) -> tuple[list[object], list[Head
 @example("x\n\ny\n\n[r]: /u\n2.\nsee [r]\n===\n", 1)
 @example("x\n\ny\n\n[r]: /u\n-\nsee [r]\n---\n", 1)
 @example("x\n\ny\n\n[r]: /u\n\t>\nsee [r]\n===\n", 1)
+# A label across the lines of a quote; a footnote's label ending in a backslash; labels
+# pulldown-cmark's Unicode folds together but Python 3.11's does not
+@example("> [a\n> b]\n> =\n\nx\n\n[a b]: u\n", 1)
+@example("- > [a\n  > b]\n  > ===\n\nx\n\ny\n\n[a b]: /u\n", 3)
+@example("# [^\\ ]\n\nx\n\n[^\\ ]: n\n", 1)
+@example("# [\ua7cb]\n\nx\n\n[\u0264]: u\n", 1)
+# A footnote and a link defined with one label, which the heading uses as a link's
+@example("[^n]: a note\n# [ ^n]\n[ ^n]: /caret\n\n# Title\n", 1)
 # A heading parsed by itself, and one in a quote parsed with its stretch
 @example("> ### [ref]\n# See [ref] and [^n]\n\n[Ref]:\nSetext\n[^n]: a note\n", 8)
 def test_a_document_parsed_a_stretch_at_a_time_has_the_blocks_of_one_parse(
@@ -475,6 +483,35 @@ def test_a_stretch_ends_after_a_list_whose_range_ends_in_a_blank_line(
     given_lengths.clear()
     assert _read_in_stretches(text, markdown_boundaries.STRETCH_CHARS) == whole
     assert max(given_lengths) < markdown_boundaries.STRETCH_CHARS + 64
+
+
+@pytest.mark.parametrize(
+    ("used", "defined"),
+    [
+        ("Foo  Bar", "foo bar"),
+        ("a\n> > b", "A B"),  # a label across the lines of nested quotes
+        ("\ua7cb", "\u0264"),  # a case pair of Unicode 16
+        ("\u1c89x", "\u1c8aX"),
+    ],
+)
+def test_a_label_has_the_key_of_every_label_it_may_match(used: str, defined: str) -> None:
+    assert markdown_boundaries._label_key(used) == markdown_boundaries._label_key(defined)
+
+
+def test_a_label_spelt_many_ways_is_defined_once(given_lengths: list[int]) -> None:
+    """Each heading used to be parsed again after every definition whose label differs
+    from its own in spaces or case only (here 4,096: the parser reads those with other
+    spaces as other labels, those in capitals as its own)."""
+    label = "abcdefghijkl"
+
+    def spelling(number: int) -> str:
+        spaced = (c + " " * (number >> k & 1) for k, c in enumerate(label))
+        return "".join(spaced).strip().upper() if number % 2 else "".join(spaced).strip()
+
+    text = "".join(f"[{spelling(i)}]: /u\n\n> # h [{label}]\n\n" for i in range(4096))
+    texts = [text for kind, *_, text in _blocks(text) if kind == "heading"]
+    assert set(texts) == {f"h {label}"}
+    assert sum(given_lengths) < 2.5 * len(text)
 
 
 def test_headings_are_parsed_again_with_only_the_definitions_they_use(

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import deque
@@ -59,7 +60,10 @@ _BLANK_LINE = re.compile(rb"\n[ \t]*\r?\n")
 _BLOCKS_TRIED = 4
 """How many of a stretch's last top-level blocks may be dropped to find a blank line."""
 _LABEL = re.compile(r"\[((?:[^\[\]\\]|\\.)*)\]", re.DOTALL)
-"""Brackets around no bracket but an escaped one: what may be a link label in use."""
+"""Brackets around no bracket but an escaped one: what may be a link label in use (in a
+heading's source, with the markers of its containers after a line break)."""
+_CONTAINER_MARKERS = re.compile(r"(?:\r\n|\r|\n)[ \t>]*")
+"""A line break and the markers of block quotes (and the indent of list items) after it."""
 _ATX_HEADING = re.compile(rb" {0,3}#{1,6}(?![^ \t\r\n])")
 """The start of an ATX heading (``# Title``), which is one line and means the same alone."""
 _HEADINGS_PER_PARSE = 1024
@@ -613,9 +617,23 @@ class _Reading:
 
 
 def _label_key(label: str) -> str:
-    """``label`` as it is compared: case folded and without whitespace (CommonMark collapses
-    it; dropping it can only make more labels equal, which costs nothing but a definition)."""
-    return "".join(label.casefold().split())
+    """``label`` as pulldown-cmark compares labels, or coarser (a coarser key costs only a
+    definition more): after each line break the markers of the containers (``>``, spaces)
+    dropped, whitespace collapsed, case folded, and a character whose case this Python's
+    Unicode may not know a wildcard: one unassigned here, or a letter without a case pair
+    (pulldown-cmark's newer tables fold U+A7CB with U+0264)."""
+    folded = " ".join(_CONTAINER_MARKERS.sub(" ", label).casefold().split())
+    if folded.isascii():
+        return folded
+    return "".join("\0" if _case_unknown(character) else character for character in folded)
+
+
+def _case_unknown(character: str) -> bool:
+    """Whether a newer Unicode may give ``character`` a case pair that this one lacks."""
+    category = unicodedata.category(character)
+    return category == "Cn" or (
+        category in ("Ll", "Lu", "Lt") and character.upper() == character.lower()
+    )
 
 
 def _parser() -> Any:
@@ -668,7 +686,8 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[BlockTree, l
         # block is dropped, else the last two ... A list's range goes on over the blank
         # lines and definitions after it, to the next block: where it ends at a blank line,
         # the next stretch starts there only if the block after is followed by another
-        # (so it starts where a single parse has it start, and so does the list end).
+        # (so it starts where a single parse has it start, and so does the list end; the
+        # stretch's last line alone, "[foo]: /u 'ti", may yet become a definition).
         cut = 0
         for dropped, (last, last_start) in enumerate(reversed(latest), 1):
             if last == blocks:
@@ -679,6 +698,8 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[BlockTree, l
             if blank is not None:
                 cut = blank.end()
                 break
+            # (the line before the first dropped block is blank: a stretch starts with a
+            # block, so a line ending comes before that blank line)
             if (
                 dropped > 1
                 and kept_end == first_dropped
@@ -723,26 +744,33 @@ def _relink(reading: _Reading, body: str, stretches: list[_Stretch]) -> None:
     outside containers is parsed by itself (many at once), any other with its stretch."""
     if "]:" not in body:
         return  # nothing is defined, in the document or in a stretch's reading of it
-    written: dict[str, set[str]] = {}  # by label key: each definition, written to be read alone
+    # By label key, each definition (written to be read alone) by its kind and its label
+    # folded: a label spelt many ways is written once, however many definitions it has.
+    written: dict[str, dict[tuple[bool, str], str]] = {}
+
+    def write(label: str, footnote: bool) -> None:
+        # spaced: a label may end with \, and a link's may start with ^
+        definition = f"[^{label} ]: x" if footnote else f"[ {label} ]: x"
+        key = _label_key("^" + label if footnote else label)
+        spelling = " ".join(label.casefold().split())
+        written.setdefault(key, {}).setdefault((footnote, spelling), definition)
+
     for _, label in reading.footnotes:
-        written.setdefault(_label_key("^" + label), set()).add(f"[^{label}]: x")
+        write(label, footnote=True)
     parser = _parser()
     for stretch in stretches:
         found = parser.reference_definitions(body[stretch.start : stretch.end])
         for label, where in found.items():
             if stretch.kept is None or where["span"]["end"] <= stretch.kept:
-                # spaced: a label may start with ^ (not a footnote's) or end with \
-                written.setdefault(_label_key(label), set()).add(f"[ {label} ]: x")
+                write(label, footnote=False)
 
     def definitions(sources: Iterable[str]) -> str:
         """The definitions of the labels in ``sources``, apart (that none reads as the
         continuation of a footnote's) and then a thematic break (that what follows
         starts as a document does); empty where none is defined."""
-        wanted: set[str] = set()
-        for source in sources:
-            for label in _LABEL.findall(source):
-                wanted.update(written.get(_label_key(label), ()))
-        return "\n\n".join(sorted(wanted)) + "\n\n***\n\n" if wanted else ""
+        keys = {_label_key(label) for source in sources for label in _LABEL.findall(source)}
+        wanted = sorted(d for key in keys for d in written.get(key, {}).values())
+        return "\n\n".join(wanted) + "\n\n***\n\n" if wanted else ""
 
     tree = reading.tree
     data = body.encode("utf-8")
@@ -771,7 +799,9 @@ def _relink(reading: _Reading, body: str, stretches: list[_Stretch]) -> None:
             continue
         prefix = definitions(source(heading) for heading in mine if heading in linked)
         if not prefix:
-            continue  # the texts its own parse gave
+            # The texts its own parse gave, where it read definitions past the blocks kept
+            # too: lines after a definition can give it a title but not unmake it.
+            continue
         again = _read(prefix + body[stretch.start : stretch.end])
         for heading, same in zip(mine, again.headings):  # the same headings, in order
             if heading in linked:
