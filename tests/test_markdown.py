@@ -419,6 +419,8 @@ def _read_in_stretches(text: str, stretch: int) -> tuple[list[object], list[Head
 @example("- > [a\n  > b]\n  > ===\n\nx\n\ny\n\n[a b]: /u\n", 3)
 @example("# [^\\ ]\n\nx\n\n[^\\ ]: n\n", 1)
 @example("# [\ua7cb]\n\nx\n\n[\u0264]: u\n", 1)
+# Labels that Python's whitespace makes one but the parser's does not (a no-break space)
+@example("# [a b]\n\nx\n\n[a\xa0b]: /n\n\n[a b]: /s\n", 1)
 # A footnote and a link defined with one label, which the heading uses as a link's
 @example("[^n]: a note\n# [ ^n]\n[ ^n]: /caret\n\n# Title\n", 1)
 # A heading parsed by itself, and one in a quote parsed with its stretch

@@ -745,14 +745,16 @@ def _relink(reading: _Reading, body: str, stretches: list[_Stretch]) -> None:
     if "]:" not in body:
         return  # nothing is defined, in the document or in a stretch's reading of it
     # By label key, each definition (written to be read alone) by its kind and its label
-    # folded: a label spelt many ways is written once, however many definitions it has.
+    # as the parser gives it (whitespace collapsed; in lower case where ASCII, as folding
+    # surely agrees there): a label spelt many ways is written once, however many
+    # definitions it has.
     written: dict[str, dict[tuple[bool, str], str]] = {}
 
     def write(label: str, footnote: bool) -> None:
         # spaced: a label may end with \, and a link's may start with ^
         definition = f"[^{label} ]: x" if footnote else f"[ {label} ]: x"
         key = _label_key("^" + label if footnote else label)
-        spelling = " ".join(label.casefold().split())
+        spelling = label.lower() if label.isascii() else label
         written.setdefault(key, {}).setdefault((footnote, spelling), definition)
 
     for _, label in reading.footnotes:
