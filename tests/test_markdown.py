@@ -6,6 +6,7 @@ from __future__ import annotations
 import builtins
 import itertools
 import pickle
+import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -421,6 +422,8 @@ def _read_in_stretches(text: str, stretch: int) -> tuple[list[object], list[Head
 @example("# [\ua7cb]\n\nx\n\n[\u0264]: u\n", 1)
 # Labels that Python's whitespace makes one but the parser's does not (a no-break space)
 @example("# [a b]\n\nx\n\n[a\xa0b]: /n\n\n[a b]: /s\n", 1)
+# A '>' on a continuation line that is the label's own, not a quote's marker
+@example("[a\n    > b]\n===\n\nx\n\n[a > b]: /u\n", 1)
 # A footnote and a link defined with one label, which the heading uses as a link's
 @example("[^n]: a note\n# [ ^n]\n[ ^n]: /caret\n\n# Title\n", 1)
 # A heading parsed by itself, and one in a quote parsed with its stretch
@@ -492,12 +495,50 @@ def test_a_stretch_ends_after_a_list_whose_range_ends_in_a_blank_line(
     [
         ("Foo  Bar", "foo bar"),
         ("a\n> > b", "A B"),  # a label across the lines of nested quotes
+        ("a\n    > b", "a > b"),  # a continuation line's '>' that is the label's own
         ("\ua7cb", "\u0264"),  # a case pair of Unicode 16
         ("\u1c89x", "\u1c8aX"),
     ],
 )
 def test_a_label_has_the_key_of_every_label_it_may_match(used: str, defined: str) -> None:
     assert markdown_boundaries._label_key(used) == markdown_boundaries._label_key(defined)
+
+
+def test_every_case_pair_of_the_parser_has_one_key() -> None:
+    """Where this Python's Unicode knows no case pair for a character (unassigned here, or
+    a letter without one), the parser may have one: each such character is defined and
+    used as a label, among the letters without a pair, and wherever the parser links a
+    use to another character's definition, the two have one key."""
+    import pyromark
+
+    def unknown(character: str) -> bool:
+        category = unicodedata.category(character)
+        return category == "Cn" or (
+            category in ("Ll", "Lu", "Lt") and character.upper() == character.lower()
+        )
+
+    every = [chr(c) for c in range(0x80, 0x30000) if not 0xD800 <= c < 0xE000]
+    candidates = [character for character in every if unknown(character)]
+    letters = [character for character in candidates if unicodedata.category(character) != "Cn"]
+    parser = pyromark.Markdown()
+    key = markdown_boundaries._label_key
+    linked = 0
+    for offset in (0, 128):  # windows of 256 and the same moved by half: no pair missed
+        for first in range(-offset, len(candidates), 256):
+            window = candidates[max(first, 0) : first + 256]
+            pool = list(dict.fromkeys(["\u00c9", "\u00e9", *letters, *window]))  # É é: a check
+            document = "".join(f"[{c}]: /{i}\n" for i, c in enumerate(pool))
+            document += "\n" + "\n\n".join(f"[{c}]" for c in pool) + "\n"
+            used = 0
+            for event, _ in parser.events_with_range(document):
+                if event == {"Start": "Paragraph"}:
+                    used += 1
+                elif "Start" in event and type(event["Start"]) is dict and "Link" in event["Start"]:
+                    defined = pool[int(event["Start"]["Link"]["dest_url"][1:])]
+                    if defined != pool[used - 1]:
+                        linked += 1
+                        assert key(defined) == key(pool[used - 1]), (defined, pool[used - 1])
+    assert linked > 75  # É and é in every window, and the 75 pairs of pyromark 0.10.3
 
 
 def test_a_label_spelt_many_ways_is_defined_once(given_lengths: list[int]) -> None:

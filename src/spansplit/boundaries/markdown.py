@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import unicodedata
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import deque
@@ -62,8 +61,18 @@ _BLOCKS_TRIED = 4
 _LABEL = re.compile(r"\[((?:[^\[\]\\]|\\.)*)\]", re.DOTALL)
 """Brackets around no bracket but an escaped one: what may be a link label in use (in a
 heading's source, with the markers of its containers after a line break)."""
-_CONTAINER_MARKERS = re.compile(r"(?:\r\n|\r|\n)[ \t>]*")
-"""A line break and the markers of block quotes (and the indent of list items) after it."""
+_NEWER_CASE_PAIRS = (
+    "\u019b\ua7dc\u0264\ua7cb\u0277\ua7dd\u027c\ua7e2\u1c89\u1c8a\ua7cc\ua7cd\ua7ce\ua7cf"
+    "\ua7d3\ua7d2\ua7d5\ua7d4\ua7da\ua7db\uab4b\uab6c\uab4c\uab6d"
+    "\U0001df40\U0001df41\U0001df48\U0001df49\U0001df4a\U0001df4b\U0001df4d\U0001df4e"
+    "\U0001df51\U0001df52"
+    + "".join(chr(c) + chr(c + 0x20) for c in range(0x10D50, 0x10D66))  # Garay
+    + "".join(chr(c) + chr(c + 0x1B) for c in range(0x16EA0, 0x16EB9))
+    + "".join(chr(c) + chr(c + 1) for c in range(0x1DF68, 0x1DF80, 2) if c != 0x1DF70)
+)
+"""Characters, two by two, that pulldown-cmark's Unicode tables fold together and Python
+3.11's (Unicode 14) does not (``tests/test_markdown.py`` scans every character for them)."""
+_NEWER_CASE_FOLDS = {ord(b): a for a, b in zip(_NEWER_CASE_PAIRS[::2], _NEWER_CASE_PAIRS[1::2])}
 _ATX_HEADING = re.compile(rb" {0,3}#{1,6}(?![^ \t\r\n])")
 """The start of an ATX heading (``# Title``), which is one line and means the same alone."""
 _HEADINGS_PER_PARSE = 1024
@@ -618,22 +627,11 @@ class _Reading:
 
 def _label_key(label: str) -> str:
     """``label`` as pulldown-cmark compares labels, or coarser (a coarser key costs only a
-    definition more): after each line break the markers of the containers (``>``, spaces)
-    dropped, whitespace collapsed, case folded, and a character whose case this Python's
-    Unicode may not know a wildcard: one unassigned here, or a letter without a case pair
-    (pulldown-cmark's newer tables fold U+A7CB with U+0264)."""
-    folded = " ".join(_CONTAINER_MARKERS.sub(" ", label).casefold().split())
-    if folded.isascii():
-        return folded
-    return "".join("\0" if _case_unknown(character) else character for character in folded)
-
-
-def _case_unknown(character: str) -> bool:
-    """Whether a newer Unicode may give ``character`` a case pair that this one lacks."""
-    category = unicodedata.category(character)
-    return category == "Cn" or (
-        category in ("Ll", "Lu", "Lt") and character.upper() == character.lower()
-    )
+    definition more): every ``>`` a space (in a heading's source it may mark a quote on a
+    line of the label), whitespace collapsed, case folded, and the case pairs this
+    Python's Unicode may lack folded too."""
+    folded = " ".join(label.replace(">", " ").casefold().split())
+    return folded if folded.isascii() else folded.translate(_NEWER_CASE_FOLDS)
 
 
 def _parser() -> Any:
