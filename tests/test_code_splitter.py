@@ -41,6 +41,7 @@ from spansplit.boundaries.code import SyntaxLevel, grammar_available
 from spansplit.boundaries.code_languages import get_language
 from spansplit.corpus import SplitterByFileType
 from spansplit.sizing.token_index import INDEX_MIN_CHARS
+from spansplit.splitters import code as code_splitter
 
 SAMPLES = {
     "python": "code.py",
@@ -1016,3 +1017,179 @@ def test_a_header_is_cpp_or_c_by_its_content() -> None:
         "flight",
     ] in [c.metadata["symbols"] for c in chunks]
     assert not any("FlightServerBase" in c.metadata["symbols"] for c in chunks)
+
+
+def _generated_module(seed: int) -> str:
+    """Python of many kinds of top-level piece, dense and sparse: one-letter statements,
+    functions, a class, comments and decorators, a string whose lines start at the first
+    column."""
+    import random
+
+    chooser = random.Random(seed)
+    parts = []
+    for index in range(chooser.randint(40, 160)):
+        kind = chooser.choice("aaaaddcsbk")
+        if kind == "a":
+            parts.append(f"v{index} = {index}\n" * chooser.randint(1, 30))
+        elif kind == "d":
+            body = "".join(f"    x = x + {k}\n" for k in range(chooser.randint(1, 40)))
+            parts.append(f"# about f{index}\ndef f{index}(x):\n{body}    return x\n")
+        elif kind == "c":
+            methods = "".join(
+                f"    def m{k}(self):\n        return {k}\n\n" for k in range(chooser.randint(1, 9))
+            )
+            parts.append(f"class C{index}:\n{methods}")
+        elif kind == "k":  # comments and decorators above a definition, each a line
+            comments = "".join(f"# note {k} on g{index}\n" for k in range(chooser.randint(1, 12)))
+            decorators = "@staticmethod\n" * chooser.randint(0, 3)
+            parts.append(f"{comments}{decorators}def g{index}():\n    return {index}\n")
+        elif kind == "s":
+            parts.append('TEXT = """\n' + "a line at the first column\n" * chooser.randint(1, 9))
+            parts.append('"""\n')
+        else:
+            parts.append("\n" * chooser.randint(1, 3))
+    return "".join(parts)
+
+
+WINDOW_SETTINGS = [
+    (0, None, False),
+    (24, None, False),
+    (0, "utf8", True),
+    (0, "cl100k_base", True),
+    (12, "cl100k_base", False),
+]
+
+
+def _split_in_windows(
+    monkeypatch: pytest.MonkeyPatch, splitter: CodeSplitter, text: str, window: int
+) -> tuple[list[Chunk], list[Chunk], list[int]]:
+    """``text`` split whole, then a window of about ``window`` code points at a time, and
+    the length of each text the parser was given for the second."""
+    parsed: list[int] = []
+    real_parse = code_boundaries.parse
+
+    def parse(part: str, language: object, start: object = None) -> object:
+        parsed.append(len(part))
+        return real_parse(part, language, start)  # type: ignore[arg-type]
+
+    # The same sample decides whether the text is code (a sample cut inside a string
+    # whose lines start at the first column may read as prose).
+    monkeypatch.setattr(code_boundaries, "SAMPLE_CHARS", 2 * window)
+    monkeypatch.setattr(code_splitter, "WINDOW_CHARS", window)
+    whole = splitter.split(text)
+    monkeypatch.setattr(code_boundaries, "parse", parse)
+    monkeypatch.setattr(code_splitter, "WINDOW_MIN_NODES", 0)
+    windowed = splitter.split(text)
+    monkeypatch.undo()
+    return whole, windowed, parsed
+
+
+def _described(chunks: list[Chunk]) -> list[tuple[int, int, int, object]]:
+    return [(c.start, c.end, c.size, c.metadata) for c in chunks]
+
+
+@pytest.mark.parametrize("overlap, length, strip", WINDOW_SETTINGS)
+@pytest.mark.parametrize(
+    "name, language",
+    [
+        ("code.py", "python"),
+        ("code.go", "go"),
+        ("code.java", "java"),
+        ("code.rs", "rust"),
+        ("code.ts", "typescript"),
+        ("code.rb", "ruby"),
+    ],
+)
+def test_code_packed_a_window_at_a_time_gives_the_chunks_of_one_parse(
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    language: str,
+    overlap: int,
+    length: str | None,
+    strip: bool,
+) -> None:
+    # Windows resume only where the whole text's packing starts a chunk afresh at a
+    # top-level piece: the chunks, their sizes, symbols and node kinds are the same.
+    needs_grammar(language)
+    text = sample(name) * 4
+    budget = 80 if length == "cl100k_base" else 200
+    splitter = CodeSplitter(language, budget, overlap, length=length, strip_whitespace=strip)
+    for window in (1600, 4000):
+        whole, windowed, parsed = _split_in_windows(monkeypatch, splitter, text, window)
+        assert _described(windowed) == _described(whole)
+        check_chunks(text, windowed, splitter)
+        if language == "python" and not overlap:  # (with overlap: at a definition only)
+            assert len(parsed) >= 2 and max(parsed) < len(text)  # windows, not the whole text
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("overlap, length, strip", WINDOW_SETTINGS)
+def test_generated_python_packed_in_windows_gives_the_chunks_of_one_parse(
+    monkeypatch: pytest.MonkeyPatch, seed: int, overlap: int, length: str | None, strip: bool
+) -> None:
+    needs_grammar("python")
+    text = _generated_module(seed)
+    if seed % 3 == 0:
+        text = text.replace("\n", "\r\n")
+    budget = 16 if length == "cl100k_base" else 40
+    splitter = CodeSplitter("python", budget, overlap, length=length, strip_whitespace=strip)
+    for window in (320, 700, 1600):
+        whole, windowed, _ = _split_in_windows(monkeypatch, splitter, text, window)
+        assert _described(windowed) == _described(whole)
+
+
+def test_dense_code_is_parsed_a_window_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Tree-sitter's tree of one-letter statements takes about 190 bytes a code point: such
+    # code is parsed a window at a time, with overlap and a tokenizer too; other code
+    # whole, as its windows would cost time (a definition longer than a window is parsed
+    # again twice as long).
+    needs_grammar("python")
+    text = "a\n\n" * 80_000
+    parsed: list[int] = []
+    real_parse = code_boundaries.parse
+
+    def parse(part: str, language: object, start: object = None) -> object:
+        parsed.append(len(part))
+        return real_parse(part, language, start)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(code_boundaries, "parse", parse)
+    for overlap, length in [(0, None), (200, None), (0, "cl100k_base"), (64, "cl100k_base")]:
+        parsed.clear()
+        budget = 512 if length else 2000
+        chunks = CodeSplitter("python", budget, overlap, length=length).split(text)
+        assert "".join(c.text for c in chunks).replace("\n", "").startswith("a" * 80_000)
+        assert len(parsed) > 4 and max(parsed) <= code_boundaries.SAMPLE_CHARS
+    parsed.clear()
+    real = sample("code.py") * 40
+    CodeSplitter("python", 2000).split(real)
+    assert parsed[-1] == len(real)  # parsed on from its sample, whole
+
+
+def test_a_window_that_does_not_resume_as_the_whole_text_packs_is_packed_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Where a window resumes at a chunk with overlap, it must make that chunk and the
+    # next as the window before did; where it does not (simulated here), the text is
+    # parsed and packed whole.
+    needs_grammar("python")
+    text = "a\n\n" * 20_000
+    splitter = CodeSplitter("python", 200, 40)
+    monkeypatch.setattr(code_splitter, "WINDOW_CHARS", 4096)
+    monkeypatch.setattr(code_splitter, "WINDOW_MIN_NODES", 0)
+    monkeypatch.setattr(code_boundaries, "SAMPLE_CHARS", 8192)
+    whole = splitter.split(text)
+    real_packed = CodeSplitter._packed
+    windows: list[int] = []
+
+    def packed(
+        self: CodeSplitter, part: str, structure: object, measurer: object, lead: object = None
+    ) -> object:
+        found = real_packed(self, part, structure, measurer, lead)  # type: ignore[arg-type]
+        windows.append(len(part))
+        if len(windows) == 3:  # the third window: its first chunk one character shorter
+            found[0] = (found[0][0], found[0][1] - 1, found[0][2] - 1)
+        return found
+
+    monkeypatch.setattr(CodeSplitter, "_packed", packed)
+    assert _described(splitter.split(text)) == _described(whole)
+    assert windows[-1] == len(text) and max(windows[:-1]) < len(text)

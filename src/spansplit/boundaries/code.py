@@ -244,7 +244,12 @@ class WholeLines:
 
 SAMPLE_CHARS = 1 << 16
 """How much of a text (about its first this many code points) is parsed to decide whether
-it is code in the language at all (see :func:`parse_as_code`)."""
+it is code in the language at all (see :func:`code_sample`)."""
+
+DENSE_SAMPLE_LINES = 1 << 12
+"""Lines in the first :data:`SAMPLE_CHARS` code points (16 code points a line) above which
+the sample is a quarter as long: tree-sitter's tree of such code (one-letter statements)
+takes up to 190 bytes a code point, and the sample is parsed before any window is."""
 
 NOT_CODE_ERROR_LINES = 0.5
 """A sample with syntax errors starting on more than this share of its non-blank lines is
@@ -252,7 +257,7 @@ not code in the language: prose, data, or another language."""
 
 _ERROR_QUERIES: dict[str, Query] = {}
 
-_TOP_LEVEL_LINE = re.compile(r"(?:\r\n|\r|\n)(?=\S)")
+TOP_LEVEL_LINE = re.compile(r"(?:\r\n|\r|\n)(?=\S)")
 """A line ending before a line that starts at its first column: where a sample may end
 outside any construct (a string, a bracket, an indented body)."""
 
@@ -283,36 +288,55 @@ def error_line_share(text: str, tree: Tree, language: CodeLanguage) -> float:
     return sum(1 for row in rows if row < len(content) and content[row]) / max(1, sum(content))
 
 
-def parse_as_code(text: str, language: CodeLanguage) -> Tree | None:
-    """The syntax tree of ``text``, or ``None`` when it is not code in ``language``: when
-    syntax errors start on more than :data:`NOT_CODE_ERROR_LINES` of the non-blank lines
-    of a sample. Such a text is split by lines and words instead, and where the sample is
-    short of the text only the sample is parsed: prose or data given as code costs neither
-    tree-sitter's error recovery over all of it nor its tree's memory.
+def code_sample(text: str, language: CodeLanguage) -> tuple[int, Tree | None] | None:
+    """Whether ``text`` is code in ``language``, from a sample of it: ``None`` when syntax
+    errors start on more than :data:`NOT_CODE_ERROR_LINES` of the sample's non-blank
+    lines, else where the sample ends and its tree (``None`` where the sample had to be
+    cut inside a line: its tree is not the start of the text's). Such a text is split by
+    lines and words instead, and where the sample is short of the text only the sample
+    is parsed: prose or data given as code costs neither tree-sitter's error recovery
+    over all of it nor its tree's memory.
 
     The sample is the text up to its last line in the first :data:`SAMPLE_CHARS` code
-    points (after the first quarter of them) that starts at the first column: outside any
+    points (a quarter as many where the lines there are many, see
+    :data:`DENSE_SAMPLE_LINES`), after the first quarter of them, that starts at the first
+    column: outside any
     construct but a string or comment whose lines start there. Where one line runs through
     all that quarter to the end of the sample, the sample is cut inside it, and code cut
     short holds one ``ERROR`` node (what the cut left open) where prose or data holds more
     than one a KB. Where lines there are all indented (one construct spans them), the
-    whole text is the sample. Code longer than its sample is then parsed on from the
-    sample's tree."""
+    whole text is the sample."""
+    limit = SAMPLE_CHARS
+    if text.count("\n", 0, limit) > DENSE_SAMPLE_LINES:
+        limit //= 4
     sample_end = len(text)
-    if sample_end > SAMPLE_CHARS:
-        low = SAMPLE_CHARS // 4
-        for found in _TOP_LEVEL_LINE.finditer(text, low, SAMPLE_CHARS):
+    if sample_end > limit:
+        low = limit // 4
+        for found in TOP_LEVEL_LINE.finditer(text, low, limit):
             sample_end = found.end()
-        if sample_end == len(text) and LINE_ENDING.search(text, low, SAMPLE_CHARS) is None:
-            cut = parse(text[:SAMPLE_CHARS], language)
-            return (
-                None if len(_errors(cut, language)) > SAMPLE_CHARS >> 10 else parse(text, language)
-            )
+        if sample_end == len(text) and LINE_ENDING.search(text, low, limit) is None:
+            cut = parse(text[:limit], language)
+            return None if len(_errors(cut, language)) > limit >> 10 else (limit, None)
     sample = text[:sample_end]
     tree = parse(sample, language)
     if error_line_share(sample, tree, language) > NOT_CODE_ERROR_LINES:
         return None
-    return tree if sample_end == len(text) else parse(text, language, (sample, tree))
+    return sample_end, tree
+
+
+def parse_as_code(text: str, language: CodeLanguage) -> Tree | None:
+    """The syntax tree of ``text``, or ``None`` when it is not code in ``language`` (see
+    :func:`code_sample`). Code longer than its sample is parsed on from the sample's tree."""
+    found = code_sample(text, language)
+    return None if found is None else tree_from_sample(text, language, *found)
+
+
+def tree_from_sample(text: str, language: CodeLanguage, sample_end: int, tree: Tree | None) -> Tree:
+    """The syntax tree of ``text``, parsed on from the tree of its sample (see
+    :func:`code_sample`), or afresh where the sample was cut inside a line."""
+    if tree is None:
+        return parse(text, language)
+    return tree if sample_end == len(text) else parse(text, language, (text[:sample_end], tree))
 
 
 def _text(node: Node | None) -> str | None:
@@ -517,6 +541,8 @@ class SyntaxLevel:
     size the level asks, for a definition with comments above it that is over budget
     with them (see :meth:`children`); without it, such a definition is kept whole.
     ``tree`` is the text's tree when it was parsed already (:func:`parse_as_code`).
+    ``scope`` is the name of a namespace declared before ``text`` that scopes all of it
+    (a later part of a C# file after ``namespace N;``, split on its own).
     """
 
     recursive = True
@@ -527,6 +553,7 @@ class SyntaxLevel:
         language: CodeLanguage,
         fits: Callable[[int, int], bool] | None = None,
         tree: Tree | None = None,
+        scope: tuple[str, ...] = (),
     ) -> None:
         self.text = text
         self.language = language
@@ -537,6 +564,7 @@ class SyntaxLevel:
         self.row_starts.insert(0, 0)
         root = tree.root_node
         self._tree = tree  # nodes stay valid while the tree lives
+        self.root_node = root
         last_row = len(self.row_starts) - 1
         self.root = Unit(
             0,
@@ -551,7 +579,11 @@ class SyntaxLevel:
         self._descent = _Descent()
         self._last_byte = (0, 0)  # a code point offset and its UTF-8 offset (see _byte)
         self._line: _Line | None = None  # the line unit whose pieces were described last
-        self._scope: tuple[int, int, tuple[str, ...]] | bool | None = False  # see _file_scope
+        # See _file_scope; an inherited scope holds every chunk (each starts at or after 0
+        # and ends after 0).
+        self._scope: tuple[int, int, tuple[str, ...]] | bool | None = (
+            (0, 0, scope) if scope else False
+        )
 
     # -- the level ----------------------------------------------------------------------
 
@@ -861,6 +893,11 @@ class SyntaxLevel:
             if start >= scope_start and end > scope_end:
                 path = [*name, *path]
         return path, kinds
+
+    def scope_after(self) -> tuple[str, ...]:
+        """The name of the namespace that scopes what follows the text (see ``scope``)."""
+        scope = self._scope if self._scope is not False else self._file_scope()
+        return scope[2] if isinstance(scope, tuple) else ()
 
     def _file_scope(self) -> tuple[int, int, tuple[str, ...]] | None:
         """Where the top-level definition without a body that scopes the rest of the file

@@ -84,11 +84,15 @@ def pack(
     *,
     region: Span | None = None,
     measurer: TextMeasurer | None = None,
+    lead: int | None = None,
 ) -> list[SizedSpan]:
     """``(start, end, size)`` of the chunks of ``text`` (already validated), in order;
     with ``region``, of ``text[start:end]`` only (offsets stay those of ``text``).
     ``measurer`` is one the caller already measures ``text`` with (a token index made
-    once serves its levels and packing alike)."""
+    once serves its levels and packing alike). ``lead`` is where the piece before the
+    first ends, where ``text`` is a part of a longer text packed a part at a time (a
+    negative offset: before ``text``, for a :class:`~spansplit.sizing.base.PartMeasurer`):
+    the first piece is measured from there, with the gap before it, as in the whole text."""
     if region is None:
         # Trimmed chunks leave out a byte order mark that starts the text, as whitespace:
         # it marks the encoding, it is nothing a reader sees (Dart's and JavaScript's trim
@@ -102,7 +106,7 @@ def pack(
     if config.strip_whitespace and trim_span(text, start, end)[0] == end:
         return []  # blank: trimming leaves nothing (no level is asked for its lines)
     try:
-        chunks = _chunks(text, structure, config, start, end, region, measurer)
+        chunks = _chunks(text, structure, config, start, end, region, measurer, lead)
         check_budget(chunks, config)
         return without_repeated(
             text, chunks, config.chunk_overlap, config.chunk_size, config.length
@@ -119,6 +123,7 @@ def _chunks(
     end: int,
     region: Span | None,
     measurer: TextMeasurer | None,
+    lead: int | None = None,
 ) -> list[SizedSpan]:
     """:func:`pack`'s chunks of ``text[start:end]`` before they are checked: scanned where
     the scan applies, else by the general path, a window at a time where it can be."""
@@ -131,7 +136,14 @@ def _chunks(
                 top, rest, one_piece = _top_level(text, structure.levels, start, end)
                 one_piece = one_piece and _one_line(text, start, end)
             return _general(
-                text, top, rest, structure, config, measurer=measurer, one_piece=one_piece
+                text,
+                top,
+                rest,
+                structure,
+                config,
+                measurer=measurer,
+                one_piece=one_piece,
+                lead=lead,
             )
 
         if end - start > 2 * windows.WINDOW_CHARS and not _one_line(text, start, end):
@@ -216,9 +228,11 @@ def _general(
     overlap: bool = True,
     measurer: TextMeasurer | None = None,
     one_piece: bool = False,
+    lead: int | None = None,
 ) -> list[SizedSpan]:
     """The general path: :func:`fit` then :func:`merge`. With ``one_piece`` (and
-    ``isolate``), ``top`` are the pieces of one piece that had to be split, packed evenly."""
+    ``isolate``), ``top`` are the pieces of one piece that had to be split, packed evenly;
+    ``lead`` as :func:`pack` has it."""
     budget, length, trim = config.chunk_size, config.length, config.strip_whitespace
     pieces = fit(
         text,
@@ -230,6 +244,8 @@ def _general(
         trim=trim,
         punctuation=structure.punctuation,
         measurer=measurer,
+        lead=lead,
+        top_lead=lead,
     )
     if one_piece and structure.isolate:
         pieces.balanced.append((0, len(pieces.spans)))

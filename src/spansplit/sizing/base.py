@@ -123,6 +123,39 @@ class TextMeasurer:
         return self.length.count(self.text[start:end])
 
 
+class PartMeasurer(TextMeasurer):
+    """Measures a part of a text, ``text[base:base + len(part)]``, with a measurer of the
+    whole text: offsets in the part, shifted by ``base``. Parts of one text measured this
+    way share its token index, so a span's estimate is the one packing the whole text
+    makes (an index of the part alone would estimate differently near its start)."""
+
+    def __init__(self, whole: TextMeasurer, base: int, part: str) -> None:
+        super().__init__(whole.length, part)
+        self.whole = whole
+        self.base = base
+        self.cheap_sizes = whole.cheap_sizes
+
+    def _shifted(self, spans: Sequence[Span]) -> list[Span]:
+        base = self.base
+        return [(start + base, end + base) for start, end in spans]
+
+    def sizes(self, spans: Sequence[Span], cap: int) -> list[int]:
+        return self.whole.sizes(self._shifted(spans), cap)
+
+    def count_spans(self, spans: Sequence[Span]) -> list[int]:
+        return self.whole.count_spans(self._shifted(spans))
+
+    def estimated_fit(self, starts: Sequence[int], end: int, room: int) -> int:
+        base = self.base
+        return self.whole.estimated_fit([start + base for start in starts], end + base, room)
+
+    def reach_back(self, end: int, size: int) -> int:
+        return max(0, self.whole.reach_back(end + self.base, size) - self.base)
+
+    def count(self, start: int, end: int) -> int:
+        return self.whole.count(start + self.base, end + self.base)
+
+
 class CodePoints(LengthFunction):
     """Python ``len``: Unicode code points, the unit of spansplit's offsets."""
 

@@ -26,26 +26,30 @@ of the table moved to a line start).
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..boundaries.code import (
+    TOP_LEVEL_LINE,
     SyntaxLevel,
     WholeLines,
+    code_sample,
     grammar_available,
     is_blank,
     load_parser,
-    parse_as_code,
+    tree_from_sample,
 )
 from ..boundaries.code_languages import CodeLanguage, get_language
 from ..boundaries.levels import Level
 from ..boundaries.separators import SeparatorLevel, separator_levels
 from ..boundaries.words import word_spans
-from ..chunk import Chunk
+from ..chunk import Chunk, SizedSpan, Span, after_whitespace, before_whitespace
 from ..errors import InvalidParameterError
 from ..lines import LINE_ENDING
 from ..packing import Structure, pack
 from ..sizing import LengthSpec
-from ..sizing.base import TextMeasurer
+from ..sizing.base import PartMeasurer, TextMeasurer
 from .base import BudgetedSplitter, make_chunks
 
 if TYPE_CHECKING:
@@ -56,6 +60,24 @@ Fallback = Literal["error", "separators"]
 LINES: Level = SeparatorLevel(LINE_ENDING.pattern, keep="end", is_regex=True)
 """Whole lines, each with its line ending: the level after the syntax tree, and where
 overlap may start."""
+
+WINDOW_CHARS = 1 << 13
+"""Code points of a long text parsed and packed at a time, about, or :data:`WINDOW_BUDGETS`
+budgets where that is more (see :meth:`CodeSplitter._windows`)."""
+
+WINDOW_MIN_NODES = 1 << 10
+"""Top-level syntax nodes a text's sample (16K to 64K code points, see
+:func:`~spansplit.boundaries.code.code_sample`) must hold for the text to be packed in
+windows: code of many tiny statements, whose tree takes up to 190 bytes a code point.
+Other code is parsed whole: its tree takes about 20 bytes a code point, and windows cost
+time where a definition outgrows one (parsed again, twice as long)."""
+
+WINDOW_BUDGETS = 8
+"""Budgets a window holds at least (a budget counted as that many code points): enough
+chunks to resume after one."""
+
+Describe = Callable[[int, int], tuple[list[str], list[str]]]
+"""Where the chunk ``text[start:end]`` lies: its symbol path and node kinds."""
 
 FENCE_DEPTH = 1
 """How deep the definitions go that overlap never crosses (1: top-level ones)."""
@@ -161,33 +183,183 @@ class CodeSplitter(BudgetedSplitter):
     def spans(self, text: str) -> list[tuple[int, int, int]]:
         return self._parsed(text)[0]
 
-    def _parsed(self, text: str) -> tuple[list[tuple[int, int, int]], SyntaxLevel | None]:
-        """The chunks of one text, by its syntax (returned too) or else by separators
-        (without the grammar, or for a text that is not code in the language); the syntax
-        tree and packing measure with one measurer. Without trimming, a cut inside an
-        over-long line can leave a chunk of spaces alone, which is dropped."""
+    def _parsed(self, text: str) -> tuple[list[SizedSpan], Describe | None]:
+        """The chunks of one text, by its syntax (with what says where each lies) or else by
+        separators (without the grammar, or for a text that is not code in the language).
+        A text longer than :data:`WINDOW_CHARS` whose sample ends at a line start and holds
+        more than :data:`WINDOW_MIN_NODES` top-level nodes is parsed and packed a window
+        at a time (:meth:`_windows`)."""
+        sample = code_sample(text, self.info) if self.uses_grammar else None
+        if sample is None:
+            return self._packed(text, self.structure, self.length.measurer(text)), None
+        sample_end, tree = sample
+        if (
+            tree is not None
+            and len(text) > WINDOW_CHARS
+            and sample_end < len(text)
+            and tree.root_node.child_count > WINDOW_MIN_NODES
+        ):
+            windowed = self._windows(text, sample_end, tree)
+            if windowed is not None:
+                return windowed
+            tree = None  # (a window did not resume as the whole text packs: parsed whole)
+        return self._whole(text, tree_from_sample(text, self.info, sample_end, tree))
+
+    def _whole(self, text: str, tree: Tree) -> tuple[list[SizedSpan], Describe]:
+        """The chunks of ``text`` parsed at once into ``tree``, and where each lies."""
         measurer = self.length.measurer(text)
-        tree = parse_as_code(text, self.info) if self.uses_grammar else None
-        syntax = None if tree is None else self.syntax(text, measurer, tree)
-        structure = self.structure if syntax is None else self.syntax_structure(syntax)
-        spans = pack(text, structure, self.config, measurer=measurer)
+        syntax = self.syntax(text, measurer, tree)
+        return self._packed(text, self.syntax_structure(syntax), measurer), syntax.describe
+
+    def _packed(
+        self, text: str, structure: Structure, measurer: TextMeasurer, lead: int | None = None
+    ) -> list[SizedSpan]:
+        """The chunks of ``text`` by ``structure``; the syntax tree and packing measure with
+        one measurer (``lead`` as :func:`~spansplit.packing.pack` has it). Without trimming,
+        a cut inside an over-long line can leave a chunk of spaces alone, which is dropped."""
+        spans = pack(text, structure, self.config, measurer=measurer, lead=lead)
         if not self.strip_whitespace:
             spans = [span for span in spans if not is_blank(text, span[0], span[1])]
-        return spans, syntax
+        return spans
+
+    def _windows(
+        self, text: str, first_end: int, first_tree: Tree
+    ) -> tuple[list[SizedSpan], Describe] | None:
+        """The chunks of a long text, a window of about :data:`WINDOW_CHARS` parsed and
+        packed at a time, so that memory is bounded by a window's syntax tree (tree-sitter
+        takes about 190 bytes a code point for one-letter statements) instead of the text's;
+        ``None`` where a window did not resume as the whole text packs (see below).
+
+        Each window ends after a line that starts at the first column; the first is the
+        sample :func:`code_sample` parsed. All windows measure with one measurer of the
+        whole text (a tokenizer's estimates are those of the whole text). A window's chunks
+        are taken up to one that starts a top-level piece of the window (not one of its
+        last two, which the window's end may have cut, nor after a syntax error), where the
+        next window starts (:meth:`_resumption`). Where that chunk repeats nothing of the
+        one before, the whole text's packing starts it just as freshly. Where it starts with
+        the end of the one before (overlap), the next window must make it and the chunk
+        after it as this one did, and then goes on as the whole text's packing does (from
+        equal chunks, it plans the same); else ``None``. A window with no such chunk (a
+        definition longer than the window, statements all overlapped by a tokenizer's
+        count) is parsed again twice as long, and the rest of the text at once after two
+        such tries."""
+        whole = self.length.measurer(text)
+        spans: list[SizedSpan] = []
+        described: dict[Span, tuple[list[str], list[str]]] = {}
+        least = max(WINDOW_CHARS, WINDOW_BUDGETS * self.chunk_size)
+        start, end, size = 0, first_end, least
+        tree: Tree | None = first_tree
+        scope: tuple[str, ...] = ()
+        expected: list[SizedSpan] = []  # the chunks the window must start with
+        lead: int | None = None  # where the piece before the window's first ends
+        while True:
+            window = text[start:end]
+            measurer = PartMeasurer(whole, start, window)
+            syntax = SyntaxLevel(
+                window, self.info, self.config.span_fits(window, measurer), tree, scope
+            )
+            del tree
+            found = self._packed(window, self.syntax_structure(syntax), measurer, lead)
+            made = [(start + low, start + high, count) for low, high, count in found]
+            if made[: len(expected)] != expected or (start and end == len(text) and len(made) < 2):
+                # Not resumed as the whole text packs, or a rest that may be one chunk:
+                # packing measures a text that may fit whole (a tokenizer's count may be
+                # below its pieces'), where in the whole text it is packed piece by piece.
+                return None
+            resume = None if end == len(text) else self._resumption(window, syntax, found)
+            if end == len(text) or resume is not None:
+                taken, piece_start, piece_lead, expected = (
+                    (len(found), 0, 0, []) if resume is None else resume
+                )
+                for (low, high, count), (chunk_start, chunk_end, _) in zip(made, found[:taken]):
+                    spans.append((low, high, count))
+                    described[low, high] = syntax.describe(chunk_start, chunk_end)
+                if resume is None:
+                    return spans, lambda low, high: described.pop((low, high))
+                expected = [(start + low, start + high, count) for low, high, count in expected]
+                scope = syntax.scope_after()
+                start, size, lead = start + piece_start, least, piece_lead - piece_start
+            else:
+                size = 2 * max(size, end - start)
+            del syntax, found, made
+            end = _after_top_level_line(text, start + size)
+            if size > 4 * least or len(text) - end < least:
+                end = len(text)  # no chunk to resume from: the rest at once, not ever more
+            tree = None
+
+    def _resumption(
+        self, window: str, syntax: SyntaxLevel, found: list[SizedSpan]
+    ) -> tuple[int, int, int, list[SizedSpan]] | None:
+        """Where the next window starts (see :meth:`_windows`): the index in ``found`` of
+        the last chunk that starts a top-level piece of ``window`` that is final (neither
+        of its last two, comments and decorators at its end aside, nor after a syntax
+        error); that piece's start; where the piece before it ends; and the chunks the
+        next window must start with. A chunk that repeats nothing of the one before it
+        needs none; one that starts with the end of the one before (overlap) needs itself
+        and the chunk after it, which must end before the last piece whose start is
+        final, and the piece after it must be final too (a chunk ends where the next
+        piece does not fit). ``None`` where there is none."""
+        # The root's own parts: where it has one part, packing looks through it (a class
+        # that is the whole window), but its members are no place to resume at. Comments
+        # and decorators at the window's end may belong to what the window cut off.
+        units = syntax.children(syntax.root)
+        attachable = self.info.comments | self.info.prefixes
+        kept = len(units)
+        while kept and units[kept - 1].kind in attachable and units[kept - 1].attached is None:
+            kept -= 1
+        if kept < 3:
+            return None
+        pieces = [(unit.start, unit.end) for unit in units]
+        final = pieces[kept - 2][0]
+        root = syntax.root_node
+        if root.has_error:
+            broken = next((child for child in root.children if child.has_error), root)
+            final = min(final, syntax.row_starts[broken.start_point.row])
+        # A chunk start -> the index of the piece it starts.
+        starts = {
+            after_whitespace(window, low, high) if self.strip_whitespace else low: index
+            for index, (low, high) in enumerate(pieces)
+            if 0 < low < final
+        }
+        piece_ends = [high for _, high in pieces]
+        for index in range(len(found) - 1, 0, -1):
+            piece = starts.get(found[index][0])
+            if piece is None:
+                continue
+            before = pieces[piece - 1]
+            lead = before_whitespace(window, *before) if self.strip_whitespace else before[1]
+            if found[index - 1][1] <= found[index][0]:
+                return index, pieces[piece][0], lead, []
+            if index + 1 < len(found):
+                after = bisect_right(piece_ends, found[index + 1][1])
+                if after < len(pieces) and pieces[after][0] < final:
+                    return index, pieces[piece][0], lead, found[index : index + 2]
+        return None
 
     def _chunks(self, text: str, source: int, first_index: int) -> list[Chunk]:
         if is_blank(text):  # (a byte order mark alone too)
             return []
-        spans, syntax = self._parsed(text)
+        spans, describe = self._parsed(text)
         language = self.language
 
         def metadata(start: int, end: int) -> dict[str, Any]:
-            symbols, kinds = ([], []) if syntax is None else syntax.describe(start, end)
+            symbols, kinds = ([], []) if describe is None else describe(start, end)
             return {"language": language, "symbols": symbols, "node_kinds": kinds}
 
         return make_chunks(
             text, spans, self.kind, source=source, first_index=first_index, metadata=metadata
         )
+
+
+def _after_top_level_line(text: str, position: int) -> int:
+    """The end of the first line after ``position`` that starts at the first column (where
+    a definition starts, or ends with ``}``), with its line ending; the text's end where
+    there is none."""
+    found = TOP_LEVEL_LINE.search(text, position)
+    if found is None:
+        return len(text)
+    following = LINE_ENDING.search(text, found.end())
+    return len(text) if following is None else following.end()
 
 
 def split_code(
