@@ -1028,7 +1028,7 @@ def _generated_module(seed: int) -> str:
     chooser = random.Random(seed)
     parts = []
     for index in range(chooser.randint(40, 160)):
-        kind = chooser.choice("aaaaddcsbk")
+        kind = chooser.choice("aaaaddcsbku")
         if kind == "a":
             parts.append(f"v{index} = {index}\n" * chooser.randint(1, 30))
         elif kind == "d":
@@ -1043,6 +1043,8 @@ def _generated_module(seed: int) -> str:
             comments = "".join(f"# note {k} on g{index}\n" for k in range(chooser.randint(1, 12)))
             decorators = "@staticmethod\n" * chooser.randint(0, 3)
             parts.append(f"{comments}{decorators}def g{index}():\n    return {index}\n")
+        elif kind == "u":  # a line that starts with U+FEFF (a byte order mark mid-text)
+            parts.append(f"\ufeffu{index} = {index}\n")
         elif kind == "s":
             parts.append('TEXT = """\n' + "a line at the first column\n" * chooser.randint(1, 9))
             parts.append('"""\n')

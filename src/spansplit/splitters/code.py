@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..boundaries.code import (
+    BYTE_ORDER_MARK,
     TOP_LEVEL_LINE,
     SyntaxLevel,
     WholeLines,
@@ -315,11 +316,12 @@ class CodeSplitter(BudgetedSplitter):
         if root.has_error:
             broken = next((child for child in root.children if child.has_error), root)
             final = min(final, syntax.row_starts[broken.start_point.row])
-        # A chunk start -> the index of the piece it starts.
+        # A chunk start -> the index of the piece it starts (not one that starts with
+        # U+FEFF, which a text's start drops as a byte order mark).
         starts = {
             after_whitespace(window, low, high) if self.strip_whitespace else low: index
             for index, (low, high) in enumerate(pieces)
-            if 0 < low < final
+            if 0 < low < final and not window.startswith(BYTE_ORDER_MARK, low)
         }
         piece_ends = [high for _, high in pieces]
         for index in range(len(found) - 1, 0, -1):
