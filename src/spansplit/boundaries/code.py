@@ -300,12 +300,11 @@ def code_sample(text: str, language: CodeLanguage) -> tuple[int, Tree | None] | 
     The sample is the text up to its last line in the first :data:`SAMPLE_CHARS` code
     points (a quarter as many where the lines there are many, see
     :data:`DENSE_SAMPLE_LINES`), after the first quarter of them, that starts at the first
-    column: outside any
-    construct but a string or comment whose lines start there. Where one line runs through
-    all that quarter to the end of the sample, the sample is cut inside it, and code cut
-    short holds one ``ERROR`` node (what the cut left open) where prose or data holds more
-    than one a KB. Where lines there are all indented (one construct spans them), the
-    whole text is the sample."""
+    column: outside any construct but a string or comment whose lines start there. Where
+    one line runs through all that quarter to the end of the sample, the sample is cut
+    inside it, and code cut short holds one ``ERROR`` node (what the cut left open) where
+    prose or data holds more than one a KB. Where lines there are all indented (one
+    construct spans them), the whole text is the sample."""
     limit = SAMPLE_CHARS
     if text.count("\n", 0, limit) > DENSE_SAMPLE_LINES:
         limit //= 4
