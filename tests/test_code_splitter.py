@@ -1195,3 +1195,42 @@ def test_a_window_that_does_not_resume_as_the_whole_text_packs_is_packed_whole(
     monkeypatch.setattr(CodeSplitter, "_packed", packed)
     assert _described(splitter.split(text)) == _described(whole)
     assert windows[-1] == len(text) and max(windows[:-1]) < len(text)
+
+
+WINDOW_CASES = {
+    # An error recovered from by what is before it, which a window starting near it lacks.
+    "error": ("python", "def f(x):\n    return x\n# c\nelse:\n    pass\nv = 1\n", 16, 4, 128),
+    # Windows after the first have no "<?php" before them: tree-sitter reads them as HTML.
+    "php": ("php", "<?php\n" + "".join(f"$v{i} = {i};\n" for i in range(60)), 40, 0, 320),
+    # A heredoc's lines belong to no unit: a window must not start at its closing line.
+    "heredoc": (
+        "ruby",
+        "".join(f"v{i} = {i}\n" for i in range(28)) + "x = <<EOS\n" + "line\n" * 10 + "EOS\n",
+        20,
+        0,
+        160,
+    ),
+    # A file-scoped namespace scopes only what comes after its declaration.
+    "namespace": (
+        "c_sharp",
+        "".join(f"using A{i};\n" for i in range(54)) + "namespace N;\n",
+        40,
+        0,
+        320,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(WINDOW_CASES))
+def test_code_that_a_window_would_read_otherwise_gives_the_chunks_of_one_parse(
+    monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
+    # Found by a review (helper-59): each gave other chunks or metadata in windows.
+    language, head, budget, overlap, window = WINDOW_CASES[case]
+    needs_grammar(language)
+    tail = {"php": "", "c_sharp": "".join(f"class C{i} {{}}\n" for i in range(60))}
+    text = head + tail.get(language, "".join(f"w{i} = {i}\n" for i in range(60)))
+    splitter = CodeSplitter(language, budget, overlap)
+    whole, windowed, parsed = _split_in_windows(monkeypatch, splitter, text, window)
+    assert _described(windowed) == _described(whole)
+    assert len(parsed) >= 2  # a window was parsed before the text was taken whole, if it was

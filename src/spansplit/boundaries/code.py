@@ -893,10 +893,11 @@ class SyntaxLevel:
                 path = [*name, *path]
         return path, kinds
 
-    def scope_after(self) -> tuple[str, ...]:
-        """The name of the namespace that scopes what follows the text (see ``scope``)."""
+    def scope_after(self, position: int) -> tuple[str, ...]:
+        """The name of the namespace that scopes the text from ``position`` on (see
+        ``scope``): one declared before it."""
         scope = self._scope if self._scope is not False else self._file_scope()
-        return scope[2] if isinstance(scope, tuple) else ()
+        return scope[2] if isinstance(scope, tuple) and scope[1] <= position else ()
 
     def _file_scope(self) -> tuple[int, int, tuple[str, ...]] | None:
         """Where the top-level definition without a body that scopes the rest of the file

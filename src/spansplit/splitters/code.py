@@ -54,7 +54,7 @@ from ..sizing.base import PartMeasurer, TextMeasurer
 from .base import BudgetedSplitter, make_chunks
 
 if TYPE_CHECKING:
-    from tree_sitter import Tree
+    from tree_sitter import Node, Tree
 
 Fallback = Literal["error", "separators"]
 
@@ -252,6 +252,7 @@ class CodeSplitter(BudgetedSplitter):
         tree: Tree | None = first_tree
         scope: tuple[str, ...] = ()
         expected: list[SizedSpan] = []  # the chunks the window must start with
+        shared: list[_NodePlace] = []  # the top-level nodes it must start with
         lead: int | None = None  # where the piece before the window's first ends
         while True:
             window = text[start:end]
@@ -267,10 +268,17 @@ class CodeSplitter(BudgetedSplitter):
                 # packing measures a text that may fit whole (a tokenizer's count may be
                 # below its pieces'), where in the whole text it is packed piece by piece.
                 return None
-            resume = None if end == len(text) else self._resumption(window, syntax, found)
+            if not _same_nodes(shared, syntax.root_node):
+                return None  # this window reads its start otherwise (PHP: as HTML)
+            try:
+                resume = None if end == len(text) else self._resumption(window, syntax, found)
+            except _ParsedWhole:
+                return None
+            if end == len(text) and syntax.root_node.has_error:
+                return None  # (see _resumption)
             if end == len(text) or resume is not None:
                 taken, piece_start, piece_lead, expected = (
-                    (len(found), 0, 0, []) if resume is None else resume
+                    (len(found), 0, 0, []) if resume is None else resume[:4]
                 )
                 for (low, high, count), (chunk_start, chunk_end, _) in zip(made, found[:taken]):
                     spans.append((low, high, count))
@@ -278,7 +286,8 @@ class CodeSplitter(BudgetedSplitter):
                 if resume is None:
                     return spans, lambda low, high: described.pop((low, high))
                 expected = [(start + low, start + high, count) for low, high, count in expected]
-                scope = syntax.scope_after()
+                scope = syntax.scope_after(piece_start)
+                shared = _nodes_between(window, syntax, piece_start, resume[4])
                 start, size, lead = start + piece_start, least, piece_lead - piece_start
             else:
                 size = 2 * max(size, end - start)
@@ -290,16 +299,17 @@ class CodeSplitter(BudgetedSplitter):
 
     def _resumption(
         self, window: str, syntax: SyntaxLevel, found: list[SizedSpan]
-    ) -> tuple[int, int, int, list[SizedSpan]] | None:
+    ) -> tuple[int, int, int, list[SizedSpan], int] | None:
         """Where the next window starts (see :meth:`_windows`): the index in ``found`` of
         the last chunk that starts a top-level piece of ``window`` that is final (neither
-        of its last two, comments and decorators at its end aside, nor after a syntax
-        error); that piece's start; where the piece before it ends; and the chunks the
-        next window must start with. A chunk that repeats nothing of the one before it
-        needs none; one that starts with the end of the one before (overlap) needs itself
-        and the chunk after it, which must end before the last piece whose start is
-        final, and the piece after it must be final too (a chunk ends where the next
-        piece does not fit). ``None`` where there is none."""
+        of its last two, comments and decorators at its end aside) after blank lines only;
+        that piece's start; where the piece before it ends; the chunks the next window
+        must start with; and where the final pieces end. A chunk that repeats nothing of
+        the one before it needs none; one that starts with the end of the one before
+        (overlap) needs itself and the chunk after it, which must end before the last
+        piece whose start is final, and the piece after it must be final too (a chunk
+        ends where the next piece does not fit). ``None`` where there is none;
+        :class:`_ParsedWhole` where a syntax error starts before the final pieces end."""
         # The root's own parts: where it has one part, packing looks through it (a class
         # that is the whole window), but its members are no place to resume at. Comments
         # and decorators at the window's end may belong to what the window cut off.
@@ -315,7 +325,10 @@ class CodeSplitter(BudgetedSplitter):
         root = syntax.root_node
         if root.has_error:
             broken = next((child for child in root.children if child.has_error), root)
-            final = min(final, syntax.row_starts[broken.start_point.row])
+            if syntax.row_starts[broken.start_point.row] < final:
+                # tree-sitter recovers from an error by what surrounds it, which a window
+                # starting near it would not have: the text is parsed whole.
+                raise _ParsedWhole
         # A chunk start -> the index of the piece it starts (not one that starts with
         # U+FEFF, which a text's start drops as a byte order mark).
         starts = {
@@ -329,13 +342,15 @@ class CodeSplitter(BudgetedSplitter):
             if piece is None:
                 continue
             before = pieces[piece - 1]
+            if not is_blank(window, before[1], pieces[piece][0]):
+                continue  # lines no unit holds (a heredoc's): the piece may need them
             lead = before_whitespace(window, *before) if self.strip_whitespace else before[1]
             if found[index - 1][1] <= found[index][0]:
-                return index, pieces[piece][0], lead, []
+                return index, pieces[piece][0], lead, [], final
             if index + 1 < len(found):
                 after = bisect_right(piece_ends, found[index + 1][1])
                 if after < len(pieces) and pieces[after][0] < final:
-                    return index, pieces[piece][0], lead, found[index : index + 2]
+                    return index, pieces[piece][0], lead, found[index : index + 2], final
         return None
 
     def _chunks(self, text: str, source: int, first_index: int) -> list[Chunk]:
@@ -351,6 +366,60 @@ class CodeSplitter(BudgetedSplitter):
         return make_chunks(
             text, spans, self.kind, source=source, first_index=first_index, metadata=metadata
         )
+
+
+class _ParsedWhole(Exception):
+    """A window's syntax tree says the text is to be parsed whole (see ``_resumption``)."""
+
+
+_NodePlace = tuple[str, int, int, int, int]
+"""A top-level node's type, first row and byte column, last row and byte column."""
+
+
+def _nodes_between(window: str, syntax: SyntaxLevel, start: int, end: int) -> list[_NodePlace]:
+    """The top-level nodes of ``window`` from the line start ``start`` to ``end`` (those
+    that end by it), rows counted from ``start``'s: what the next window, which starts at
+    ``start``, must read there as this one did."""
+    rows = syntax.row_starts
+    first, last = bisect_right(rows, start) - 1, bisect_right(rows, end) - 1
+    cursor = syntax.root_node.walk()
+    if (
+        cursor.goto_first_child_for_byte(len(window[:start].encode("utf-8", "surrogatepass")))
+        is None
+    ):
+        return []
+    places: list[_NodePlace] = []
+    while True:
+        node = cursor.node
+        if node is None:
+            break
+        (top, left), (bottom, right) = node.start_point, node.end_point
+        if bottom > last or (bottom == last and right > 0):
+            break
+        if top >= first:
+            places.append((node.type, top - first, left, bottom - first, right))
+        if not cursor.goto_next_sibling():
+            break
+    return places
+
+
+def _same_nodes(places: list[_NodePlace], root: Node) -> bool:
+    """Whether the first top-level nodes under ``root`` are at ``places``."""
+    if not places:
+        return True
+    cursor = root.walk()
+    if not cursor.goto_first_child():
+        return False
+    for place in places:
+        node = cursor.node
+        if node is None:
+            return False
+        (top, left), (bottom, right) = node.start_point, node.end_point
+        if (node.type, top, left, bottom, right) != place:
+            return False
+        if not cursor.goto_next_sibling() and place is not places[-1]:
+            return False
+    return True
 
 
 def _after_top_level_line(text: str, position: int) -> int:
