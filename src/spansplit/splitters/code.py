@@ -287,7 +287,7 @@ class CodeSplitter(BudgetedSplitter):
                     return spans, lambda low, high: described.pop((low, high))
                 expected = [(start + low, start + high, count) for low, high, count in expected]
                 scope = syntax.scope_after(piece_start)
-                shared = _nodes_between(window, syntax, piece_start, resume[4])
+                shared = _nodes_between(syntax, piece_start, resume[4])
                 start, size, lead = start + piece_start, least, piece_lead - piece_start
             else:
                 size = 2 * max(size, end - start)
@@ -376,17 +376,14 @@ _NodePlace = tuple[str, int, int, int, int]
 """A top-level node's type, first row and byte column, last row and byte column."""
 
 
-def _nodes_between(window: str, syntax: SyntaxLevel, start: int, end: int) -> list[_NodePlace]:
-    """The top-level nodes of ``window`` from the line start ``start`` to ``end`` (those
-    that end by it), rows counted from ``start``'s: what the next window, which starts at
+def _nodes_between(syntax: SyntaxLevel, start: int, end: int) -> list[_NodePlace]:
+    """The top-level nodes of ``syntax``'s text from the line start ``start`` to ``end``
+    (those that end by it), rows counted from ``start``'s: what the next window, which starts at
     ``start``, must read there as this one did."""
     rows = syntax.row_starts
     first, last = bisect_right(rows, start) - 1, bisect_right(rows, end) - 1
     cursor = syntax.root_node.walk()
-    if (
-        cursor.goto_first_child_for_byte(len(window[:start].encode("utf-8", "surrogatepass")))
-        is None
-    ):
+    if cursor.goto_first_child_for_point((first, 0)) is None:  # (``start`` starts a row)
         return []
     places: list[_NodePlace] = []
     while True:
