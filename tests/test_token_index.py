@@ -165,16 +165,41 @@ def test_cuts_are_pretoken_boundaries_in_every_context(
     name: str, text: str, data: st.DataObject
 ) -> None:
     # A cut of the whole text is a pretoken boundary of it, and of any piece of it that
-    # holds the cut's two characters.
+    # holds the characters that make it (a search bounded by the piece's end finds it).
     pattern = length_for(name).encoding._pat_str
     cuts = cut_positions(name, text)
     assert set(cuts) <= pretoken_starts(pattern, text) | {len(text)}, text
     a = data.draw(st.integers(0, len(text)))
     b = data.draw(st.integers(a, len(text)))
     inside = pretoken_starts(pattern, text[a:b])
-    for p in cuts:
+    for p in PRETOKEN_CUTS[name].all(text, b):
         if a < p < b:
             assert p - a in inside, (text, a, b, p)
+    # A text that ends at a cut is pretokenized up to it as the whole text is.
+    whole = pretoken_starts(pattern, text)
+    for p in cuts:
+        assert pretoken_starts(pattern, text[:p]) == {s for s in whole if s < p}, (text, p)
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+def test_a_line_start_before_an_indented_line_is_a_cut_only_with_its_first_character(
+    name: str,
+) -> None:
+    # Indented code: each line start is a cut, so a span of whole lines is counted from
+    # the index without encoding its first indentation; a text that ends inside the
+    # indentation or right after it may end with one whitespace pretoken from the line
+    # ending on, so there the line start is no cut of it.
+    length_for(name)  # (skips where the encoding is not available offline)
+    cuts = PRETOKEN_CUTS[name]
+    text = "def f(x):\n    return x\n\t\ty = 1\n" + " " * 65 + "z\n"
+    indented = [text.index("    return"), text.index("\t\ty"), text.index("   z") - 62]
+    assert set(indented[:2]) <= set(cuts.all(text))
+    assert indented[2] not in cuts.all(text)  # more indentation than a cut looks across
+    line = indented[0]
+    assert cuts.first(text, line, line + 4) is None
+    assert cuts.first(text, line, line + 5) == line
+    assert cuts.last(text, 0, line + 4) != line
+    assert cuts.at(text, line)
 
 
 def test_the_cut_classes_hold_only_characters_of_their_kind() -> None:

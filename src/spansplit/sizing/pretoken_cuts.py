@@ -2,15 +2,22 @@
 
 tiktoken cuts text into *pretokens* with a regular expression, then encodes each pretoken
 alone, so tokens never cross a pretoken boundary. A position ``p`` is a *cut* here when the
-two characters around it decide that ``p`` is a pretoken boundary in every text that holds
-them there, whatever comes before and after:
+characters around it decide that ``p`` is a pretoken boundary in every text that holds
+them there, whatever comes before and after (two characters, but for the last rule):
 
 * ``text[p - 1]`` a letter and ``text[p]`` a digit, punctuation or whitespace (no pretoken
   continues a letter run with those), and the same after a digit with a letter,
   punctuation or whitespace;
 * ``text[p - 1]`` punctuation and ``text[p]`` a space or tab (a punctuation run takes only
   line endings, and o200k_base ``/``, after it);
-* ``text[p - 1]`` a line ending and ``text[p]`` not whitespace (o200k_base: nor ``/``).
+* ``text[p - 1]`` a line ending and ``text[p]`` not whitespace (o200k_base: nor ``/``);
+* ``text[p - 1]`` a line ending and ``text[p:]`` an indentation (at most
+  :data:`INDENT_CHARS` spaces and tabs) then a character that is not whitespace: the
+  pretoken that takes the line ending ends there, as no other line ending follows in
+  the run; a text that ends inside the indentation or right after it ends with a
+  whitespace run that one pretoken may take whole, so this cut needs the text to hold
+  the character after the indentation too (every search here is bounded by the end of
+  the span it looks in).
 
 The patterns have no lookbehind, so a text cut at a cut is pretokenized from there exactly
 as the whole text is; and a text that ends at a cut is pretokenized up to it exactly as the
@@ -51,6 +58,11 @@ _WHITESPACE = "\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u
 """Every character ``str.isspace`` accepts: more than the patterns' ``\\s``, so safe."""
 
 
+INDENT_CHARS = 64
+"""The longest run of spaces and tabs after a line ending (an indentation) that a cut
+before it looks across to the character that ends it."""
+
+
 def _cuts_pattern(after_line_end: str) -> str:
     """The zero-width pattern of every cut; ``after_line_end`` are the characters that
     make a cut after a line ending."""
@@ -59,6 +71,7 @@ def _cuts_pattern(after_line_end: str) -> str:
         f"|(?<=[{_DIGITS}])(?=[{_LETTERS}{_PUNCTUATION}{_WHITESPACE}])"
         f"|(?<=[{_PUNCTUATION}])(?=[{_BLANKS}])"
         f"|(?<=[\r\n])(?=[{after_line_end}])"
+        f"|(?<=[\r\n])(?=[ \t]{{1,{INDENT_CHARS}}}[^{_WHITESPACE}])"
     )
 
 
@@ -74,17 +87,18 @@ class PretokenCuts:
         return f"PretokenCuts({self.pattern!r})"
 
     def first(self, text: str, start: int, end: int) -> int | None:
-        """The first cut in ``[start, end)`` that ``text[start:end]`` holds (its right
-        character inside), or None."""
+        """The first cut in ``[start, end)`` that ``text[start:end]`` holds (the characters
+        that make it, after it, inside), or None."""
         found = self._cut.search(text, start, end)
         return None if found is None else found.start()
 
     def last(self, text: str, start: int, end: int) -> int | None:
-        """The last cut in ``[start, end)``, or None (a few positions are tried one by
-        one, then windows growing back from ``end`` are searched)."""
+        """The last cut in ``[start, end)`` that ``text[:end]`` holds, or None (a few
+        positions are tried one by one, then windows growing back from ``end`` are
+        searched)."""
         at = self._cut.match
         for position in range(end - 1, max(start, end - 8) - 1, -1):
-            if at(text, position):
+            if at(text, position, end):
                 return position
         window = 64
         low = end - 8
@@ -103,12 +117,13 @@ class PretokenCuts:
         return [at for at in starts if self.first(text, at, at + width) is None]
 
     def at(self, text: str, position: int) -> bool:
-        """Whether ``position`` is a cut of ``text``."""
+        """Whether ``position`` is a cut of ``text`` (so also of a text that ends there)."""
         return self._cut.match(text, position) is not None
 
-    def all(self, text: str) -> list[int]:
-        """Every cut of ``text``."""
-        return [found.start() for found in self._cut.finditer(text)]
+    def all(self, text: str, end: int | None = None) -> list[int]:
+        """Every cut that ``text[:end]`` holds."""
+        stop = len(text) if end is None else end
+        return [found.start() for found in self._cut.finditer(text, 0, stop)]
 
 
 CL100K_PATTERN = (

@@ -106,6 +106,13 @@ def _balanced_groups(spans: Sequence[Span], groups: int) -> list[tuple[int, int]
     return bounds
 
 
+SHORT_TEXT_CHARS = 16
+"""Texts this short are counted once per :class:`TiktokenLength` (see ``count_short``)."""
+
+SHORT_COUNTS_KEPT = 1 << 14
+"""Counts of short texts kept; all are forgotten when there are this many."""
+
+
 class TiktokenLength(LengthFunction):
     """Tokens of a ``tiktoken.Encoding``; special-token text such as ``<|endoftext|>`` counts
     as ordinary text (``encode_ordinary``), as it would in a document sent to a model."""
@@ -117,9 +124,23 @@ class TiktokenLength(LengthFunction):
         self.name = str(encoding.name)
         self.unit = f"{self.name} tokens"
         self._chars_per_token = 4.0  # sizes measure's first window; learnt as it goes
+        self._short_counts: dict[str, int] = {}
 
     def count(self, text: str) -> int:
         return count_ordinary(self.encoding, text)
+
+    def count_short(self, text: str) -> int:
+        """:meth:`count`, remembered for texts of at most :data:`SHORT_TEXT_CHARS` code
+        points: the ends of spans that a token index encodes are mostly the same few
+        (``"\\n"``, ``")\\n"``, an indentation)."""
+        if len(text) > SHORT_TEXT_CHARS:
+            return len(encode_ordinary(self.encoding, text))
+        known = self._short_counts.get(text)
+        if known is None:
+            if len(self._short_counts) >= SHORT_COUNTS_KEPT:
+                self._short_counts.clear()
+            known = self._short_counts[text] = len(self.encoding.encode_ordinary(text))
+        return known
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled by name when tiktoken knows the encoding, so a worker process loads it

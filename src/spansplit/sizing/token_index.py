@@ -295,7 +295,7 @@ class TokenIndexMeasurer(TextMeasurer):
             return None
         before = bisect_right(self._ends, inner)
         if start < inner:
-            before -= len(self._encode(self.text[start:inner]))
+            before -= self.tokenizer.count_short(self.text[start:inner])
         if len(self._lefts) >= MEMO_SIZE:
             self._lefts.clear()
         self._lefts[start] = left = (inner, before)
@@ -311,7 +311,7 @@ class TokenIndexMeasurer(TextMeasurer):
         else:
             found = self._cuts.last(text, inner, end)
             outer = inner if found is None else found
-            after = len(self._encode(text[outer:end]))
+            after = self.tokenizer.count_short(text[outer:end])
         if len(self._rights) >= MEMO_SIZE:
             self._rights.clear()
         self._rights[end] = right = (outer, bisect_right(self._ends, outer) + after)
