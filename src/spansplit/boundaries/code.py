@@ -574,7 +574,10 @@ class SyntaxLevel:
             (),
             [_Item(root, 0, last_row, None, root.type, root.is_named)],
         )
-        self._by_span: dict[Span, Unit] = {(0, len(text)): self.root}
+        # Units with parts by the rows they span (the first registered of those on the
+        # same rows): packing asks about a unit by its span or its span trimmed.
+        self._by_rows: dict[Span, Unit] = {}
+        self._register(self.root)
         self._descent = _Descent()
         self._last_byte = (0, 0)  # a code point offset and its UTF-8 offset (see _byte)
         self._line: _Line | None = None  # the line unit whose pieces were described last
@@ -587,8 +590,11 @@ class SyntaxLevel:
     # -- the level ----------------------------------------------------------------------
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
-        unit = self._by_span.get((start, end))
-        if unit is None:
+        unit = self._by_rows.get(self._rows_of(start, end)) if start < end else None
+        if unit is None or (
+            (start, end) != (unit.start, unit.end)
+            and (start, end) != trim_span(self.text, unit.start, unit.end)
+        ):
             return [(start, end)]
         children = self._parts(unit)
         if not children:
@@ -678,10 +684,15 @@ class SyntaxLevel:
         return [head, first, *rest]
 
     def _register(self, unit: Unit) -> None:
-        if _one_line(unit):
+        if _one_line(unit) and unit is not self.root:
             return  # nothing to look up: it has no parts (see _one_line)
-        self._by_span.setdefault((unit.start, unit.end), unit)
-        self._by_span.setdefault(trim_span(self.text, unit.start, unit.end), unit)
+        if unit.start < unit.end:
+            self._by_rows.setdefault(self._rows_of(unit.start, unit.end), unit)
+
+    def _rows_of(self, start: int, end: int) -> Span:
+        """The first and last row of the text ``[start, end)`` holds (``start < end``)."""
+        rows = self.row_starts
+        return bisect_right(rows, start) - 1, bisect_right(rows, end - 1) - 1
 
     # -- from nodes to units ------------------------------------------------------------
 
@@ -696,37 +707,44 @@ class SyntaxLevel:
         (or wrapper), so its own children are its header; ``body``: ``parent`` is a
         definition's body."""
         language = self.language
+        definitions, wrappers, comments = language.definitions, language.wrappers, language.comments
         own_body = None
         for field_name in _BODY_FIELDS:
             own_body = parent.child_by_field_name(field_name)
             if own_body is not None:
                 break
-        is_definition = header or parent.type in language.definitions
+        is_definition = header or parent.type in definitions
         owner = self._kind(parent) if is_definition else None
-        sole = parent.named_child_count == 1
+        joins_lines = not (is_definition and own_body)  # a child on the line before opens
+        in_wrapper = parent.type in wrappers
+        sole = body and parent.named_child_count == 1
         for index, child in enumerate(parent.children):
-            first, last = _rows(child)
-            opens_body = is_definition and child == own_body
-            if last > first and (
-                opens_body
-                or (out and first <= out[-1].last and not (is_definition and own_body))
-                or (parent.type in language.wrappers and self._is_definition(child))
-                or (body and sole and child.is_named and not self._is_definition(child))
-                or (
-                    out
-                    and out[-1].type in language.comments
-                    and out[-1].first > parent.start_point.row
-                    and (
-                        child.type == "block"  # Python's except/finally: no field
-                        or parent.field_name_for_child(index) in _COMMENTED_BODIES
+            first, (last, end_column) = child.start_point[0], child.end_point
+            if end_column == 0 and last > first:
+                last -= 1  # (as _rows)
+            kind = child.type
+            if last > first:
+                opens_body = is_definition and child == own_body
+                defines = kind in definitions or kind in wrappers
+                if (
+                    opens_body
+                    or (joins_lines and out and first <= out[-1].last)
+                    or (in_wrapper and defines)
+                    or (sole and not defines and child.is_named)
+                    or (
+                        out
+                        and out[-1].type in comments
+                        and out[-1].first > parent.start_point[0]
+                        and (
+                            kind == "block"  # Python's except/finally: no field
+                            or parent.field_name_for_child(index) in _COMMENTED_BODIES
+                        )
                     )
-                )
-            ):
-                wrapper = child.type in language.wrappers
-                self._flatten(child, out, wrapper or child.type in language.definitions, opens_body)
-            else:
-                owned = owner if child != own_body else None
-                out.append(_Item(child, first, last, owned, child.type, child.is_named))
+                ):
+                    self._flatten(child, out, defines, opens_body)
+                    continue
+            owned = owner if owner is not None and child != own_body else None
+            out.append(_Item(child, first, last, owned, kind, child.is_named))
 
     def _is_definition(self, node: Node) -> bool:
         return node.type in self.language.definitions or node.type in self.language.wrappers
@@ -752,9 +770,11 @@ class SyntaxLevel:
                 groups.append([item])
         units: list[Unit] = []
         pending: list[Unit] = []  # comment/prefix units waiting for what follows them
+        comments, prefixes = self.language.comments, self.language.prefixes
         for group in groups:
             unit = self._unit(group)
-            if self._is_prefix(group):
+            lead = group[0].type
+            if (lead in comments or lead in prefixes) and self._is_prefix(group):
                 if pending and unit.first != pending[-1].last + 1:
                     units += pending
                     pending = []
@@ -779,7 +799,9 @@ class SyntaxLevel:
             if item.named and item.type not in comments:
                 main = item
                 break
-        start, end = self._row_start(first), self._row_end(last)
+        rows = self.row_starts
+        start = rows[first]
+        end = rows[last + 1] if last + 1 < len(rows) else len(self.text)
         if main is None:
             comment = next((item for item in group if item.named), None)
             kind = comment.type if comment else ""
@@ -872,9 +894,6 @@ class SyntaxLevel:
             [*before.items, *after.items],
             joined=(before, after),
         )
-
-    def _row_start(self, row: int) -> int:
-        return self.row_starts[row]
 
     def _row_end(self, row: int) -> int:
         return self.row_starts[row + 1] if row + 1 < len(self.row_starts) else len(self.text)
