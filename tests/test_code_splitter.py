@@ -235,6 +235,29 @@ def test_line_longer_than_the_budget_is_cut_at_words() -> None:
     check_chunks(text, splitter.split(text), splitter)
 
 
+@pytest.mark.parametrize("length", [None, "cl100k_base"])
+@pytest.mark.parametrize("fallback", ["error", "separators"])
+def test_a_long_whitespace_run_inside_a_line_is_in_no_chunk(
+    length: str | None, fallback: str
+) -> None:
+    # A run of BLANK_RUN_CHARS or more after a word is left between pieces (as chunks of
+    # spaces alone would be dropped); a shorter one stays with the word before it.
+    if fallback == "error":
+        needs_grammar("python")
+    run = " " * 20_000
+    arguments = ", ".join(f"argument_{i}" for i in range(40))
+    text = f"x = 1\nvalue = f(a,{run}{arguments})  # note\ny = 2\n"
+    size = 300 if length is None else 100  # a word and 255 spaces fit, the line does not
+    splitter = CodeSplitter("python", size, length=length, fallback=fallback)  # type: ignore[arg-type]
+    chunks = splitter.split(text)
+    check_chunks(text, chunks, splitter)
+    assert not any(run[: code_splitter.BLANK_RUN_CHARS] in chunk.text for chunk in chunks)
+    assert "".join("".join(chunk.text.split()) for chunk in chunks) == "".join(text.split())
+    kept = " " * (code_splitter.BLANK_RUN_CHARS - 1)
+    short = text.replace(run, kept)
+    assert kept in "".join(chunk.text for chunk in splitter.split(short))
+
+
 def test_empty_and_blank_text() -> None:
     needs_grammar("python")
     assert split_code("", "python", 10) == []
