@@ -258,6 +258,16 @@ def test_a_long_whitespace_run_inside_a_line_is_in_no_chunk(
     assert kept in "".join(chunk.text for chunk in splitter.split(short))
 
 
+def test_a_missing_closing_brace_at_the_end_is_no_piece() -> None:
+    # tree-sitter gives the missing "}" a node of no width at the end of the text: the
+    # unit it makes holds no text and is no piece.
+    needs_grammar("go")
+    text = "package p\nfunc g() {\n\tx := 1\n\ty := 2\n"
+    for size in (3, 8, 40):
+        splitter = CodeSplitter("go", size)
+        check_chunks(text, splitter.split(text), splitter)
+
+
 def test_empty_and_blank_text() -> None:
     needs_grammar("python")
     assert split_code("", "python", 10) == []

@@ -607,11 +607,17 @@ class SyntaxLevel:
         text = self.text
         out: list[Span] = []
         position = start
+        clip = bool(spans) and (spans[0][0] < start or spans[-1][1] > end)  # (units ascend)
         for piece_start, piece_end in spans:
-            piece_start, piece_end = max(piece_start, start), min(piece_end, end)
+            if clip:
+                piece_start, piece_end = max(piece_start, start), min(piece_end, end)
             if piece_start >= piece_end:
-                continue
-            if piece_start > position and not is_blank(text, position, piece_start):
+                continue  # (a unit of a missing node only, at the end)
+            if (
+                piece_start > position
+                and not text[position:piece_start].isspace()
+                and not is_blank(text, position, piece_start)  # (a byte order mark)
+            ):
                 out.append((position, piece_start))
             out.append((piece_start, piece_end))
             position = piece_end
@@ -845,12 +851,14 @@ class SyntaxLevel:
         aside): a definition's header does not end a chunk alone, so its first statement
         (its docstring) goes with it where both fit, unless that is a definition of its
         own."""
+        items = before.items
         return (
             not unit.name
             and unit.attached is None
-            and bool(before.items)
+            and bool(items)
+            and (items[0].owner is not None or not items[0].named)  # (most often settles it)
             and before.attached is None
-            and all(item.owner is not None or not item.named for item in before.items)
+            and all(item.owner is not None or not item.named for item in items)
             and (unit.first == before.last + 1 or self.text[before.end : unit.start].isspace())
             and (self.fits is None or self.fits(before.start, unit.end))  # measured last
         )

@@ -354,10 +354,11 @@ class CodeSplitter(BudgetedSplitter):
                 raise _ParsedWhole
         # A chunk start -> the index of the piece it starts (not one that starts with
         # U+FEFF, which a text's start drops as a byte order mark).
+        trim, marked = self.strip_whitespace, BYTE_ORDER_MARK in window
         starts = {
-            after_whitespace(window, low, high) if self.strip_whitespace else low: index
+            after_whitespace(window, low, high) if trim else low: index
             for index, (low, high) in enumerate(pieces)
-            if 0 < low < final and not window.startswith(BYTE_ORDER_MARK, low)
+            if 0 < low < final and not (marked and window.startswith(BYTE_ORDER_MARK, low))
         }
         piece_ends = [high for _, high in pieces]
         for index in range(len(found) - 1, 0, -1):
