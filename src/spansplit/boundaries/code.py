@@ -433,6 +433,22 @@ def _wrapped_definition(node: Node, language: CodeLanguage) -> Node | None:
     return None
 
 
+_SPECIAL_KINDS: dict[int, tuple[CodeLanguage, frozenset[str]]] = {}
+
+
+def _special_kinds(language: CodeLanguage) -> frozenset[str]:
+    """The node types that make a unit other than one of their own kind without a name:
+    comments, prefixes, definitions and what wraps them."""
+    found = _SPECIAL_KINDS.get(id(language))
+    if found is None or found[0] is not language:
+        kinds = language.comments | language.prefixes | language.wrappers
+        found = _SPECIAL_KINDS[id(language)] = (
+            language,
+            frozenset(kinds | language.statement_wrappers | set(language.definitions)),
+        )
+    return found[1]
+
+
 def _rows(node: Node) -> tuple[int, int]:
     """First and last row of ``node`` (a node ending at column 0 ends on the row before)."""
     first = node.start_point.row
@@ -664,7 +680,8 @@ class SyntaxLevel:
                     self._flatten(node, items, node.type in language.wrappers or node != item.node)
                 unit.children = self._units(items)
             for child in unit.children:
-                self._register(child)
+                if child.first != child.last or not _one_line(child):
+                    self._register(child)  # (a unit of one line has no parts to look up)
         return unit.children
 
     def _with_comments(self, prefix: list[Unit], main: Unit) -> list[Unit]:
@@ -776,10 +793,19 @@ class SyntaxLevel:
                 groups.append([item])
         units: list[Unit] = []
         pending: list[Unit] = []  # comment/prefix units waiting for what follows them
-        comments, prefixes = self.language.comments, self.language.prefixes
+        language = self.language
+        comments, prefixes = language.comments, language.prefixes
+        special = _special_kinds(language)
+        rows, size = self.row_starts, len(self.text)
         for group in groups:
-            unit = self._unit(group)
             lead = group[0].type
+            if len(group) == 1 and group[0].named and not group[0].owner and lead not in special:
+                # (most units: one statement or expression, as _unit makes it)
+                first, last = group[0].first, group[0].last
+                end = rows[last + 1] if last + 1 < len(rows) else size
+                unit = Unit(rows[first], end, first, last, lead, (), group)
+            else:
+                unit = self._unit(group)
             if (lead in comments or lead in prefixes) and self._is_prefix(group):
                 if pending and unit.first != pending[-1].last + 1:
                     units += pending
