@@ -268,6 +268,25 @@ def test_a_missing_closing_brace_at_the_end_is_no_piece() -> None:
         check_chunks(text, splitter.split(text), splitter)
 
 
+def test_a_trimmed_definition_over_blank_lines_at_the_end_splits_by_its_statements() -> None:
+    # A function whose "}" is missing at the end runs over the blank line after it; packed
+    # with trimming, it is asked about by its trimmed span and still splits at its
+    # statements, so no chunk starts inside a line that fits.
+    needs_grammar("go")
+    text = "package p\n\nfunc f() {\n" + "".join(f"\tv{i} := g(\n\t\t{i})\n" for i in range(4))
+    text += "\n"
+    splitter = CodeSplitter("go", 40, strip_whitespace=True)
+    chunks = splitter.split(text)
+    check_chunks(text, chunks, splitter)
+    for chunk in chunks:
+        line_start = text.rfind("\n", 0, chunk.start) + 1
+        assert not text[line_start : chunk.start].strip(), chunk
+    assert [chunk.text for chunk in chunks][1:] == [
+        "v1 := g(\n\t\t1)\n\tv2 := g(\n\t\t2)",
+        "v3 := g(\n\t\t3)",
+    ]
+
+
 def test_empty_and_blank_text() -> None:
     needs_grammar("python")
     assert split_code("", "python", 10) == []

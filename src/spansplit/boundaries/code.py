@@ -590,10 +590,7 @@ class SyntaxLevel:
             (),
             [_Item(root, 0, last_row, None, root.type, root.is_named)],
         )
-        # Units with parts by the rows they span (the first registered of those on the
-        # same rows): packing asks about a unit by its span or its span trimmed.
-        self._by_rows: dict[Span, Unit] = {}
-        self._register(self.root)
+        self._by_span: dict[Span, Unit] = {(0, len(text)): self.root}
         self._descent = _Descent()
         self._last_byte = (0, 0)  # a code point offset and its UTF-8 offset (see _byte)
         self._line: _Line | None = None  # the line unit whose pieces were described last
@@ -606,11 +603,8 @@ class SyntaxLevel:
     # -- the level ----------------------------------------------------------------------
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
-        unit = self._by_rows.get(self._rows_of(start, end)) if start < end else None
-        if unit is None or (
-            (start, end) != (unit.start, unit.end)
-            and (start, end) != trim_span(self.text, unit.start, unit.end)
-        ):
+        unit = self._by_span.get((start, end))
+        if unit is None:
             return [(start, end)]
         children = self._parts(unit)
         if not children:
@@ -707,15 +701,12 @@ class SyntaxLevel:
         return [head, first, *rest]
 
     def _register(self, unit: Unit) -> None:
-        if _one_line(unit) and unit is not self.root:
-            return  # nothing to look up: it has no parts (see _one_line)
-        if unit.start < unit.end:
-            self._by_rows.setdefault(self._rows_of(unit.start, unit.end), unit)
-
-    def _rows_of(self, start: int, end: int) -> Span:
-        """The first and last row of the text ``[start, end)`` holds (``start < end``)."""
-        rows = self.row_starts
-        return bisect_right(rows, start) - 1, bisect_right(rows, end - 1) - 1
+        """Let packing find ``unit`` by its span or its span trimmed (a unit of one line
+        has no parts to find: see _one_line)."""
+        if _one_line(unit):
+            return
+        self._by_span.setdefault((unit.start, unit.end), unit)
+        self._by_span.setdefault(trim_span(self.text, unit.start, unit.end), unit)
 
     # -- from nodes to units ------------------------------------------------------------
 

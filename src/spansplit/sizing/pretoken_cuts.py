@@ -62,6 +62,10 @@ INDENT_CHARS = 64
 """The longest run of spaces and tabs after a line ending (an indentation) that a cut
 before it looks across to the character that ends it."""
 
+CUT_LOOKAHEAD = INDENT_CHARS + 1
+"""A cut at ``p`` is proven by the characters from ``p - 1`` to before ``p + CUT_LOOKAHEAD``:
+a span that ends closer after a cut found for a longer span is searched again."""
+
 
 def _cuts_pattern(after_line_end: str) -> str:
     """The zero-width pattern of every cut; ``after_line_end`` are the characters that

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..chunk import Span
 from ..lines import optional_numpy
 from .base import TextMeasurer
-from .pretoken_cuts import PretokenCuts
+from .pretoken_cuts import CUT_LOOKAHEAD, PretokenCuts
 from .tiktoken_internals import encode_ordinary
 
 if TYPE_CHECKING:
@@ -273,7 +273,7 @@ class TokenIndexMeasurer(TextMeasurer):
         if not self._built:
             self._build()
         left = self._lefts.get(start)
-        if left is None or left[0] >= end:
+        if left is None or left[0] + CUT_LOOKAHEAD >= end:  # (found within a farther end)
             left = self._left(start, end)
             if left is None:
                 return len(self._encode(self.text[start:end]))
