@@ -674,8 +674,8 @@ class SyntaxLevel:
                     self._flatten(node, items, node.type in language.wrappers or node != item.node)
                 unit.children = self._units(items)
             for child in unit.children:
-                if child.first != child.last or not _one_line(child):
-                    self._register(child)  # (a unit of one line has no parts to look up)
+                if not _one_line(child):  # (a unit of one line has no parts to look up)
+                    self._register(child)
         return unit.children
 
     def _with_comments(self, prefix: list[Unit], main: Unit) -> list[Unit]:
@@ -701,10 +701,7 @@ class SyntaxLevel:
         return [head, first, *rest]
 
     def _register(self, unit: Unit) -> None:
-        """Let packing find ``unit`` by its span or its span trimmed (a unit of one line
-        has no parts to find: see _one_line)."""
-        if _one_line(unit):
-            return
+        """Let packing find ``unit`` (which has parts) by its span or its span trimmed."""
         self._by_span.setdefault((unit.start, unit.end), unit)
         self._by_span.setdefault(trim_span(self.text, unit.start, unit.end), unit)
 

@@ -91,9 +91,8 @@ BLANK_RUN_CHARS = 256
 def code_words(text: str, start: int, end: int) -> list[Span]:
     """The words of a line over budget, each with the spaces after it (:func:`word_spans`),
     but a run of at least :data:`BLANK_RUN_CHARS` whitespace characters after a word is
-    in no piece: a chunk of spaces alone is dropped anyway, and a tokenizer counts a long
-    run slowly (a megabyte of spaces in one line took 3.6 s at 512 cl100k tokens, cut
-    into budgets of spaces only to be dropped)."""
+    in no piece: cut into budgets, it would only make chunks of spaces alone, which are
+    dropped, after measuring each of them."""
     kept: list[Span] = []
     for first, last in word_spans(text, start, end):
         if last - first >= BLANK_RUN_CHARS and text[last - 1].isspace():
