@@ -433,31 +433,6 @@ def _wrapped_definition(node: Node, language: CodeLanguage) -> Node | None:
     return None
 
 
-_SPECIAL_KINDS: dict[int, tuple[CodeLanguage, frozenset[str]]] = {}
-
-
-def _special_kinds(language: CodeLanguage) -> frozenset[str]:
-    """The node types that make a unit other than one of their own kind without a name:
-    comments, prefixes, definitions and what wraps them."""
-    found = _SPECIAL_KINDS.get(id(language))
-    if found is None or found[0] is not language:
-        kinds = language.comments | language.prefixes | language.wrappers
-        found = _SPECIAL_KINDS[id(language)] = (
-            language,
-            frozenset(kinds | language.statement_wrappers | set(language.definitions)),
-        )
-    return found[1]
-
-
-def _rows(node: Node) -> tuple[int, int]:
-    """First and last row of ``node`` (a node ending at column 0 ends on the row before)."""
-    first = node.start_point.row
-    end_row, end_column = node.end_point
-    if end_column == 0 and end_row > first:
-        end_row -= 1
-    return first, end_row
-
-
 @dataclass(slots=True)
 class _Item:
     """One node placed in a row range; ``owner`` is the definition whose header it is.
@@ -591,6 +566,14 @@ class SyntaxLevel:
             [_Item(root, 0, last_row, None, root.type, root.is_named)],
         )
         self._by_span: dict[Span, Unit] = {(0, len(text)): self.root}
+        # Node types whose unit is not simply of their own kind with no name.
+        self._special_kinds = (
+            language.comments
+            | language.prefixes
+            | language.wrappers
+            | language.statement_wrappers
+            | set(language.definitions)
+        )
         self._descent = _Descent()
         self._last_byte = (0, 0)  # a code point offset and its UTF-8 offset (see _byte)
         self._line: _Line | None = None  # the line unit whose pieces were described last
@@ -623,11 +606,7 @@ class SyntaxLevel:
                 piece_start, piece_end = max(piece_start, start), min(piece_end, end)
             if piece_start >= piece_end:
                 continue  # (a unit of a missing node only, at the end)
-            if (
-                piece_start > position
-                and not text[position:piece_start].isspace()
-                and not is_blank(text, position, piece_start)  # (a byte order mark)
-            ):
+            if piece_start > position and not is_blank(text, position, piece_start):
                 out.append((position, piece_start))
             out.append((piece_start, piece_end))
             position = piece_end
@@ -732,7 +711,7 @@ class SyntaxLevel:
         for index, child in enumerate(parent.children):
             first, (last, end_column) = child.start_point[0], child.end_point
             if end_column == 0 and last > first:
-                last -= 1  # (as _rows)
+                last -= 1  # a node that ends at column 0 ends on the row before
             kind = child.type
             if last > first:
                 opens_body = is_definition and child == own_body
@@ -757,9 +736,6 @@ class SyntaxLevel:
             owned = owner if owner is not None and child != own_body else None
             out.append(_Item(child, first, last, owned, kind, child.is_named))
 
-    def _is_definition(self, node: Node) -> bool:
-        return node.type in self.language.definitions or node.type in self.language.wrappers
-
     def _kind(self, node: Node) -> str:
         """A node's kind: its type, or its inner definition's for a wrapper."""
         while node.type in self.language.wrappers:
@@ -783,15 +759,13 @@ class SyntaxLevel:
         pending: list[Unit] = []  # comment/prefix units waiting for what follows them
         language = self.language
         comments, prefixes = language.comments, language.prefixes
-        special = _special_kinds(language)
-        rows, size = self.row_starts, len(self.text)
+        special, rows = self._special_kinds, self.row_starts
         for group in groups:
             lead = group[0].type
             if len(group) == 1 and group[0].named and not group[0].owner and lead not in special:
                 # (most units: one statement or expression, as _unit makes it)
                 first, last = group[0].first, group[0].last
-                end = rows[last + 1] if last + 1 < len(rows) else size
-                unit = Unit(rows[first], end, first, last, lead, (), group)
+                unit = Unit(rows[first], self._row_end(last), first, last, lead, (), group)
             else:
                 unit = self._unit(group)
             if (lead in comments or lead in prefixes) and self._is_prefix(group):
@@ -819,9 +793,7 @@ class SyntaxLevel:
             if item.named and item.type not in comments:
                 main = item
                 break
-        rows = self.row_starts
-        start = rows[first]
-        end = rows[last + 1] if last + 1 < len(rows) else len(self.text)
+        start, end = self.row_starts[first], self._row_end(last)
         if main is None:
             comment = next((item for item in group if item.named), None)
             kind = comment.type if comment else ""
