@@ -373,6 +373,35 @@ def test_overlap_in_chinese_when_the_last_sentence_is_longer_than_it() -> None:
         assert before.end - after.start <= 10
 
 
+def test_chunks_still_overlap_where_the_next_sentence_nearly_fills_the_budget() -> None:
+    # The second sentence (59 characters) leaves 1 of 60 for an overlap, and "。" alone
+    # may not start one: the chunk after the first was that sentence alone, sharing
+    # nothing. It now ends at the sentence's last clause that fits after a full overlap,
+    # and the chunk after it repeats that clause.
+    text = (
+        "天開於子，地闢於丑。人生於寅時，"
+        + "一元分為十二會，每會一萬八百歲，" * 3
+        + "而成一年。後來的事。"
+    )
+    assert [chunk.text for chunk in SentenceSplitter(60, 10).split(text)] == [
+        "天開於子，地闢於丑。",
+        "地闢於丑。人生於寅時，" + "一元分為十二會，每會一萬八百歲，" * 3,
+        "每會一萬八百歲，而成一年。後來的事。",
+    ]
+
+
+@pytest.mark.parametrize(("chunk_size", "overlap"), [(64, 8), (48, 8), (128, 16)])
+def test_every_pair_of_chinese_sentence_chunks_overlaps(chunk_size: int, overlap: int) -> None:
+    # Before a chunk could end inside a sentence that left its overlap no room, one pair
+    # at 64 + 8 and at 48 + 8 shared nothing.
+    text = (DATA / "chinese.txt").read_text(encoding="utf-8")
+    chunks = SentenceSplitter(chunk_size, overlap, length="cl100k_base").split(text)
+    assert len(chunks) > 15
+    for before, after in pairwise(chunks):
+        assert after.start < before.end
+        assert not CLOSING.match(text, after.start)
+
+
 def test_overlap_prefers_a_sentence_then_a_clause_then_a_word() -> None:
     text = "One two three four five six. Seven eight. Nine ten eleven twelve."
     starts = [c.start for c in SentenceSplitter(45, 14).split(text)]

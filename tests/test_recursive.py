@@ -792,11 +792,20 @@ def test_overlap_before_a_paragraph_that_is_cut_at_a_sentence_anyway() -> None:
     text = f"{first}\n\n{second} {tail}"
     chunks_are(text, 100, [first, f"Xi nu. Pi mu.\n\n{second}", f"Mu! {tail}"])
     # The blank lines between the paragraphs count too: here the sentence does not fit
-    # before the part, so the chunks are as they were (the next overlap starts at "Mu!").
+    # before the part. The second chunk was the paragraph alone, sharing nothing with the
+    # first; it now ends a sentence earlier, so that the sentence fits before it.
     first = first.replace(" Xi nu. Pi mu.", " Beta beta beta beta.")
     second = second.replace(" Mu!", " Mu mu lambda beta. Mu!")
     text = f"{first}\n\n\n\n{second} Iota eta alpha zetas?\n\n\n\nZeta!"
-    chunks_are(text, 102, [first, second, "Mu! Iota eta alpha zetas?\n\n\n\nZeta!"])
+    chunks_are(
+        text,
+        102,
+        [
+            first,
+            f"Beta beta beta beta.\n\n\n\n{second.removesuffix(' Mu!')}",
+            "Mu mu lambda beta. Mu! Iota eta alpha zetas?\n\n\n\nZeta!",
+        ],
+    )
 
 
 def chunks_are(text: str, size: int, expected: list[str]) -> None:

@@ -476,6 +476,10 @@ class _Packer:
                 ahead = self._ahead_cut(plan, following, floor)
                 if ahead is not None:
                     return ahead
+        if start is None and room < self.overlap and self.search.boundaries:
+            inside = self._room_cut(plan, following, floor)
+            if inside is not None:
+                return inside
         return self._greedy(following, start, size)
 
     def _next_overlap(
@@ -519,6 +523,60 @@ class _Packer:
         if start is None or not holds_content(self.text, start, self._end(plan)):
             return None
         return Plan(following, following, start, size, cut[1])
+
+    def _room_cut(self, plan: Plan, following: int, floor: int) -> Plan | None:
+        """The chunk after ``plan`` where piece ``following`` leaves no room for any
+        overlap (it nearly fills the budget): the overlap the full room allows, then the
+        piece up to its latest sentence, clause or word start (best kind first) that keeps
+        the chunk within the budget and at least half of it, so that consecutive chunks
+        still share text. The rest of the piece starts the chunk after, with an overlap of
+        its own. ``None`` where there is no such start, where the rest would not fit with
+        its overlap, and for a piece that does not start a sentence (a part of a sentence
+        that had to be split is cut at its best places already: cut again for an overlap,
+        it would make more chunks that read worse) or that reads as code."""
+        text, count, budget = self.text, self.measurer.count, self.budget
+        end = self._end(plan)
+        start, size = self.search.ranked(floor, end, self.overlap)
+        piece_start, piece_end = self.spans[following]
+        if (
+            start is None
+            or not self.search.sentence_starts(piece_start, piece_start + 1)
+            or looks_like_code(text, piece_start, piece_end)
+        ):
+            return None
+        head = Plan(following, following, start, size)
+        for starts in self.search.boundaries:
+            found = [
+                s
+                for s in starts(text, piece_start + 1, piece_end)
+                if piece_start < s < piece_end and not _opens_with_closing(text, s, piece_end)
+            ]
+            cuts = [before_whitespace(text, piece_start, s) for s in found]
+            # The latest cut that keeps the chunk within the budget.
+            low, high = 0, len(cuts)
+            while low < high:
+                middle = (low + high) // 2
+                head.cut = (cuts[middle], 0, 0)
+                if count(*self._bounds(head)) <= budget:
+                    low = middle + 1
+                else:
+                    high = middle
+            for index in range(low - 1, -1, -1):
+                cut = cuts[index]
+                head.cut = (cut, 0, 0)
+                if 2 * count(*self._bounds(head)) < budget:
+                    break
+                if cuts_inside_clusters(text, [found[index]]):
+                    continue
+                resume, resume_size = self.search.ranked(
+                    self._overlap_floor(head, cut), cut, self.overlap
+                )
+                if resume is not None:
+                    if count(resume, piece_end) > budget:
+                        break  # an earlier cut leaves the next chunk more still
+                    head.cut = (cut, resume, resume_size)
+                    return head
+        return None
 
     def _cut(self, plan: Plan) -> tuple[int, tuple[int, int, int] | None] | None:
         """A new end for ``plan``'s chunk at a sentence end whose overlap can start a
