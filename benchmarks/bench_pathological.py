@@ -3,7 +3,8 @@
 Each family is a text no tuned benchmark has: one line without spaces (minified code,
 base64), URL paths, floods of blank lines, CR-only lines, combining marks, emoji ZWJ
 sequences, CJK without punctuation, deep Markdown nesting, a long whitespace run, words
-longer than the budget, and prose with a tiny budget or an overlap near the budget. Each
+longer than the budget, log lines (one paragraph with no sentence end), and prose with a
+tiny budget or an overlap near the budget. Each
 is built at 256 KB, 1 MB and 4 MB (of UTF-8) and split by every splitter under code points,
 UTF-8 bytes and cl100k_base, each measurement in a fresh process:
 
@@ -54,6 +55,11 @@ def _repeat(unit: str, megabytes: float) -> str:
     return data.decode("utf-8", "ignore")
 
 
+def _whole_lines(text: str) -> str:
+    """``text`` up to the end of its last line ending (a file of lines ends with one)."""
+    return text[: text.rfind("\n") + 1]
+
+
 def _no_space_line(megabytes: float) -> str:
     seed = b"spansplit"
     parts, size = [], 0
@@ -81,6 +87,9 @@ FAMILIES: dict[str, Callable[[float], str]] = {
     "deep markdown": lambda mb: _repeat("> " * 40 + "- " * 40 + "item text\n", mb),
     "whitespace run": lambda mb: "a" + " " * max(int(mb * MB) - 2, 0) + "b",
     "long words": lambda mb: _repeat("x" * 3000 + " ", mb),
+    "log lines": lambda mb: _whole_lines(
+        _repeat("2024-01-01 12:00:01 INFO worker-3 request served in 9 ms\n", mb)
+    ),
     "prose": lambda mb: _repeat(PROSE + "\n\n", mb),
 }
 

@@ -539,3 +539,40 @@ def test_markdown_of_tiny_blocks_takes_memory_bounded_by_a_window() -> None:
         assert used == 1 and windowed == whole
         splitter.split(text[:100_000])
         assert peak_memory(lambda s=splitter, t=text: s.split(t)) < 20 * len(text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "2024-01-01 12:00:01 INFO worker-3 request served in 12 ms\n",
+        "> a quoted line with some words in it\n",
+        "some words in it ",
+    ],
+    ids=["log", "quotation", "words"],
+)
+def test_one_paragraph_without_a_sentence_end_is_packed_in_windows(line: str) -> None:
+    """A log, a long quotation or a run of words, with no sentence end nor blank line, is
+    one paragraph, and it ended in a line ending: its words were all held at once as the
+    pieces of that paragraph (1 MB: ParagraphSplitter 41-65 times the text,
+    MarkdownSplitter 50-80 times). In a text long enough for windows, a paragraph that is
+    the whole text but for whitespace is now no boundary, as it is without the line
+    ending: its words are the top level, packed a window at a time (not evened, as a line
+    longer than ONE_LINE_CHARS is not; a shorter text still is)."""
+    text = line * (300_000 // len(line))
+    splitters: list[Any] = [spansplit.ParagraphSplitter(2000, 200)]
+    if line.startswith(">"):
+        pytest.importorskip("pyromark")
+        splitters.append(spansplit.MarkdownSplitter(2000, 200))
+    defaults = windows.WINDOW_CHARS, windows.SETTLED_CHARS, windows.WINDOW_MIN_PIECES
+    for splitter in splitters:
+        with window_size(*defaults, pieces=windows.WINDOW_PIECES) as used:
+            chunks = splitter.split(text)
+        assert used == [True]
+        check_chunks(text, chunks, 2000, overlap=200)
+        if isinstance(splitter, spansplit.ParagraphSplitter):  # as without the line ending
+            assert spans(splitter, text) == spans(splitter, text.rstrip("\n"))
+        splitter.split(text[:100_000])
+        peak = peak_memory(lambda s=splitter: s.split(text))  # type: ignore[misc]
+        # (the chunks returned, a copy of the text, grow with it)
+        longer = peak_memory(lambda s=splitter, t=text * 4: s.split(t))  # type: ignore[misc]
+        assert longer < 2 * peak

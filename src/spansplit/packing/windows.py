@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING
 
 from ..boundaries.blocks import MarkdownCuts
 from ..boundaries.code import WholeLines
-from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
+from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits_content
 from ..boundaries.linebreaks import ClauseLevel
-from ..boundaries.markdown import KidsLevel
+from ..boundaries.markdown import KidsLevel, WordLevel
 from ..boundaries.paragraphs import paragraph_spans
 from ..boundaries.sentences import SentenceLevel, lookahead_ends
 from ..boundaries.separators import HeadingLines, SeparatorLevel
@@ -75,7 +75,7 @@ def _is_local(level: Level) -> bool:
     if isinstance(level, WholeLines):  # cuts moved to line starts near them
         return _is_local(level.level)
     return isinstance(
-        level, (SentenceLevel, ClauseLevel, MarkdownCuts, HeadingLines, KidsLevel)
+        level, (SentenceLevel, ClauseLevel, MarkdownCuts, HeadingLines, KidsLevel, WordLevel)
     ) or (level in (paragraph_spans, word_spans))
 
 
@@ -150,7 +150,7 @@ def _top_level(
             level = local_for(start, end) or level
         if not _is_local(level):
             parts = level(text, start, end)
-            if splits(parts, start, end):
+            if splits_content(text, parts, start, end):
                 return iter([parts]), rest, False
             continue
         batches = _level_pieces(level, text, start, end)
@@ -162,7 +162,7 @@ def _top_level(
                     break
         except _NotLocal:
             return iter([level(text, start, end)]), rest, False
-        if splits(head, start, end):
+        if splits_content(text, head, start, end):
             return chain([head], batches), rest, True
     return iter([[(start, end)]]), (), False
 
