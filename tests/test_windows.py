@@ -576,3 +576,20 @@ def test_one_paragraph_without_a_sentence_end_is_packed_in_windows(line: str) ->
         # (the chunks returned, a copy of the text, grow with it)
         longer = peak_memory(lambda s=splitter, t=text * 4: s.split(t))  # type: ignore[misc]
         assert longer < 2 * peak
+
+
+def test_one_paragraph_keeps_its_edge_whitespace_out_of_chunks_without_trimming() -> None:
+    """Without trimming, the blank lines before such a paragraph and the spaces after it
+    are in no chunk, in windows as packed whole: the finer levels are read inside the
+    paragraph, not over the whole region (which made chunks of whitespace alone; found by
+    review)."""
+    line = "2024-01-01 INFO worker served in 12 ms\n"
+    text = "\n\n" + line * 4000 + "  "
+    splitter = spansplit.ParagraphSplitter(300, strip_whitespace=False)
+    defaults = windows.WINDOW_CHARS, windows.SETTLED_CHARS, windows.WINDOW_MIN_PIECES
+    with window_size(*defaults, pieces=windows.WINDOW_PIECES) as used:
+        chunks = splitter.split(text)
+    check_chunks(text, chunks, 300, strip=False)
+    assert chunks[0].start == 2 and chunks[-1].end == len(text) - 3
+    assert not any(chunk.text.isspace() for chunk in chunks)
+    assert used == [True]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..chunk import Span, trim_span
+from ..chunk import Span
 
 Level = Callable[[str, int, int], list[Span]]
 """The pieces of ``text[start:end]`` at one structure, in order."""
@@ -42,17 +42,6 @@ def cut_anywhere(level: Level) -> bool | None:
 def splits(parts: list[Span], start: int, end: int) -> bool:
     """Whether ``parts`` (a level's answer for ``[start, end)``) found a boundary in it."""
     return len(parts) > 1 or (len(parts) == 1 and parts[0] != (start, end))
-
-
-def splits_content(text: str, parts: list[Span], start: int, end: int) -> bool:
-    """:func:`splits`, where one part that is the region less the whitespace at its edges
-    found no boundary either: for a text long enough for windows, a paragraph and its line
-    ending are one paragraph, as without the line ending. Its finer pieces are then the top
-    level, packed a window at a time, instead of all held at once as the parts of one piece
-    (evened as those are: a text shorter than a window still is)."""
-    if len(parts) == 1 and parts[0] == trim_span(text, start, end):
-        return False
-    return splits(parts, start, end)
 
 
 @dataclass(frozen=True, slots=True)

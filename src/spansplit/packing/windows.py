@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING
 
 from ..boundaries.blocks import MarkdownCuts
 from ..boundaries.code import WholeLines
-from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits_content
+from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
 from ..boundaries.linebreaks import ClauseLevel
 from ..boundaries.markdown import KidsLevel, WordLevel
 from ..boundaries.paragraphs import paragraph_spans
 from ..boundaries.sentences import SentenceLevel, lookahead_ends
 from ..boundaries.separators import HeadingLines, SeparatorLevel
 from ..boundaries.words import word_spans
-from ..chunk import SizedSpan, Span, after_whitespace
+from ..chunk import SizedSpan, Span, after_whitespace, trim_span
 from ..config import ChunkConfig
 from ..lines import LINE_ENDING
 from ..sizing.base import TextMeasurer
@@ -150,7 +150,9 @@ def _top_level(
             level = local_for(start, end) or level
         if not _is_local(level):
             parts = level(text, start, end)
-            if splits_content(text, parts, start, end):
+            if _edges_only(text, parts, start, end):
+                start, end = parts[0]
+            elif splits(parts, start, end):
                 return iter([parts]), rest, False
             continue
         batches = _level_pieces(level, text, start, end)
@@ -162,9 +164,20 @@ def _top_level(
                     break
         except _NotLocal:
             return iter([level(text, start, end)]), rest, False
-        if splits_content(text, head, start, end):
+        if _edges_only(text, head, start, end):
+            start, end = head[0]
+        elif splits(head, start, end):
             return chain([head], batches), rest, True
     return iter([[(start, end)]]), (), False
+
+
+def _edges_only(text: str, parts: list[Span], start: int, end: int) -> bool:
+    """Whether a level's ``parts`` of ``[start, end)`` are one part, the region less the
+    whitespace at its edges: a long text that is one paragraph and its line ending. The
+    finer levels are then read in that part, as in a text without the line ending, and the
+    finest a window at a time, instead of all its pieces held at once as the parts of one
+    (evened as those are: a text shorter than two windows still is)."""
+    return len(parts) == 1 and parts[0] != (start, end) and parts[0] == trim_span(text, start, end)
 
 
 def pack_windows(
