@@ -10,7 +10,7 @@ chunk that a non-additive length (a tokenizer) finds over the budget.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -545,6 +545,12 @@ class _Packer:
         ):
             return None
         head = Plan(following, following, start, size)
+
+        def measured(cut: int) -> int:
+            """The size of the chunk ending at ``cut``."""
+            head.cut = (cut, 0, 0)
+            return count(*self._bounds(head))
+
         for starts in self.search.boundaries:
             found = [
                 s
@@ -553,18 +559,10 @@ class _Packer:
             ]
             cuts = [before_whitespace(text, piece_start, s) for s in found]
             # The latest cut that keeps the chunk within the budget.
-            low, high = 0, len(cuts)
-            while low < high:
-                middle = (low + high) // 2
-                head.cut = (cuts[middle], 0, 0)
-                if count(*self._bounds(head)) <= budget:
-                    low = middle + 1
-                else:
-                    high = middle
+            low = _fitting_count(cuts, lambda cut: measured(cut) <= budget)
             for index in range(low - 1, -1, -1):
                 cut = cuts[index]
-                head.cut = (cut, 0, 0)
-                if 2 * count(*self._bounds(head)) < budget:
+                if 2 * measured(cut) < budget:
                     break
                 if cuts_inside_clusters(text, [found[index]]):
                     continue
@@ -620,13 +618,8 @@ class _Packer:
                 for k in range(first, inside)
             }
             # The last sentence end in the piece that keeps the chunk within the budget.
-            low, high = first, inside
-            while low < high:
-                middle = (low + high) // 2
-                if count(start, ends[middle]) <= budget:
-                    low = middle + 1
-                else:
-                    high = middle
+            in_piece = [ends[k] for k in range(first, inside)]
+            low = first + _fitting_count(in_piece, lambda end: count(start, end) <= budget)
             for k in range(low - 1, first - 1, -1):
                 end = ends[k]
                 if end <= least or (last == plan.last and 2 * count(start, end) < budget):
@@ -776,6 +769,18 @@ class _Packer:
                 cuts = packer.run()[0]
                 last = cuts[-1] if cuts else (start, end, 0)
                 return Plan(plan.first, plan.last, last[0], last[2]), cuts
+
+
+def _fitting_count(values: Sequence[int], fits: Callable[[int], bool]) -> int:
+    """How many of ``values`` fit, where those that fit come first (a binary search)."""
+    low, high = 0, len(values)
+    while low < high:
+        middle = (low + high) // 2
+        if fits(values[middle]):
+            low = middle + 1
+        else:
+            high = middle
+    return low
 
 
 def even_cap(sizes: list[int], joined: list[int], budget: int) -> int:
