@@ -456,9 +456,9 @@ def given_lengths(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     lengths: list[int] = []
     add_events = markdown_boundaries._add_events
 
-    def recording(reading: object, markdown: str, byte_base: int) -> object:
+    def recording(reading: object, markdown: str, byte_base: int, *going_on: object) -> object:
         lengths.append(len(markdown))
-        return add_events(reading, markdown, byte_base)  # type: ignore[arg-type]
+        return add_events(reading, markdown, byte_base, *going_on)  # type: ignore[arg-type]
 
     monkeypatch.setattr(markdown_boundaries, "_add_events", recording)
     return lengths
@@ -488,6 +488,102 @@ def test_a_stretch_ends_after_a_list_whose_range_ends_in_a_blank_line(
     given_lengths.clear()
     assert _read_in_stretches(text, markdown_boundaries.STRETCH_CHARS) == whole
     assert max(given_lengths) < markdown_boundaries.STRETCH_CHARS + 64
+
+
+LIST_LINES = st.sampled_from(
+    [
+        "- an item\n",
+        "- [a link](https://example.org) and words\n",
+        "- see [ref]\n",
+        "  a line of the item\n",
+        "a lazy line\n",
+        "  - a nested item\n",
+        "- ```\n",
+        "  code\n",
+        "  ```\n",
+        "* another bullet\n",
+        "1. ordered\n",
+        "# A heading\n",
+        "> a quote\n",
+        "\n",
+        "-\n",
+        "- - -\n",
+        "- a | b\n",
+        "- | -\n",
+        "a | b\n",
+        "===\n",
+        "    indented\n",
+        "[ref]: /url\n",
+        "- <div>\n",
+        "- an item\r\n",
+    ]
+)
+LONG_LISTS = st.lists(
+    st.one_of(st.just("- an item\n"), st.just("- an item\n"), LIST_LINES), min_size=1, max_size=300
+).map("".join)
+
+
+def _list_cuts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Where a stretch ended inside a list, from now on (see _list_cut)."""
+    cuts: list[int] = []
+    list_cut = markdown_boundaries._list_cut
+
+    def recording(*args: object) -> int | None:
+        found = list_cut(*args)  # type: ignore[arg-type]
+        if found is not None:
+            cuts.append(found)
+        return found
+
+    monkeypatch.setattr(markdown_boundaries, "_list_cut", recording)
+    return cuts
+
+
+@given(LONG_LISTS, st.sampled_from([4, 8, 16, 64]))
+# A table's delimiter row, a thematic break, an empty item and a blank line in the list
+@example("- an item\n" * 20 + "- | -\n" + "- an item\n" * 20, 4)
+@example("a | b\n" + "- an item\n" * 30, 4)
+@example("- an item\n" * 20 + "- - -\n" + "- an item\n" * 20, 4)
+@example("- an item\n" * 30 + "\n-\n", 4)
+@example("- an item\n" * 30 + "\n- an item\n", 4)
+@example("- an item\n" * 30 + "\n  a line of the item\n", 4)
+def test_a_long_list_parsed_a_stretch_at_a_time_has_the_blocks_of_one_parse(
+    text: str, stretch: int
+) -> None:
+    assert _read_in_stretches(text, stretch) == _read_in_stretches(text, len(text) + 1)
+
+
+def test_a_long_tight_list_reaches_the_parser_a_stretch_at_a_time(
+    given_lengths: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A list with no blank line was parsed whole: 6 times the text at its peak for a
+    megabyte of short items, 10 times with a lone CR among them."""
+    text = "# Links\n\n" + "- [an item](https://example.org) with words\n" * 25_000 + "\nThe end.\n"
+    whole = _read_in_stretches(text, len(text) + 1)
+    given_lengths.clear()
+    cuts = _list_cuts(monkeypatch)
+    assert _read_in_stretches(text, markdown_boundaries.STRETCH_CHARS) == whole
+    assert len(cuts) >= 2 * 6  # (two parses: the blocks, then the headings)
+    assert max(given_lengths) < 4 * markdown_boundaries.STRETCH_CHARS + 64
+    assert sum(given_lengths) < 2 * 1.1 * len(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- an item\n" * 40_000 + "\n- a loose item after it\n",  # loose: read whole
+        "- an item\n" * 40_000 + "\n  the item goes on\n",
+        "1. an item\n" * 40_000,  # ordered
+        "> - an item\n" * 40_000,  # in a quote
+    ],
+)
+def test_a_list_that_may_be_loose_or_is_not_a_bullet_list_at_line_starts_is_not_cut(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cuts = _list_cuts(monkeypatch)
+    assert _read_in_stretches(text, markdown_boundaries.STRETCH_CHARS) == _read_in_stretches(
+        text, len(text) + 1
+    )
+    assert cuts == []
 
 
 @pytest.mark.parametrize(

@@ -656,7 +656,8 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[BlockTree, l
     top-level blocks but the last, which may go on past it, and the next starts after a
     blank line between them. Blocks that have been followed by another are final in CommonMark,
     so the tree is the one a single parse gives; only a heading's text can hang on a
-    definition in another stretch (see :func:`_relink`)."""
+    definition in another stretch (see :func:`_relink`). A long tight list, which has no
+    blank line, is parsed a stretch of its items at a time (see :func:`_list_cut`)."""
     body = text[start:]
     if has_lone_cr(body):
         body = _LONE_CR.sub("\n", body)  # a lone CR ends a line here, not for the parser
@@ -666,14 +667,40 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[BlockTree, l
     tree.add(_DOCUMENT, start, len(text), 0)
     stretches: list[_Stretch] = []
     position = byte_base = 0  # where the next stretch starts, in code points and bytes
+    going_on: int | None = None  # the list the stretch starts inside, if it does
     size = STRETCH_CHARS
+    blanks = _BlankLines(body)
+    found: re.Match[str] | None = None  # where the last stretch found ends, searched from
+    searched_from = len(body) + 1
     while True:
         # A stretch ends on the line after a blank line past its size, which starts a
         # block; without one, the rest of the body is one stretch.
-        found = _STRETCH_END.search(body, position + size) if len(body) - position > size else None
+        if len(body) - position <= size:
+            found = None
+        elif not (
+            (found is None and searched_from <= position + size)
+            or (found is not None and found.start() >= position + size)
+        ):
+            # (a long stretch with no blank line is searched once, not for each list cut)
+            found, searched_from = _STRETCH_END.search(body, position + size), position + size
         end = len(body) if found is None else found.end()
         blocks, headings = len(tree.kinds), len(reading.headings)
-        latest = _add_events(reading, body[position:end], byte_base)
+        probe_end = body.find("\n", position + 2 * size) + 1
+        if end - position > 4 * size and probe_end > 0:
+            # Far from a blank line: where what comes first is a tight list that goes on
+            # past about twice the size, the next stretch starts at one of its items and
+            # goes on with that list (see _add_events).
+            latest = _add_events(reading, body[position:probe_end], byte_base, going_on)
+            list_block = latest[-1][0] if latest else going_on
+            item = _list_cut(body, tree, list_block, position, byte_base, size, probe_end, blanks)
+            if item is not None and list_block is not None:
+                item_byte = byte_base + len(body[position:item].encode("utf-8"))
+                reading.truncate(bisect_left(tree.starts, item_byte, list_block + 1))
+                stretches.append(_Stretch(position, item, None, headings, len(reading.headings)))
+                position, byte_base, going_on = item, item_byte, list_block
+                continue
+            reading.truncate(blocks)
+        latest = _add_events(reading, body[position:end], byte_base, going_on)
         if end == len(body):
             stretches.append(_Stretch(position, end, None, headings, len(reading.headings)))
             break
@@ -711,6 +738,7 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[BlockTree, l
             size *= 2  # one block so far, or none that ends before a blank line
             reading.truncate(blocks)
             continue
+        going_on = None
         reading.truncate(last)
         stretches.append(_Stretch(position, end, cut, headings, len(reading.headings)))
         position += len(data[:cut].decode("utf-8"))
@@ -733,6 +761,86 @@ class _Stretch(NamedTuple):
     kept: int | None
     first_heading: int
     stop_heading: int
+
+
+_AFTER_BLANK_LINES = re.compile(r"\n(?:[ \t]*\r?\n)+")
+_ITEM_LINES = {
+    marker: re.compile(rf"\n(?={re.escape(marker)} (?:[^\W_]|\[)[^|\r\n]*(?:\r?\n|\Z))")
+    for marker in "-*+"
+}
+"""For each bullet, the line ending before a line that can only start a new item of a
+list of that bullet at the start of a line: the bullet, a space and a word or a link
+(no ``|``, which may make a table's delimiter row)."""
+
+
+class _BlankLines:
+    """The first run of blank lines at or after a position of a text, found once for the
+    many positions of a long run of lines that are not blank."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.since = len(text) + 1  # (none looked for yet)
+        self.found: re.Match[str] | None = None
+
+    def after(self, position: int) -> re.Match[str] | None:
+        found = self.found
+        if not (self.since <= position and (found is None or found.start() >= position)):
+            self.found = found = _AFTER_BLANK_LINES.search(self.text, position)
+            self.since = position
+        return found
+
+
+_LIST_TAIL = 1 << 10
+"""How far before the end of what was parsed a list's item is first looked for."""
+
+
+def _list_cut(
+    body: str,
+    tree: BlockTree,
+    block: int | None,
+    position: int,
+    byte_base: int,
+    size: int,
+    end: int,
+    blanks: _BlankLines,
+) -> int | None:
+    """Where a stretch of ``body`` that starts at ``position`` (byte ``byte_base``),
+    parsed up to ``end``, may end about ``size`` code points in, when its last top-level
+    block ``block`` is a list that goes on past ``end``: the start of a line that begins
+    one of the list's items, which closes the item before, so the blocks before it are
+    final. Only for a tight bullet list whose items start lines: one with no blank line
+    in it (nor more of it after the first blank lines after it), so tight in every part
+    as it is whole. ``None`` where there is no such line."""
+    if block is None or tree.kinds[block] != _LIST or tree.parents[block] != 0:
+        return None
+    list_byte = tree.starts[block]
+    list_start = position  # a list that this stretch goes on with starts before it
+    if list_byte >= byte_base:
+        before = body[position:end].encode("utf-8")[: list_byte - byte_base]
+        list_start += len(before.decode("utf-8"))
+    marker = body[list_start : list_start + 1]
+    if marker not in _ITEM_LINES or (list_start and body[list_start - 1] != "\n"):
+        return None
+    # The last such line that ends before ``end`` (what was parsed after it is read again).
+    items = _ITEM_LINES[marker]
+    first = max(position + size, list_start + 1) - 1
+    for low in (max(first, end - _LIST_TAIL), first):
+        last = deque(items.finditer(body, low, end), maxlen=1)
+        if last:
+            break
+    if not last or last[0].end() >= end:
+        return None
+    found = last[0]
+    blank = blanks.after(list_start)
+    if blank is not None:
+        if blank.start() < found.end():
+            return None  # a blank line in the list, which may be loose
+        after = body[blank.end() : blank.end() + 2]
+        if after[:1] in (" ", "\t") or (
+            after[:1] == marker and after[1:] in ("", " ", "\t", "\r", "\n")
+        ):
+            return None  # more of it may follow the blank lines: it may be loose
+    return found.end()
 
 
 def _relink(reading: _Reading, body: str, stretches: list[_Stretch]) -> None:
@@ -816,10 +924,13 @@ def _read(markdown: str) -> _Reading:
     return reading
 
 
-def _add_events(reading: _Reading, markdown: str, byte_base: int) -> deque[tuple[int, int]]:
+def _add_events(
+    reading: _Reading, markdown: str, byte_base: int, going_on: int | None = None
+) -> deque[tuple[int, int]]:
     """Add the blocks of ``markdown`` (which starts at byte ``byte_base`` of the body) to
-    ``reading`` as children of the document. The index and byte start of the last few
-    top-level blocks added."""
+    ``reading`` as children of the document; where ``markdown`` starts with items of the
+    list ``going_on`` (added already), its first list is that list. The index and byte
+    start of the last few top-level blocks added."""
     tree, headings = reading.tree, reading.headings
     add, afters, marks = tree.add, tree.afters, tree.marks
     holders = [0]  # the blocks open, outermost first
@@ -851,6 +962,13 @@ def _add_events(reading: _Reading, markdown: str, byte_base: int) -> deque[tuple
                 opened.append(-1)
                 linked = linked or name in _LINKS
                 continue
+            if going_on is not None and len(holders) == 1 and kind == _LIST:
+                block, going_on = going_on, None  # more items of a list already added
+                tree.ends[block] = byte_base + where["end"]
+                holders.append(block)
+                opened.append(block)
+                continue
+            going_on = None
             if len(holders) == 1:
                 latest.append((len(tree.kinds), byte_base + where["start"]))
             block = add(kind, byte_base + where["start"], byte_base + where["end"], holders[-1])
