@@ -99,8 +99,10 @@ class RecursiveSplitter(BudgetedSplitter):
         self.separators_are_regex = check_bool("separators_are_regex", separators_are_regex)
         levels = separator_levels(separators, self.separators_are_regex, self.keep_separator)
         self.separators = tuple(level.separator for level in levels)
-        # (the default separators given as regular expressions are the same literals)
-        prose = self.separators == DEFAULT_SEPARATORS
+        # (the default separators given as regular expressions, escaped or not, are the
+        # same literals)
+        literals = tuple(level.literal if level.separator else "" for level in levels)
+        prose = literals == DEFAULT_SEPARATORS
         self.structure = separator_structure(levels, prose)
 
     @classmethod
