@@ -593,3 +593,69 @@ def test_one_paragraph_keeps_its_edge_whitespace_out_of_chunks_without_trimming(
     assert chunks[0].start == 2 and chunks[-1].end == len(text) - 3
     assert not any(chunk.text.isspace() for chunk in chunks)
     assert used == [True]
+
+
+LONG_BLOCKS = {
+    "quote": "> a quoted line with some words in it\n",
+    "paragraph": "a line of one long paragraph with some words\n",
+    "list": "- an item of a long list\n",
+    "code": "    indented_code_line(x=1)\n",
+}
+
+
+@pytest.mark.parametrize("block", list(LONG_BLOCKS))
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: spansplit.MarkdownSplitter(1000, 100, length="utf8"),
+        lambda: spansplit.ParagraphSplitter(1000, 100, length="utf8"),
+        lambda: spansplit.RecursiveSplitter(1000, 100, length="utf8"),
+    ],
+    ids=["markdown", "paragraphs", "recursive"],
+)
+def test_a_long_block_after_a_heading_is_packed_a_window_at_a_time(
+    block: str, make: Callable[[], Any]
+) -> None:
+    """A heading, a paragraph, then one block longer than LONG_PIECE_CHARS: the block was
+    packed with all its pieces held at once (55 to 65 times the text with MarkdownSplitter,
+    where the block alone took 2.4). Its chunks still hold none of the text around it but
+    for overlap: it starts a chunk, and so does the paragraph after it; the split takes
+    about the memory of the block's alone."""
+    if make().__class__ is spansplit.MarkdownSplitter:
+        pytest.importorskip("pyromark")
+    line = LONG_BLOCKS[block]
+    intro = "# Title\n\nAn introduction."
+    body = line * (3 * windows.LONG_PIECE_CHARS // len(line))
+    text = f"{intro}\n\n{body}\nThe end.\n"
+    splitter = make()
+    chunks = splitter.split(text)
+    check_chunks(text, chunks, 1000, overlap=100)
+    ends = [chunk.end for chunk in chunks]
+    assert len(intro) in ends  # the block starts a chunk
+    assert text.index(body) + len(body.rstrip()) == ends[-2]  # and the paragraph after it
+    assert chunks[-1].text.endswith("The end.")
+    splitter.split(text[:100_000])
+    alone = peak_memory(lambda: splitter.split(body))  # packed a window at a time already
+    assert peak_memory(lambda: splitter.split(text)) < 1.5 * alone
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```text\n" + "a line of a long fenced block\n" * 300 + "```\n",
+        "    indented_code_line(x=1)\n" * 300,
+        "<div>\n" + "a line of an HTML block\n" * 300 + "</div>\n",
+    ],
+    ids=["fenced", "indented", "html"],
+)
+def test_the_lines_of_a_code_block_in_windows_make_the_chunks_of_the_whole_text(text: str) -> None:
+    """A code or HTML block is cut at its lines: read a window at a time (LinesLevel), the
+    chunks of the whole text, with overlap too (a fenced block's fences stay with its
+    first and last lines)."""
+    pytest.importorskip("pyromark")
+    for splitter in (
+        spansplit.MarkdownSplitter(120, length="utf8"),
+        spansplit.MarkdownSplitter(150, 30, length="utf8"),
+    ):
+        whole, windowed, used = whole_and_windowed(splitter, text, 256)
+        assert windowed == whole and used

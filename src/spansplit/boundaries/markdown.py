@@ -430,6 +430,28 @@ class MarkdownLayout:
             return None
         return block if next(self.kid_cuts(block, start, end), None) is not None else None
 
+    def lines_block(self, start: int, end: int) -> int | None:
+        """The code or HTML block that ``[start, end)`` is (whitespace around it aside),
+        which :meth:`block_cuts` cuts at its lines, if it is one."""
+        block = self._holder(*trim_span(self.text, start, end))
+        tree = self.tree
+        if tree.kinds[block] not in (_CODE, _HTML) or tree.cut_between_children(block):
+            return None
+        whole = _same_text(self.text, (start, end), (tree.starts[block], tree.ends[block]))
+        return block if whole else None
+
+    def line_cuts(self, block: int, start: int, end: int) -> list[int]:
+        """The cuts of :meth:`_inner_cuts` of a code or HTML block that lie in ``(start,
+        end)``, found without reading its other lines."""
+        tree, line_starts = self.tree, self.line_starts
+        first = bisect_right(line_starts, tree.starts[block])
+        stop = bisect_left(line_starts, tree.ends[block])
+        if tree.kinds[block] == _CODE and tree.marks[block] == 1:
+            first, stop = first + 1, stop - 1  # the fences go with the first and last lines
+        first = max(first, bisect_right(line_starts, start))
+        stop = min(stop, bisect_left(line_starts, end))
+        return line_starts[first:stop].tolist() if first < stop else []
+
     def block_cuts(self, start: int, end: int, fits: Fits | None = None) -> list[int]:
         """Where a region may be cut at its blocks (see the module docstring).
 
@@ -1170,13 +1192,17 @@ class BlockLevel:
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
         return _parts(start, end, self.layout.block_cuts(start, end, self.fits))
 
-    def local_for(self, start: int, end: int) -> KidsLevel | None:
+    def local_for(self, start: int, end: int) -> KidsLevel | LinesLevel | None:
         """A level that finds this one's pieces of ``[start, end)`` in any part of it,
-        where they are cuts between the blocks one block holds: packing reads it a window
-        at a time (see :mod:`spansplit.packing.windows`), not holding a megabyte of
-        one-letter paragraphs as 350,000 pieces at once."""
+        where they are cuts between the blocks one block holds or the lines of a code or
+        HTML block: packing reads it a window at a time (see
+        :mod:`spansplit.packing.windows`), not holding a megabyte of one-letter paragraphs
+        as 350,000 pieces at once."""
         block = self.layout.blocks_cut(start, end)
-        return None if block is None else KidsLevel(self.layout, block)
+        if block is not None:
+            return KidsLevel(self.layout, block)
+        block = self.layout.lines_block(start, end)
+        return None if block is None else LinesLevel(self.layout, block)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1190,6 +1216,19 @@ class KidsLevel:
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
         return _parts(start, end, list(self.layout.kid_cuts(self.block, start, end)))
+
+
+@dataclass(frozen=True, slots=True)
+class LinesLevel:
+    """Cut a region at the lines of code or HTML block ``block`` (see
+    :meth:`MarkdownLayout.line_cuts`): in a part of the block, the cuts
+    :class:`BlockLevel` makes there in the whole block."""
+
+    layout: MarkdownLayout
+    block: int
+
+    def __call__(self, text: str, start: int, end: int) -> list[Span]:
+        return _parts(start, end, self.layout.line_cuts(self.block, start, end))
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from ..boundaries.blocks import MarkdownCuts
 from ..boundaries.code import WholeLines
 from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
 from ..boundaries.linebreaks import ClauseLevel
-from ..boundaries.markdown import KidsLevel, WordLevel
+from ..boundaries.markdown import KidsLevel, LinesLevel, WordLevel
 from ..boundaries.paragraphs import paragraph_spans
 from ..boundaries.sentences import SentenceLevel, lookahead_ends
 from ..boundaries.separators import HeadingLines, SeparatorLevel
@@ -55,6 +55,11 @@ ONE_LINE_CHARS = 1 << 16
 """Code points of the longest line packed in one go, into even chunks (a longer one is
 packed in windows)."""
 
+LONG_PIECE_CHARS = 1 << 16
+"""Code points of the longest top-level piece packed with all its pieces held at once
+(evened, as the general path packs a piece that had to be split); a longer one is read as
+its own pieces, a window at a time (see :func:`_opened`)."""
+
 SETTLED_CHARS = 1 << 10
 """How far before the end of the region a level is asked about its pieces are taken as
 final: a boundary needs no more context after it than this."""
@@ -75,7 +80,8 @@ def _is_local(level: Level) -> bool:
     if isinstance(level, WholeLines):  # cuts moved to line starts near them
         return _is_local(level.level)
     return isinstance(
-        level, (SentenceLevel, ClauseLevel, MarkdownCuts, HeadingLines, KidsLevel, WordLevel)
+        level,
+        (SentenceLevel, ClauseLevel, MarkdownCuts, HeadingLines, KidsLevel, LinesLevel, WordLevel),
     ) or (level in (paragraph_spans, word_spans))
 
 
@@ -195,6 +201,9 @@ def pack_windows(
     stream, rest, windowed = _top_level(text, structure.levels, start, end)
     if not windowed:
         return whole(next(stream), rest)
+    starts_chunk: set[int] = set()  # where a piece must start a chunk (see _opened)
+    if structure.isolate:
+        stream = _opened(text, structure.levels, stream, rest, starts_chunk)
     trim = config.strip_whitespace
     chunks: list[SizedSpan] = []
     pending: list[Span] = []  # top-level pieces from the one the next window starts with
@@ -216,13 +225,18 @@ def pack_windows(
                 else:
                     pending += batch
             if after is None and not more:
-                return whole(pending, rest)  # one window holds it all: packed as it is whole
+                # one window holds it all: packed as it is whole
+                return whole(None, ()) if starts_chunk else whole(pending, rest)
             if after is None and not _many_pieces(pending, config, measurer):
+                if starts_chunk:
+                    return whole(None, ())  # (the top level's own pieces isolate a long one)
                 return whole(pending + [piece for batch in stream for piece in batch], rest)
             if after is None and not _holds_budgets(pending, 2, config, measurer):
                 # A text that might fit in a chunk is packed whole, where a text that fits
                 # is one chunk: the first window grows until it holds two budgets.
                 if size >= 64 * WINDOW_CHARS:
+                    if starts_chunk:
+                        return whole(None, ())
                     return whole(pending + [piece for batch in stream for piece in batch], rest)
                 size *= 2
                 continue
@@ -234,6 +248,7 @@ def pack_windows(
             config.chunk_size,
             config.length,
             rest,
+            breaks=[k for k, (piece, _) in enumerate(pending) if piece in starts_chunk],
             isolate=structure.isolate,
             trim=trim,
             punctuation=structure.punctuation,
@@ -276,6 +291,53 @@ def pack_windows(
         )
         pending = pending[top:]
         size = WINDOW_CHARS
+
+
+def _opened(
+    text: str,
+    levels: Sequence[Level],
+    stream: Iterator[list[Span]],
+    rest: Sequence[Level],
+    starts_chunk: set[int],
+) -> Iterator[list[Span]]:
+    """The batches of top-level pieces of ``stream``, with each piece longer than
+    :data:`LONG_PIECE_CHARS` read as its own pieces instead, a window at a time, where
+    ``levels`` read it so (a heading and a quote of a megabyte were packed with every
+    piece of the quote held at once). Its pieces are split further by ``rest`` (the
+    levels after the top level) where they are over the budget: the levels after theirs,
+    preceded by coarser ones that found no boundary in the long piece. As the general
+    path isolates a piece that had to be split, the first of its pieces and the piece
+    after it start a chunk: their offsets are added to ``starts_chunk`` before they are
+    handed over. The pieces of a piece so long are not evened, as a window holds only
+    some of them: the chunks differ from the general path's there."""
+    mark = False  # whether the next piece follows a piece read as its own pieces
+    for batch in stream:
+        run: list[Span] = []
+        for piece in batch:
+            inner, found, windowed = None, rest, False
+            if piece[1] - piece[0] > LONG_PIECE_CHARS:
+                inner, found, windowed = _top_level(text, levels, *piece)
+            if inner is None or not windowed or not _finer(found, rest):
+                if mark:
+                    starts_chunk.add(piece[0])
+                    mark = False
+                run.append(piece)
+                continue
+            if run:
+                yield run
+                run = []
+            first = next(inner)
+            starts_chunk.add(first[0][0])
+            yield first
+            yield from inner
+            mark = True
+        if run:
+            yield run
+
+
+def _finer(levels: Sequence[Level], rest: Sequence[Level]) -> bool:
+    """Whether ``levels`` are the last of ``rest`` (or all of them)."""
+    return len(levels) <= len(rest) and tuple(rest[len(rest) - len(levels) :]) == tuple(levels)
 
 
 def _many_pieces(pending: list[Span], config: ChunkConfig, measurer: TextMeasurer) -> bool:
