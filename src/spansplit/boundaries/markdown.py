@@ -40,6 +40,7 @@ from typing import Any, NamedTuple
 from ..chunk import Span, trim_span
 from ..errors import ExtraNotInstalledError
 from ..lines import has_lone_cr, line_ending_ends, optional_numpy
+from .linebreaks import LINE_BREAKS, ClauseLevel
 from .sentences import SentenceLevel
 from .words import word_spans
 
@@ -1258,9 +1259,12 @@ class WordLevel:
 @dataclass(frozen=True, slots=True)
 class OverlapLevel:
     """Where overlap may start inside a chunk's last piece: at its sections, its blocks
-    (a whole paragraph at its sentences), else its words; nowhere inside a code block, a
-    table or an HTML block (the piece may hold one whole, after a heading). Those that had
-    to be cut are kept out of overlap by :meth:`MarkdownLayout.overlap_fences`."""
+    (a whole paragraph at its sentences), else its words, else (text without spaces: a
+    sentence of Chinese) its clauses, else where a line may break (between ideographs),
+    as the prose splitters' overlap does; nowhere inside a code block, a table or an HTML
+    block (the piece may hold one whole, after a heading), nor inside a heading's lines
+    but at its words. Those that had to be cut are kept out of overlap by
+    :meth:`MarkdownLayout.overlap_fences`."""
 
     layout: MarkdownLayout
 
@@ -1268,10 +1272,18 @@ class OverlapLevel:
         layout = self.layout
         if layout.holder_whole_to_overlap(start, end):
             return [(start, end)]
-        inside = layout.inside_whole_to_overlap
+        inside, heading = layout.inside_whole_to_overlap, layout.in_heading_lines
         for level in (SectionLevel(layout), BlockLevel(layout), WordLevel(layout, False)):
             # A piece may hold a heading and the fence after it: no start inside the fence.
             cuts = [cut for cut, _ in level(text, start, end)[1:] if not inside(cut)]
+            if cuts:
+                return _parts(start, end, cuts)
+        for finer in (ClauseLevel(), LINE_BREAKS):
+            cuts = [
+                cut
+                for cut, _ in finer(text, start, end)[1:]
+                if not inside(cut) and not heading(cut)
+            ]
             if cuts:
                 return _parts(start, end, cuts)
         return [(start, end)]
