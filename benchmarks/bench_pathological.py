@@ -3,8 +3,9 @@
 Each family is a text no tuned benchmark has: one line without spaces (minified code,
 base64), URL paths, floods of blank lines, CR-only lines, combining marks, emoji ZWJ
 sequences, CJK without punctuation, deep Markdown nesting, a long whitespace run, words
-longer than the budget, log lines (one paragraph with no sentence end), and prose with a
-tiny budget or an overlap near the budget. Each
+longer than the budget, log lines (one paragraph with no sentence end), a block of a
+megabyte after a heading and a paragraph (a quotation), and prose with a tiny budget or an
+overlap near the budget. Each
 is built at 256 KB, 1 MB and 4 MB (of UTF-8) and split by every splitter under code points,
 UTF-8 bytes and cl100k_base, each measurement in a fresh process:
 
@@ -89,6 +90,10 @@ FAMILIES: dict[str, Callable[[float], str]] = {
     "long words": lambda mb: _repeat("x" * 3000 + " ", mb),
     "log lines": lambda mb: _whole_lines(
         _repeat("2024-01-01 12:00:01 INFO worker-3 request served in 9 ms\n", mb)
+    ),
+    "block after a heading": lambda mb: (
+        "# A heading\n\nAn introduction.\n\n"
+        + _repeat("> a quoted line with some words in it\n", mb)
     ),
     "prose": lambda mb: _repeat(PROSE + "\n\n", mb),
 }

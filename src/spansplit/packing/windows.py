@@ -202,8 +202,7 @@ def pack_windows(
     if not windowed:
         return whole(next(stream), rest)
     starts_chunk: set[int] = set()  # where a piece must start a chunk (see _opened)
-    if structure.isolate:
-        stream = _opened(text, structure.levels, stream, rest, starts_chunk)
+    stream = _opened(text, structure.levels, stream, rest, starts_chunk, structure.isolate)
     trim = config.strip_whitespace
     chunks: list[SizedSpan] = []
     pending: list[Span] = []  # top-level pieces from the one the next window starts with
@@ -299,17 +298,18 @@ def _opened(
     stream: Iterator[list[Span]],
     rest: Sequence[Level],
     starts_chunk: set[int],
+    isolate: bool,
 ) -> Iterator[list[Span]]:
     """The batches of top-level pieces of ``stream``, with each piece longer than
     :data:`LONG_PIECE_CHARS` read as its own pieces instead, a window at a time, where
     ``levels`` read it so (a heading and a quote of a megabyte were packed with every
     piece of the quote held at once). Its pieces are split further by ``rest`` (the
     levels after the top level) where they are over the budget: the levels after theirs,
-    preceded by coarser ones that found no boundary in the long piece. As the general
-    path isolates a piece that had to be split, the first of its pieces and the piece
-    after it start a chunk: their offsets are added to ``starts_chunk`` before they are
-    handed over. The pieces of a piece so long are not evened, as a window holds only
-    some of them: the chunks differ from the general path's there."""
+    preceded by coarser ones that found no boundary in the long piece. Where the general
+    path isolates a piece that had to be split (``isolate``), the first of its pieces and
+    the piece after it start a chunk: their offsets are added to ``starts_chunk`` before
+    they are handed over; the pieces of a piece so long are not evened then, as a window
+    holds only some of them, so the chunks differ from the general path's there."""
     mark = False  # whether the next piece follows a piece read as its own pieces
     for batch in stream:
         run: list[Span] = []
@@ -327,10 +327,11 @@ def _opened(
                 yield run
                 run = []
             first = next(inner)
-            starts_chunk.add(first[0][0])
+            if isolate:
+                starts_chunk.add(first[0][0])
+                mark = True
             yield first
             yield from inner
-            mark = True
         if run:
             yield run
 
