@@ -692,20 +692,12 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[BlockTree, l
     position = byte_base = 0  # where the next stretch starts, in code points and bytes
     going_on: int | None = None  # the list the stretch starts inside, if it does
     size = STRETCH_CHARS
-    blanks = _BlankLines(body)
-    found: re.Match[str] | None = None  # where the last stretch found ends, searched from
-    searched_from = len(body) + 1
+    blanks = _FirstMatch(_AFTER_BLANK_LINES, body)
+    stretch_ends = _FirstMatch(_STRETCH_END, body)
     while True:
         # A stretch ends on the line after a blank line past its size, which starts a
         # block; without one, the rest of the body is one stretch.
-        if len(body) - position <= size:
-            found = None
-        elif not (
-            (found is None and searched_from <= position + size)
-            or (found is not None and found.start() >= position + size)
-        ):
-            # (a long stretch with no blank line is searched once, not for each list cut)
-            found, searched_from = _STRETCH_END.search(body, position + size), position + size
+        found = stretch_ends.after(position + size) if len(body) - position > size else None
         end = len(body) if found is None else found.end()
         blocks, headings = len(tree.kinds), len(reading.headings)
         probe_end = body.find("\n", position + 2 * size) + 1
@@ -796,19 +788,20 @@ list of that bullet at the start of a line: the bullet, a space and a word or a 
 (no ``|``, which may make a table's delimiter row)."""
 
 
-class _BlankLines:
-    """The first run of blank lines at or after a position of a text, found once for the
-    many positions of a long run of lines that are not blank."""
+class _FirstMatch:
+    """The first match of ``pattern`` at or after a position of a text, searched once for
+    the many positions of a long run of text it does not match in (the stretches of a long
+    list without a blank line)."""
 
-    def __init__(self, text: str) -> None:
-        self.text = text
+    def __init__(self, pattern: re.Pattern[str], text: str) -> None:
+        self.pattern, self.text = pattern, text
         self.since = len(text) + 1  # (none looked for yet)
         self.found: re.Match[str] | None = None
 
     def after(self, position: int) -> re.Match[str] | None:
         found = self.found
         if not (self.since <= position and (found is None or found.start() >= position)):
-            self.found = found = _AFTER_BLANK_LINES.search(self.text, position)
+            self.found = found = self.pattern.search(self.text, position)
             self.since = position
         return found
 
@@ -825,7 +818,7 @@ def _list_cut(
     byte_base: int,
     size: int,
     end: int,
-    blanks: _BlankLines,
+    blanks: _FirstMatch,
 ) -> int | None:
     """Where a stretch of ``body`` that starts at ``position`` (byte ``byte_base``),
     parsed up to ``end``, may end about ``size`` code points in, when its last top-level
