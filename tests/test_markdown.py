@@ -525,18 +525,18 @@ LONG_LISTS = st.lists(
 ).map("".join)
 
 
-def _list_cuts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Where a stretch ended inside a list, from now on (see _list_cut)."""
+def _container_cuts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Where a stretch ended inside a quote or list, from now on (see _container_cut)."""
     cuts: list[int] = []
-    list_cut = markdown_boundaries._list_cut
+    container_cut = markdown_boundaries._container_cut
 
-    def recording(*args: object) -> int | None:
-        found = list_cut(*args)  # type: ignore[arg-type]
+    def recording(*args: object) -> object:
+        found = container_cut(*args)  # type: ignore[arg-type]
         if found is not None:
-            cuts.append(found)
+            cuts.append(found.at)
         return found
 
-    monkeypatch.setattr(markdown_boundaries, "_list_cut", recording)
+    monkeypatch.setattr(markdown_boundaries, "_container_cut", recording)
     return cuts
 
 
@@ -562,7 +562,7 @@ def test_a_long_tight_list_reaches_the_parser_a_stretch_at_a_time(
     text = "# Links\n\n" + "- [an item](https://example.org) with words\n" * 25_000 + "\nThe end.\n"
     whole = _read_in_stretches(text, len(text) + 1)
     given_lengths.clear()
-    cuts = _list_cuts(monkeypatch)
+    cuts = _container_cuts(monkeypatch)
     assert _read_in_stretches(text, markdown_boundaries.STRETCH_CHARS) == whole
     assert len(cuts) >= 2 * 6  # (two parses: the blocks, then the headings)
     assert max(given_lengths) < 4 * markdown_boundaries.STRETCH_CHARS + 64
@@ -572,20 +572,93 @@ def test_a_long_tight_list_reaches_the_parser_a_stretch_at_a_time(
 @pytest.mark.parametrize(
     "text",
     [
-        "- an item\n" * 40_000 + "\n- a loose item after it\n",  # loose: read whole
+        "- an item\n" * 40_000 + "\n- a loose item after it\n",
         "- an item\n" * 40_000 + "\n  the item goes on\n",
-        "1. an item\n" * 40_000,  # ordered
-        "> - an item\n" * 40_000,  # in a quote
+        "1. an item\n" * 40_000 + "\n2. a loose item after it\n",
+        "> - an item\n" * 40_000 + ">\n> - a loose item after it\n",
+        "> - an item\n" * 20_000 + ">\n" + "> - an item\n" * 20_000,
+        "- a loose item\n\n" * 2 + "- an item\n" * 40_000,
     ],
 )
-def test_a_list_that_may_be_loose_or_is_not_a_bullet_list_at_line_starts_is_not_cut(
-    text: str, monkeypatch: pytest.MonkeyPatch
+def test_a_list_tight_in_one_part_and_loose_in_another_is_parsed_whole(
+    text: str, given_lengths: list[int]
 ) -> None:
-    cuts = _list_cuts(monkeypatch)
-    assert _read_in_stretches(text, markdown_boundaries.STRETCH_CHARS) == _read_in_stretches(
-        text, len(text) + 1
+    """Its items hold their text bare where it is tight, in paragraphs where it is loose:
+    parsed in stretches, the parts disagree, and the whole is parsed again at once."""
+    whole = _read_in_stretches(text, len(text) + 1)
+    given_lengths.clear()
+    assert _read_in_stretches(text, markdown_boundaries.STRETCH_CHARS) == whole
+    assert max(given_lengths) > len(text) - 64
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1. an item\n" * 40_000,  # ordered
+        "> - an item\n" * 40_000 + "\n> - a list after the quote\n",  # in a quote
+        "  * an item\n" * 40_000,  # indented
+        ("> " * 40 + "- " * 40 + "item text\n") * 2_400,  # deep
+        "> a paragraph of a long quote\n>\n" * 20_000,
+        "> # A heading\n> > a line\n> > > deeper\n" * 14_000,
+        "- a loose item\n\n" * 30_000,
+        "> 1. a loose item\n>\n" * 30_000,
+    ],
+)
+def test_a_long_quote_or_tight_list_is_cut_at_a_line_inside_it(
+    text: str, monkeypatch: pytest.MonkeyPatch, given_lengths: list[int]
+) -> None:
+    """Without a blank line, deep nesting was parsed whole: 34 times the text at its peak
+    for a megabyte."""
+    whole = _read_in_stretches(text, len(text) + 1)
+    given_lengths.clear()
+    cuts = _container_cuts(monkeypatch)
+    assert _read_in_stretches(text, markdown_boundaries.STRETCH_CHARS) == whole
+    assert len(cuts) >= 2 * 2  # (two parses: the blocks, then the headings)
+    assert max(given_lengths) < 4 * markdown_boundaries.STRETCH_CHARS + 64
+
+
+NESTED_LINES = st.tuples(
+    st.sampled_from(["> ", "> > ", ">", "> - ", "- ", "> 1. ", " > * "]),
+    st.lists(
+        st.tuples(
+            st.booleans(),
+            st.lists(
+                st.sampled_from(["> ", ">", " > ", "- ", "* ", "1. ", "  ", "\t"]), max_size=4
+            ),
+            st.sampled_from(
+                ["text", "# heading", "```", "---", "a | b", "| - |", "===", "", "[r]"]
+            ),
+            st.sampled_from(["\n", "\r\n", "\r"]),
+        ),
+        min_size=30,
+        max_size=200,
+    ),
+).map(
+    lambda drawn: "".join(
+        (drawn[0] if shared else "") + "".join(marks) + rest + end
+        for shared, marks, rest, end in drawn[1]
     )
-    assert cuts == []
+)
+"""Lines of quotes and lists, most of them inside the same few."""
+
+
+@given(NESTED_LINES, st.sampled_from([1, 2, 4, 8, 16, 64]))
+@example("> - a\n" * 30 + ">\n> - b\n", 4)
+@example("> > a\n" * 30 + "> > ===\n", 4)
+@example("> - a\n" * 30 + "- b\n", 4)
+# A tab before '>' is a quote's marker after a paragraph only: alone, it indents code
+@example(
+    "> > > text\n > *  > > > > text\n> > text\n\t> > > text\n"
+    + "text\n" * 12
+    + "* text\ntext\n\ntext\ntext\n",
+    1,
+)
+# Loose where items hold no text bare (quotes), which the part after cannot show
+@example("text\n" * 23 + "- > text\n\n- > text\n- text\n\ntext\ntext\n", 1)
+def test_nested_quotes_and_lists_parsed_a_stretch_at_a_time_have_the_blocks_of_one_parse(
+    text: str, stretch: int
+) -> None:
+    assert _read_in_stretches(text, stretch) == _read_in_stretches(text, len(text) + 1)
 
 
 @pytest.mark.parametrize(

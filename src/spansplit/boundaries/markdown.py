@@ -141,6 +141,9 @@ something else (a ``# comment`` in a fence as a heading, half a row as text)."""
 
 _SENTENCES = SentenceLevel(wrapped=True)
 
+_BARE = 1
+"""The mark of an item that holds text outside a paragraph, as a tight list's items do."""
+
 VECTOR_MIN_BLOCKS = 256
 """Documents with at least this many blocks are placed on their lines by numpy, when it is
 installed, ``_VECTOR_BATCH`` blocks at a time."""
@@ -163,7 +166,7 @@ class BlockTree:
         self.ends = array(typecode)
         self.parents = array(typecode)  # the block that holds it (the document's: itself)
         self.afters = array(typecode)  # the index past the blocks it holds
-        self.marks = bytearray()  # a heading's level; 1 for fenced code
+        self.marks = bytearray()  # a heading's level; 1 for fenced code; _BARE
         self.texts: dict[int, str] = {}  # a heading's text as rendered
 
     def add(self, kind: int, start: int, end: int, parent: int) -> int:
@@ -669,7 +672,9 @@ def _parser() -> Any:
     )
 
 
-def _parse(text: str, start: int, line_starts: array[int]) -> tuple[BlockTree, list[int]]:
+def _parse(
+    text: str, start: int, line_starts: array[int], inside_blocks: bool = True
+) -> tuple[BlockTree, list[int]]:
     """The document ``text[start:]`` as a tree of blocks (pulldown-cmark), each block's
     span widened to whole lines of ``text`` (whose line starts are ``line_starts``), and
     the indices of its headings in order.
@@ -679,8 +684,11 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[BlockTree, l
     top-level blocks but the last, which may go on past it, and the next starts after a
     blank line between them. Blocks that have been followed by another are final in CommonMark,
     so the tree is the one a single parse gives; only a heading's text can hang on a
-    definition in another stretch (see :func:`_relink`). A long tight list, which has no
-    blank line, is parsed a stretch of its items at a time (see :func:`_list_cut`)."""
+    definition in another stretch (see :func:`_relink`). A long quote or list (one block)
+    is parsed a stretch at a time too, each stretch after the first starting at a line
+    inside it (see :func:`_container_cut`); where a list's parts disagree on whether it is
+    tight (see :func:`_lists_agree`), the body is parsed again with ``inside_blocks``
+    false, which makes no such cut."""
     body = text[start:]
     if has_lone_cr(body):
         body = _LONE_CR.sub("\n", body)  # a lone CR ends a line here, not for the parser
@@ -690,9 +698,9 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[BlockTree, l
     tree.add(_DOCUMENT, start, len(text), 0)
     stretches: list[_Stretch] = []
     position = byte_base = 0  # where the next stretch starts, in code points and bytes
-    going_on: int | None = None  # the list the stretch starts inside, if it does
+    going_on: tuple[int, ...] = ()  # the containers the stretch starts inside, outermost first
+    lists_cut: dict[int, list[int]] = {}  # each list cut: the items that start a stretch
     size = STRETCH_CHARS
-    blanks = _FirstMatch(_AFTER_BLANK_LINES, body)
     stretch_ends = _FirstMatch(_STRETCH_END, body)
     while True:
         # A stretch ends on the line after a blank line past its size, which starts a
@@ -701,64 +709,73 @@ def _parse(text: str, start: int, line_starts: array[int]) -> tuple[BlockTree, l
         end = len(body) if found is None else found.end()
         blocks, headings = len(tree.kinds), len(reading.headings)
         probe_end = body.find("\n", position + 2 * size) + 1
-        if end - position > 4 * size and probe_end > 0:
-            # Far from a blank line: where what comes first is a tight list that goes on
-            # past about twice the size, the next stretch starts at one of its items and
-            # goes on with that list (see _add_events).
-            latest = _add_events(reading, body[position:probe_end], byte_base, going_on)
-            list_block = latest[-1][0] if latest else going_on
-            item = _list_cut(body, tree, list_block, position, byte_base, size, probe_end, blanks)
-            if item is not None and list_block is not None:
-                item_byte = byte_base + len(body[position:item].encode("utf-8"))
-                reading.truncate(bisect_left(tree.starts, item_byte, list_block + 1))
-                stretches.append(_Stretch(position, item, None, headings, len(reading.headings)))
-                position, byte_base, going_on = item, item_byte, list_block
+        inside: _ContainerCut | None = None
+        if inside_blocks and end - position > 4 * size and probe_end > 0:
+            # Far from a blank line: where a quote or a list goes on past about twice the
+            # size, the next stretch starts at a line inside it and goes on with it.
+            _add_events(reading, body[position:probe_end], byte_base, going_on)
+            inside = _container_cut(body, tree, blocks, position, byte_base, size, probe_end)
+            if inside is None:
+                reading.truncate(blocks)
+        if inside is None:
+            latest = _add_events(reading, body[position:end], byte_base, going_on)
+            if end == len(body):
+                stretches.append(_Stretch(position, end, None, headings, len(reading.headings)))
+                break
+            data = body[position:end].encode("utf-8")
+            # The next stretch starts after a blank line between the blocks kept and the
+            # first dropped (where no paragraph is open: link definitions before a block can
+            # make its first lines go on a paragraph, and are read with it): the last top-level
+            # block is dropped, else the last two ... A list's range goes on over the blank
+            # lines and definitions after it, to the next block: where it ends at a blank line,
+            # the next stretch starts there only if the block after is followed by another
+            # (so it starts where a single parse has it start, and so does the list end; the
+            # stretch's last line alone, "[foo]: /u 'ti", may yet become a definition).
+            cut = 0
+            for dropped, (last, last_start) in enumerate(reversed(latest), 1):
+                if last == blocks:
+                    break
+                kept_end = max(tree.ends[blocks:last]) - byte_base
+                first_dropped = last_start - byte_base
+                blank = _BLANK_LINE.search(data, kept_end - 1, first_dropped)
+                if blank is not None:
+                    cut = blank.end()
+                    break
+                # (the line before the first dropped block is blank: a stretch starts with a
+                # block, so a line ending comes before that blank line)
+                if (
+                    dropped > 1
+                    and kept_end == first_dropped
+                    and _BLANK_LINE.fullmatch(
+                        data, data.rfind(b"\n", 0, first_dropped - 1), first_dropped
+                    )
+                ):
+                    cut = first_dropped
+                    break
+            if cut > 0:
+                going_on = ()
+                reading.truncate(last)
+                stretches.append(_Stretch(position, end, cut, headings, len(reading.headings)))
+                position += len(data[:cut].decode("utf-8"))
+                byte_base += cut
+                size = STRETCH_CHARS
                 continue
-            reading.truncate(blocks)
-        latest = _add_events(reading, body[position:end], byte_base, going_on)
-        if end == len(body):
-            stretches.append(_Stretch(position, end, None, headings, len(reading.headings)))
-            break
-        data = body[position:end].encode("utf-8")
-        # The next stretch starts after a blank line between the blocks kept and the
-        # first dropped (where no paragraph is open: link definitions before a block can
-        # make its first lines go on a paragraph, and are read with it): the last top-level
-        # block is dropped, else the last two ... A list's range goes on over the blank
-        # lines and definitions after it, to the next block: where it ends at a blank line,
-        # the next stretch starts there only if the block after is followed by another
-        # (so it starts where a single parse has it start, and so does the list end; the
-        # stretch's last line alone, "[foo]: /u 'ti", may yet become a definition).
-        cut = 0
-        for dropped, (last, last_start) in enumerate(reversed(latest), 1):
-            if last == blocks:
-                break
-            kept_end = max(tree.ends[blocks:last]) - byte_base
-            first_dropped = last_start - byte_base
-            blank = _BLANK_LINE.search(data, kept_end - 1, first_dropped)
-            if blank is not None:
-                cut = blank.end()
-                break
-            # (the line before the first dropped block is blank: a stretch starts with a
-            # block, so a line ending comes before that blank line)
-            if (
-                dropped > 1
-                and kept_end == first_dropped
-                and _BLANK_LINE.fullmatch(
-                    data, data.rfind(b"\n", 0, first_dropped - 1), first_dropped
-                )
-            ):
-                cut = first_dropped
-                break
-        if cut == 0:
-            size *= 2  # one block so far, or none that ends before a blank line
-            reading.truncate(blocks)
-            continue
-        going_on = None
-        reading.truncate(last)
-        stretches.append(_Stretch(position, end, cut, headings, len(reading.headings)))
-        position += len(data[:cut].decode("utf-8"))
-        byte_base += cut
+            # One block so far, or none that ends before a blank line: the stretch ends
+            # inside the last (a loose list), or else it grows.
+            if inside_blocks:
+                inside = _container_cut(body, tree, blocks, position, byte_base, size // 2, end)
+            if inside is None:
+                size *= 2
+                reading.truncate(blocks)
+                continue
+        reading.truncate(inside.first_dropped)
+        stretches.append(_Stretch(position, inside.at, None, headings, len(reading.headings)))
+        position, byte_base, going_on = inside.at, inside.byte, inside.going_on
+        if tree.kinds[going_on[-1]] == _LIST:
+            lists_cut.setdefault(going_on[-1], []).append(inside.first_dropped)
         size = STRETCH_CHARS
+    if lists_cut and not _lists_agree(tree, lists_cut):
+        return _parse(text, start, line_starts, inside_blocks=False)
     if reading.linked and len(stretches) > 1:
         _relink(reading, body, stretches)
     tree.afters[0] = len(tree.kinds)
@@ -778,14 +795,8 @@ class _Stretch(NamedTuple):
     stop_heading: int
 
 
-_AFTER_BLANK_LINES = re.compile(r"\n(?:[ \t]*\r?\n)+")
-_ITEM_LINES = {
-    marker: re.compile(rf"\n(?={re.escape(marker)} (?:[^\W_]|\[)[^|\r\n]*(?:\r?\n|\Z))")
-    for marker in "-*+"
-}
-"""For each bullet, the line ending before a line that can only start a new item of a
-list of that bullet at the start of a line: the bullet, a space and a word or a link
-(no ``|``, which may make a table's delimiter row)."""
+_QUIET_LINE = re.compile(rb"[ \t>]*\r?\n")
+"""A line blank but for quote markers (a blank line inside a quote)."""
 
 
 class _FirstMatch:
@@ -806,57 +817,110 @@ class _FirstMatch:
         return found
 
 
-_LIST_TAIL = 1 << 10
-"""How far before the end of what was parsed a list's item is first looked for."""
+class _ContainerCut(NamedTuple):
+    """Where the next stretch starts, inside the containers it goes on with."""
+
+    at: int  # in code points of the body
+    byte: int  # in bytes of the body
+    first_dropped: int  # the first block parsed again with the next stretch
+    going_on: tuple[int, ...]  # the quotes and list it starts inside, outermost first
 
 
-def _list_cut(
+def _container_cut(
     body: str,
     tree: BlockTree,
-    block: int | None,
+    first_block: int,
     position: int,
     byte_base: int,
     size: int,
     end: int,
-    blanks: _FirstMatch,
-) -> int | None:
-    """Where a stretch of ``body`` that starts at ``position`` (byte ``byte_base``),
-    parsed up to ``end``, may end about ``size`` code points in, when its last top-level
-    block ``block`` is a list that goes on past ``end``: the start of a line that begins
-    one of the list's items, which closes the item before, so the blocks before it are
-    final. Only for a tight bullet list whose items start lines: one with no blank line
-    in it (nor more of it after the first blank lines after it), so tight in every part
-    as it is whole. ``None`` where there is no such line."""
-    if block is None or tree.kinds[block] != _LIST or tree.parents[block] != 0:
-        return None
-    list_byte = tree.starts[block]
-    list_start = position  # a list that this stretch goes on with starts before it
-    if list_byte >= byte_base:
-        before = body[position:end].encode("utf-8")[: list_byte - byte_base]
-        list_start += len(before.decode("utf-8"))
-    marker = body[list_start : list_start + 1]
-    if marker not in _ITEM_LINES or (list_start and body[list_start - 1] != "\n"):
-        return None
-    # The last such line that ends before ``end`` (what was parsed after it is read again).
-    items = _ITEM_LINES[marker]
-    first = max(position + size, list_start + 1) - 1
-    for low in (max(first, end - _LIST_TAIL), first):
-        last = deque(items.finditer(body, low, end), maxlen=1)
-        if last:
-            break
-    if not last or last[0].end() >= end:
-        return None
-    found = last[0]
-    blank = blanks.after(list_start)
-    if blank is not None:
-        if blank.start() < found.end():
-            return None  # a blank line in the list, which may be loose
-        after = body[blank.end() : blank.end() + 2]
-        if after[:1] in (" ", "\t") or (
-            after[:1] == marker and after[1:] in ("", " ", "\t", "\r", "\n")
+) -> _ContainerCut | None:
+    """Where a stretch of ``body`` that starts at ``position`` (byte ``byte_base``), parsed
+    up to ``end`` (blocks from ``first_block`` on), may end after about ``size`` code
+    points: the latest line, two lines or more before ``end``, that starts a block held
+    by quotes and at most one list (a new item of it) that all started before that line.
+    The blocks before it are final, and that line, parsed alone, opens the same quotes and
+    list, which go on as they do in the document. Where a blank line comes before the
+    item, the list is loose, and so must the part before be (its item before holds a
+    paragraph). ``None`` where there is no such line."""
+    data = body[position:end].encode("utf-8")
+    low = len(body[position : position + size].encode("utf-8"))
+    last_line = data.rfind(b"\n", 0, len(data) - 1) + 1
+    high = data.rfind(b"\n", 0, max(last_line - 1, 0)) + 1  # the last line but one
+    kinds, starts, parents = tree.kinds, tree.starts, tree.parents
+    for block in range(len(kinds) - 1, first_block - 1, -1):
+        at = starts[block] - byte_base
+        if at < low:
+            return None
+        if at >= high:
+            continue
+        line = data.rfind(b"\n", 0, at) + 1
+        if line == 0:
+            return None  # (the stretch's first line)
+        holders: list[int] = []  # innermost first
+        holder = parents[block]
+        if kinds[holder] == _LIST and kinds[block] == _ITEM:
+            holders.append(holder)
+            holder = parents[holder]
+        while holder and kinds[holder] == _QUOTE:
+            holders.append(holder)
+            holder = parents[holder]
+        if holder or not holders or starts[holders[0]] - byte_base >= line:
+            continue
+        if not _opens_alone(
+            data[line : data.find(b"\n", data.find(b"\n", at) + 1) + 1],
+            [*(kinds[holder] for holder in reversed(holders)), kinds[block]],
+            at - line,
         ):
-            return None  # more of it may follow the blank lines: it may be loose
-    return found.end()
+            continue  # (pulldown-cmark reads "\t>" as a quote's marker after a paragraph)
+        if kinds[holders[0]] == _LIST and _QUIET_LINE.fullmatch(
+            data, data.rfind(b"\n", 0, max(line - 1, 0)) + 1, line
+        ):
+            # A blank line before the item: the list is loose as a whole, so the part
+            # before it must be (the part after is checked once read, see _lists_agree).
+            before = tree.ancestry(block - 1)
+            item = before[before.index(holders[0]) - 1]
+            if not any(kinds[child] == _PARAGRAPH for child in tree.children(item)):
+                continue
+        cut = position + len(data[:line].decode("utf-8"))
+        return _ContainerCut(cut, byte_base + line, block, tuple(reversed(holders)))
+    return None
+
+
+def _opens_alone(lines: bytes, kinds: list[int], start: int) -> bool:
+    """Whether ``lines`` parsed alone open blocks of ``kinds`` one inside the other, the
+    last at byte ``start``."""
+    tree = _read(lines.decode("utf-8")).tree
+    depth = len(kinds)
+    return (
+        len(tree.kinds) > depth
+        and list(tree.kinds[1 : depth + 1]) == kinds
+        and list(tree.parents[1 : depth + 1]) == list(range(depth))
+        and tree.starts[depth] == start
+    )
+
+
+def _lists_agree(tree: BlockTree, lists_cut: dict[int, list[int]]) -> bool:
+    """Whether each list read in stretches (the items that start a stretch, by list) has
+    the items a single parse gives it: a tight list's items hold text bare, a loose list's
+    in paragraphs. Where some part of it is loose, the whole is, and no part may be tight;
+    where some part is tight, every part must show that it is (a part that holds no text
+    may be loose and make the whole loose)."""
+    kinds, marks, afters = tree.kinds, tree.marks, tree.afters
+    for block, cuts in lists_cut.items():
+        stretch_starts = set(cuts)
+        loose = tight = part_tight = False
+        parts_tight = True
+        for item in tree.children(block):
+            if item in stretch_starts:
+                parts_tight, part_tight = parts_tight and part_tight, False
+            part_tight = part_tight or marks[item] == _BARE
+            tight = tight or part_tight
+            if not loose and afters[item] > item + 1:
+                loose = any(kinds[child] == _PARAGRAPH for child in tree.children(item))
+        if tight and (loose or not (parts_tight and part_tight)):
+            return False
+    return True
 
 
 def _relink(reading: _Reading, body: str, stretches: list[_Stretch]) -> None:
@@ -941,12 +1005,13 @@ def _read(markdown: str) -> _Reading:
 
 
 def _add_events(
-    reading: _Reading, markdown: str, byte_base: int, going_on: int | None = None
+    reading: _Reading, markdown: str, byte_base: int, going_on: tuple[int, ...] = ()
 ) -> deque[tuple[int, int]]:
     """Add the blocks of ``markdown`` (which starts at byte ``byte_base`` of the body) to
-    ``reading`` as children of the document; where ``markdown`` starts with items of the
-    list ``going_on`` (added already), its first list is that list. The index and byte
-    start of the last few top-level blocks added."""
+    ``reading`` as children of the document; where ``markdown`` starts inside the quotes
+    and list ``going_on`` (added already, outermost first, see :func:`_container_cut`),
+    the blocks it opens first are those. The index and byte start of the last few
+    top-level blocks added."""
     tree, headings = reading.tree, reading.headings
     add, afters, marks = tree.add, tree.afters, tree.marks
     holders = [0]  # the blocks open, outermost first
@@ -977,14 +1042,19 @@ def _add_events(
             if kind is None:
                 opened.append(-1)
                 linked = linked or name in _LINKS
+                if tree.kinds[holders[-1]] == _ITEM:
+                    marks[holders[-1]] = _BARE
                 continue
-            if going_on is not None and len(holders) == 1 and kind == _LIST:
-                block, going_on = going_on, None  # more items of a list already added
-                tree.ends[block] = byte_base + where["end"]
-                holders.append(block)
-                opened.append(block)
-                continue
-            going_on = None
+            if going_on:
+                depth = len(holders) - 1
+                if depth < len(going_on) and kind == tree.kinds[going_on[depth]]:
+                    block = going_on[depth]  # more of a quote or list already added
+                    tree.ends[block] = byte_base + where["end"]
+                    holders.append(block)
+                    opened.append(block)
+                    going_on = going_on if depth + 1 < len(going_on) else ()
+                    continue
+                going_on = ()
             if len(holders) == 1:
                 latest.append((len(tree.kinds), byte_base + where["start"]))
             block = add(kind, byte_base + where["start"], byte_base + where["end"], holders[-1])
@@ -1015,6 +1085,8 @@ def _add_events(
             if piece is not None:
                 heading_text.append(piece)
             linked = linked or "FootnoteReference" in event or (plain is not None and "[" in plain)
+        elif tree.kinds[holders[-1]] == _ITEM:
+            marks[holders[-1]] = _BARE
     return latest
 
 
