@@ -655,6 +655,10 @@ NESTED_LINES = st.tuples(
 )
 # Loose where items hold no text bare (quotes), which the part after cannot show
 @example("text\n" * 23 + "- > text\n\n- > text\n- text\n\ntext\ntext\n", 1)
+# A link definition's title over many lines of a quote: no block starts inside it
+@example("> x\n>\n> [r]: /u\n> 'a\n" + "> b\n" * 9 + "> c'\n> z\n", 16)
+# A list a stretch went on with ends at the next block, past the blank lines after it
+@example("- item\n\n- item\n\n-\n\n [ref]:\n /u\n", 1)
 def test_nested_quotes_and_lists_parsed_a_stretch_at_a_time_have_the_blocks_of_one_parse(
     text: str, stretch: int
 ) -> None:

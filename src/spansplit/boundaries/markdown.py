@@ -735,7 +735,10 @@ def _parse(
             for dropped, (last, last_start) in enumerate(reversed(latest), 1):
                 if last == blocks:
                     break
-                kept_end = max(tree.ends[blocks:last]) - byte_base
+                # (the quotes and list the stretch went on with are kept too: a list's
+                # range runs over the blank lines after it, to the next block)
+                kept_end = max(tree.ends[blocks:last], default=0)
+                kept_end = max([kept_end, *(tree.ends[b] for b in going_on)]) - byte_base
                 first_dropped = last_start - byte_base
                 blank = _BLANK_LINE.search(data, kept_end - 1, first_dropped)
                 if blank is not None:
@@ -867,6 +870,15 @@ def _container_cut(
             holder = parents[holder]
         if holder or not holders or starts[holders[0]] - byte_base >= line:
             continue
+        before_line = data.rfind(b"\n", 0, max(line - 1, 0)) + 1
+        previous = tree.ancestry(block - 1)
+        if holders[0] in previous:
+            previous = previous[: previous.index(holders[0])]
+        if not (
+            (previous and tree.ends[previous[-1]] - byte_base >= line)
+            or _QUIET_LINE.fullmatch(data, before_line, line)
+        ):
+            continue  # (the line before may be a link definition whose title goes on)
         if not _opens_alone(
             data[line : data.find(b"\n", data.find(b"\n", at) + 1) + 1],
             [*(kinds[holder] for holder in reversed(holders)), kinds[block]],
