@@ -636,7 +636,11 @@ def test_a_long_block_after_a_heading_is_packed_a_window_at_a_time(
     assert chunks[-1].text.endswith("The end.")
     splitter.split(text[:100_000])
     alone = peak_memory(lambda: splitter.split(body))  # packed a window at a time already
-    assert peak_memory(lambda: splitter.split(text)) < 1.5 * alone
+    # Markdown reads the text's sentences for overlap a stretch at a time, each up to a
+    # paragraph break: an indented code block is one paragraph, read whole, where the block
+    # alone (one code block, in which overlap never starts) is not read at all.
+    code = block == "code" and isinstance(splitter, spansplit.MarkdownSplitter)
+    assert peak_memory(lambda: splitter.split(text)) < (2 if code else 1.5) * alone
 
 
 @pytest.mark.parametrize(

@@ -32,7 +32,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import accumulate
 from types import ModuleType
 from typing import Any, NamedTuple
@@ -40,8 +40,9 @@ from typing import Any, NamedTuple
 from ..chunk import Span, trim_span
 from ..errors import ExtraNotInstalledError
 from ..lines import has_lone_cr, line_ending_ends, optional_numpy
-from .linebreaks import LINE_BREAKS, ClauseLevel
-from .sentences import SentenceLevel
+from .levels import StartsLevel
+from .linebreaks import clause_starts_from, word_starts
+from .sentences import SentenceLevel, SentenceStarts
 from .words import word_spans
 
 FRONT_MATTER = re.compile(
@@ -506,14 +507,43 @@ class MarkdownLayout:
             for block in tree.ancestry(self._holder(start, end))
         )
 
-    def holder_whole_to_overlap(self, start: int, end: int) -> bool:
-        """Whether a code block, a table, a row or an HTML block is the innermost block
-        holding ``[start, end)``."""
-        return self.tree.kinds[self._holder(start, end)] in _WHOLE_TO_OVERLAP
-
     def inside_whole_to_overlap(self, pos: int) -> bool:
         """Whether ``pos`` lies inside a code block, a table or an HTML block, past the
         start of its first line's text (where overlap never starts)."""
+        return self._inside(pos, _WHOLE_TO_OVERLAP)
+
+    def inside_unit(self, pos: int) -> bool:
+        """Whether ``pos`` lies inside a block that is not cut where it fits (a list item
+        too), past the start of its first line's text."""
+        return self._inside(pos, _UNITS)
+
+    def inside_one_unit(self, start: int, end: int) -> bool:
+        """Whether all of ``[start, end)`` lies inside one block that is not cut where it
+        fits, past the start of its first line's text."""
+        kinds, ancestry = self.tree.kinds, self.tree.ancestry(self._holder(start, end))
+        return self.inside_unit(start) and any(kinds[block] in _UNITS for block in ancestry)
+
+    def overlap_may_start(self, pos: int) -> bool:
+        """Whether overlap may start at ``pos``: in the body, not inside a code block, a
+        table or an HTML block, nor inside a heading's lines (at their start it may)."""
+        if pos < self.body_start or self.inside_whole_to_overlap(pos):
+            return False
+        index = bisect_right(self._heading_line_starts, pos) - 1
+        return (
+            index < 0
+            or not pos < self.heading_lines[index][1]
+            or pos == self.heading_lines[index][0]
+        )
+
+    def block_starts(self, low: int, end: int) -> list[int]:
+        """The starts of the blocks that start in ``[low, end)``, ascending."""
+        starts = self.tree.starts
+        first, stop = bisect_left(starts, low, 1), bisect_left(starts, end, 1)
+        return sorted(set(starts[first:stop]))
+
+    def _inside(self, pos: int, whole_kinds: frozenset[int]) -> bool:
+        """Whether ``pos`` lies inside a block of ``whole_kinds``, past the start of its
+        first line's text."""
         tree, text = self.tree, self.text
         kinds, starts, ends = tree.kinds, tree.starts, tree.ends
         # Down from the document to the last block that starts at or before pos, while
@@ -522,14 +552,14 @@ class MarkdownLayout:
         whole = False
         while block > 0:
             path.append(block)
-            whole = whole or kinds[block] in _WHOLE_TO_OVERLAP
+            whole = whole or kinds[block] in whole_kinds
             block = parents[block]
         if not whole:
             return False
         for block in reversed(path):
             if not starts[block] < pos < ends[block]:
                 return False
-            if kinds[block] in _WHOLE_TO_OVERLAP and text[starts[block] : pos].strip():
+            if kinds[block] in whole_kinds and text[starts[block] : pos].strip():
                 return True
         return False
 
@@ -1313,11 +1343,9 @@ class LinesLevel:
 class WordLevel:
     """Cut a region at its words, never inside a heading's lines, which also keep the
     first word after them: where text must be cut between words, no part ends on a
-    heading. With ``keep_next=False`` (where overlap may start), a heading's lines are
-    one part and the word after them starts the next."""
+    heading."""
 
     layout: MarkdownLayout
-    keep_next: bool = True
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
         inside = self.layout.in_heading_lines
@@ -1325,7 +1353,7 @@ class WordLevel:
         joins = False  # the last word is a heading's: the next word joins it
         for word_start, word_end in word_spans(text, start, end):
             heading = inside(word_start)
-            if joins and (heading or self.keep_next):
+            if joins:
                 glued[-1] = (glued[-1][0], word_end)
             else:
                 glued.append((word_start, word_end))
@@ -1334,36 +1362,49 @@ class WordLevel:
 
 
 @dataclass(frozen=True, slots=True)
-class OverlapLevel:
-    """Where overlap may start inside a chunk's last piece: at its sections, its blocks
-    (a whole paragraph at its sentences), else its words, else (text without spaces: a
-    sentence of Chinese) its clauses, else where a line may break (between ideographs),
-    as the prose splitters' overlap does; nowhere inside a code block, a table or an HTML
-    block (the piece may hold one whole, after a heading), nor inside a heading's lines
-    but at its words. Those that had to be cut are kept out of overlap by
-    :meth:`MarkdownLayout.overlap_fences`."""
+class BlockSentenceStarts(SentenceStarts):
+    """Where overlap may start at a sentence in Markdown: a block's start (a paragraph, an
+    item, a heading ...) or a sentence's, but not inside a heading's lines nor inside a
+    block that is not cut where it fits (code, a table, an HTML block, a list item):
+    packing also ends chunks at these starts (so that the overlap after can start a
+    sentence) and cuts a piece at them where it leaves overlap no room."""
+
+    layout: MarkdownLayout = field(kw_only=True)
+
+    def __call__(self, text: str, low: int, end: int) -> list[int]:
+        layout = self.layout
+        if layout.inside_one_unit(low, end):
+            return []  # (not read into sentences: a code block may be one long paragraph)
+        found = set(SentenceStarts.__call__(self, text, low, end))
+        found.update(layout.block_starts(low, end))
+        allowed, unit = layout.overlap_may_start, layout.inside_unit
+        return sorted(start for start in found if allowed(start) and not unit(start))
+
+
+@dataclass(frozen=True, slots=True)
+class AllowedStarts:
+    """Where overlap may start in Markdown at one kind of boundary (clauses, words): those
+    of ``starts`` that :meth:`MarkdownLayout.overlap_may_start` allows, outside the blocks
+    that are not cut where they fit (packing may cut a piece at them)."""
 
     layout: MarkdownLayout
+    starts: StartsLevel
 
-    def __call__(self, text: str, start: int, end: int) -> list[Span]:
-        layout = self.layout
-        if layout.holder_whole_to_overlap(start, end):
-            return [(start, end)]
-        inside, heading = layout.inside_whole_to_overlap, layout.in_heading_lines
-        for level in (SectionLevel(layout), BlockLevel(layout), WordLevel(layout, False)):
-            # A piece may hold a heading and the fence after it: no start inside the fence.
-            cuts = [cut for cut, _ in level(text, start, end)[1:] if not inside(cut)]
-            if cuts:
-                return _parts(start, end, cuts)
-        for finer in (ClauseLevel(), LINE_BREAKS):
-            cuts = [
-                cut
-                for cut, _ in finer(text, start, end)[1:]
-                if not inside(cut) and not heading(cut)
-            ]
-            if cuts:
-                return _parts(start, end, cuts)
-        return [(start, end)]
+    def __call__(self, text: str, low: int, end: int) -> list[int]:
+        allowed, unit = self.layout.overlap_may_start, self.layout.inside_unit
+        return [
+            start for start in self.starts(text, low, end) if allowed(start) and not unit(start)
+        ]
+
+
+def overlap_boundaries(layout: MarkdownLayout) -> tuple[StartsLevel, ...]:
+    """Where overlap may start in Markdown, best first: blocks and sentences, clauses,
+    words (or, in text without spaces, where a line may break)."""
+    return (
+        BlockSentenceStarts(layout=layout),
+        AllowedStarts(layout, clause_starts_from),
+        AllowedStarts(layout, word_starts),
+    )
 
 
 def _parts(start: int, end: int, cuts: list[int]) -> list[Span]:

@@ -364,8 +364,14 @@ def _add_ends(
     ends += found
 
 
+_INNER_LINE_END = re.compile(r"[^ \t\r\n][ \t]*(?:\r\n|\r|\n)[ \t]*[^ \t\r\n]")
+"""A line ending between two lines that are not blank: one inside a paragraph."""
+
+
 def _unwrapped(text: str) -> str:
     """``text`` with the line endings inside each paragraph made spaces (same length)."""
+    if _INNER_LINE_END.search(text) is None:
+        return text  # (one-line paragraphs: not listed, 130 bytes a paragraph)
     parts: list[str] = []
     done = 0
     for first, last in paragraph_spans(text):

@@ -4,7 +4,9 @@ A section that fits is one chunk; small sibling sections are merged up to ``chun
 a larger section is split at its sub-headings first, then at its blocks (paragraphs, list
 items, fenced code, tables, block quotes, HTML blocks), then at rows, lines or sentences,
 then words and grapheme clusters. A fence, a table, an HTML block or a list item that fits
-is never cut, and overlap never starts inside a code block, a table or an HTML block.
+is never cut, and overlap never starts inside a code block, a table or an HTML block (nor
+inside a list item but at its start). Overlap starts at a block or a sentence where one fits,
+and a chunk may end early so that it can.
 Structure is read by a CommonMark parser (:mod:`spansplit.boundaries.markdown`, the
 ``markdown`` extra).
 """
@@ -21,10 +23,10 @@ from ..boundaries.markdown import (
     Fits,
     Heading,
     MarkdownLayout,
-    OverlapLevel,
     SectionLevel,
     WordLevel,
     load_pyromark,
+    overlap_boundaries,
 )
 from ..boundaries.words import word_spans
 from ..chunk import Chunk, SizedSpan
@@ -93,7 +95,7 @@ class MarkdownSplitter(BudgetedSplitter):
         return Structure(
             (SectionLevel(layout, fits), BlockLevel(layout, fits), WordLevel(layout)),
             isolate=True,
-            overlap_level=OverlapLevel(layout),
+            overlap_boundaries=overlap_boundaries(layout),
             overlap_fences=layout.overlap_fences(fits if self.chunk_overlap else None),
         )
 
