@@ -873,9 +873,10 @@ def _container_cut(
     points: the latest line, two lines or more before ``end``, that starts a block held
     by quotes and at most one list (a new item of it) that all started before that line.
     The blocks before it are final, and that line, parsed alone, opens the same quotes and
-    list, which go on as they do in the document. Where a blank line comes before the
-    item, the list is loose, and so must the part before be (its item before holds a
-    paragraph). ``None`` where there is no such line."""
+    list, which go on as they do in the document. The line before is blank or in the
+    block before (not a link definition whose title may go on). Where a blank line comes
+    before an item, the list is loose, and so must the part before be (its item before
+    holds a paragraph). ``None`` where there is no such line."""
     data = body[position:end].encode("utf-8")
     low = len(body[position : position + size].encode("utf-8"))
     last_line = data.rfind(b"\n", 0, len(data) - 1) + 1
