@@ -524,9 +524,11 @@ class MarkdownLayout:
         return self.inside_unit(start) and any(kinds[block] in _UNITS for block in ancestry)
 
     def overlap_may_start(self, pos: int) -> bool:
-        """Whether overlap may start at ``pos``: in the body, not inside a code block, a
-        table or an HTML block, nor inside a heading's lines (at their start it may)."""
-        if pos < self.body_start or self.inside_whole_to_overlap(pos):
+        """Whether overlap may start at ``pos`` (and packing may end a chunk or cut a piece
+        there): in the body, not inside a block that is not cut where it fits (a code
+        block, a table, an HTML block, a list item; :meth:`inside_whole_to_overlap` is
+        within these), nor inside a heading's lines (at their start it may)."""
+        if pos < self.body_start or self.inside_unit(pos):
             return False
         index = bisect_right(self._heading_line_starts, pos) - 1
         return (
@@ -535,11 +537,11 @@ class MarkdownLayout:
             or pos == self.heading_lines[index][0]
         )
 
-    def block_starts(self, low: int, end: int) -> list[int]:
-        """The starts of the blocks that start in ``[low, end)``, ascending."""
+    def block_starts(self, low: int, end: int) -> set[int]:
+        """The starts of the blocks that start in ``[low, end)``."""
         starts = self.tree.starts
         first, stop = bisect_left(starts, low, 1), bisect_left(starts, end, 1)
-        return sorted(set(starts[first:stop]))
+        return set(starts[first:stop])
 
     def _inside(self, pos: int, whole_kinds: frozenset[int]) -> bool:
         """Whether ``pos`` lies inside a block of ``whole_kinds``, past the start of its
@@ -901,14 +903,11 @@ def _container_cut(
             holder = parents[holder]
         if holder or not holders or starts[holders[0]] - byte_base >= line:
             continue
-        before_line = data.rfind(b"\n", 0, max(line - 1, 0)) + 1
+        after_blank = _QUIET_LINE.fullmatch(data, data.rfind(b"\n", 0, max(line - 1, 0)) + 1, line)
         previous = tree.ancestry(block - 1)
         if holders[0] in previous:
             previous = previous[: previous.index(holders[0])]
-        if not (
-            (previous and tree.ends[previous[-1]] - byte_base >= line)
-            or _QUIET_LINE.fullmatch(data, before_line, line)
-        ):
+        if not ((previous and tree.ends[previous[-1]] - byte_base >= line) or after_blank):
             continue  # (the line before may be a link definition whose title goes on)
         if not _opens_alone(
             data[line : data.find(b"\n", data.find(b"\n", at) + 1) + 1],
@@ -916,9 +915,7 @@ def _container_cut(
             at - line,
         ):
             continue  # (pulldown-cmark reads "\t>" as a quote's marker after a paragraph)
-        if kinds[holders[0]] == _LIST and _QUIET_LINE.fullmatch(
-            data, data.rfind(b"\n", 0, max(line - 1, 0)) + 1, line
-        ):
+        if kinds[holders[0]] == _LIST and after_blank:
             # A blank line before the item: the list is loose as a whole, so the part
             # before it must be (the part after is checked once read, see _lists_agree).
             before = tree.ancestry(block - 1)
@@ -1378,24 +1375,19 @@ class BlockSentenceStarts(SentenceStarts):
             return []  # (not read into sentences: a code block may be one long paragraph)
         found = set(SentenceStarts.__call__(self, text, low, end))
         found.update(layout.block_starts(low, end))
-        allowed, unit = layout.overlap_may_start, layout.inside_unit
-        return sorted(start for start in found if allowed(start) and not unit(start))
+        return sorted(filter(layout.overlap_may_start, found))
 
 
 @dataclass(frozen=True, slots=True)
 class AllowedStarts:
     """Where overlap may start in Markdown at one kind of boundary (clauses, words): those
-    of ``starts`` that :meth:`MarkdownLayout.overlap_may_start` allows, outside the blocks
-    that are not cut where they fit (packing may cut a piece at them)."""
+    of ``starts`` that :meth:`MarkdownLayout.overlap_may_start` allows."""
 
     layout: MarkdownLayout
     starts: StartsLevel
 
     def __call__(self, text: str, low: int, end: int) -> list[int]:
-        allowed, unit = self.layout.overlap_may_start, self.layout.inside_unit
-        return [
-            start for start in self.starts(text, low, end) if allowed(start) and not unit(start)
-        ]
+        return list(filter(self.layout.overlap_may_start, self.starts(text, low, end)))
 
 
 def overlap_boundaries(layout: MarkdownLayout) -> tuple[StartsLevel, ...]:
