@@ -414,7 +414,8 @@ def test_overlap_prefers_a_sentence_then_a_clause_then_a_word() -> None:
 def test_a_chunk_ends_after_a_short_sentence_so_that_its_overlap_starts_one() -> None:
     # Packed greedily, the chunk ended with a sentence longer than the overlap's room, so
     # the next chunk started at a word of it ("that will not fit."); it now ends one
-    # sentence earlier (keeping at least half the budget), and the next starts a sentence.
+    # sentence earlier (keeping at least a quarter of the budget), and the next starts a
+    # sentence.
     text = (
         "Ships sail on the wide grey sea today. The crew rows on. "
         "Then a very long sentence follows that will not fit. Rain falls. The end."
@@ -435,6 +436,23 @@ def test_a_chunk_ends_after_a_short_sentence_so_that_its_overlap_starts_one() ->
         "hard.\n\nThey ate.",
         "They ate. Then the captain spoke.",
     ]
+
+
+def test_a_chunk_may_end_under_half_its_budget_so_that_the_next_starts_a_sentence() -> None:
+    # The only sentence end whose sentence fits the 20-character room keeps 73 of the 200
+    # characters: until 2026-12-05 a chunk kept at least half, so it took the long sentence
+    # too and the next chunk started "a darkening sky." (0-187, then 171-230).
+    first = "The keeper climbed the tower at dusk and lit the great lamp. It was cold."
+    rest = (
+        "Far below, the tide ran hard against the rocks, and the fishing boats came home "
+        "one by one under a darkening sky. Then the night fell, and the light turned."
+    )
+    chunks = SentenceSplitter(200, 20).split(f"{first} {rest}")
+    assert [c.text for c in chunks] == [first, f"It was cold. {rest}"]
+    # Under half the budget, a chunk must still add more than an overlap of new text: one
+    # that repeats its neighbours but for that much would be left out, and the chunks
+    # either side of it would share nothing (see test_every_pair_..._overlaps at 48 + 8).
+    assert all(len(chunk.text) * 4 >= 200 for chunk in chunks[:-1])
 
 
 PROSE_OVERLAP_SPLITTERS = [RecursiveSplitter, ParagraphSplitter, SentenceSplitter]

@@ -580,10 +580,12 @@ class _Packer:
         """A new end for ``plan``'s chunk at a sentence end whose overlap can start a
         sentence: the latest one in the piece after the chunk that keeps it within the
         budget, else the latest one in its last piece, else the end of an earlier piece,
-        that keeps at least half the budget and lets the next chunk still hold the piece
-        after this one. The new last piece and, for an end inside it, ``(end, overlap
-        start, overlap size)``; ``None`` where there is none. A piece that reads as code is
-        not cut, and nothing crosses a break or a run of split pieces."""
+        that keeps at least a quarter of the budget (and, under half, more new text than
+        the overlap: :func:`~spansplit.packing.without_repeated` would leave such a chunk
+        out) and lets the next chunk still hold the piece after this one. The new last
+        piece and, for an end inside it, ``(end, overlap start, overlap size)``; ``None``
+        where there is none. A piece that reads as code is not cut, and nothing crosses a
+        break or a run of split pieces."""
         spans, count, budget, room = self.spans, self.measurer.count, self.budget, self.overlap
         following = plan.last + 1
         # Ending elsewhere must not make a chunk more: the next one must still hold the
@@ -596,6 +598,11 @@ class _Packer:
         forward = not self._in_balanced(following) and not self._in_balanced(plan.last)
         region_end = spans[following if forward else plan.last][1]
         starts = self.search.sentence_starts(spans[plan.first][0], region_end)
+
+        def too_short(end: int) -> bool:
+            """Whether the chunk would keep too little of the budget ending at ``end``."""
+            size = count(start, end)
+            return 4 * size < budget or (size <= budget // 2 and count(fresh, end) <= room)
 
         def overlap_for(
             index: int, end: int, room: int = room, new_start: int | None = None
@@ -622,7 +629,7 @@ class _Packer:
             low = first + _fitting_count(in_piece, lambda end: count(start, end) <= budget)
             for k in range(low - 1, first - 1, -1):
                 end = ends[k]
-                if end <= least or (last == plan.last and 2 * count(start, end) < budget):
+                if end <= least or (last == plan.last and too_short(end)):
                     break
                 overlap, overlap_size = overlap_for(k - 1, end)
                 if overlap is None:
@@ -634,7 +641,7 @@ class _Packer:
         found = set(starts)
         for last in range(plan.last - 1, plan.first - 1, -1):  # earlier pieces' ends
             end = spans[last][1]
-            if end <= fresh or 2 * count(start, end) < budget:
+            if end <= fresh or too_short(end):
                 break
             if spans[last + 1][0] not in found:
                 continue
