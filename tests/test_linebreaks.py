@@ -451,8 +451,8 @@ def test_a_chunk_may_end_under_half_its_budget_so_that_the_next_starts_a_sentenc
     assert [c.text for c in chunks] == [first, f"It was cold. {rest}"]
     # Under half the budget, a chunk must still add more than an overlap of new text: one
     # that repeats its neighbours but for that much would be left out, and the chunks
-    # either side of it would share nothing (see test_every_pair_..._overlaps at 48 + 8).
-    assert all(len(chunk.text) * 4 >= 200 for chunk in chunks[:-1])
+    # either side of it would share nothing (test_every_pair_..._overlaps at 48 + 8 fails
+    # without that condition).
 
 
 PROSE_OVERLAP_SPLITTERS = [RecursiveSplitter, ParagraphSplitter, SentenceSplitter]
