@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from ..boundaries.levels import (
     FirstSplit,
@@ -38,7 +39,7 @@ from ..errors import InconsistentLengthError
 from ..lines import LINE_ENDING
 from ..sizing.base import CODE_POINTS, LengthFunction, TextMeasurer
 from . import windows
-from .merge import OverlapSearch, holds_content, merge, sentence_kinds
+from .merge import OverlapSearch, adds_too_little, holds_content, merge, sentence_kinds
 from .pieces import Pieces, fit, hard_cut
 from .scan import RecursiveScan, literal_levels, scan_separators
 from .tiling import Tiles, tile
@@ -173,19 +174,19 @@ def without_repeated(
     better than one that repeats nothing a reader needs). The chunk before is the last one
     kept, so a run of such chunks goes as far as the chunks kept either side of it still
     meet."""
-    most = min(overlap, budget // 2)
-    if most <= 0 or len(chunks) < 3:
+    if min(overlap, budget // 2) <= 0 or len(chunks) < 3:
         return chunks
     kept = [chunks[0]]
     for index in range(1, len(chunks) - 1):
         chunk, before = chunks[index], kept[-1]
         following = chunks[index + 1][0]
         if (
-            chunk[2] <= budget // 2
-            and (following <= before[1] or text[before[1] : following].isspace())
-            and (chunk[2] <= most or _size_after(text, before[1], chunk[1], length) <= most)
+            (following <= before[1] or text[before[1] : following].isspace())
             # What its neighbours then share must still be an overlap: a word or a symbol.
             and (following >= before[1] or holds_content(text, following, before[1]))
+            and adds_too_little(
+                chunk[2], partial(_size_after, text, before[1], chunk[1], length), budget, overlap
+            )
         ):
             continue
         kept.append(chunk)

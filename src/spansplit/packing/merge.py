@@ -12,6 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import accumulate
 
 import regex
@@ -134,6 +135,15 @@ def _opens_with_closing(text: str, start: int, end: int) -> bool:
 _UNIT_PER_CODE_POINT = (CodePoints, Utf8Bytes, Utf16Units)
 """Lengths that count at least one unit per code point: a suffix of size ``n`` is at most
 ``n`` code points long."""
+
+
+def adds_too_little(size: int, new_size: Callable[[], int], budget: int, overlap: int) -> bool:
+    """Whether a chunk of ``size``, whose new text (after the chunk before it) measures
+    ``new_size()``, adds too little to be kept where its neighbours hold its text: no larger
+    than half the ``budget``, and it or its new text no larger than the ``overlap`` (see
+    :func:`~spansplit.packing.without_repeated`)."""
+    most = min(overlap, budget // 2)
+    return size <= budget // 2 and (size <= most or new_size() <= most)
 
 
 def sentence_kinds(boundaries: tuple[StartsLevel, ...]) -> tuple[StartsLevel, ...]:
@@ -580,12 +590,11 @@ class _Packer:
         """A new end for ``plan``'s chunk at a sentence end whose overlap can start a
         sentence: the latest one in the piece after the chunk that keeps it within the
         budget, else the latest one in its last piece, else the end of an earlier piece,
-        that keeps at least a quarter of the budget (and, under half, more new text than
-        the overlap: :func:`~spansplit.packing.without_repeated` would leave such a chunk
-        out) and lets the next chunk still hold the piece after this one. The new last
-        piece and, for an end inside it, ``(end, overlap start, overlap size)``; ``None``
-        where there is none. A piece that reads as code is not cut, and nothing crosses a
-        break or a run of split pieces."""
+        that keeps at least a quarter of the budget (and is not one that
+        :func:`adds_too_little`, which would be left out) and lets the next chunk still hold
+        the piece after this one. The new last piece and, for an end inside it, ``(end,
+        overlap start, overlap size)``; ``None`` where there is none. A piece that reads as
+        code is not cut, and nothing crosses a break or a run of split pieces."""
         spans, count, budget, room = self.spans, self.measurer.count, self.budget, self.overlap
         following = plan.last + 1
         # Ending elsewhere must not make a chunk more: the next one must still hold the
@@ -602,7 +611,8 @@ class _Packer:
         def too_short(end: int) -> bool:
             """Whether the chunk would keep too little of the budget ending at ``end``."""
             size = count(start, end)
-            return 4 * size < budget or (size <= budget // 2 and count(fresh, end) <= room)
+            new_size = partial(count, fresh, end)
+            return 4 * size < budget or adds_too_little(size, new_size, budget, room)
 
         def overlap_for(
             index: int, end: int, room: int = room, new_start: int | None = None
