@@ -957,7 +957,8 @@ def test_a_byte_order_mark_on_a_line_of_its_own_is_left_out_as_a_blank_line() ->
             [
                 (["Geometry"], ["internal_module"]),
                 (["Geometry", "area"], ["function_declaration"]),
-                (["Geometry"], ["function_declaration"]),
+                # the method's last line with the closing braces: still in the method
+                (["Geometry", "area"], ["return_statement"]),
             ],
         ),
         (
@@ -968,7 +969,7 @@ def test_a_byte_order_mark_on_a_line_of_its_own_is_left_out_as_a_blank_line() ->
             [
                 ([], ["using_directive", "file_scoped_namespace_declaration"]),
                 (["App.Models", "User"], ["class_declaration"]),
-                (["App.Models", "User"], ["property_declaration"]),
+                (["App.Models", "User", "Name"], ["property_declaration"]),
             ],
         ),
         (
@@ -978,7 +979,7 @@ def test_a_byte_order_mark_on_a_line_of_its_own_is_left_out_as_a_blank_line() ->
             [
                 ([], ["php_tag", "namespace_definition"]),
                 (["App", "User"], ["class_declaration", "method_declaration"]),
-                (["App", "User"], ["method_declaration"]),
+                (["App", "User", "f"], ["return_statement"]),
             ],
         ),
         (
@@ -1014,6 +1015,37 @@ def test_symbols_of_namespaces_and_class_fields(
     whole = split_code(text, language, 1000)[0].metadata
     if language == "typescript" and text.count("namespace") == 1:
         assert (whole["symbols"], whole["node_kinds"]) == (["Geometry"], ["internal_module"])
+
+
+STEPS_BODY = "\n".join(f"    const v{i} = compute(input, {i}) + offset * {i};" for i in range(25))
+STEPS = (
+    "export class Pipeline {\n"
+    + "\n\n".join(
+        f"  step{m}(input: number, offset: number): number {{\n{STEPS_BODY}\n    return v0;\n  }}"
+        for m in range(3)
+    )
+    + "\n}\n"
+)
+
+
+def test_a_last_member_keeps_its_path_beside_the_closing_brace_of_its_class() -> None:
+    """The chunk of a class's last method also holds the class's closing ``}``: its path
+    is still the method's (it was the class's alone, so a filter on the method missed it),
+    while a chunk of closing lines alone stays with what they close."""
+    needs_grammar("typescript")
+    chunks = split_code(STEPS, "typescript", 512, length="cl100k_base")
+    assert [c.metadata["symbols"] for c in chunks] == [
+        ["Pipeline"],  # the class's header and its first method
+        ["Pipeline", "step1"],
+        ["Pipeline", "step2"],
+    ]
+    assert chunks[-1].text.endswith("return v0;\n  }\n}\n")
+    assert chunks[-1].metadata["node_kinds"] == ["method_definition"]
+    needs_grammar("ruby")
+    text = sample("code.rb")
+    last = split_code(text, "ruby", 100)[-1]
+    assert last.text == "      end\n    end\n  end\nend\n"  # only `end` lines
+    assert last.metadata["symbols"] == ["Tides"]
 
 
 CPP_HEADER = """// Licensed under the Apache License.

@@ -958,14 +958,26 @@ class SyntaxLevel:
                 return path, own_kind
             inner = _containing(children, start, end)
             if inner is None:
-                kinds = dict.fromkeys(
-                    child.kind for child in _overlapping(children, start, end) if child.kind
-                )
-                return descent.result(list(kinds))
+                kinded = [child for child in _overlapping(children, start, end) if child.kind]
+                if len(kinded) != 1 or start >= self._content_end(kinded[0]):
+                    return descent.result(list(dict.fromkeys(child.kind for child in kinded)))
+                # Some of one part and lines of no kind (the ``}`` that closes a class after
+                # its last method): the chunk lies in that part.
+                inner = kinded[0]
             descent.push(inner)
             if self._covers(start, end, inner):
                 return descent.result()
             unit = inner
+
+    def _content_end(self, unit: Unit) -> int:
+        """Where the last line of ``unit`` that holds more than parts of no kind (closing
+        brackets, ``end``) ends: along its last parts with a kind."""
+        while not _one_line(unit):
+            kinded = [child for child in self.children(unit) if child.kind]
+            if not kinded:
+                break
+            unit = kinded[-1]
+        return unit.end
 
     def _within_line(self, unit: Unit, start: int, end: int) -> tuple[list[str], list[str]]:
         """For a piece ``[start, end)`` of the one-line ``unit`` (a line over budget): the

@@ -7,7 +7,8 @@ function's statements, a block's statements; see :mod:`spansplit.boundaries.code
 lines, then words (then grapheme clusters, by packing). It overrides ``_chunks`` only to
 parse each text once and to say where each chunk lies (``chunk.metadata``):
 
-* ``symbols``: the symbol path of the deepest definition holding the whole chunk, e.g.
+* ``symbols``: the symbol path of the deepest definition holding the whole chunk, lines
+  that only close what holds it (a ``}``, an ``end``) aside, e.g.
   ``["Parser", "parse_block"]`` (``[]`` at the top level of the file);
 * ``node_kinds``: the tree-sitter node types the chunk holds, in order and without
   repeats (a definition's own type when the chunk is one whole definition);
