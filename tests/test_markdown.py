@@ -1345,3 +1345,39 @@ def test_an_item_that_fits_is_never_cut_for_overlap(items: list[list[str]], size
         position += len(line)
         if end - start <= size:
             assert any(c.start <= start and end <= c.end for c in chunks), line
+
+
+@pytest.mark.parametrize(
+    ("text", "size", "expected"),
+    [
+        # The heading fits alone, not with the word after it: it stands alone, whole.
+        (
+            "Title line\nsecond line\n===\n\nFinal.\n",
+            30,
+            ["Title line\nsecond line\n===", "Final."],
+        ),
+        ("Setext with *em*\nand two lines\n===\n\nFinal.\n", 40, None),
+        ("Title\n-----\n\nclosing words.\n", 12, ["Title\n-----", "closing", "words."]),
+        # A fence too big after a setext heading: cut at its lines, the heading whole.
+        ("Title\n=====\n\n```\ncode line one\n```\n", 12, None),
+        # With room for the first words, the heading keeps them, as before.
+        (
+            "Title\n=====\n\nSome text here that is long.\n",
+            30,
+            ["Title\n=====\n\nSome text here", "that is long."],
+        ),
+    ],
+)
+def test_a_heading_that_fits_is_never_cut(text: str, size: int, expected: list[str] | None) -> None:
+    """A setext heading was cut between its text and its underline (or inside its text)
+    where it fit alone but not with the first word after it: the heading and that word
+    were one piece, hard-cut at the budget."""
+    pytest.importorskip("pyromark")
+    chunks = MarkdownSplitter(size).split(text)
+    check_chunks(text, chunks, size)
+    ((first, last),) = MarkdownLayout(text).heading_lines
+    last = len(text[:last].rstrip())  # (its lines hold their line endings)
+    assert not any(first < edge < last for c in chunks for edge in (c.start, c.end))
+    assert chunks[0].start == first
+    if expected is not None:
+        assert [c.text for c in chunks] == expected

@@ -18,7 +18,8 @@ Cuts fall at line starts, and never right after a heading: a heading goes with t
 what follows it (a table's header rows with its first row, a fence's opening line with its
 first line and its closing line with its last), so no chunk ends on a heading whose body
 could follow it; but a fence, table, HTML block or list item that fits alone is never cut
-to keep a heading with it (see :meth:`MarkdownLayout.block_cuts`).
+to keep a heading with it (see :meth:`MarkdownLayout.block_cuts`), nor a word that fits
+alone (see :class:`WordLevel`).
 
 :class:`OverlapLevel` and :meth:`MarkdownLayout.overlap_fences` keep overlap from starting
 inside a code block, a table or an HTML block, whether it was kept whole or cut.
@@ -1341,9 +1342,13 @@ class LinesLevel:
 class WordLevel:
     """Cut a region at its words, never inside a heading's lines, which also keep the
     first word after them: where text must be cut between words, no part ends on a
-    heading."""
+    heading. Where that word fits alone but not with the heading (``fits`` telling), the
+    heading stands alone instead of being cut from its underline or in its text; a word
+    over budget (a sentence without spaces) is cut anyway, and gives the heading its
+    first part."""
 
     layout: MarkdownLayout
+    fits: Fits | None = None
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
         inside = self.layout.in_heading_lines
@@ -1351,7 +1356,7 @@ class WordLevel:
         joins = False  # the last word is a heading's: the next word joins it
         for word_start, word_end in word_spans(text, start, end):
             heading = inside(word_start)
-            if joins:
+            if joins and (heading or not _apart(self.fits, glued[-1][0], word_start, word_end)):
                 glued[-1] = (glued[-1][0], word_end)
             else:
                 glued.append((word_start, word_end))

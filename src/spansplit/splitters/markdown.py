@@ -93,7 +93,7 @@ class MarkdownSplitter(BudgetedSplitter):
         table or an HTML block. ``fits`` tells the budget, so that a
         section or block that fits is not cut to keep a heading with it."""
         return Structure(
-            (SectionLevel(layout, fits), BlockLevel(layout, fits), WordLevel(layout)),
+            (SectionLevel(layout, fits), BlockLevel(layout, fits), WordLevel(layout, fits)),
             isolate=True,
             overlap_boundaries=overlap_boundaries(layout),
             overlap_fences=layout.overlap_fences(fits if self.chunk_overlap else None),
