@@ -141,6 +141,38 @@ _WHOLE_TO_OVERLAP = frozenset({_CODE, _HTML, _TABLE, _ROW})
 """Blocks that overlap never starts inside: out of their context, their lines read as
 something else (a ``# comment`` in a fence as a heading, half a row as text)."""
 
+_QUOTE_MARKERS = re.compile(r"[>\s]*")
+"""Blank lines, or those of a block quote (its markers only)."""
+
+
+def _after_quote_markers(text: str, words: list[Span]) -> list[tuple[int, int, int]]:
+    """``words`` with each that is only a quote's markers (``>``, a blank line of a quote)
+    joined to the word after it, so that no part ends on one: each as its start, the
+    start of its own word after such markers, and its end."""
+    joined: list[tuple[int, int, int]] = []
+    pending: int | None = None  # where the markers before the next word start
+    for first, last in words:
+        if text[first] == ">" and _QUOTE_MARKERS.fullmatch(text, first, last) is not None:
+            pending = first if pending is None else pending
+            continue
+        joined.append((first if pending is None else pending, first, last))
+        pending = None
+    if pending is not None:
+        joined.append((pending, pending, words[-1][1]))
+    return joined
+
+
+def _before_quote_blank_lines(text: str, start: int) -> int:
+    """Where the blank lines of a block quote (``>`` and spaces) right before the line
+    start ``start`` begin (``start`` where there are none)."""
+    while start > 0:
+        line = text.rfind("\n", 0, start - 1) + 1
+        if ">" not in text[line:start] or _QUOTE_MARKERS.fullmatch(text, line, start) is None:
+            break
+        start = line
+    return start
+
+
 _SENTENCES = SentenceLevel(wrapped=True)
 
 _BARE = 1
@@ -396,9 +428,10 @@ class MarkdownLayout:
 
     def kid_cuts(self, block: int, start: int, end: int) -> Iterator[int]:
         """Where ``(start, end)`` may be cut between the blocks ``block`` holds, ascending:
-        before each but the first, except right after a heading; and around text that no
-        block holds (link reference definitions, which the parser reads but does not
-        report), so that it is a part of its own, or after a heading goes with it."""
+        before each but the first (before the blank lines of a quote, ``>``, between them),
+        except right after a heading; and around text that no block holds (link
+        reference definitions, which the parser reads but does not report), so that it is
+        a part of its own, or after a heading goes with it."""
         text = self.text
         kinds, starts, ends = self.tree.kinds, self.tree.starts, self.tree.ends
         cuts: list[int] = []
@@ -406,14 +439,17 @@ class MarkdownLayout:
         for kid in self._kids(block, start, end):
             cuts.clear()
             if previous < 0:
-                if text[start : starts[kid]].strip():
+                if _QUOTE_MARKERS.fullmatch(text, start, starts[kid]) is None:
                     cuts.append(starts[kid])
-            elif text[ends[previous] : starts[kid]].strip():
+            elif _QUOTE_MARKERS.fullmatch(text, ends[previous], starts[kid]) is None:
                 if kinds[previous] != _HEADING:
                     cuts.append(ends[previous])
                 cuts.append(starts[kid])
             elif kinds[previous] != _HEADING:
-                cuts.append(starts[kid])
+                # A quote's blank lines (">") go with the block after them.
+                cuts.append(
+                    ends[previous] if text[ends[previous] : starts[kid]].strip() else starts[kid]
+                )
             for cut in cuts:
                 if last < cut < end:
                     yield cut
@@ -539,10 +575,16 @@ class MarkdownLayout:
         )
 
     def block_starts(self, low: int, end: int) -> set[int]:
-        """The starts of the blocks that start in ``[low, end)``."""
+        """The starts of the blocks that start in ``[low, end)``; of a block after blank
+        lines of a quote (``>``), where those lines start, in the region (they go with
+        the block, see :meth:`kid_cuts`, so that a chunk ending before it does not end
+        with them)."""
         starts = self.tree.starts
         first, stop = bisect_left(starts, low, 1), bisect_left(starts, end, 1)
-        return set(starts[first:stop])
+        found = set(starts[first:stop])
+        if _QUOTE not in self.tree.kinds:
+            return found
+        return {max(low, _before_quote_blank_lines(self.text, start)) for start in found}
 
     def _inside(self, pos: int, whole_kinds: frozenset[int]) -> bool:
         """Whether ``pos`` lies inside a block of ``whole_kinds``, past the start of its
@@ -1354,8 +1396,13 @@ class WordLevel:
         inside = self.layout.in_heading_lines
         glued: list[Span] = []
         joins = False  # the last word is a heading's: the next word joins it
-        for word_start, word_end in word_spans(text, start, end):
-            heading = inside(word_start)
+        words = word_spans(text, start, end)
+        if text.find(">", start, end) < 0:
+            marked = [(first, first, last) for first, last in words]
+        else:
+            marked = _after_quote_markers(text, words)
+        for word_start, own_start, word_end in marked:
+            heading = inside(own_start)
             if joins and (heading or not _apart(self.fits, glued[-1][0], word_start, word_end)):
                 glued[-1] = (glued[-1][0], word_end)
             else:
