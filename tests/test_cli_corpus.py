@@ -88,6 +88,31 @@ def test_include_exclude_and_globs(docs: Path, capfd: pytest.CaptureFixture[str]
     assert status == 0 and {Path(r["source"]).name for r in records(out)} == {"handbook.md"}
 
 
+@pytest.mark.parametrize(
+    ("pattern", "left_out"),
+    [
+        ("guide/*", {"chinese.txt"}),  # a path inside the folder given
+        ("guide", {"chinese.txt"}),  # a folder's name, at any depth
+        ("guide/", {"chinese.txt"}),
+        ("*/guide/*", {"chinese.txt"}),  # the path as found, as before
+        ("story.*", {"story.txt"}),  # a file's name, as before
+        ("docs", set()),  # the folder given is not one it lies in
+    ],
+)
+def test_patterns_on_the_paths_inside_the_folder_given(
+    docs: Path, capfd: pytest.CaptureFixture[str], pattern: str, left_out: set[str]
+) -> None:
+    """``--exclude 'guide/*'`` and ``--exclude guide`` left out nothing: a pattern was
+    matched against a file's name or its whole path, the folder given included."""
+    argv = ["recursive", str(docs), "-r", "--include", "*.txt", "--chunk-size", "500"]
+    status, out, _ = run(capfd, *argv, "--exclude", "latin1.*", "--exclude", pattern)
+    assert status == 0
+    assert {Path(r["source"]).name for r in records(out)} == {
+        "story.txt",
+        "chinese.txt",
+    } - left_out
+
+
 def test_jobs_give_the_same_records(docs: Path, capfd: pytest.CaptureFixture[str]) -> None:
     argv = ["sentences", str(docs), "-r", "--chunk-size", "64", "--length", "cl100k_base"]
     _, one, _ = run(capfd, *argv)

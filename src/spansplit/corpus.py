@@ -77,9 +77,10 @@ def find_files(
     ``recursive``; hidden files and folders left out, symlinked folders not followed), and
     the matches of a glob pattern (``**`` with ``recursive``, not through symlinked
     folders), a matched directory giving its files as a directory input does.
-    ``include``/``exclude`` are patterns matched against file names (``*.md``) or paths
-    (``docs/*``); a file is kept if it matches some include pattern (any, when none is
-    given) and no exclude pattern.
+    ``include``/``exclude`` are patterns matched against file names (``*.md``), paths as
+    found or inside a folder given (``docs/*``), or folder names (``drafts``); a file is
+    kept if it matches some include pattern (any, when none is given) and no exclude
+    pattern.
 
     ``missing`` lists, with why, each input that gives no file (no such path, an empty
     folder, a pattern or filters that match nothing) and each folder or file that could
@@ -97,7 +98,8 @@ def find_files(
         candidates, why_none, why_filtered = _files_of_input(item, recursive, errors)
         kept = candidates
         if include or exclude:
-            kept = [pair for pair in kept if _wanted(PurePath(pair[0]), include, exclude)]
+            root = item if os.path.isdir(item) else None
+            kept = [pair for pair in kept if _wanted(pair[0], include, exclude, root)]
         # In path order (folders are read in no set order), each once (a folder may be read
         # for two parts of a pattern).
         missing.extend(sorted(dict.fromkeys(errors), key=lambda error: _path_order(error[0])))
@@ -290,9 +292,21 @@ def _path_order(path: str | tuple[str, str]) -> list[str]:
     return os.path.normcase(path).split(os.sep)
 
 
-def _wanted(path: PurePath, include: Sequence[str], exclude: Sequence[str]) -> bool:
+def _wanted(found: str, include: Sequence[str], exclude: Sequence[str], root: str | None) -> bool:
+    """Whether the file ``found`` (under the folder ``root`` that was given, if one was)
+    passes the patterns: each is matched against the file's name, its path as found, its
+    path inside ``root``, and, without a ``/``, against each folder it lies in (below
+    ``root``): ``--exclude drafts`` leaves out ``drafts/a.md`` and ``x/drafts/b.md``."""
+    path = PurePath(found)
+    inside = PurePath(os.path.relpath(found, root)) if root is not None else path
+    paths = {path.as_posix(), inside.as_posix()}
+    folders = inside.parts[:-1]
+
     def matches(pattern: str) -> bool:
-        return fnmatch.fnmatch(path.name, pattern) or fnmatch.fnmatch(path.as_posix(), pattern)
+        pattern = pattern.rstrip("/")
+        if fnmatch.fnmatch(path.name, pattern) or any(fnmatch.fnmatch(p, pattern) for p in paths):
+            return True
+        return "/" not in pattern and any(fnmatch.fnmatch(part, pattern) for part in folders)
 
     if include and not any(matches(p) for p in include):
         return False
