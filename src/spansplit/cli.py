@@ -320,9 +320,7 @@ class CodeByExtension:
 
         source = str(document.metadata.get("source", ""))
         if source in ("", "-"):
-            raise InvalidParameterError(
-                "--language", None, "standard input has no file extension: pass --language"
-            )
+            raise _language_needed()
         with _command_line_fix():
             return CodeSplitter(
                 language_for_path(source, document.text),  # the text tells C++ headers
@@ -331,6 +329,18 @@ class CodeByExtension:
                 length=self.length,
                 fallback=self.fallback,  # type: ignore[arg-type]
             )
+
+
+class _MissingOptionError(InvalidParameterError):
+    """An option that the other arguments need and that was not given."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(name, None, reason)
+        self.args = (f"{name} is needed: {reason}",)
+
+
+def _language_needed() -> _MissingOptionError:
+    return _MissingOptionError("--language", "code read from standard input has no file extension")
 
 
 @contextlib.contextmanager
@@ -350,9 +360,7 @@ def _code_splitter(options: argparse.Namespace) -> SplitterChoice:
     size, overlap, length = _budget(options)
     fallback = "separators" if options.separators_fallback else "error"
     if options.language is None and "-" in options.paths:  # bad usage, known before reading
-        raise InvalidParameterError(
-            "--language", None, "standard input has no file extension: pass --language"
-        )
+        raise _language_needed()
     if options.language is not None:
         with _command_line_fix():
             return CodeSplitter(options.language, size, overlap, length=length, fallback=fallback)  # type: ignore[arg-type]
