@@ -1408,3 +1408,26 @@ def test_a_chunk_in_a_quote_does_not_end_with_its_blank_line(size: int, overlap:
             "> First paragraph of the quote is here.",
             ">\n> Second paragraph of the quote.",
         ]
+
+
+WIDE_ROWS = "".join(f"| row number {i} | some value {i} |\n" for i in range(14))
+
+
+@pytest.mark.parametrize("heading", ["", "## Table\n\n"])
+@pytest.mark.parametrize("overlap", [0, 10])
+def test_a_table_whose_first_row_does_not_fit_with_its_header_is_cut_after_the_header(
+    heading: str, overlap: int
+) -> None:
+    """A table's header rows go with its first row; where the three do not fit together,
+    the cut falls between the header rows and the first row. It fell inside the header row
+    (``'| name of the thing | value of it'``, then ``'|\\n|---|---|...'``): the first
+    part was cut at its words."""
+    pytest.importorskip("pyromark")
+    text = f"{heading}| name of the thing | value of it |\n|---|---|\n{WIDE_ROWS}"
+    chunks = MarkdownSplitter(60, overlap).split(text)
+    check_chunks(text, chunks, 60, overlap=overlap)
+    assert [c.text for c in chunks][:2] == [
+        f"{heading}| name of the thing | value of it |\n|---|---|",
+        "| row number 0 | some value 0 |",
+    ]
+    assert all(c.text.startswith("|") or c.text.startswith("#") for c in chunks)

@@ -508,8 +508,9 @@ class MarkdownLayout:
         kinds, starts, ends = tree.kinds, tree.starts, tree.ends
         block = self._holder(start, end)
         if not tree.cut_between_children(block):
-            whole = _same_text(text, (start, end), (starts[block], ends[block]))
-            return [cut for cut in self._inner_cuts(block) if start < cut < end] if whole else []
+            if _same_text(text, (start, end), (starts[block], ends[block])):
+                return [cut for cut in self._inner_cuts(block) if start < cut < end]
+            return self._head_cut(block, start, end) if kinds[block] == _TABLE else []
         inside = list(self.kid_cuts(block, start, end))
         kids = list(self._kids(block, start, end)) if not inside else []
         if inside or not kids:
@@ -526,6 +527,8 @@ class MarkdownLayout:
         else:  # a part of a container: cut at what that part holds (an item's blocks ...)
             inner = self.block_cuts(*part)
         inner = [cut for cut in inner if start < cut < end]
+        if not inner and kinds[last] == _TABLE and fits is not None and not fits(*part):
+            inner = self._head_cut(last, *part)
         if (
             start < before
             and (self._one_unit(*part) or (not inner and kinds[last] != _PARAGRAPH))
@@ -533,6 +536,15 @@ class MarkdownLayout:
         ):
             return [before]
         return inner
+
+    def _head_cut(self, table: int, start: int, end: int) -> list[int]:
+        """In ``[start, end)``, the first part of ``table`` (its header rows and first row,
+        kept together where they fit), the cut between its header rows and its first row
+        where there is one: where they do not fit together."""
+        rows, starts = list(itertools.islice(self.tree.children(table), 2)), self.tree.starts
+        if start <= starts[table] and len(rows) > 1 and start < starts[rows[1]] < end:
+            return [starts[rows[1]]]
+        return []
 
     def _one_unit(self, start: int, end: int) -> bool:
         """Whether ``[start, end)`` is one fence, table, HTML block or list item (alone in
