@@ -27,6 +27,7 @@ of the table moved to a line start).
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
@@ -243,7 +244,11 @@ class CodeSplitter(BudgetedSplitter):
         a cut inside an over-long line can leave a chunk of spaces alone, which is dropped."""
         spans = pack(text, structure, self.config, measurer=measurer, lead=lead)
         if not self.strip_whitespace:
-            spans = [span for span in spans if not is_blank(text, span[0], span[1])]
+            spans = [
+                _after_blank_lines(text, span, measurer)
+                for span in spans
+                if not is_blank(text, span[0], span[1])
+            ]
         return spans
 
     def _windows(
@@ -441,6 +446,21 @@ def _same_nodes(places: list[_NodePlace], root: Node) -> bool:
         if not cursor.goto_next_sibling() and place is not places[-1]:
             return False
     return True
+
+
+_BLANK_LINES = re.compile(r"(?:[^\S\r\n]*(?:\r\n|\r|\n))+")
+
+
+def _after_blank_lines(text: str, span: SizedSpan, measurer: TextMeasurer) -> SizedSpan:
+    """``span`` without the blank lines it starts with (a blank line inside a docstring,
+    where the chunk before it ended), measured again; as it was where that measures more
+    (a tokenizer's count need not fall)."""
+    start, end, size = span
+    blank = _BLANK_LINES.match(text, start, end)
+    if blank is None:
+        return span
+    shorter = measurer.count(blank.end(), end)
+    return (blank.end(), end, shorter) if shorter <= size else span
 
 
 def _after_top_level_line(text: str, position: int) -> int:
