@@ -174,7 +174,8 @@ def test_the_file_pipeline_selects_the_command_lines_files(
         return [row["source"] for row in found]
 
     assert sources(recursive=False) == [str(root / "top.txt")]
-    assert sources(exclude=["_*"]) == [str(root / "_build/out.txt"), str(root / "top.txt")]
+    assert sources(exclude=["_*"]) == [str(root / "top.txt")]  # _build/ is a folder's name
+    assert sources(exclude=["_*.txt"]) == [str(root / "_build/out.txt"), str(root / "top.txt")]
     assert sources(include=["*.txt"], exclude=["*/sub/*"]) == expected[::2]
 
     # An input that gives no file raises, naming it, or is left out with "skip" (the

@@ -294,19 +294,20 @@ def _path_order(path: str | tuple[str, str]) -> list[str]:
 
 def _wanted(found: str, include: Sequence[str], exclude: Sequence[str], root: str | None) -> bool:
     """Whether the file ``found`` (under the folder ``root`` that was given, if one was)
-    passes the patterns: each is matched against the file's name, its path as found, its
-    path inside ``root``, and, without a ``/``, against each folder it lies in (below
-    ``root``): ``--exclude drafts`` leaves out ``drafts/a.md`` and ``x/drafts/b.md``."""
+    passes the patterns: each is matched against the file's name and its path as found;
+    with a ``/``, against its path inside ``root`` too (``guide/*``); without one, against
+    the name of each folder it lies in below ``root`` (``--exclude drafts`` leaves out
+    ``drafts/a.md`` and ``x/drafts/b.md``)."""
     path = PurePath(found)
     inside = PurePath(os.path.relpath(found, root)) if root is not None else path
-    paths = {path.as_posix(), inside.as_posix()}
-    folders = inside.parts[:-1]
 
     def matches(pattern: str) -> bool:
         pattern = pattern.rstrip("/")
-        if fnmatch.fnmatch(path.name, pattern) or any(fnmatch.fnmatch(p, pattern) for p in paths):
+        if fnmatch.fnmatch(path.name, pattern) or fnmatch.fnmatch(path.as_posix(), pattern):
             return True
-        return "/" not in pattern and any(fnmatch.fnmatch(part, pattern) for part in folders)
+        if "/" in pattern:
+            return fnmatch.fnmatch(inside.as_posix(), pattern)
+        return any(fnmatch.fnmatch(folder, pattern) for folder in inside.parts[:-1])
 
     if include and not any(matches(p) for p in include):
         return False
