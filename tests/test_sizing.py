@@ -39,7 +39,7 @@ from spansplit.sizing import (
 )
 from spansplit.sizing import tiktoken as tk
 from spansplit.sizing import tiktoken_loader as loader
-from spansplit.sizing.hf import TokenizerLength
+from spansplit.sizing.hf import TokenizerLength, load_tokenizer_file
 
 CL100K_URL = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
 CL100K_SHA256 = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
@@ -628,6 +628,34 @@ def test_hf_batch_equals_single_counts(wordlevel: Tokenizer) -> None:
     text = "hello world . hello\n\nworld world unknown ."
     spans = [(0, 13), (14, 19), (6, 30), (0, 0), (0, len(text))]
     assert length.count_spans(text, spans) == [3, 1, 5, 0, 8]  # [6:30] ends in 'wor': [UNK]
+
+
+@pytest.mark.parametrize("setting", ["truncation", "padding", "both"])
+def test_a_tokenizer_saved_with_truncation_or_padding_counts_whole_texts(
+    bpe: Tokenizer, tmp_path: Path, setting: str
+) -> None:
+    """A tokenizer.json saved with a model often truncates to its context or pads: counted
+    as it was, a chunk of 810 tokens measured 64 and passed a budget of 200. A copy without
+    either counts; the user's tokenizer keeps its settings."""
+    saved = Tokenizer.from_str(bpe.to_str())
+    if setting in ("truncation", "both"):
+        saved.enable_truncation(max_length=8)
+    if setting in ("padding", "both"):
+        saved.enable_padding(length=50)
+    text = sample("english.txt")[:6000]
+    whole = TokenizerLength(bpe)
+    for length in (TokenizerLength(saved), saved):
+        chunks = split_recursive(text, 40, 5, length=length)
+        assert chunks and all(chunk.size == whole.count(chunk.text) <= 40 for chunk in chunks)
+        assert [(c.start, c.end) for c in chunks] == [
+            (c.start, c.end) for c in split_recursive(text, 40, 5, length=bpe)
+        ]
+    assert (saved.truncation is not None) == (setting != "padding")
+    assert (saved.padding is not None) == (setting != "truncation")
+    path = tmp_path / "tokenizer.json"
+    saved.save(str(path))
+    chunks = split_recursive(text, 40, length=load_tokenizer_file(str(path)))
+    assert max(whole.count(chunk.text) for chunk in chunks) <= 40
 
 
 @given(TEXTS, st.lists(st.tuples(st.integers(0, 200), st.integers(0, 200)), max_size=10))

@@ -1,8 +1,9 @@
 """Token counts with a Hugging Face tokenizer, or with anything that has ``.encode(text)``.
 
 A ``tokenizers.Tokenizer`` counts without the special tokens its post-processor would add
-(``add_special_tokens=False``: a chunk's budget is for its own text) and measures batches
-with ``encode_batch_fast`` (parallel in Rust). Any other object whose ``encode(text)``
+(``add_special_tokens=False``: a chunk's budget is for its own text), without the truncation
+and padding it may be saved with (a copy counts), and measures batches with
+``encode_batch_fast`` (parallel in Rust). Any other object whose ``encode(text)``
 returns a list of ids, or an object with ``.ids``, works too — a ``transformers``
 tokenizer, for one: ``add_special_tokens=False`` is passed where the method accepts it.
 """
@@ -34,10 +35,10 @@ class TokenizerLength(LengthFunction):
             raise ParameterTypeError(
                 f"tokenizer must have an encode(text) method, got {type(tokenizer).__name__}"
             )
-        self.tokenizer = tokenizer
+        self._fast = HAVE_TOKENIZERS and isinstance(tokenizer, Tokenizer)
+        self.tokenizer = _whole_counts(tokenizer) if self._fast else tokenizer
         self.name = name or _tokenizer_name(tokenizer)
         self.unit = f"{self.name} tokens"
-        self._fast = HAVE_TOKENIZERS and isinstance(tokenizer, Tokenizer)
         self._keyword = True  # whether encode accepts add_special_tokens
 
     def count(self, text: str) -> int:
@@ -71,6 +72,18 @@ class TokenizerLength(LengthFunction):
             f"tokenizer {self.name!r}: encode(text) must return a list of ids or an object "
             f"with .ids, got {type(encoded).__name__}: {encoded!r:.80}"
         )
+
+
+def _whole_counts(tokenizer: Tokenizer) -> Tokenizer:
+    """``tokenizer``, or a copy of it without truncation and padding where it has them: a
+    ``tokenizer.json`` saved with a model often truncates to the model's context or pads,
+    and a count cut short or padded would let chunks over the budget through."""
+    if tokenizer.truncation is None and tokenizer.padding is None:
+        return tokenizer
+    whole = Tokenizer.from_str(tokenizer.to_str())
+    whole.no_truncation()
+    whole.no_padding()
+    return whole
 
 
 def _tokenizer_name(tokenizer: Any) -> str:
