@@ -902,3 +902,34 @@ def test_page_numbers_and_a_bad_text_named_or_skipped(caplog: pytest.LogCaptureF
     ]
     assert [e.where for e in lenient.skipped] == ["b.pdf"]
     assert "skipped b.pdf" in caplog.text
+
+
+@pytest.mark.parametrize("add_start_index", [False, True])
+def test_documents_split_again_keep_offsets_in_their_first_source(add_start_index: bool) -> None:
+    """Markdown sections, then sentences: a child's offsets and lines were its parent's
+    (without add_start_index), which do not fit it, or relative to the parent's text
+    (with it). They are in the file now, as the parent's are."""
+    pytest.importorskip("pyromark")
+    from langchain_spansplit import SpanMarkdownTextSplitter, SpanSentenceTextSplitter
+
+    md = (
+        "# Guide\n\nFirst sentence here. Second sentence here. Third one here.\n\n"
+        "## Install\n\nRun the installer. Then restart. Done now.\n"
+    )
+    sections = SpanMarkdownTextSplitter(chunk_size=80, chunk_overlap=0, add_start_index=True)
+    sentences = SpanSentenceTextSplitter(chunk_size=25, add_start_index=add_start_index)
+    docs = sentences.split_documents(sections.create_documents([md]))
+    assert len(docs) == 7
+    lines = md.splitlines()
+    for doc in docs:
+        meta = doc.metadata
+        assert md[meta["start_index"] : meta["end_index"]] == doc.page_content
+        assert doc.page_content in lines[meta["start_line"] - 1]
+        assert meta["end_line"] == meta["start_line"]
+    assert (
+        docs[5].metadata["start_index"] == md.index("Run the")
+        and docs[5].metadata["start_line"] == 7
+    )
+    # A parent without these keys: offsets relative to its text, as before.
+    plain = sentences.split_documents([Document(page_content=md[81:])])
+    assert ("start_index" in plain[0].metadata) is add_start_index

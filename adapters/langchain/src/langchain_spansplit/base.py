@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Collection, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 from langchain_core.documents import Document
 from langchain_text_splitters import TextSplitter
@@ -74,7 +74,8 @@ class SpanTextSplitter(TextSplitter):
     :data:`SPAN_METADATA_KEYS`: ``start_index`` and ``end_index`` (code point offsets,
     ``text[start_index:end_index] == page_content``) and ``start_line`` / ``end_line``
     (1-based, inclusive). Offsets are relative to the text that was split, i.e. the input
-    Document's ``page_content``.
+    Document's ``page_content``, unless its metadata has them for that text already (a
+    chunk split again): then they are in its source, with or without ``add_start_index``.
     """
 
     def __init__(
@@ -161,16 +162,18 @@ class SpanTextSplitter(TextSplitter):
         for position, text in enumerate(texts):
             source = metadatas[position] if metadatas else {}
             chunks = self._chunks(text, position, source)
+            offset, first_line = _span_of(source, text)
             for chunk in chunks:
                 metadata = copy.deepcopy(source)
                 metadata.update(self._chunk_metadata(chunk))
                 if self._add_page_numbers:  # whatever a subclass names the rest
                     metadata.update((key, chunk.metadata[key]) for key in PAGE_KEYS)
-                if self._add_start_index:
-                    metadata[START_INDEX] = chunk.start
-                    metadata[END_INDEX] = chunk.end
-                    metadata[START_LINE] = chunk.start_line
-                    metadata[END_LINE] = chunk.end_line
+                if self._add_start_index or offset is not None:
+                    metadata[START_INDEX] = chunk.start + (offset or 0)
+                    metadata[END_INDEX] = chunk.end + (offset or 0)
+                if self._add_start_index or first_line is not None:
+                    metadata[START_LINE] = chunk.start_line + (first_line or 1) - 1
+                    metadata[END_LINE] = chunk.end_line + (first_line or 1) - 1
                 documents.append(Document(page_content=chunk.text, metadata=metadata))
         return documents
 
@@ -253,3 +256,20 @@ class SpecialTokenCount:
         encoding = self.length.encoding  # type: ignore[attr-defined]
         tokens = encode_with_special(encoding, text, self.allowed_special, self.disallowed_special)
         return len(tokens)
+
+
+def _span_of(metadata: Mapping[Any, Any], text: str) -> tuple[int | None, int | None]:
+    """Where ``text`` lies in its own source, from the metadata of a Document that is a
+    span of it (split before, with ``start_index``/``end_index`` for this text's length,
+    and ``start_line``): its offset and first line, each ``None`` where not known. A
+    Document split again gets offsets and lines in that source, not in the text split
+    (or, without ``add_start_index``, its parent's, which would be wrong)."""
+    start, end = metadata.get(START_INDEX), metadata.get(END_INDEX)
+    if not (_is_int(start) and _is_int(end) and end - start == len(text) and start >= 0):
+        return None, None
+    line = metadata.get(START_LINE)
+    return start, line if _is_int(line) and line >= 1 else None
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
