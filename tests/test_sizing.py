@@ -344,9 +344,19 @@ def test_unknown_names_list_the_known_ones(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["models/tokenizer.json", "Tokenizer.JSON"])
-def test_a_tokenizer_file_name_points_to_hugging_face_tokenizers(name: str) -> None:
-    with pytest.raises(TokenizerUnavailableError, match=r"Tokenizer\.from_file\(path\)"):
-        tk.tiktoken_length(name)
+def test_a_tokenizer_file_name_that_is_no_file_says_so(name: str) -> None:
+    with pytest.raises(TokenizerUnavailableError, match="the path of an existing file"):
+        resolve_length(name)
+
+
+def test_the_path_of_a_tokenizer_json_is_a_length(bpe: Tokenizer, tmp_path: Path) -> None:
+    """As on the command line (``--length path/tokenizer.json``); the Python API refused it."""
+    path = tmp_path / "Tokenizer.JSON"
+    bpe.save(str(path))
+    length = resolve_length(str(path))
+    assert isinstance(length, TokenizerLength) and length.name == "Tokenizer.JSON"
+    text = sample("english.txt")[:3000]
+    assert length.count(text) == len(bpe.encode(text, add_special_tokens=False).ids)
 
 
 def test_unknown_encoding_name_for_load_encoding() -> None:

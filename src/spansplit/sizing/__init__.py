@@ -3,12 +3,14 @@
 :func:`resolve_length` turns what a caller passes as ``length=`` into a
 :class:`LengthFunction`: ``None``/``"chars"`` (code points, the default), ``"utf8"``,
 ``"utf16"``, a tiktoken encoding or model name (``"cl100k_base"``, ``"gpt-4o"``), a
-``tiktoken.Encoding``, a Hugging Face tokenizer (anything with ``.encode``), a
+``tiktoken.Encoding``, a Hugging Face tokenizer (anything with ``.encode``) or the path of
+its ``tokenizer.json``, a
 :class:`LengthFunction`, or any callable ``str -> int``.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -49,6 +51,10 @@ def resolve_length(length: LengthSpec = None) -> LengthFunction:
         known = _BY_NAME.get(length.lower())
         if known is not None:
             return known
+        if length.lower().endswith(".json") and os.path.isfile(length):
+            from .hf import load_tokenizer_file
+
+            return load_tokenizer_file(length)  # as on the command line
         from .tiktoken import tiktoken_length
 
         try:

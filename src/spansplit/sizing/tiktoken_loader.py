@@ -199,7 +199,7 @@ def _unknown_message(name: str, known: Sequence[str], *, models: bool) -> str:
     guess = f"; did you mean {close[0]!r}?" if close else ""
     if models:
         file_hint = (
-            "; for a tokenizer file, pass length=tokenizers.Tokenizer.from_file(path)"
+            "; a tokenizer.json must be the path of an existing file"
             if name.lower().endswith(".json")
             else ""
         )
