@@ -33,6 +33,7 @@ from spansplit import (
     count_lines,
     page,
     split_paragraphs,
+    split_recursive,
     split_sentences,
 )
 from spansplit import lines as lines_module
@@ -176,6 +177,14 @@ def test_convert_offsets_of_no_chunks() -> None:
     assert convert_offsets("abc", []) == []
 
 
+@pytest.mark.parametrize("other", ["short", "a longer text HERE", ""])
+def test_convert_offsets_rejects_chunks_of_another_text(other: str) -> None:
+    """Given chunks of another text, it returned offsets past the end of this one."""
+    chunks = split_recursive("a longer text here", 5)
+    with pytest.raises(InvalidParameterError, match=r"chunks\[\d+\].*chunks of another text"):
+        convert_offsets(other, chunks)
+
+
 def test_convert_offsets_rejects_an_unknown_unit() -> None:
     with pytest.raises(ValueError, match="utf32"):
         convert_offsets("abc", [], "utf32")  # type: ignore[arg-type]
@@ -189,7 +198,8 @@ def test_convert_offsets_matches_encoding_each_prefix(
     chunks = split_blocks(text, target)
     # Overlapping, repeated and unordered chunks convert as well.
     extra = data.draw(st.lists(st.tuples(st.integers(0, len(text)), st.integers(0, len(text)))))
-    chunks += [make_chunk(start=min(a, b), end=max(a, b)) for a, b in extra]
+    spans = [(min(a, b), max(a, b)) for a, b in extra]
+    chunks += [make_chunk(text=text[a:b], start=a, end=b) for a, b in spans]
     assert convert_offsets(text, chunks) == naive_offsets(text, chunks, "utf-8", 1)
     assert convert_offsets(text, chunks, "utf16") == naive_offsets(text, chunks, "utf-16-le", 2)
 

@@ -192,10 +192,20 @@ def convert_offsets(
     """``(start, end)`` of every chunk in UTF-8 bytes or UTF-16 code units, in chunk order.
 
     One linear pass over ``text`` whatever the number of chunks: the distinct offsets are
-    sorted once and the text between consecutive offsets is measured once.
+    sorted once and the text between consecutive offsets is measured once. A chunk that is
+    not a span of ``text`` (chunks of another text) raises ``InvalidParameterError``.
     """
     if unit not in ("utf8", "utf16"):
         raise InvalidParameterError("unit", unit, "must be 'utf8' or 'utf16'")
+    for index, chunk in enumerate(chunks):
+        if not (
+            0 <= chunk.start <= chunk.end <= len(text) and text.startswith(chunk.text, chunk.start)
+        ):
+            raise InvalidParameterError(
+                f"chunks[{index}]",
+                chunk.text[:40],
+                f"is not text[{chunk.start}:{chunk.end}]: chunks of another text?",
+            )
     positions = sorted({p for c in chunks for p in (c.start, c.end)})
     converted: dict[int, int] = {}
     previous, total = 0, 0
