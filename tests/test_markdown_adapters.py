@@ -134,7 +134,11 @@ def test_llama_index_sections_are_parents_of_their_chunks() -> None:
         assert parent.start_char_idx <= chunk.start_char_idx  # type: ignore[attr-defined]
         assert chunk.end_char_idx <= parent.end_char_idx + 1  # type: ignore[attr-defined]
         assert HANDBOOK[parent.start_char_idx : parent.end_char_idx] == parent.text
+    lines = HANDBOOK.splitlines()
     for section in sections:
+        # Its lines, as its chunks have theirs (they had none).
+        first, last = section.metadata["start_line"], section.metadata["end_line"]  # type: ignore[attr-defined]
+        assert "\n".join(lines[first - 1 : last]).strip() == section.text.strip()  # type: ignore[attr-defined]
         children = section.relationships[NodeRelationship.CHILD]  # type: ignore[attr-defined]
         assert all(by_id[c.node_id] in chunks for c in children)
     # PREVIOUS/NEXT link chunks only.

@@ -12,10 +12,10 @@ from llama_index.core.bridge.pydantic import Field
 from llama_index.core.node_parser.node_utils import build_nodes_from_splits
 from llama_index.core.schema import BaseNode, NodeRelationship
 
-from spansplit import Chunk, MarkdownSplitter, Splitter
+from spansplit import Chunk, LineIndex, MarkdownSplitter, Splitter
 from spansplit.splitters.markdown import headings_before
 
-from .base import LINE_KEYS, _NodeFactory, _Origin, _origin
+from .base import END_LINE, LINE_KEYS, START_LINE, _NodeFactory, _Origin, _origin
 from .parsers import _OverlapMixin
 
 HEADER_PATH = "header_path"
@@ -105,7 +105,8 @@ class SpanMarkdownNodeParser(_OverlapMixin):
         """One parent node per section that holds chunks (its span trimmed), linked both
         ways with its chunks; none where offsets are unknown. Sections are numbered for
         ``id_func`` after the chunks, so their ids differ from the chunks' and each other's."""
-        base = _origin(node, text).offset
+        origin = _origin(node, text)
+        base = origin.offset
         groups: dict[tuple[int, int], list[BaseNode]] = {}
         for chunk in chunks:
             if base is None or SECTION_START not in chunk.metadata:
@@ -119,10 +120,15 @@ class SpanMarkdownNodeParser(_OverlapMixin):
             groups.setdefault((start, end), []).append(chunk)
         sections: list[BaseNode] = []
         factory = _NodeFactory.of(node, self)
+        lines: LineIndex | None = None
         for number, ((start, end), children) in enumerate(groups.items(), len(chunks)):
             node_id = self.id_func(number, node)
             first = children[0]
             metadata = {k: v for k, v in first.metadata.items() if k not in LINE_KEYS}
+            if START_LINE in first.metadata and origin.line is not None:  # as its chunks have
+                lines = lines or LineIndex(text)
+                metadata[START_LINE] = origin.line + lines.line(start) - 1
+                metadata[END_LINE] = origin.line + lines.line(max(start, end - 1)) - 1
             metadata[NODE_ROLE] = "section"
             offsets = ((base or 0) + start, (base or 0) + end)
             if factory is None:  # an image document: LlamaIndex's own node type for it
