@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import itertools
+import json
 import multiprocessing
 import os
 import threading
@@ -73,6 +74,22 @@ def test_document_metadata_never_overwrites_a_chunk_field() -> None:
     assert record["kind"] == "text" and record["text"] == "one"
     assert record["document_kind"] == "manual" and record["document_text"] == "x"
     assert record["document_id"] == "d" and record["document_document_id"] == "y"
+
+
+def test_document_metadata_never_lands_in_a_typed_column() -> None:
+    """A key named as a column of the row (``start_byte``, ``page_start``, ``metadata``)
+    that this run leaves empty went into that int64 column ('s' as ``start_byte``), and a
+    Parquet file with that schema could not be written; ``source`` is the document's."""
+    metadata = {"start_byte": "s", "page_start": "p", "metadata": "m", "source": "f.txt"}
+    document = Document("one two", "d", metadata)
+    record = next(iter(split_documents([document], RecursiveSplitter(5))))
+    row = record.to_row()
+    assert row["start_byte"] is None and row["page_start"] is None and row["source"] == "f.txt"
+    assert json.loads(row["metadata"]) == {
+        "document_start_byte": "s",
+        "document_page_start": "p",
+        "document_metadata": "m",
+    }
 
 
 def test_inputs_may_be_strings_and_mappings() -> None:

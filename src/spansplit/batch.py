@@ -79,6 +79,9 @@ ROW_COLUMNS: tuple[tuple[str, str], ...] = (
 """The columns of a record as a table row (:meth:`ChunkRecord.to_row`), with their Arrow
 types: the same for every splitter, so Parquet files and Ray datasets have one schema."""
 
+_RECORD_KEYS = frozenset(name for name, _ in ROW_COLUMNS) - {"source"}
+"""Keys a document's metadata does not take in a record (its ``source`` fills that column)."""
+
 
 def row_schema() -> Any:
     """The Arrow schema of :data:`ROW_COLUMNS` (needs ``pyarrow``): the command line's
@@ -103,7 +106,8 @@ class ChunkRecord:
         lines, size, kind, text and its splitter's metadata (headings, symbols, pages).
 
         The chunk's own fields win: a document metadata key that names one of them
-        (``kind``, ``language`` ...) is kept as ``document_<key>``."""
+        (``kind``, ``language`` ...), or a column of :data:`ROW_COLUMNS` but ``source``
+        (``start_byte``, ``page_start`` ...), is kept as ``document_<key>``."""
         chunk = self.chunk
         fields: dict[str, Any] = {
             "chunk_index": chunk.index,
@@ -124,7 +128,7 @@ class ChunkRecord:
         fields.update(chunk.metadata)
         record: dict[str, Any] = {"document_id": self.document_id}
         for key, value in self.document_metadata.items():
-            taken = key in fields or key == "document_id"
+            taken = key in fields or key in _RECORD_KEYS
             record[f"document_{key}" if taken else key] = value
         record.update(fields)
         return record
