@@ -813,6 +813,9 @@ def assert_no_chunk_ends_on_a_heading(
                 first -= 1
             while last + 1 < len(words) and on_heading(*words[last]):
                 last += 1
+            # A quote's markers (">") go with the word after them.
+            while last + 1 < len(words) and not text[slice(*words[last])].strip(" \t\r\n>"):
+                last += 1
             glued = text[words[first][0] : words[last][1]].strip()
             assert measure(glued) > size, (chunk, glued)
 
