@@ -244,3 +244,17 @@ def test_llama_index_no_room_error_names_the_header_path_and_adds_up() -> None:
     assert found, message
     total, common, varying = map(int, found.groups())
     assert common + varying == total >= 30 and varying > 0
+
+
+@pytest.mark.parametrize("option", ["strip_headers", "return_each_line"])
+def test_langchain_markdown_header_options_say_what_they_would_do(option: str) -> None:
+    """Code ported from MarkdownHeaderTextSplitter passes these: they raised a bare
+    TypeError (unexpected keyword); off they are what the splitter does, on a clear error."""
+    pytest.importorskip("langchain_text_splitters")
+    from langchain_spansplit import SpanMarkdownTextSplitter
+
+    headers = [("#", "Header 1"), ("##", "Header 2")]
+    splitter = SpanMarkdownTextSplitter(headers, chunk_size=40, chunk_overlap=0, **{option: False})
+    assert splitter.split_text("# Foo\n\nText.\n") == ["# Foo\n\nText."]
+    with pytest.raises(InvalidParameterError, match=f"{option}=True"):
+        SpanMarkdownTextSplitter(headers, chunk_size=40, chunk_overlap=0, **{option: True})

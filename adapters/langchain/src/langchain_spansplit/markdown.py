@@ -39,7 +39,8 @@ class SpanMarkdownTextSplitter(SpanTextSplitter):
     small-to-big retrieval). ``count_heading_path`` makes ``chunk_size`` also cover the
     heading path put before the text by ``spansplit.with_heading_path``. Headings are
     always kept in the text (a chunk is a span of the file); every heading level
-    structures the split, whether or not it is named.
+    structures the split, whether or not it is named. ``MarkdownHeaderTextSplitter``'s
+    ``strip_headers`` and ``return_each_line`` are accepted off only (a clear error on).
     """
 
     def __init__(
@@ -54,7 +55,24 @@ class SpanMarkdownTextSplitter(SpanTextSplitter):
         on_error: OnError = "raise",
         strip_whitespace: bool = True,
         count_heading_path: bool = False,
+        strip_headers: bool = False,
+        return_each_line: bool = False,
     ) -> None:
+        # MarkdownHeaderTextSplitter's own options, where ported code passes them.
+        if strip_headers:
+            raise InvalidParameterError(
+                "strip_headers",
+                strip_headers,
+                "a chunk is a span of the file, so its headings stay in its text; the heading "
+                "path is in its metadata (spansplit.with_heading_path puts it before the text)",
+            )
+        if return_each_line:
+            raise InvalidParameterError(
+                "return_each_line",
+                return_each_line,
+                "chunks follow sections and blocks up to chunk_size; a smaller chunk_size "
+                "gives smaller chunks",
+            )
         self._header_names = _header_names(
             DEFAULT_HEADERS if headers_to_split_on is None else headers_to_split_on
         )  # [] names no heading, as MarkdownHeaderTextSplitter([]) does
