@@ -586,6 +586,14 @@ class MarkdownLayout:
             or pos == self.heading_lines[index][0]
         )
 
+    def follows_heading(self, pos: int) -> bool:
+        """Whether ``pos`` comes right after a heading's lines (blank lines, or a quote's
+        markers, between)."""
+        text = self.text
+        while pos > 0 and (text[pos - 1].isspace() or text[pos - 1] == ">"):
+            pos -= 1
+        return pos > 0 and self.in_heading_lines(pos - 1)
+
     def block_starts(self, low: int, end: int) -> set[int]:
         """The starts of the blocks that start in ``[low, end)``; of a block after blank
         lines of a quote (``>``), where those lines start, in the region (they go with
@@ -1429,7 +1437,8 @@ class BlockSentenceStarts(SentenceStarts):
     item, a heading ...) or a sentence's, but not inside a heading's lines nor inside a
     block that is not cut where it fits (code, a table, an HTML block, a list item):
     packing also ends chunks at these starts (so that the overlap after can start a
-    sentence) and cuts a piece at them where it leaves overlap no room."""
+    sentence; not right after a heading, see :meth:`ends`) and cuts a piece at them where
+    it leaves overlap no room."""
 
     layout: MarkdownLayout = field(kw_only=True)
 
@@ -1440,6 +1449,12 @@ class BlockSentenceStarts(SentenceStarts):
         found = set(SentenceStarts.__call__(self, text, low, end))
         found.update(layout.block_starts(low, end))
         return sorted(filter(layout.overlap_may_start, found))
+
+    def ends(self, text: str, low: int, end: int) -> list[int]:
+        """The starts a chunk may end before: not right after a heading, which would end
+        the chunk (overlap may start there)."""
+        follows = self.layout.follows_heading
+        return [start for start in self(text, low, end) if not follows(start)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -501,6 +501,11 @@ class SentenceStarts:
             cached = _LAST_STARTS.found = _Stretches(text, self)
         return cached.starts(low, end)
 
+    def ends(self, text: str, low: int, end: int) -> list[int]:
+        """The starts in ``[low, end)`` that packing may end a chunk before (all of them;
+        Markdown's leave out those right after a heading)."""
+        return self(text, low, end)
+
 
 STARTS_STRETCH = 1 << 14
 """Code points :class:`SentenceStarts` reads at once, to the next place a sentence must end."""

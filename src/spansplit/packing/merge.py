@@ -207,11 +207,15 @@ class OverlapSearch:
         """:meth:`ranked` with the kinds of start up to sentences only (no clause or word)."""
         return self._ranked(floor, end, room, self.sentence_kinds)[:2]
 
-    def sentence_starts(self, low: int, end: int) -> list[int]:
-        """The starts of the kinds of :meth:`at_sentence` in ``[low, end)``, ascending."""
+    def sentence_starts(self, low: int, end: int, *, ending: bool = False) -> list[int]:
+        """The starts of the kinds of :meth:`at_sentence` in ``[low, end)``, ascending;
+        with ``ending``, those a chunk may end before (:meth:`SentenceStarts.ends`)."""
         found: set[int] = set()
         for starts in self.sentence_kinds:
-            found.update(starts(self.text, low, end))
+            if ending and isinstance(starts, SentenceStarts):
+                found.update(starts.ends(self.text, low, end))
+            else:
+                found.update(starts(self.text, low, end))
         return sorted(found)
 
     def _ranked(
@@ -606,7 +610,7 @@ class _Packer:
         reach = spans[following][1]
         forward = not self._in_balanced(following) and not self._in_balanced(plan.last)
         region_end = spans[following if forward else plan.last][1]
-        starts = self.search.sentence_starts(spans[plan.first][0], region_end)
+        starts = self.search.sentence_starts(spans[plan.first][0], region_end, ending=True)
 
         def too_short(end: int) -> bool:
             """Whether the chunk would keep too little of the budget ending at ``end``."""
