@@ -249,6 +249,13 @@ class CodeSplitter(BudgetedSplitter):
                 for span in spans
                 if not is_blank(text, span[0], span[1])
             ]
+            # A chunk that was only blank lines more than the next holds (with overlap)
+            # is now within it: left out, as it adds nothing.
+            spans = [
+                span
+                for span, after in zip(spans, [*spans[1:], (-1, -1, 0)])
+                if not (after[0] <= span[0] and span[1] <= after[1])
+            ]
         return spans
 
     def _windows(
