@@ -1416,12 +1416,9 @@ class WordLevel:
         inside = self.layout.in_heading_lines
         glued: list[Span] = []
         joins = False  # the last word is a heading's: the next word joins it
-        words = word_spans(text, start, end)
-        if text.find(">", start, end) < 0:
-            marked = [(first, first, last) for first, last in words]
-        else:
-            marked = _after_quote_markers(text, words)
-        for word_start, own_start, word_end in marked:
+        for word_start, own_start, word_end in _after_quote_markers(
+            text, word_spans(text, start, end)
+        ):
             heading = inside(own_start)
             if joins and (heading or not _apart(self.fits, glued[-1][0], word_start, word_end)):
                 glued[-1] = (glued[-1][0], word_end)
