@@ -366,6 +366,20 @@ def test_pieces_of_a_line_over_budget_name_what_holds_them(
     assert found[-len(expected) :] == expected
 
 
+def test_lines_of_a_docstring_name_its_string() -> None:
+    # A docstring's first line holds the string's opening quotes and the start of its
+    # content: the string holds it, not string_start (the quotes alone), as it holds the
+    # lines after it; the closing quotes alone are the string's end.
+    needs_grammar("python")
+    text = 'def f():\n    """First line is here.\n    Second line here.\n    """\n    return 1\n'
+    for size in (8, 30):
+        chunks = split_code(text, "python", size)
+        found = [(c.text.strip(), c.metadata["node_kinds"]) for c in chunks]
+        in_docstring = [k for piece, k in found if piece != '"""' and piece in text[13:64]]
+        assert in_docstring and set(map(tuple, in_docstring)) == {("string",)}, found
+        assert ('"""', ["string_end"]) in found or size == 30, found
+
+
 @pytest.mark.parametrize(
     ("language", "size", "text"),
     [

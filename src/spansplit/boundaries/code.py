@@ -966,7 +966,8 @@ class SyntaxLevel:
                 inner = kinded[0]
             descent.push(inner)
             if self._covers(start, end, inner):
-                return descent.result()
+                path, kinds = descent.result()
+                return path, self._partly_held_kind(inner, start, end) or kinds
             unit = inner
 
     def _content_end(self, unit: Unit) -> int:
@@ -985,18 +986,10 @@ class SyntaxLevel:
         name aside), and the kind of the smallest named node holding it. Found by going
         down from the unit's node that holds the piece, at most :data:`LINE_DEPTH` nodes
         deep, however deeply the line nests; no kind where no one node of the unit holds it."""
-        line = self._line
-        if line is None or line.unit is not unit:
-            line = self._line = _Line(self, unit)
-        row_start = line.row_start
-        start, end = trim_span(self.text, max(start, row_start), min(end, line.content_end))
-        end = max(start, end)
-        low = self._byte(line.byte, row_start, start)
-        high = self._byte(low, start, end)
+        line, low, high, index = self._line_piece(unit, start, end)
         items = unit.items
-        index = bisect_right(line.item_starts, low) - 1
         if index < 0 or items[index].node.end_byte < high:
-            return [], []
+            return [], self._partly_held_kind(unit, start, end) or []
         main = line.main
         definitions, wrappers = self.language.definitions, self.language.wrappers
         names: list[str] = []
@@ -1020,6 +1013,31 @@ class SyntaxLevel:
             if cursor.goto_first_child_for_byte(low) is None:
                 break
         return names, [kind] if kind else []
+
+    def _line_piece(self, unit: Unit, start: int, end: int) -> tuple[_Line, int, int, int]:
+        """The line of the one-line ``unit``, the UTF-8 offsets of ``[start, end)`` within
+        its content (trimmed), and the index of the last of its items starting by then."""
+        line = self._line
+        if line is None or line.unit is not unit:
+            line = self._line = _Line(self, unit)
+        row_start = line.row_start
+        start, end = trim_span(self.text, max(start, row_start), min(end, line.content_end))
+        end = max(start, end)
+        low = self._byte(line.byte, row_start, start)
+        high = self._byte(low, start, end)
+        return line, low, high, bisect_right(line.item_starts, low) - 1
+
+    def _partly_held_kind(self, unit: Unit, start: int, end: int) -> list[str] | None:
+        """For ``[start, end)`` of the one-line ``unit`` of one node that holds only part of
+        its line (a docstring's opening quotes, the string's content going on below): the
+        kind of the node around that one; ``None`` for any other unit."""
+        if not _one_line(unit) or len(unit.items) != 1:
+            return None
+        _, low, high, _ = self._line_piece(unit, start, end)
+        node = unit.items[0].node
+        if node.start_byte <= low and high <= node.end_byte:
+            return None
+        return _enclosing_kind(node, low, high)
 
     def _byte(self, base: int, start: int, position: int) -> int:
         """The UTF-8 offset of code point ``position``, where ``start`` is at ``base``,
@@ -1112,6 +1130,18 @@ class _Descent:
             deepest = self.kinded[-1] if self.kinded else -1
             kinds = [self.units[deepest].kind] if deepest >= 0 else []
         return path, kinds
+
+
+def _enclosing_kind(node: Node, low: int, high: int) -> list[str]:
+    """The type of the smallest named node above ``node`` that holds bytes ``[low, high)``
+    (the string of a docstring's first line, which holds more than that line's
+    ``string_start``), as a one-item list; empty where none does."""
+    parent = node.parent
+    while parent is not None and not (
+        parent.is_named and parent.start_byte <= low < high <= parent.end_byte
+    ):
+        parent = parent.parent
+    return [] if parent is None else [parent.type]
 
 
 def _prefix_length(size: int, holds: Callable[[int], bool]) -> int:
