@@ -1413,6 +1413,29 @@ def test_a_chunk_in_a_quote_does_not_end_with_its_blank_line(size: int, overlap:
         ]
 
 
+QUOTED_LIST = (
+    "> Those macros are:\n>\n> - `assert!` checks a condition\n> - `cfg!` reads the config\n"
+    "> - `panic!` stops the thread\n>\n> E.g., this works, and so does the rest.\n"
+)
+
+
+def test_a_list_in_a_quote_ends_before_the_line_after_it() -> None:
+    """pulldown-cmark ends a list inside a quote past the ``> `` of the line after its
+    blank line: widened to whole lines, the list held the paragraph after it, and its
+    last chunk ended with a bare ``>`` line (3 of 7,284 chunks of the corpus Markdown at
+    128+16 tokens)."""
+    pytest.importorskip("pyromark")
+    blocks = {kind: (start, end) for kind, start, end, *_ in _blocks(QUOTED_LIST)}
+    paragraph_start = QUOTED_LIST.index("> E.g.")
+    assert blocks["list"] == (QUOTED_LIST.index("> - `assert"), paragraph_start)
+    for size in (12, 20, 30):
+        chunks = MarkdownSplitter(size).split(QUOTED_LIST)
+        check_chunks(QUOTED_LIST, chunks, size)
+        for chunk in chunks:
+            assert chunk.text.splitlines()[-1].strip(" >"), chunk
+        assert any(c.text.startswith(">\n> E.g.") for c in chunks), [c.text for c in chunks]
+
+
 WIDE_ROWS = "".join(f"| row number {i} | some value {i} |\n" for i in range(14))
 
 

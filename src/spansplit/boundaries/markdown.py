@@ -446,10 +446,9 @@ class MarkdownLayout:
                     cuts.append(ends[previous])
                 cuts.append(starts[kid])
             elif kinds[previous] != _HEADING:
-                # A quote's blank lines (">") go with the block after them.
-                cuts.append(
-                    ends[previous] if text[ends[previous] : starts[kid]].strip() else starts[kid]
-                )
+                # A quote's blank lines (">") go with the block after them, also those at
+                # the end of the block before (a list's last item holds them).
+                cuts.append(_before_quote_blank_lines(text, starts[kid]))
             for cut in cuts:
                 if last < cut < end:
                     yield cut
@@ -1122,6 +1121,7 @@ def _add_events(
     latest: deque[tuple[int, int]] = deque(maxlen=_BLOCKS_TRIED)
     heading_text: list[str] | None = None
     linked = False  # the heading being read holds a link, an image, a footnote reference or [
+    data: bytes | None = None  # markdown's UTF-8, where a container's end is checked
     events: Iterable[tuple[Any, Any]]
     parser = _parser()
     try:
@@ -1152,7 +1152,8 @@ def _add_events(
                 depth = len(holders) - 1
                 if depth < len(going_on) and kind == tree.kinds[going_on[depth]]:
                     block = going_on[depth]  # more of a quote or list already added
-                    tree.ends[block] = byte_base + where["end"]
+                    data = markdown.encode("utf-8") if data is None else data
+                    tree.ends[block] = byte_base + _before_line_markers(data, where["end"])
                     holders.append(block)
                     opened.append(block)
                     going_on = going_on if depth + 1 < len(going_on) else ()
@@ -1160,7 +1161,11 @@ def _add_events(
                 going_on = ()
             if len(holders) == 1:
                 latest.append((len(tree.kinds), byte_base + where["start"]))
-            block = add(kind, byte_base + where["start"], byte_base + where["end"], holders[-1])
+            end = where["end"]
+            if kind in _CONTAINERS:
+                data = markdown.encode("utf-8") if data is None else data
+                end = _before_line_markers(data, end)
+            block = add(kind, byte_base + where["start"], byte_base + end, holders[-1])
             if kind == _HEADING:
                 marks[block] = int(tag["Heading"]["level"][1:])
                 heading_text, linked = [], False
@@ -1191,6 +1196,14 @@ def _add_events(
         elif tree.kinds[holders[-1]] == _ITEM:
             marks[holders[-1]] = _BARE
     return latest
+
+
+def _before_line_markers(data: bytes, end: int) -> int:
+    """``end``, or the start of its line where only quote markers and spaces come before it
+    there: pulldown-cmark ends a list inside a quote past the ``> `` of the line after a
+    blank line of the quote, which would widen it to that whole line (the next block's)."""
+    line = data.rfind(b"\n", 0, end) + 1
+    return line if line < end and not data[line:end].strip(b" \t>") else end
 
 
 def _to_whole_lines(
