@@ -307,6 +307,8 @@ BLOCKS = st.sampled_from(
         "> quoted text\n> ## quoted heading\n",
         "- An item. Its second sentence.\n\n  ```\n  code in an item\n  ```\n  - nested\n",
         "> | q | t |\n> |---|---|\n> | 1 | 2 |\n",
+        "> - quoted item\n> - another\n>\n> After the list.\n",
+        "- item\n\n   a paragraph three spaces in\n",
         "<div>\nhtml\n</div>\n",
         "***\n",
         "    indented code\n",
@@ -338,8 +340,22 @@ def _blocks_both_ways(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
     assert vectorised == one_by_one
 
 
+def assert_blocks_nest(text: str) -> None:
+    """Every block lies within the block holding it, and the blocks one holds follow one
+    another without overlapping (each placed on whole lines)."""
+    tree = MarkdownLayout(text).tree
+    starts, ends = tree.starts, tree.ends
+    for block in range(len(tree.kinds)):
+        parent = tree.parents[block]
+        assert starts[parent] <= starts[block] <= ends[block] <= ends[parent], block
+        kids = list(tree.children(block))
+        for before, after in itertools.pairwise(kids):
+            assert ends[before] <= starts[after], (before, after, _blocks(text))
+
+
 @given(MARKDOWN, st.sampled_from(["", "\ufeff", "---\na: 1\n---\n", "\ufeff---\na: 1\n...\n"]))
 def test_blocks_are_placed_the_same_with_and_without_numpy(text: str, head: str) -> None:
+    assert_blocks_nest(head + text)
     with pytest.MonkeyPatch.context() as monkeypatch:
         _blocks_both_ways(monkeypatch, head + text)
         ascii_only = "".join(c if c.isascii() else "x" for c in head + text)
