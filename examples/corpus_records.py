@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spansplit.batch import Document, DocumentError, DocumentSource, Progress, split_documents
-from spansplit.corpus import SplitterByFileType, documents_of, find_files
+from spansplit.corpus import SplitterByFileType, documents_of
 
 STORE = {
     "note-1": "Tide tables list the times of high and low water. Ports publish them yearly.",
@@ -54,8 +54,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     options = parser.parse_args()
 
-    files = find_files([str(options.folder)], recursive=True, include=["*.py", "*.md"]).files
-    documents = [*documents_of(files), *(StoredNote(key) for key in STORE)]
+    found = documents_of([str(options.folder)], recursive=True, include=["*.py", "*.md"])
+    documents = [*found, *(StoredNote(key) for key in STORE)]
     skipped: list[DocumentError] = []
     last = Progress()
 

@@ -11,13 +11,14 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
 from conftest import sample
 
 from spansplit import (
+    InputTypeError,
     InvalidInputError,
     ParameterTypeError,
     RecursiveSplitter,
@@ -250,6 +251,8 @@ def test_files_are_read_where_they_are_split(tmp_path: Path, workers: int) -> No
     paths = [str(tmp_path / name) for name in ("english.txt", "vanishes.txt", "data.bin")]
     paths += [str(tmp_path / "chinese.md"), str(tmp_path / "never-there.txt")]
     items = documents_of(paths)
+    missing = next(items)  # an input that gives no file is reported first
+    assert isinstance(missing, DocumentError) and missing.where == paths[-1]
     first = next(items)
     assert first == FileSource(paths[0], len(ENGLISH.encode("utf-8")))
     (tmp_path / "vanishes.txt").unlink()  # listed and looked up, gone before it is read
@@ -258,7 +261,7 @@ def test_files_are_read_where_they_are_split(tmp_path: Path, workers: int) -> No
     seen: list[Progress] = []
     records = list(
         split_documents(
-            [first, *items],
+            [missing, first, *items],
             chooser,
             workers=workers,
             on_error="skip",
@@ -270,10 +273,54 @@ def test_files_are_read_where_they_are_split(tmp_path: Path, workers: int) -> No
     assert summary(records) == summary(list(split_documents(read, chooser)))
     assert records[0].document_metadata == {"source": paths[0]}
     reasons = {Path(e.where).name: str(e.error) for e in skipped}
-    assert list(reasons) == ["vanishes.txt", "data.bin", "never-there.txt"]
+    assert list(reasons) == ["never-there.txt", "vanishes.txt", "data.bin"]
     assert "No such file" in reasons["vanishes.txt"] and "NUL" in reasons["data.bin"]
+    assert reasons["never-there.txt"] == "no such file or directory"
     assert seen[-1].documents == 5 and seen[-1].failed == 3
     assert seen[-1].characters == len(ENGLISH) + len(CHINESE)  # as read, not as sized
+
+
+def test_documents_of_folders_patterns_and_filters(tmp_path: Path) -> None:
+    # As the command line finds files: a folder gives its files (all levels with
+    # recursive, hidden ones left out), patterns and filters as there; an input that
+    # gives no file is a DocumentError, not left out silently.
+    (tmp_path / "docs" / "deep").mkdir(parents=True)
+    (tmp_path / "docs" / "guide.md").write_text("# Guide\n\nText.\n")
+    (tmp_path / "docs" / "notes.txt").write_text("Notes.")
+    (tmp_path / "docs" / ".hidden.md").write_text("Hidden.")
+    (tmp_path / "docs" / "deep" / "more.md").write_text("More.")
+    (tmp_path / "empty").mkdir()
+    docs = str(tmp_path / "docs")
+
+    def names(items: Iterable[object]) -> list[str]:
+        return [
+            f"error:{Path(item.where).name}"
+            if isinstance(item, DocumentError)
+            else Path(getattr(item, "name", "")).name
+            for item in items
+        ]
+
+    assert names(documents_of([docs])) == ["guide.md", "notes.txt"]
+    assert names(documents_of([docs], recursive=True)) == ["more.md", "guide.md", "notes.txt"]
+    assert names(documents_of([docs], recursive=True, include=["*.md"])) == [
+        "more.md",
+        "guide.md",
+    ]
+    assert names(documents_of([docs], recursive=True, exclude=["deep"])) == [
+        "guide.md",
+        "notes.txt",
+    ]
+    assert names(documents_of([str(tmp_path / "docs" / "*.txt"), str(tmp_path / "empty")])) == [
+        "error:empty",
+        "notes.txt",
+    ]
+    records = list(split_documents(documents_of([docs]), RecursiveSplitter(100)))
+    assert [Path(r.document_metadata["source"]).name for r in records] == [
+        "guide.md",
+        "notes.txt",
+    ]
+    with pytest.raises(InputTypeError, match=r"paths must be a sequence .* pass \["):
+        next(documents_of(docs))  # type: ignore[arg-type]
 
 
 def test_a_pipe_is_read_here_not_in_a_worker(tmp_path: Path) -> None:

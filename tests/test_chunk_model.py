@@ -284,8 +284,10 @@ def test_check_text_says_to_decode_bytes(value: object) -> None:
 
 @pytest.mark.parametrize("value", [None, 3, ["a"]])
 def test_check_text_rejects_other_types(value: object) -> None:
-    with pytest.raises(InputTypeError, match="text must be str"):
+    with pytest.raises(InputTypeError, match="text must be str") as error:
         check_text(value)
+    # Several texts where one is expected: the call that takes them is named.
+    assert ("split_texts()" in str(error.value)) == isinstance(value, list)
 
 
 @pytest.mark.parametrize(

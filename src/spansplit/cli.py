@@ -672,7 +672,7 @@ class _Report:
 
 
 def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
-    from .corpus import documents_of, find_files
+    from .corpus import FoundFiles, documents_of, find_files
 
     found = find_files(
         options.paths, recursive=options.recursive, include=options.include, exclude=options.exclude
@@ -702,13 +702,14 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
         "progress": advanced,
         "start_method": _start_method(),
     }
+    documents = documents_of(FoundFiles(found.files))  # (what is missing was reported)
     try:
         with _writing(output):
             if isinstance(output, _JsonLines):  # rendered where split: only bytes travel
-                for data in render_documents(documents_of(found.files), splitter, **run):
+                for data in render_documents(documents, splitter, **run):
                     output.stream.write(data)
             else:
-                for record in split_documents(documents_of(found.files), splitter, **run):
+                for record in split_documents(documents, splitter, **run):
                     output.write(record)
     except KeyboardInterrupt:
         report.summary(state, "interrupted")

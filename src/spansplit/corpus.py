@@ -26,7 +26,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from .batch import Document, DocumentError, DocumentSource
-from .errors import GrammarUnavailableError, InvalidInputError, SpansplitError
+from .errors import GrammarUnavailableError, InputTypeError, InvalidInputError, SpansplitError
 from .sizing import LengthSpec
 from .splitters.base import Splitter
 from .validate import check_text
@@ -461,12 +461,35 @@ class FileSource(DocumentSource):
         return display_name(self.path)
 
 
-def documents_of(files: Sequence[str]) -> Iterator[Document | FileSource | DocumentError]:
-    """The documents of ``files``, each regular file read where it is split; standard input
-    (``-``), pipes and a file that cannot even be looked up are read here and now, the
-    latter becoming its :class:`DocumentError`, in its place (for
-    :func:`~spansplit.batch.split_documents` to raise or report)."""
-    for source in files:
+def documents_of(
+    paths: Sequence[str] | FoundFiles,
+    *,
+    recursive: bool = False,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+) -> Iterator[Document | FileSource | DocumentError]:
+    """The documents of ``paths`` (files, folders, glob patterns and ``-``, found as
+    :func:`find_files` finds them, with ``recursive``, ``include`` and ``exclude`` as
+    there), each regular file read where it is split; standard input, pipes and a file
+    that cannot even be looked up are read here and now, the latter becoming its
+    :class:`DocumentError` in its place, and each input that gives no file (a missing
+    path, an empty folder, a pattern that matches nothing) a :class:`DocumentError` first
+    (for :func:`~spansplit.batch.split_documents` to raise or report). Files already
+    found are given as a :class:`FoundFiles`, whose ``missing`` are reported so too."""
+    if isinstance(paths, (str, bytes, PurePath)):
+        raise InputTypeError(
+            f"paths must be a sequence of paths (a list), got a single "
+            f"{type(paths).__name__}: pass [{str(paths)!r}]"
+        )
+    found = (
+        paths
+        if isinstance(paths, FoundFiles)
+        else find_files(paths, recursive=recursive, include=include, exclude=exclude)
+    )
+    for path, reason in found.missing:
+        name = display_name(path)
+        yield DocumentError(name, UnreadableInputError(reason), name)
+    for source in found.files:
         size = _file_size(source)
         if size is not None:
             yield FileSource(source, size)

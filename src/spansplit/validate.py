@@ -21,7 +21,12 @@ def check_text(text: object, name: str = "text") -> str:
                 f"{name} must be str, got {type(text).__name__}: decode it first, "
                 f"e.g. {name}.decode('utf-8')"
             )
-        raise InputTypeError(f"{name} must be str, got {type(text).__name__}")
+        hint = (
+            ": a splitter's split_texts() takes several texts"
+            if name == "text" and isinstance(text, (list, tuple))
+            else ""
+        )
+        raise InputTypeError(f"{name} must be str, got {type(text).__name__}{hint}")
     # A strict UTF-16 encoding (the cheapest one) rejects a lone surrogate, which ASCII
     # text cannot hold; str.find looks for NUL at C speed. The regex runs only to report.
     bad = None
