@@ -1358,3 +1358,73 @@ def test_a_chunk_left_within_the_next_once_its_blank_lines_go_is_left_out() -> N
     text = "\n```python\ncode = 1\n```\n"
     chunks = split_code(text, "python", 23, 19, fallback="separators")
     assert [(c.start, c.end) for c in chunks] == [(1, 24)]
+
+
+# --- found by a review: definitions read after something on their line, alone in a block,
+# --- deep nesting with overlap, a chunk ending in the next line's indentation
+
+
+def test_a_c_function_after_a_macro_on_its_line_stays_whole_and_named() -> None:
+    # tree-sitter reads "static MACRO MACRO" as a declaration (its ';' missing) and the
+    # function as starting mid-line: the function was opened into its parts, cut where
+    # it fits and named by nothing.
+    needs_grammar("c")
+    text = (
+        "static A B int first(int x)\n{\n    return x + 1;\n}\n\n"
+        "static A B int second(int x)\n{\n    return x + 2;\n}\n"
+    )
+    for size in (60, 90):
+        splitter = CodeSplitter("c", size)
+        chunks = splitter.split(text)
+        check_chunks(text, chunks, splitter)
+        assert [(c.text, c.metadata["symbols"], c.metadata["node_kinds"]) for c in chunks] == [
+            (text[:50], ["first"], ["function_definition"]),
+            (text[51:], ["second"], ["function_definition"]),
+        ]
+
+
+@pytest.mark.parametrize(
+    "head", ["try:\n    import fast\nexcept ImportError:\n", "if TYPE_CHECKING:\n", "else:\n"]
+)
+def test_a_definition_alone_in_a_block_names_its_chunk(head: str) -> None:
+    needs_grammar("python")
+    if head == "else:\n":
+        head = "if FAST:\n    import fast\n" + head
+    definition = "    def fallback(x):\n        return x * 2\n"
+    text = head + definition
+    splitter = CodeSplitter("python", len(definition))
+    chunks = splitter.split(text)
+    check_chunks(text, chunks, splitter)
+    last = chunks[-1]
+    assert last.text == "    def fallback(x):\n        return x * 2\n"
+    assert last.metadata["symbols"] == ["fallback"]
+    assert last.metadata["node_kinds"] == ["function_definition"]
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("python", "x = " + "[\n" * 1000 + "]\n" * 1000),
+        ("javascript", "var x = " + "[\n" * 1500 + "]\n" * 1500),
+        ("c", "int f() " + "{\n" * 1200 + "}\n" * 1200),
+    ],
+)
+def test_deep_nesting_with_overlap_is_split(language: str, text: str) -> None:
+    # The definitions that fence overlap were found by recursion, a level per level of
+    # nesting: RecursionError with overlap, where the same text without it split.
+    needs_grammar(language)
+    splitter = CodeSplitter(language, 50, 10)
+    chunks = splitter.split(text)
+    check_chunks(text, chunks, splitter)
+    assert len(chunks) > 10
+
+
+def test_a_chunk_ending_in_the_next_lines_indentation_keeps_its_definition() -> None:
+    # At a tiny budget the decorator's line is cut by words: its indentation ends the chunk
+    # before, which is still the method it holds text of.
+    needs_grammar("python")
+    text = "class K:\n    def a(self):\n        self._p = v\n\n    @property\n    def b(self):\n"
+    text += "        pass\n"
+    found = [(c.text, c.metadata["symbols"]) for c in split_code(text, "python", 10)]
+    assert ("v\n\n    ", ["K", "a"]) in found
+    assert ("@property\n", ["K", "b"]) in found

@@ -617,18 +617,24 @@ class SyntaxLevel:
     def _parts(self, unit: Unit) -> list[Unit]:
         """The children of ``unit``, looking through a unit whose only child holds all of
         its text but blank lines."""
-        text = self.text
         while True:
             if _one_line(unit):
                 return []
-            children = self.children(unit)
-            if len(children) != 1:
-                return children
-            child = children[0]
-            before, after = text[unit.start : child.start], text[child.end : unit.end]
-            if (before and not before.isspace()) or (after and not after.isspace()):
-                return children
-            unit = child
+            sole = self._sole_part(unit)
+            if sole is None:
+                return self.children(unit)
+            unit = sole
+
+    def _sole_part(self, unit: Unit) -> Unit | None:
+        """The one child of ``unit`` where it holds all of its text but blank lines."""
+        children = self.children(unit)
+        if len(children) != 1:
+            return None
+        child, text = children[0], self.text
+        before, after = text[unit.start : child.start], text[child.end : unit.end]
+        if (before and not before.isspace()) or (after and not after.isspace()):
+            return None
+        return child
 
     def children(self, unit: Unit) -> list[Unit]:
         """The parts of ``unit`` (made once), each registered for later look-ups.
@@ -718,7 +724,7 @@ class SyntaxLevel:
                 defines = kind in definitions or kind in wrappers
                 if (
                     opens_body
-                    or (joins_lines and out and first <= out[-1].last)
+                    or (joins_lines and out and first <= out[-1].last and not defines)
                     or (in_wrapper and defines)
                     or (sole and not defines and child.is_named)
                     or (
@@ -793,6 +799,10 @@ class SyntaxLevel:
             if item.named and item.type not in comments:
                 main = item
                 break
+        if main is not None and len(group) > 1 and not self._defines(main):
+            # A definition after something else on its first line (C's "static MACRO int
+            # f(...)", read as a declaration, then the function) names the unit.
+            main = next((item for item in group if self._defines(item)), main)
         start, end = self.row_starts[first], self._row_end(last)
         if main is None:
             comment = next((item for item in group if item.named), None)
@@ -814,6 +824,10 @@ class SyntaxLevel:
         else:  # (most units: a statement, an expression)
             kind, name = main.type, ()
         return Unit(start, end, first, last, kind, name, group)
+
+    def _defines(self, item: _Item) -> bool:
+        language = self.language
+        return item.type in language.definitions or item.type in language.wrappers
 
     def _statement_definition(self, node: Node) -> Node | None:
         """The definition that a statement wrapper (see ``CodeLanguage``) holds as its
@@ -897,8 +911,11 @@ class SyntaxLevel:
     def describe(self, start: int, end: int) -> tuple[list[str], list[str]]:
         """:meth:`_describe`, with the name of a namespace that scopes the rest of the
         file (C#'s ``namespace N;``) first in the path of what follows it: of a chunk
-        that starts at it or after it and ends past it (one inside it has it already)."""
-        path, kinds = self._describe(start, end)
+        that starts at it or after it and ends past it (one inside it has it already).
+        Whitespace at the chunk's end (the blank lines and indentation before a line cut
+        by words) does not take it out of the definition its text is in."""
+        content_end = before_whitespace(self.text, start, end)
+        path, kinds = self._describe(start, content_end if content_end > start else end)
         scope = self._scope if self._scope is not False else self._file_scope()
         if isinstance(scope, tuple):
             scope_start, scope_end, name = scope
@@ -966,9 +983,24 @@ class SyntaxLevel:
                 inner = kinded[0]
             descent.push(inner)
             if self._covers(start, end, inner):
+                self._push_sole_definition(inner)
                 path, kinds = descent.result()
                 return path, self._partly_held_kind(inner, start, end) or kinds
             unit = inner
+
+    def _push_sole_definition(self, unit: Unit) -> None:
+        """Where the unnamed ``unit`` is only a definition (with blank lines), as the block
+        of Python's ``except ImportError:`` holding one ``def``, add the units down to it to
+        the walk, so that the chunk is named and kinded by that definition."""
+        chain: list[Unit] = []
+        while not unit.name and not _one_line(unit):
+            sole = self._sole_part(unit)
+            if sole is None:
+                return
+            chain.append(sole)
+            unit = sole
+        for part in chain if unit.name else ():
+            self._descent.push(part)
 
     def _content_end(self, unit: Unit) -> int:
         """Where the last line of ``unit`` that holds more than parts of no kind (closing
@@ -1064,18 +1096,23 @@ class SyntaxLevel:
         """The definitions of the text up to ``depth`` levels of nesting (2: top-level
         ones and their members), with their leading comments; statements are opened to
         find definitions inside them (``if TYPE_CHECKING:`` ...)."""
-        yield from self._definitions(self.root, (), depth)
-
-    def _definitions(self, unit: Unit, path: tuple[str, ...], depth: int) -> Iterator[Definition]:
-        for child in self.children(unit):
-            if child.name:
+        # A stack of the units being read, not recursion: statements may nest a thousand
+        # levels deep (generated data, a literal of nested lists).
+        no_path: tuple[str, ...] = ()
+        stack = [(iter(self.children(self.root)), no_path, depth)]
+        while stack:
+            children, path, levels = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+            elif child.name:
                 inner = (*path, *child.name)
                 own = child.attached[1].start if child.attached is not None else child.start
                 yield Definition(inner, child.kind, child.start, child.end, own)
-                if depth > 1:
-                    yield from self._definitions(child, inner, depth - 1)
+                if levels > 1:
+                    stack.append((iter(self.children(child)), inner, levels - 1))
             elif child.last > child.first:
-                yield from self._definitions(child, path, depth)
+                stack.append((iter(self.children(child)), path, levels))
 
 
 class _Line:
