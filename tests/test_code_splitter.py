@@ -1428,3 +1428,28 @@ def test_a_chunk_ending_in_the_next_lines_indentation_keeps_its_definition() -> 
     found = [(c.text, c.metadata["symbols"]) for c in split_code(text, "python", 10)]
     assert ("v\n\n    ", ["K", "a"]) in found
     assert ("@property\n", ["K", "b"]) in found
+
+
+def test_describing_deeply_nested_code_walks_each_unit_about_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each chunk of a block nested thousands deep asked where its block's content ends by
+    # walking down all the levels below it: quadratic (3.8 s for 5,000 levels of C).
+    needs_grammar("c")
+    calls = 0
+    children = SyntaxLevel.children
+
+    def counted(self: SyntaxLevel, unit: object) -> object:
+        nonlocal calls
+        calls += 1
+        return children(self, unit)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(SyntaxLevel, "children", counted)
+    walked = []
+    for levels in (1000, 2000):
+        calls = 0
+        text = "int f() " + "{\n" * levels + "}\n" * levels
+        splitter = CodeSplitter("c", 50)
+        check_chunks(text, splitter.split(text), splitter)
+        walked.append(calls)
+    assert walked[1] < 2.5 * walked[0], walked

@@ -575,6 +575,7 @@ class SyntaxLevel:
             | set(language.definitions)
         )
         self._descent = _Descent()
+        self._content_ends: dict[int, tuple[Unit, int]] = {}  # see _content_end
         self._last_byte = (0, 0)  # a code point offset and its UTF-8 offset (see _byte)
         self._line: _Line | None = None  # the line unit whose pieces were described last
         # See _file_scope; an inherited scope holds every chunk (each starts at or after 0
@@ -1004,13 +1005,27 @@ class SyntaxLevel:
 
     def _content_end(self, unit: Unit) -> int:
         """Where the last line of ``unit`` that holds more than parts of no kind (closing
-        brackets, ``end``) ends: along its last parts with a kind."""
-        while not _one_line(unit):
-            kinded = [child for child in self.children(unit) if child.kind]
-            if not kinded:
+        brackets, ``end``) ends: along its last parts with a kind. Kept for every unit on
+        the way down, so that code nested thousands of levels deep is walked once, not
+        once per chunk."""
+        known = self._content_ends
+        chain = []
+        while (entry := known.get(id(unit))) is None or entry[0] is not unit:
+            chain.append(unit)
+            kinded = None if _one_line(unit) else self._last_kinded(unit)
+            if kinded is None:
+                entry = (unit, unit.end)
                 break
-            unit = kinded[-1]
-        return unit.end
+            unit = kinded
+        for passed in chain:
+            known[id(passed)] = (passed, entry[1])
+        return entry[1]
+
+    def _last_kinded(self, unit: Unit) -> Unit | None:
+        for child in reversed(self.children(unit)):
+            if child.kind:
+                return child
+        return None
 
     def _within_line(self, unit: Unit, start: int, end: int) -> tuple[list[str], list[str]]:
         """For a piece ``[start, end)`` of the one-line ``unit`` (a line over budget): the
