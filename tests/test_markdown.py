@@ -1429,6 +1429,42 @@ def test_a_chunk_in_a_quote_does_not_end_with_its_blank_line(size: int, overlap:
         ]
 
 
+GUIDE = "# Guide\n\n## Install now\n\n### Linux\n\nx\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "size", "expected"),
+    [
+        (
+            GUIDE,
+            18,
+            ["# Guide", "## Install now", "### Linux\n\nx"],
+        ),
+        (GUIDE, 22, ["# Guide", "## Install now", "### Linux\n\nx"]),
+        (GUIDE, 25, ["# Guide\n\n## Install now", "### Linux\n\nx"]),
+        (GUIDE, 30, ["# Guide", "## Install now\n\n### Linux\n\nx"]),
+        (
+            "# Guide\n\n## Install\n\n### Linux\n\nRun make.\n",
+            30,
+            ["# Guide\n\n## Install", "### Linux\n\nRun make."],
+        ),
+        ("### C\n# D\n\nt\n", 5, ["### C", "# D", "t"]),
+    ],
+)
+def test_headings_right_above_a_sub_heading_are_never_cut(
+    text: str, size: int, expected: list[str]
+) -> None:
+    """A heading right above a sub-heading: where the coarsest cut would leave the headings
+    alone before a part that does not fit, the next finer headings are tried, and headings
+    that do not fit with the first heading after them stand apart. Before, the headings were
+    packed as words: "## Install now" cut between its words, "### Linux" apart from its
+    text although the section fits (found by a review)."""
+    pytest.importorskip("pyromark")
+    chunks = split_markdown(text, size)
+    check_chunks(text, chunks, size)
+    assert [c.text for c in chunks] == expected
+
+
 QUOTED_LIST = (
     "> Those macros are:\n>\n> - `assert!` checks a condition\n> - `cfg!` reads the config\n"
     "> - `panic!` stops the thread\n>\n> E.g., this works, and so does the rest.\n"
@@ -1487,4 +1523,12 @@ def test_a_chunk_ending_early_for_its_overlap_does_not_end_on_a_heading() -> Non
     )
     chunks = MarkdownSplitter(43, 8, length=toy_tokens).split(text)
     check_chunks(text, chunks, 43, toy_tokens, overlap=8)
-    assert chunks[0].text.endswith("| 3 | 4 |")  # the whole section's start, which fits
+    # The "Setext" section fits alone, not with "# Title": whole, the heading apart (since
+    # the next finer headings are tried where the coarsest give no cut: it ended a chunk
+    # with "### Sub 3" before).
+    assert [c.text for c in chunks] == [
+        "# Title",
+        text[9 : text.index("\n\n### Sub 3")],
+        "### Sub 3",
+        "# Title",
+    ]

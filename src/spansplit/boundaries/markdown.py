@@ -358,21 +358,28 @@ class MarkdownLayout:
 
     def section_cuts(self, start: int, end: int, fits: Fits | None = None) -> list[int]:
         """Line starts of the coarsest headings inside ``(start, end)``, except after a
-        part that is a heading alone: it goes with the part after it, unless (``fits``
-        telling) that part fits alone and not with it, since a section that fits is
-        never cut to keep a heading with it."""
+        part that is headings alone: they go with the part after it, unless (``fits``
+        telling) that part fits alone and not with them, since a section that fits is
+        never cut to keep a heading with it, or they do not fit with the heading that
+        starts it, which is never cut. Where every cut at that level goes, the next finer
+        level is tried: "# Guide" and "## Install" with a "### Linux" that fits alone."""
         low = bisect_right(self.heading_starts, start)
         high = bisect_left(self.heading_starts, end)
         inside = self.headings[low:high]
-        if not inside:
-            return []
-        top = min(heading.level for heading in inside)
-        cuts = [heading.start for heading in inside if heading.level == top]
-        return [
-            cut
-            for before, cut, after in zip([start, *cuts], cuts, [*cuts[1:], end])
-            if not self._bare(before, cut) or _apart(fits, before, cut, after)
-        ]
+        for top in sorted({heading.level for heading in inside}):
+            level = [heading for heading in inside if heading.level == top]
+            befores = [start, *(heading.start for heading in level)]
+            afters = [*(heading.start for heading in level[1:]), end]
+            cuts = [
+                heading.start
+                for before, heading, after in zip(befores, level, afters)
+                if not self._bare(before, heading.start)
+                or _apart(fits, before, heading.start, after)
+                or (fits is not None and not fits(before, heading.title_end))
+            ]
+            if cuts:
+                return cuts
+        return []
 
     def _bare(self, start: int, end: int) -> bool:
         """Whether ``[start, end)`` holds nothing but headings (and blank lines)."""
