@@ -1220,3 +1220,17 @@ def test_a_bad_text_is_named_or_skipped_by_every_parser(
     nodes = make(cls, 20, on_error="skip").get_nodes_from_documents([good, broken])
     assert [(n.get_content(), n.ref_doc_id) for n in nodes] == [("ok text.", "good")]
     assert "skipped bad.txt" in caplog.text
+
+
+def test_pages_of_nodes_split_again_count_on_from_their_node() -> None:
+    # A parser applied to the nodes of another gives offsets in the document; its pages
+    # counted from the node's own text (page 1 for a chunk on page 6: found by a review).
+    text = "".join(f"page {i} text here. more words on it.\f" for i in range(1, 8))
+    first = SpanSentenceNodeParser(chunk_size=60, chunk_overlap=0, add_page_numbers=True)
+    again = SpanSentenceNodeParser(chunk_size=20, chunk_overlap=0, add_page_numbers=True)
+    nodes = again.get_nodes_from_documents(first.get_nodes_from_documents([Document(text=text)]))
+    assert len(nodes) > 3
+    for node in nodes:
+        assert node.start_char_idx is not None and node.end_char_idx is not None
+        assert node.metadata["page_start"] == text[: node.start_char_idx].count("\f") + 1
+        assert node.metadata["page_end"] == text[: node.end_char_idx - 1].count("\f") + 1

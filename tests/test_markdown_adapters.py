@@ -78,6 +78,28 @@ def test_langchain_markdown_documents_get_page_numbers() -> None:
     assert documents[1].metadata["Header 1"] == "Two"
 
 
+def test_langchain_sections_and_pages_of_documents_split_again_are_in_the_source() -> None:
+    # Split twice, start_index was in the first source already, but section_start/_end
+    # and page_start/_end counted from the text split again (found by a review).
+    langchain_core = pytest.importorskip("langchain_core")
+    from langchain_spansplit import SpanMarkdownTextSplitter
+
+    text = "Intro.\f\n\n# Guide\n\nFirst para of the guide.\f\n\nSecond para of the guide.\n"
+    first = SpanMarkdownTextSplitter(
+        chunk_size=60, chunk_overlap=0, add_start_index=True, add_page_numbers=True
+    ).split_documents([langchain_core.documents.Document(page_content=text)])
+    again = SpanMarkdownTextSplitter(
+        chunk_size=30, chunk_overlap=0, add_start_index=True, add_page_numbers=True
+    ).split_documents(first)
+    assert len(again) > len(first)
+    for document in again:
+        m = document.metadata
+        assert text[m["start_index"] : m["end_index"]] == document.page_content
+        assert m["section_start"] <= m["start_index"] and m["end_index"] <= m["section_end"]
+        assert m["page_start"] == text[: m["start_index"]].count("\f") + 1
+        assert m["page_end"] == text[: m["end_index"] - 1].count("\f") + 1
+
+
 def test_langchain_rejects_a_bad_header_pair_and_pickles() -> None:
     pytest.importorskip("langchain_core")
     from langchain_spansplit import SpanMarkdownTextSplitter

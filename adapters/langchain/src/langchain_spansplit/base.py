@@ -137,9 +137,10 @@ class SpanTextSplitter(TextSplitter):
             return []
         return with_page_numbers(text, chunks) if self._add_page_numbers else chunks
 
-    def _chunk_metadata(self, chunk: Chunk) -> Mapping[str, Any]:
+    def _chunk_metadata(self, chunk: Chunk, offset: int = 0) -> Mapping[str, Any]:
         """What a structure-aware splitter says of the chunk (code symbols ...), as the
-        Document's metadata will hold it; a subclass may rename it for LangChain users."""
+        Document's metadata will hold it; a subclass may rename it for LangChain users, and
+        moves any offsets it adds by ``offset``, where the text split lies in its source."""
         return chunk.metadata
 
     def create_documents(
@@ -163,11 +164,14 @@ class SpanTextSplitter(TextSplitter):
             source = metadatas[position] if metadatas else {}
             chunks = self._chunks(text, position, source)
             offset, first_line = _span_of(source, text)
+            first_page = _first_page(source) if offset is not None else 1
             for chunk in chunks:
                 metadata = copy.deepcopy(source)
-                metadata.update(self._chunk_metadata(chunk))
+                metadata.update(self._chunk_metadata(chunk, offset or 0))
                 if self._add_page_numbers:  # whatever a subclass names the rest
-                    metadata.update((key, chunk.metadata[key]) for key in PAGE_KEYS)
+                    metadata.update(
+                        (key, chunk.metadata[key] + first_page - 1) for key in PAGE_KEYS
+                    )
                 if self._add_start_index or offset is not None:
                     metadata[START_INDEX] = chunk.start + (offset or 0)
                     metadata[END_INDEX] = chunk.end + (offset or 0)
@@ -269,6 +273,14 @@ def _span_of(metadata: Mapping[Any, Any], text: str) -> tuple[int | None, int | 
         return None, None
     line = metadata.get(START_LINE)
     return start, line if _is_int(line) and line >= 1 else None
+
+
+def _first_page(metadata: Mapping[Any, Any]) -> int:
+    """The page a Document that is a span of its source starts on, where it says
+    (``page_start``, from a split with ``add_page_numbers``): its chunks' pages count on
+    from there, in the source; else 1."""
+    page = metadata.get(PAGE_KEYS[0])
+    return page if _is_int(page) and page >= 1 else 1
 
 
 def _is_int(value: object) -> TypeGuard[int]:

@@ -89,7 +89,7 @@ class SpanMarkdownTextSplitter(SpanTextSplitter):
             on_error=on_error,
         )
 
-    def _chunk_metadata(self, chunk: Chunk) -> Mapping[str, Any]:
+    def _chunk_metadata(self, chunk: Chunk, offset: int = 0) -> Mapping[str, Any]:
         metadata: dict[str, Any] = {}
         for heading in chunk.metadata.get("headings", ()):
             name = self._header_names.get(heading["level"])
@@ -97,7 +97,7 @@ class SpanMarkdownTextSplitter(SpanTextSplitter):
                 metadata[name] = heading["text"]
         section = chunk.metadata.get("section")
         if section is not None:
-            metadata[SECTION_START], metadata[SECTION_END] = section
+            metadata[SECTION_START], metadata[SECTION_END] = (offset + int(p) for p in section)
         return metadata
 
 

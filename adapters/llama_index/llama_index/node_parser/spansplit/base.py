@@ -351,8 +351,12 @@ class SpanNodeParser(TextSplitter):
         """The metadata of the node of ``chunk`` (subclasses add their own keys)."""
         metadata = self._metadata(node, origin, chunk.start_line, chunk.end_line)
         if self.add_page_numbers and self.include_metadata:
-            # (the budget's probe chunk has no pages: it measures metadata alone)
-            metadata.update({k: chunk.metadata.get(k, 1) for k in PAGE_KEYS})
+            # (the budget's probe chunk has no pages: it measures metadata alone) A node
+            # that is a span of its document and says what page it starts on (split with
+            # pages before) has its chunks' pages counted on from there.
+            first = node.metadata.get(PAGE_KEYS[0]) if origin.offset is not None else None
+            before = first - 1 if isinstance(first, int) and first >= 1 else 0
+            metadata.update({k: chunk.metadata.get(k, 1) + before for k in PAGE_KEYS})
         return metadata
 
     def _metadata(
