@@ -93,6 +93,34 @@ def test_document_metadata_never_lands_in_a_typed_column() -> None:
     }
 
 
+def test_document_metadata_named_as_a_splitters_keeps_its_place_and_its_value() -> None:
+    # "oversized" (or "symbols", "headings" ...) from a document was left as it was where
+    # this chunk had no such field, and read as the splitter's; "text" renamed onto the
+    # document's own "document_text" lost one of the two (found by a review).
+    metadata = {"text": "META", "document_text": "orig", "oversized": "no", "symbols": "s"}
+    document = Document("alpha beta gamma.", "d", metadata)
+    record = next(iter(split_documents([document], RecursiveSplitter(20)))).to_dict()
+    assert "oversized" not in record and "symbols" not in record
+    assert record["document_oversized"] == "no" and record["document_symbols"] == "s"
+    assert record["document_text"] == "orig" and record["document_document_text"] == "META"
+    assert record["text"] == "alpha beta gamma."
+
+
+def test_every_key_a_splitter_puts_in_chunk_metadata_is_a_record_key() -> None:
+    # So that document metadata of that name is always renamed (see above).
+    from spansplit import BlockSplitter, CodeSplitter, MarkdownSplitter
+
+    said: set[str] = set()
+    for splitter, text in (
+        (BlockSplitter(20), "# A\n\n" + "x" * 40 + "\n"),
+        (MarkdownSplitter(50), "# A\n\nText.\n"),
+        (CodeSplitter("python", 50, fallback="separators"), "def f():\n    return 1\n"),
+    ):
+        for chunk in splitter.split(text):
+            said |= set(chunk.metadata)
+    assert said and said <= batch._RECORD_KEYS
+
+
 def test_inputs_may_be_strings_and_mappings() -> None:
     records = list(
         split_documents(["one two three", {"text": "four five", "id": "x"}], RecursiveSplitter(5))

@@ -79,8 +79,17 @@ ROW_COLUMNS: tuple[tuple[str, str], ...] = (
 """The columns of a record as a table row (:meth:`ChunkRecord.to_row`), with their Arrow
 types: the same for every splitter, so Parquet files and Ray datasets have one schema."""
 
-_RECORD_KEYS = frozenset(name for name, _ in ROW_COLUMNS) - {"source"}
-"""Keys a document's metadata does not take in a record (its ``source`` fills that column)."""
+_RECORD_KEYS = frozenset(name for name, _ in ROW_COLUMNS) - {"source"} | {
+    "oversized",  # a paging block over its target
+    "headings",  # Markdown
+    "section",
+    "symbols",  # code
+    "node_kinds",
+    "language",
+}
+"""Keys a document's metadata does not take in a record, whether or not this record has
+them: the columns (but ``source``, which a document's own fills) and what splitters say of
+a chunk, so that one key means one thing in every record of a run."""
 
 
 def row_schema() -> Any:
@@ -105,9 +114,11 @@ class ChunkRecord:
         offsets (code points; UTF-8 bytes as ``start_byte``/``end_byte`` where asked for),
         lines, size, kind, text and its splitter's metadata (headings, symbols, pages).
 
-        The chunk's own fields win: a document metadata key that names one of them
-        (``kind``, ``language`` ...), or a column of :data:`ROW_COLUMNS` but ``source``
-        (``start_byte``, ``page_start`` ...), is kept as ``document_<key>``."""
+        The chunk's own fields win: a document metadata key that names one of them, a
+        column of :data:`ROW_COLUMNS` but ``source`` (``start_byte``, ``page_start`` ...) or
+        what a splitter may say of a chunk (``kind``, ``language``, ``oversized`` ...) is
+        kept as ``document_<key>`` (``document_document_<key>`` where the document has
+        that key too)."""
         chunk = self.chunk
         fields: dict[str, Any] = {
             "chunk_index": chunk.index,
@@ -127,9 +138,12 @@ class ChunkRecord:
             fields["oversized"] = True
         fields.update(chunk.metadata)
         record: dict[str, Any] = {"document_id": self.document_id}
-        for key, value in self.document_metadata.items():
-            taken = key in fields or key in _RECORD_KEYS
-            record[f"document_{key}" if taken else key] = value
+        own = self.document_metadata
+        for key, value in own.items():
+            name = key
+            while name in fields or name in _RECORD_KEYS or (name != key and name in own):
+                name = f"document_{name}"  # (never over another key of the document's)
+            record[name] = value
         record.update(fields)
         return record
 
