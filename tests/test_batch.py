@@ -406,6 +406,22 @@ def test_raising_stops_the_workers_at_once() -> None:
         gc.enable()
 
 
+def test_a_run_closed_early_ends_its_pool_before_returning() -> None:
+    # A caller that stops reading (the command line on a full disk) closes the records:
+    # what is queued is dropped and the pool's manager thread has ended when close()
+    # returns, so it cannot race the interpreter's exit (which printed an EBADF traceback
+    # after the command line's one-line message).
+    documents = ["fine text"] * 4 + ["long text of many words " * 500] * 100
+    records = split_documents(documents, RecursiveSplitter(10), workers=2)
+    next(records)
+    records.close()
+    assert not [t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread"]
+    deadline = time.monotonic() + 5
+    while multiprocessing.active_children() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not multiprocessing.active_children()
+
+
 def test_worker_count_is_checked() -> None:
     with pytest.raises(Exception, match="workers=0"):
         list(split_documents(["x"], RecursiveSplitter(5), workers=0))

@@ -259,8 +259,10 @@ def split_documents(
     on_skip: Callable[[DocumentError], None] | None = None,
     progress: Callable[[Progress], None] | None = None,
     start_method: str = "spawn",
-) -> Iterator[ChunkRecord]:
-    """The chunk records of ``documents``, in order (see the module docstring).
+) -> Generator[ChunkRecord, None, None]:
+    """The chunk records of ``documents``, in order (see the module docstring). Closing
+    the generator (``contextlib.closing``) stops its workers at once, as the end of the run
+    does.
 
     ``splitter`` is a splitter, or a picklable function from a document to the splitter
     for it (e.g. by file type). ``pages`` adds ``page_start``/``page_end`` (form feeds end
@@ -286,7 +288,7 @@ def render_documents(
     on_skip: Callable[[DocumentError], None] | None = None,
     progress: Callable[[Progress], None] | None = None,
     start_method: str = "spawn",
-) -> Iterator[bytes]:
+) -> Generator[bytes, None, None]:
     """:func:`split_documents`, each document's records rendered to bytes by ``render``
     (a picklable function; JSON Lines by default) where they are split: with workers, the
     records never travel between processes, only their bytes."""
@@ -442,6 +444,10 @@ def _batches(items: Iterator[Item]) -> Iterator[tuple[int, list[Item]]]:
         yield size, batch
 
 
+STOP_WAIT_SECONDS = 10.0
+"""How long a run stopped early waits for its pool to wind down (see :func:`_parallel`)."""
+
+
 def _parallel(
     task: _Task, items: Iterator[Item], workers: int, start_method: str
 ) -> Generator[Outcome, None, None]:
@@ -471,6 +477,14 @@ def _parallel(
             yield from pending.popleft()[1].result()
         finished = True
     finally:
-        # Stopped early (an error, an interrupt, a caller that stopped reading): drop
-        # what is queued and do not wait for workers that may be gone.
+        # Stopped early (an error, an interrupt, a caller that stopped reading): drop what
+        # is queued, and wait for the batches under way, up to a bound, for the pool's
+        # manager thread to end. Left running, it raced the interpreter's exit, which wrote
+        # to its wake-up pipe as it closed it (EBADF: a traceback on standard error after
+        # the command line's one-line message, seen on Python 3.11). Workers are not
+        # killed: one killed while it sends its result leaves the manager reading half a
+        # message, for ever. (The manager is looked up first: shutdown lets go of it.)
+        manager = getattr(pool, "_executor_manager_thread", None)
         pool.shutdown(wait=finished, cancel_futures=True)
+        if not finished and manager is not None:
+            manager.join(timeout=STOP_WAIT_SECONDS)

@@ -704,13 +704,17 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
     }
     documents = documents_of(FoundFiles(found.files))  # (what is missing was reported)
     try:
+        # Closed as the run ends, however it ends, so that its workers stop then, not when
+        # the interpreter exits (where the pool raced the exit and printed a traceback).
         with _writing(output):
             if isinstance(output, _JsonLines):  # rendered where split: only bytes travel
-                for data in render_documents(documents, splitter, **run):
-                    output.stream.write(data)
+                with contextlib.closing(render_documents(documents, splitter, **run)) as rendered:
+                    for data in rendered:
+                        output.stream.write(data)
             else:
-                for record in split_documents(documents, splitter, **run):
-                    output.write(record)
+                with contextlib.closing(split_documents(documents, splitter, **run)) as records:
+                    for record in records:
+                        output.write(record)
     except KeyboardInterrupt:
         report.summary(state, "interrupted")
         return INTERRUPTED
