@@ -220,6 +220,13 @@ PAGE_KEYS = ("page_start", "page_end")
 """The metadata keys :func:`with_page_numbers` adds."""
 
 
+def first_page(metadata: Mapping[Any, Any]) -> int:
+    """The page a text starts on, as its metadata says (``page_start``, from a split with
+    page numbers: a part split again counts its pages on from there); else 1."""
+    page = metadata.get(PAGE_KEYS[0])
+    return page if isinstance(page, int) and not isinstance(page, bool) and page >= 1 else 1
+
+
 def with_page_numbers(text: str, chunks: Sequence[Chunk]) -> list[Chunk]:
     """``chunks`` of ``text`` with ``page_start``/``page_end`` in their metadata: 1-based
     pages of their first and last characters, where a form feed (U+000C, as text extracted

@@ -1036,7 +1036,8 @@ class SyntaxLevel:
         line, low, high, index = self._line_piece(unit, start, end)
         items = unit.items
         if index < 0 or items[index].node.end_byte < high:
-            return [], self._partly_held_kind(unit, start, end) or []
+            # (a line whose one node holds only part of it: see _partly_held_kind)
+            return [], _enclosing_kind(items[0].node, low, high) if len(items) == 1 else []
         main = line.main
         definitions, wrappers = self.language.definitions, self.language.wrappers
         names: list[str] = []

@@ -30,7 +30,7 @@ from spansplit import (
     resolve_length,
 )
 from spansplit.batch import DocumentError, OnError
-from spansplit.chunk import PAGE_KEYS, with_page_numbers
+from spansplit.chunk import PAGE_KEYS, first_page, with_page_numbers
 from spansplit.sizing import LengthFunction, LengthSpec
 from spansplit.sizing.tiktoken import encode_with_special
 
@@ -164,14 +164,12 @@ class SpanTextSplitter(TextSplitter):
             source = metadatas[position] if metadatas else {}
             chunks = self._chunks(text, position, source)
             offset, first_line = _span_of(source, text)
-            first_page = _first_page(source) if offset is not None else 1
+            page = first_page(source) if offset is not None else 1
             for chunk in chunks:
                 metadata = copy.deepcopy(source)
                 metadata.update(self._chunk_metadata(chunk, offset or 0))
                 if self._add_page_numbers:  # whatever a subclass names the rest
-                    metadata.update(
-                        (key, chunk.metadata[key] + first_page - 1) for key in PAGE_KEYS
-                    )
+                    metadata.update((key, chunk.metadata[key] + page - 1) for key in PAGE_KEYS)
                 if self._add_start_index or offset is not None:
                     metadata[START_INDEX] = chunk.start + (offset or 0)
                     metadata[END_INDEX] = chunk.end + (offset or 0)
@@ -273,14 +271,6 @@ def _span_of(metadata: Mapping[Any, Any], text: str) -> tuple[int | None, int | 
         return None, None
     line = metadata.get(START_LINE)
     return start, line if _is_int(line) and line >= 1 else None
-
-
-def _first_page(metadata: Mapping[Any, Any]) -> int:
-    """The page a Document that is a span of its source starts on, where it says
-    (``page_start``, from a split with ``add_page_numbers``): its chunks' pages count on
-    from there, in the source; else 1."""
-    page = metadata.get(PAGE_KEYS[0])
-    return page if _is_int(page) and page >= 1 else 1
 
 
 def _is_int(value: object) -> TypeGuard[int]:

@@ -41,7 +41,7 @@ from typing_extensions import Self
 
 from spansplit import Chunk, LengthFunction, Splitter, count_lines, resolve_length
 from spansplit.batch import DocumentError
-from spansplit.chunk import PAGE_KEYS, with_page_numbers
+from spansplit.chunk import PAGE_KEYS, first_page, with_page_numbers
 from spansplit.errors import (
     ChunkTooLargeError,
     InvalidInputError,
@@ -354,8 +354,7 @@ class SpanNodeParser(TextSplitter):
             # (the budget's probe chunk has no pages: it measures metadata alone) A node
             # that is a span of its document and says what page it starts on (split with
             # pages before) has its chunks' pages counted on from there.
-            first = node.metadata.get(PAGE_KEYS[0]) if origin.offset is not None else None
-            before = first - 1 if isinstance(first, int) and first >= 1 else 0
+            before = first_page(node.metadata) - 1 if origin.offset is not None else 0
             metadata.update({k: chunk.metadata.get(k, 1) + before for k in PAGE_KEYS})
         return metadata
 
