@@ -819,9 +819,8 @@ def assert_no_chunk_ends_on_a_heading(
     for chunk, following in itertools.pairwise(chunks):
         if any(start <= chunk.end - 1 < end for start, end in bodiless):
             continue
-        if layout.line_start(following.start) in unit_starts and (
-            measure(text[chunk.start : following.end]) > size
-        ):
+        line_start = max(text.rfind("\n", 0, following.start), text.rfind("\r", 0, following.start))
+        if line_start + 1 in unit_starts and (measure(text[chunk.start : following.end]) > size):
             continue
         if on_heading(chunk.end - 1, chunk.end):
             first = last = next(i for i, w in enumerate(words) if w[0] <= chunk.end - 1 < w[1])

@@ -40,7 +40,7 @@ from typing import Any, NamedTuple
 
 from ..chunk import Span, trim_span
 from ..errors import ExtraNotInstalledError
-from ..lines import has_lone_cr, line_ending_ends, optional_numpy
+from ..lines import LINE_ENDING, LineWalker, has_lone_cr, line_ending_ends, optional_numpy
 from .levels import StartsLevel
 from .linebreaks import clause_starts_from, word_starts
 from .sentences import SentenceLevel, SentenceStarts
@@ -183,8 +183,9 @@ VECTOR_MIN_BLOCKS = 256
 installed, ``_VECTOR_BATCH`` blocks at a time."""
 _VECTOR_BATCH = 1 << 13
 
-STRETCH_CHARS = 1 << 16
-"""A longer document is parsed a stretch of about this many code points at a time."""
+STRETCH_CHARS = 1 << 13
+"""A longer document is parsed a stretch of about this many code points at a time (the
+parser's events for it are held at once, outside Python's heap)."""
 
 
 class BlockTree:
@@ -310,16 +311,19 @@ class MarkdownLayout:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        # 4 bytes a line (a list takes 36: 36 MB for a megabyte of blank lines)
-        self.line_starts = line_ending_ends(text)
-        if self.line_starts and self.line_starts[-1] == len(text):
-            self.line_starts.pop()  # the end of the text is not a line start
-        self.line_starts.insert(0, 0)
+        # 4 bytes a line (a list takes 36: 36 MB for a megabyte of blank lines), kept only
+        # while the text is parsed: a code block's lines are found by scanning it
+        line_starts = line_ending_ends(text)
+        if line_starts and line_starts[-1] == len(text):
+            line_starts.pop()  # the end of the text is not a line start
+        line_starts.insert(0, 0)
+        self.lines = LineWalker(text)
         base = 1 if text.startswith("\ufeff") else 0
         matter = FRONT_MATTER.match(text, base)
         self.front_matter: Span | None = (base, matter.end()) if matter else None
         self.body_start = matter.end() if matter else base
-        self.tree, heading_blocks = _parse(text, self.body_start, self.line_starts)
+        self.tree, heading_blocks = _parse(text, self.body_start, line_starts)
+        del line_starts
         self.root = Block(self.tree, 0)
         starts, ends = self.tree.starts, self.tree.ends
         # The lines of every heading (in containers too), ascending: see WordLevel.
@@ -334,10 +338,6 @@ class MarkdownLayout:
         """Whether ``pos`` lies on the lines of a heading."""
         index = bisect_right(self._heading_line_starts, pos) - 1
         return index >= 0 and pos < self.heading_lines[index][1]
-
-    def line_start(self, pos: int) -> int:
-        """Start of the line that holds ``pos``."""
-        return self.line_starts[bisect_right(self.line_starts, pos) - 1]
 
     # -- sections ------------------------------------------------------------------------
 
@@ -491,14 +491,18 @@ class MarkdownLayout:
     def line_cuts(self, block: int, start: int, end: int) -> list[int]:
         """The cuts of :meth:`_inner_cuts` of a code or HTML block that lie in ``(start,
         end)``, found without reading its other lines."""
-        tree, line_starts = self.tree, self.line_starts
-        first = bisect_right(line_starts, tree.starts[block])
-        stop = bisect_left(line_starts, tree.ends[block])
-        if tree.kinds[block] == _CODE and tree.marks[block] == 1:
-            first, stop = first + 1, stop - 1  # the fences go with the first and last lines
-        first = max(first, bisect_right(line_starts, start))
-        stop = min(stop, bisect_left(line_starts, end))
-        return line_starts[first:stop].tolist() if first < stop else []
+        tree = self.tree
+        low, high = tree.starts[block], tree.ends[block]
+        if tree.kinds[block] == _CODE and tree.marks[block] == 1 and low < high:
+            # the fences go with the first and last lines
+            low, high = self.lines.end(low), self.lines.start(high)
+        low, high = max(low, start), min(high, end)
+        if low >= high:
+            return []
+        cuts = [match.end() for match in LINE_ENDING.finditer(self.text, low, high)]
+        if cuts and cuts[-1] == high:
+            cuts.pop()  # (a line ending that ends the range starts no line inside it)
+        return cuts
 
     def block_cuts(self, start: int, end: int, fits: Fits | None = None) -> list[int]:
         """Where a region may be cut at its blocks (see the module docstring).
@@ -664,12 +668,7 @@ class MarkdownLayout:
         tree, text = self.tree, self.text
         kind, start, end = tree.kinds[block], tree.starts[block], tree.ends[block]
         if kind in (_CODE, _HTML):
-            lines = self.line_starts[
-                bisect_right(self.line_starts, start) : bisect_left(self.line_starts, end)
-            ].tolist()
-            if kind == _CODE and tree.marks[block] == 1:
-                lines = lines[1:-1]  # the fences go with the first and last lines
-            return lines
+            return self.line_cuts(block, start, end)
         if kind == _TABLE:
             rows = [tree.starts[row] for row in tree.children(block)]
             return rows[2:]  # the header and delimiter rows go with the first row
