@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import tracemalloc
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
@@ -835,6 +836,40 @@ def test_lines_read_a_window_at_a_time_make_the_same_blocks(length: str | None, 
         assert [(c.start, c.end, c.size) for c in splitter.split(text)] == whole
     finally:
         tiling.LINE_WINDOW_CHARS = saved
+
+
+@pytest.mark.parametrize("length", [None, "utf8", "cl100k_base"])
+@given(text=texts_of(st.sampled_from(LINE_ATOMS), noise=3, count=80), batch=st.integers(1, 5))
+def test_blocks_made_a_batch_at_a_time_are_those_of_one_batch(
+    length: str | None, text: str, batch: int
+) -> None:
+    """Blocks are placed and made into chunks a batch at a time: batches of a few blocks
+    give the chunks (numbers, lines, kinds, sizes) of one batch that holds them all."""
+    splitter = BlockSplitter(12, length=length)
+    saved, tiling.BATCH_BLOCKS = tiling.BATCH_BLOCKS, 1 << 30
+    try:
+        whole = splitter.split(text)
+        tiling.BATCH_BLOCKS = batch
+        assert splitter.split(text) == whole
+        assert splitter.spans(text) == [(c.start, c.end, c.size) for c in whole]
+    finally:
+        tiling.BATCH_BLOCKS = saved
+
+
+def test_many_blocks_take_little_memory_beside_themselves() -> None:
+    # 100,000 one-letter paragraphs are as many blocks: the lists of every block's start,
+    # stop, size, kind, text and lines, held at once beside the blocks, took 26 times the
+    # text; a batch at a time, 5.
+    text = "a\n\n" * 100_000
+    splitter = BlockSplitter(100)
+    tracemalloc.start()
+    try:
+        blocks = splitter.split(text)
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(blocks) == 100_000
+    assert peak - held < 10 * len(text)
 
 
 @pytest.mark.parametrize("length", ["utf8", "cl100k_base"])

@@ -42,7 +42,7 @@ from . import windows
 from .merge import OverlapSearch, adds_too_little, holds_content, merge, sentence_kinds
 from .pieces import Pieces, fit, hard_cut
 from .scan import RecursiveScan, literal_levels, scan_separators
-from .tiling import Tiles, tile
+from .tiling import Tiles, tile, tile_batches
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,5 +369,6 @@ __all__ = [
     "hard_cut",
     "pack",
     "tile",
+    "tile_batches",
     "without_repeated",
 ]

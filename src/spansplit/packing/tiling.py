@@ -14,6 +14,7 @@ the chunks end, and labels each with the kind of the segment it starts.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from itertools import accumulate, chain, compress, count, pairwise, repeat
 from operator import lt, sub
 
@@ -25,10 +26,24 @@ from ..sizing.base import LengthFunction
 LINE_WINDOW_CHARS = 1 << 14
 """Code points of a segment's lines read at a time when it is cut into blocks."""
 
+BATCH_BLOCKS = 1 << 12
+"""Blocks handed over at a time by :func:`tile_batches` (about as many segments are read at
+once): a megabyte of one-letter paragraphs is 333,000 blocks, whose lists held whole took
+thirty times the text beside the blocks returned."""
+
 
 def tile(text: str, layout: BlockLayout, config: ChunkConfig) -> Tiles:
     """The blocks of ``text`` for ``layout``, each within ``config.chunk_size`` unless it
     is one line (see the module docstring)."""
+    whole = Tiles()
+    for batch in tile_batches(text, layout, config):
+        whole.extend(batch)
+    return whole
+
+
+def tile_batches(text: str, layout: BlockLayout, config: ChunkConfig) -> Iterator[Tiles]:
+    """The blocks of :func:`tile`, in order, a batch of about :data:`BATCH_BLOCKS` at a
+    time (a segment cut into many blocks may make a batch larger)."""
     return _Assembly(text, layout, config.chunk_size, config.length).run()
 
 
@@ -42,6 +57,16 @@ class Tiles:
         self.stops: list[int] = []
         self.sizes: list[int] = []
         self.kinds: list[str] = []
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def extend(self, other: Tiles) -> None:
+        """Append the blocks of ``other``."""
+        self.starts += other.starts
+        self.stops += other.stops
+        self.sizes += other.sizes
+        self.kinds += other.kinds
 
 
 class _Assembly:
@@ -64,36 +89,58 @@ class _Assembly:
         self.length = length
         self.blocks = Tiles()
 
-    def run(self) -> Tiles:
+    def run(self) -> Iterator[Tiles]:
+        """The blocks, a batch at a time (see :func:`tile_batches`)."""
         if self.length.counts_code_points(self.text):
-            self._run_code_points()
+            parts = self._run_code_points()
         else:
-            self._run_measured()
-        return self.blocks
+            parts = self._run_measured()
+        for _ in parts:
+            if len(self.blocks) >= BATCH_BLOCKS:
+                yield self._handed_over()
+        if len(self.blocks):
+            yield self._handed_over()
 
-    def _run_code_points(self) -> None:
-        layout, blocks, target = self.layout, self.blocks, self.target
+    def _handed_over(self) -> Tiles:
+        """The blocks added since the last batch, as the next batch."""
+        batch, self.blocks = self.blocks, Tiles()
+        return batch
+
+    def _run_code_points(self) -> Iterator[None]:
+        """Place the segments a window of :data:`BATCH_BLOCKS` at a time, yielding after
+        each window."""
+        layout, target = self.layout, self.target
         firsts, kinds, size = layout.firsts, layout.kinds, len(self.text)
-        ends = [*firsts[1:], size]
-        starts = [0, *ends[:-1]]  # blank lines before the first content join its block
-        sizes = list(map(sub, ends, starts))
         start = 0  # where the next block starts: blank lines may come before a segment
-        done = 0  # segments before this one are placed
-        for cut in chain(compress(count(), map(lt, repeat(target), sizes)), [len(firsts)]):
-            if cut < done:
-                continue
-            while done < cut and start != starts[done]:  # blank lines carried over
-                start = self._pack_segment(start, firsts[done], ends[done], kinds[done])
-                done += 1
-            if done < cut:  # segments that fit whole, each one block
-                blocks.starts += starts[done:cut]
-                blocks.stops += ends[done:cut]
-                blocks.sizes += sizes[done:cut]
-                blocks.kinds += kinds[done:cut]
-                start, done = ends[cut - 1], cut
-            if cut < len(firsts):
-                start = self._pack_segment(start, firsts[cut], ends[cut], kinds[cut])
-                done = cut + 1
+        for low in range(0, len(firsts), BATCH_BLOCKS):
+            high = min(low + BATCH_BLOCKS, len(firsts))
+            # segment low + i spans [starts[i], ends[i]); the blank lines before the first
+            # content join its block
+            ends = [*firsts[low + 1 : high], firsts[high] if high < len(firsts) else size]
+            starts = [firsts[low] if low else 0, *ends[:-1]]
+            sizes = list(map(sub, ends, starts))
+            done = 0  # segments of the window before this one are placed
+            for cut in chain(compress(count(), map(lt, repeat(target), sizes)), [len(ends)]):
+                if cut < done:
+                    continue
+                while done < cut and start != starts[done]:  # blank lines carried over
+                    start = self._pack_segment(
+                        start, firsts[low + done], ends[done], kinds[low + done]
+                    )
+                    done += 1
+                if done < cut:  # segments that fit whole, each one block
+                    blocks = self.blocks
+                    blocks.starts += starts[done:cut]
+                    blocks.stops += ends[done:cut]
+                    blocks.sizes += sizes[done:cut]
+                    blocks.kinds += kinds[low + done : low + cut]
+                    start, done = ends[cut - 1], cut
+                if cut < len(ends):
+                    start = self._pack_segment(
+                        start, firsts[low + cut], ends[cut], kinds[low + cut]
+                    )
+                    done = cut + 1
+            yield
         if start < size:  # blank lines left over form the last blocks
             self._pack_code_points(start, size, size, size, TEXT, size)
 
@@ -102,7 +149,8 @@ class _Assembly:
         _, content_end, _, _, lead_end = self.layout.segment(first, end, kind)
         return self._pack_code_points(start, first, content_end, end, kind, lead_end)
 
-    def _run_measured(self) -> None:
+    def _run_measured(self) -> Iterator[None]:
+        """Place the segments one at a time, yielding after each."""
         size = len(self.text)
         start = 0  # where the next block starts: blank lines may come before a segment
         for first, content_end, end, kind, lead_end in chain(
@@ -119,6 +167,7 @@ class _Assembly:
                 start = end
             else:
                 start = self._pack(start, first, content_end, end, kind, lead_end)
+            yield
 
     def _pack_code_points(
         self, start: int, first: int, content_end: int, end: int, kind: str, lead_end: int

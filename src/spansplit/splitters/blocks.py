@@ -15,7 +15,7 @@ from operator import lt, sub
 from ..boundaries.blocks import TEXT, block_layout
 from ..chunk import Chunk, SizedSpan
 from ..config import ChunkConfig
-from ..packing import tile
+from ..packing import tile_batches
 from ..sizing import LengthSpec
 from ..sizing.base import LengthFunction
 from .base import Splitter
@@ -64,37 +64,39 @@ class BlockSplitter(Splitter):
         return self.config.length
 
     def spans(self, text: str) -> list[SizedSpan]:
-        blocks = tile(text, block_layout(text), self.config)
-        return list(zip(blocks.starts, blocks.stops, blocks.sizes))
+        spans: list[SizedSpan] = []
+        for blocks in tile_batches(text, block_layout(text), self.config):
+            spans += zip(blocks.starts, blocks.stops, blocks.sizes)
+        return spans
 
     def _chunks(self, text: str, source: int, first_index: int) -> list[Chunk]:
         layout = block_layout(text)
-        blocks = tile(text, layout, self.config)
-        starts, stops, sizes = blocks.starts, blocks.stops, blocks.sizes
-        if not starts:
-            return []
-        # Everything per block is done by ``map`` (C speed). Blocks tile the text and are
-        # whole lines, so line numbers come from counting the line endings of each block
-        # once: a block starts on the line after the one the block before ends with its
-        # line ending. (Counting in the block's own text is cheaper than in a range of the
-        # source, whose code points may be wider.)
-        texts = list(map(text.__getitem__, map(slice, starts, stops)))
         walker = layout.lines
-        if walker.lone_cr:
-            endings = list(map(walker.endings, starts, stops))
-        else:
-            endings = list(map(str.count, texts, repeat("\n")))
-        first_lines = list(accumulate(endings, initial=1))
-        last_lines = list(map(sub, first_lines[1:], repeat(1)))
-        if text[-1] not in "\r\n":
-            last_lines[-1] += 1  # the last block ends with no line ending
-        return list(
-            map(
+        chunks: list[Chunk] = []
+        first_line = 1
+        for blocks in tile_batches(text, layout, self.config):
+            starts, stops, sizes = blocks.starts, blocks.stops, blocks.sizes
+            # Everything per block is done by ``map`` (C speed), a batch at a time. Blocks
+            # tile the text and are whole lines, so line numbers come from counting the line
+            # endings of each block once: a block starts on the line after the one the block
+            # before ends with its line ending. (Counting in the block's own text is cheaper
+            # than in a range of the source, whose code points may be wider.)
+            texts = list(map(text.__getitem__, map(slice, starts, stops)))
+            if walker.lone_cr:
+                endings = list(map(walker.endings, starts, stops))
+            else:
+                endings = list(map(str.count, texts, repeat("\n")))
+            first_lines = list(accumulate(endings, initial=first_line))
+            last_lines = list(map(sub, first_lines[1:], repeat(1)))
+            first_line = first_lines.pop()
+            if stops[-1] == len(text) and text[-1] not in "\r\n":
+                last_lines[-1] += 1  # the last block ends with no line ending
+            chunks += map(
                 Chunk,
                 texts,
                 starts,
                 stops,
-                count(first_index),
+                count(first_index + len(chunks)),
                 first_lines,
                 last_lines,
                 sizes,
@@ -102,7 +104,7 @@ class BlockSplitter(Splitter):
                 repeat(source),
                 map(lt, repeat(self.chunk_size), sizes),  # oversized: size > target
             )
-        )
+        return chunks
 
 
 def split_blocks(text: str, chunk_size: int, *, length: LengthSpec = None) -> list[Chunk]:
