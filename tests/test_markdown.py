@@ -1165,6 +1165,28 @@ def test_a_first_list_item_too_big_for_its_heading_is_cut_at_its_blocks_not_its_
     ]
 
 
+@pytest.mark.parametrize("marker", ["1.", "10)", "-", "> 2.", "  3."])
+def test_a_list_items_marker_stays_with_its_first_words(marker: str) -> None:
+    # The sentence rules break "1. Immutable" after "1.": an item over the budget was cut
+    # there, and "1." was a chunk of its own (6 of 12,583 chunks of the corpus documentation
+    # at 100 characters).
+    text = (
+        f"{marker} Immutable borrow (`ImmBorrow`) --- The place expression is captured.\n"
+        f"{marker} Unique immutable borrow --- This is similar, but must be unique.\n"
+    )
+    for size, overlap in ((40, 0), (60, 10)):
+        chunks = split_markdown(text, size, overlap)
+        assert [
+            c.text.split()[: len(marker.split()) + 1] for c in chunks if marker.strip() in c.text
+        ] == [
+            [*marker.split(), "Immutable"],
+            [*marker.split(), "Unique"],
+        ]
+        assert all(
+            c.text.strip(" >").rstrip(".)") not in ("", "1", "10", "-", "2", "3") for c in chunks
+        )
+
+
 @pytest.mark.parametrize(
     "block",
     [

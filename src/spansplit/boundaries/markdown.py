@@ -144,6 +144,9 @@ something else (a ``# comment`` in a fence as a heading, half a row as text)."""
 _QUOTE_MARKERS = re.compile(r"[>\s]*")
 """Blank lines, or those of a block quote (its markers only)."""
 
+_LIST_MARKER = re.compile(r"[ \t>]*(?:[-+*]|[0-9]{1,9}[.)])\s*")
+"""A list item's marker, with the quote markers and indentation before it on its line."""
+
 
 def _after_quote_markers(text: str, words: list[Span]) -> list[tuple[int, int, int]]:
     """``words`` with each that is only a quote's markers (``>``, a blank line of a quote)
@@ -675,7 +678,10 @@ class MarkdownLayout:
         if tree.holds_blocks(block):
             return self.block_cuts(start, end)
         if kind in (_PARAGRAPH, _ITEM, _FOOTNOTE, _QUOTE):
-            return [cut for cut, _ in _SENTENCES(text, start, end)[1:]]
+            cuts = [cut for cut, _ in _SENTENCES(text, start, end)[1:]]
+            if kind == _ITEM and cuts and _LIST_MARKER.fullmatch(text, start, cuts[0]):
+                del cuts[0]  # "1. Install": the marker is the item's, no sentence of its own
+            return cuts
         return []
 
 
