@@ -1165,6 +1165,23 @@ def test_a_first_list_item_too_big_for_its_heading_is_cut_at_its_blocks_not_its_
     ]
 
 
+@pytest.mark.parametrize("overlap", [0, 10])
+def test_a_quotes_blank_line_before_a_block_that_fits_only_alone_ends_the_chunk_before(
+    overlap: int,
+) -> None:
+    # The blank line (">") goes with the block after it, but the fence fills the budget: the
+    # blank line was a chunk of its own (">", or the overlap and ">"), as in the corpus's
+    # Rust reference (types/closure.md) at 128+16 tokens.
+    fence = "> ```\n" + "".join(f"> line {i} of code\n" for i in range(5)) + "> ```"
+    text = f"> A first paragraph of the quote that is long enough.\n>\n{fence}\n"
+    assert [c.text for c in split_markdown(text, len(fence), overlap)] == [
+        "> A first paragraph of the quote that is long enough.\n>",
+        fence,
+    ]
+    roomy = [c.text for c in split_markdown(text, len(fence) + 2, overlap)]
+    assert roomy == ["> A first paragraph of the quote that is long enough.", f">\n{fence}"]
+
+
 @pytest.mark.parametrize("marker", ["1.", "10)", "-", "> 2.", "  3."])
 def test_a_list_items_marker_stays_with_its_first_words(marker: str) -> None:
     # The sentence rules break "1. Immutable" after "1.": an item over the budget was cut

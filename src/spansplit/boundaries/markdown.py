@@ -436,12 +436,13 @@ class MarkdownLayout:
                 yield kid
             kid = afters[kid]
 
-    def kid_cuts(self, block: int, start: int, end: int) -> Iterator[int]:
+    def kid_cuts(self, block: int, start: int, end: int, fits: Fits | None = None) -> Iterator[int]:
         """Where ``(start, end)`` may be cut between the blocks ``block`` holds, ascending:
-        before each but the first (before the blank lines of a quote, ``>``, between them),
-        except right after a heading; and around text that no block holds (link
-        reference definitions, which the parser reads but does not report), so that it is
-        a part of its own, or after a heading goes with it."""
+        before each but the first (before the blank lines of a quote, ``>``, between them,
+        unless, ``fits`` telling, the block after fits alone and not with them: then
+        after them), except right after a heading; and around text that no block holds
+        (link reference definitions, which the parser reads but does not report), so that
+        it is a part of its own, or after a heading goes with it."""
         text = self.text
         kinds, starts, ends = self.tree.kinds, self.tree.starts, self.tree.ends
         cuts: list[int] = []
@@ -457,8 +458,10 @@ class MarkdownLayout:
                 cuts.append(starts[kid])
             elif kinds[previous] != _HEADING:
                 # A quote's blank lines (">") go with the block after them, also those at
-                # the end of the block before (a list's last item holds them).
-                cuts.append(_before_quote_blank_lines(text, starts[kid]))
+                # the end of the block before (a list's last item holds them), unless that
+                # block fits alone and not with them: they would be a chunk of their own.
+                blank = _before_quote_blank_lines(text, starts[kid])
+                cuts.append(starts[kid] if _apart(fits, blank, starts[kid], ends[kid]) else blank)
             for cut in cuts:
                 if last < cut < end:
                     yield cut
@@ -524,7 +527,7 @@ class MarkdownLayout:
             if _same_text(text, (start, end), (starts[block], ends[block])):
                 return [cut for cut in self._inner_cuts(block) if start < cut < end]
             return self._head_cut(block, start, end) if kinds[block] == _TABLE else []
-        inside = list(self.kid_cuts(block, start, end))
+        inside = list(self.kid_cuts(block, start, end, fits))
         kids = list(self._kids(block, start, end)) if not inside else []
         if inside or not kids:
             return inside
@@ -1394,7 +1397,7 @@ class BlockLevel:
         as 350,000 pieces at once."""
         block = self.layout.blocks_cut(start, end)
         if block is not None:
-            return KidsLevel(self.layout, block)
+            return KidsLevel(self.layout, block, self.fits)
         block = self.layout.lines_block(start, end)
         return None if block is None else LinesLevel(self.layout, block)
 
@@ -1407,9 +1410,10 @@ class KidsLevel:
 
     layout: MarkdownLayout
     block: int
+    fits: Fits | None = None
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
-        return _parts(start, end, list(self.layout.kid_cuts(self.block, start, end)))
+        return _parts(start, end, list(self.layout.kid_cuts(self.block, start, end, self.fits)))
 
 
 @dataclass(frozen=True, slots=True)
