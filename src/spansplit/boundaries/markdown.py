@@ -459,9 +459,15 @@ class MarkdownLayout:
             elif kinds[previous] != _HEADING:
                 # A quote's blank lines (">") go with the block after them, also those at
                 # the end of the block before (a list's last item holds them), unless that
-                # block fits alone and not with them: they would be a chunk of their own.
+                # block fits alone and not with them while the block before fits with them:
+                # they would be a chunk of their own.
                 blank = _before_quote_blank_lines(text, starts[kid])
-                cuts.append(starts[kid] if _apart(fits, blank, starts[kid], ends[kid]) else blank)
+                after = _before_quote_blank_lines(text, ends[kid])  # (its own at its end aside)
+                alone = _apart(fits, blank, starts[kid], after)
+                if alone and fits is not None and fits(starts[previous], starts[kid]):
+                    cuts.append(starts[kid])
+                else:
+                    cuts.append(blank)
             for cut in cuts:
                 if last < cut < end:
                     yield cut
@@ -682,8 +688,12 @@ class MarkdownLayout:
             return self.block_cuts(start, end)
         if kind in (_PARAGRAPH, _ITEM, _FOOTNOTE, _QUOTE):
             cuts = [cut for cut, _ in _SENTENCES(text, start, end)[1:]]
-            if kind == _ITEM and cuts and _LIST_MARKER.fullmatch(text, start, cuts[0]):
-                del cuts[0]  # "1. Install": the marker is the item's, no sentence of its own
+            if (
+                kind in (_ITEM, _PARAGRAPH)
+                and cuts
+                and _LIST_MARKER.fullmatch(text, start, cuts[0])
+            ):
+                del cuts[0]  # "1. Install": an item's marker is no sentence of its own
             return cuts
         return []
 
