@@ -480,6 +480,32 @@ def test_line_walker_steps_between_line_boundaries(text: str) -> None:
         assert walker.endings(0, stop) == sum(1 for e in ends if e <= stop)
 
 
+class _SearchCountingText(str):
+    """A text that counts the characters its ``rfind`` calls search."""
+
+    searched = 0
+
+    def rfind(self, sub: str, start: int = 0, end: int | None = None) -> int:  # type: ignore[override]
+        stop = len(self) if end is None else end
+        _SearchCountingText.searched += max(0, stop - start)
+        return str.rfind(self, sub, start, end)
+
+
+@pytest.mark.parametrize("line", ["a line", "x" * 5_000])
+def test_line_walker_reads_back_only_as_far_as_the_line_start(line: str) -> None:
+    # Lines ending in a lone CR have no LF: a search for one read back to the start of the
+    # text for every line (quadratic time for the paging blocks of such a text).
+    step = len(line) + 1
+    count = 2_000_000 // step
+    text = _SearchCountingText(f"{line}\r" * count + f"{line}\n{line}\r")
+    walker = LineWalker(text)
+    for end, start in ((len(text), count * step + step), (count * step + step, count * step)):
+        _SearchCountingText.searched = 0
+        assert walker.start(end) == start
+        assert _SearchCountingText.searched < 16 * len(line) + 2_048  # not the whole text
+    assert walker.start(step) == 0
+
+
 def check_line_numbers_of_chunks(text: str) -> None:
     ends = naive_ending_ends(text)
     chunks = (

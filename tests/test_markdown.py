@@ -11,6 +11,7 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import ROOT, corpus_path, sample
@@ -1163,6 +1164,29 @@ def test_a_first_list_item_too_big_for_its_heading_is_cut_at_its_blocks_not_its_
         "  - see the notes below for details on versions.",
         "- Configure it next. Edit the config file. Restart the service afterwards.",
     ]
+
+
+class _ReadCountingText(str):
+    """A text that counts the characters read from it by index or slice."""
+
+    read = 0
+
+    def __getitem__(self, key: Any) -> str:
+        part = str.__getitem__(self, key)
+        _ReadCountingText.read += len(part)
+        return part
+
+
+def test_a_quotes_blank_lines_are_found_by_reading_those_lines_only() -> None:
+    # In lines ending in a lone CR (no LF), the line before was looked for by a search for
+    # a LF back to the start of the text, for every block: 1 MB of list lines took 1.6 s
+    # with MarkdownSplitter, 0.2 s now.
+    lines = "- a list item ending in a lone CR\r" * 30_000 + "- the last item\n"
+    for tail, found in (("", len(lines)), (">\n> \n", len(lines))):
+        text = _ReadCountingText(lines + tail + "- the item after\r")
+        _ReadCountingText.read = 0
+        assert markdown_boundaries._before_quote_blank_lines(text, len(lines) + len(tail)) == found
+        assert _ReadCountingText.read < 100
 
 
 @pytest.mark.parametrize("overlap", [0, 10])

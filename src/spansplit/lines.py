@@ -143,10 +143,17 @@ class LineWalker:
             content_end = end - 1
         else:
             content_end = end
-        last = text.rfind("\n", 0, content_end)
-        if self.lone_cr:
-            last = max(last, text.rfind("\r", 0, content_end))
-        return last + 1
+        if not self.lone_cr:
+            return text.rfind("\n", 0, content_end) + 1
+        # Back a growing window at a time: where lines end in a lone CR there may be no LF
+        # at all, and a search for one would read back to the start of the text each time.
+        window = 256
+        while True:
+            low = max(0, content_end - window)
+            last = max(text.rfind("\n", low, content_end), text.rfind("\r", low, content_end))
+            if last >= 0 or low == 0:
+                return last + 1
+            window *= 4
 
     def last_end(self, start: int, limit: int) -> int:
         """The furthest line boundary in ``(start, limit]``, else ``start`` (``limit`` must

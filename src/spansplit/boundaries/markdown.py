@@ -167,10 +167,17 @@ def _after_quote_markers(text: str, words: list[Span]) -> list[tuple[int, int, i
 
 def _before_quote_blank_lines(text: str, start: int) -> int:
     """Where the blank lines of a block quote (``>`` and spaces) right before the line
-    start ``start`` begin (``start`` where there are none)."""
+    start ``start`` begin (``start`` where there are none). Only those lines are read
+    (back from ``start`` to the first other character): a text of lines ending in a lone
+    CR, which has no LF to stop a search for one, was read back to its start each time."""
     while start > 0:
-        line = text.rfind("\n", 0, start - 1) + 1
-        if ">" not in text[line:start] or _QUOTE_MARKERS.fullmatch(text, line, start) is None:
+        line = start  # back over the line before (up to a LF), while it is '>' or blank
+        while line > 0 and (line == start or text[line - 1] != "\n"):
+            char = text[line - 1]
+            if char != ">" and not char.isspace():
+                return start
+            line -= 1
+        if ">" not in text[line:start]:
             break
         start = line
     return start
@@ -462,9 +469,13 @@ class MarkdownLayout:
                 # block fits alone and not with them while the block before fits with them:
                 # they would be a chunk of their own.
                 blank = _before_quote_blank_lines(text, starts[kid])
-                after = _before_quote_blank_lines(text, ends[kid])  # (its own at its end aside)
-                alone = _apart(fits, blank, starts[kid], after)
-                if alone and fits is not None and fits(starts[previous], starts[kid]):
+                if (
+                    blank < starts[kid]
+                    and fits is not None
+                    and fits(starts[previous], starts[kid])
+                    # (the block after measured without its own blank lines at its end)
+                    and _apart(fits, blank, starts[kid], _before_quote_blank_lines(text, ends[kid]))
+                ):
                     cuts.append(starts[kid])
                 else:
                     cuts.append(blank)
