@@ -27,6 +27,7 @@ from spansplit import (
     InvalidParameterError,
     MarkdownSplitter,
     ParagraphSplitter,
+    ParameterTypeError,
     resolve_length,
     split_markdown,
     with_heading_path,
@@ -762,6 +763,63 @@ def test_generated_markdown_keeps_every_promise(text: str, size: int, data: st.D
     measured = len if measure is None else measure
     assert_no_chunk_ends_on_a_heading(text, chunks, size, measured)
     assert_units_that_fit_are_whole_and_overlap_starts_outside_them(text, chunks, measured, size)
+
+
+@given(MARKDOWN, st.integers(8, 200), st.data())
+def test_unmerged_sections_start_a_chunk_at_every_heading(
+    text: str, size: int, data: st.DataObject
+) -> None:
+    """With ``merge_sections=False`` every promise holds, no chunk holds text from both
+    sides of a heading, the first chunk at or after each heading starts on its line, and
+    a chunk's metadata names the innermost section holding its start."""
+    overlap = data.draw(st.integers(0, size // 3))
+    measure = data.draw(st.sampled_from([None, toy_tokens]))
+    splitter = MarkdownSplitter(size, overlap, length=measure, merge_sections=False)
+    chunks = splitter.split(text)
+    check_chunks(text, chunks, size, len if measure is None else measure, overlap=overlap)
+    assert_overlap_stays_in_its_section(text, chunks)
+    layout = MarkdownLayout(text)
+    starts = layout.heading_starts
+    for chunk in chunks:
+        assert not [h for h in starts if chunk.start < h < chunk.end], chunk
+        if chunk.kind == "front_matter":
+            continue
+        index = bisect_right(starts, chunk.start) - 1
+        while index >= 0 and layout.headings[index].end <= chunk.start:
+            index = layout.headings[index].parent
+        path = [h.text for h in layout.heading_path(index)] if index >= 0 else []
+        assert [h["text"] for h in chunk.metadata["headings"]] == path, chunk
+    for heading in layout.headings:
+        first = next((c for c in chunks if c.start >= heading.start), None)
+        assert first is not None and not text[heading.start : first.start].strip(), heading
+
+
+def test_unmerged_sections_are_one_chunk_each_as_the_frameworks_give_them() -> None:
+    """LangChain's MarkdownHeaderTextSplitter and LlamaIndex's MarkdownNodeParser return one
+    chunk per section (a heading with nothing under it alone); merged, small sections
+    share a chunk named by the section holding it whole (here the document: no name)."""
+    text = "# A\n\nintro\n\n## B\n\nbee text\n\n### C\n\n## Bare\n\n# D\n\ndee\n"
+    merged = MarkdownSplitter(1000).split(text)
+    assert [(c.text, c.metadata["headings"]) for c in merged] == [(text.strip(), [])]
+    separate = MarkdownSplitter(1000, 10, merge_sections=False).split(text)
+    assert [c.text for c in separate] == [
+        "# A\n\nintro",
+        "## B\n\nbee text",
+        "### C",
+        "## Bare",
+        "# D\n\ndee",
+    ]
+    assert [[h["text"] for h in c.metadata["headings"]] for c in separate] == [
+        ["A"],
+        ["A", "B"],
+        ["A", "B", "C"],
+        ["A", "Bare"],
+        ["D"],
+    ]
+    shortcut = split_markdown(text, 1000, 10, merge_sections=False)
+    assert [(c.start, c.end) for c in shortcut] == [(c.start, c.end) for c in separate]
+    with pytest.raises(ParameterTypeError, match="merge_sections"):
+        MarkdownSplitter(100, merge_sections="no")  # type: ignore[arg-type]
 
 
 def assert_units_that_fit_are_whole_and_overlap_starts_outside_them(

@@ -280,3 +280,55 @@ def test_langchain_markdown_header_options_say_what_they_would_do(option: str) -
     assert splitter.split_text("# Foo\n\nText.\n") == ["# Foo\n\nText."]
     with pytest.raises(InvalidParameterError, match=f"{option}=True"):
         SpanMarkdownTextSplitter(headers, chunk_size=40, chunk_overlap=0, **{option: True})
+
+
+# --- one section per chunk, as the frameworks give them -----------------------------------------
+
+SMALL_SECTIONS = (
+    "# A\n\nintro\n\n## B\n\nbee text\n\n```sh\n# not a heading\n```\n\n"
+    "### C\n\nsee text\n\n## Bare\n\n# D\n\ndee\n"
+)
+
+
+def test_langchain_names_each_section_as_markdown_header_text_splitter() -> None:
+    """Small sections are a Document each, named as MarkdownHeaderTextSplitter names them
+    (its text joins lines its own way; ours is the file's span); merged on request."""
+    pytest.importorskip("langchain_core")
+    from langchain_spansplit import SpanMarkdownTextSplitter
+    from langchain_text_splitters import MarkdownHeaderTextSplitter
+
+    headers = [("#", "H1"), ("##", "H2"), ("###", "H3")]
+    theirs = MarkdownHeaderTextSplitter(headers, strip_headers=False).split_text(SMALL_SECTIONS)
+    splitter = SpanMarkdownTextSplitter(headers, chunk_size=1000, add_start_index=True)
+    ours = splitter.create_documents([SMALL_SECTIONS])
+    names = [{k: v for k, v in d.metadata.items() if k.startswith("H")} for d in ours]
+    assert names == [d.metadata for d in theirs]
+    assert [d.page_content.split("\n")[0] for d in ours] == [
+        d.page_content.split("\n")[0].rstrip() for d in theirs
+    ]
+    for document in ours:
+        start = document.metadata["start_index"]
+        assert SMALL_SECTIONS[start : start + len(document.page_content)] == document.page_content
+    merged = SpanMarkdownTextSplitter(headers, chunk_size=1000, merge_sections=True)
+    (whole,) = merged.create_documents([SMALL_SECTIONS])
+    assert whole.page_content == SMALL_SECTIONS.strip()
+    assert not any(k.startswith("H") for k in whole.metadata)
+
+
+def test_llama_index_header_paths_as_markdown_node_parser() -> None:
+    """A node per section with MarkdownNodeParser's header_path (and the same text, as both
+    keep the heading line); merged on request."""
+    pytest.importorskip("llama_index.core")
+    from llama_index.core import Document
+    from llama_index.core.node_parser import MarkdownNodeParser
+    from llama_index.node_parser.spansplit import SpanMarkdownNodeParser
+
+    document = Document(text=SMALL_SECTIONS)
+    theirs = MarkdownNodeParser().get_nodes_from_documents([document])
+    ours = SpanMarkdownNodeParser(chunk_size=1000).get_nodes_from_documents([document])
+    assert [n.metadata["header_path"] for n in ours] == [n.metadata["header_path"] for n in theirs]
+    assert [n.text for n in ours] == [n.text.strip() for n in theirs]
+    for node in ours:
+        assert SMALL_SECTIONS[node.start_char_idx : node.end_char_idx] == node.text
+    merged = SpanMarkdownNodeParser(chunk_size=1000, merge_sections=True)
+    assert len(merged.get_nodes_from_documents([document])) == 1

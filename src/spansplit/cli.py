@@ -262,6 +262,12 @@ def _configure_markdown(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="the budget also covers the heading path put before each chunk for embedding",
     )
+    parser.add_argument(
+        "--no-merge-sections",
+        dest="merge_sections",
+        action="store_false",
+        help="every heading starts a chunk: one section per chunk, none merged with the next",
+    )
 
 
 def _markdown_splitter(options: argparse.Namespace) -> Splitter:
@@ -269,7 +275,11 @@ def _markdown_splitter(options: argparse.Namespace) -> Splitter:
 
     size, overlap, length = _budget(options)
     return MarkdownSplitter(
-        size, overlap, length=length, count_heading_path=options.count_heading_path
+        size,
+        overlap,
+        length=length,
+        count_heading_path=options.count_heading_path,
+        merge_sections=options.merge_sections,
     )
 
 

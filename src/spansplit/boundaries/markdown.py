@@ -1388,14 +1388,23 @@ def _sections(tree: BlockTree, size: int) -> list[Heading]:
 @dataclass(frozen=True, slots=True)
 class SectionLevel:
     """Cut a region at the coarsest headings inside it (nested: tried again on each part);
-    ``fits`` (the budget) lets a section that fits part from a heading alone before it."""
+    ``fits`` (the budget) lets a section that fits part from a heading alone before it.
+    With ``every_heading``, at every heading at once: each part is one section's own text
+    (its heading and what comes before the next heading)."""
 
     layout: MarkdownLayout
     fits: Fits | None = None
+    every_heading: bool = False
     recursive = True
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
-        return _parts(start, end, self.layout.section_cuts(start, end, self.fits))
+        layout = self.layout
+        if self.every_heading:
+            starts = layout.heading_starts
+            cuts = starts[bisect_right(starts, start) : bisect_left(starts, end)]
+        else:
+            cuts = layout.section_cuts(start, end, self.fits)
+        return _parts(start, end, cuts)
 
 
 @dataclass(frozen=True, slots=True)

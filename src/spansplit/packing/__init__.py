@@ -19,6 +19,7 @@ chunk's size is checked against the budget here before it is returned.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -62,7 +63,9 @@ class Structure:
     and the next start with ``}``. ``overlap_fences`` (ascending offsets) are never
     crossed by overlap: a chunk's overlap starts at or after the last of them at or before
     its new text, so a chunk that starts at one repeats nothing before it (a Markdown
-    section's heading).
+    section's heading). ``chunk_starts`` (ascending offsets) start a chunk wherever a
+    piece of the top level starts at one: no chunk holds text from both sides of one (a
+    Markdown heading, where sections are not merged).
     """
 
     levels: tuple[Level, ...]
@@ -71,6 +74,7 @@ class Structure:
     overlap_boundaries: tuple[StartsLevel, ...] = ()
     punctuation: bool = True
     overlap_fences: Sequence[int] = ()
+    chunk_starts: Sequence[int] = ()
 
     @property
     def overlap_starts(self) -> Level:
@@ -241,6 +245,7 @@ def _general(
         budget,
         length,
         levels,
+        breaks=_starting_at(top, structure.chunk_starts),
         isolate=structure.isolate,
         trim=trim,
         punctuation=structure.punctuation,
@@ -265,6 +270,18 @@ def _general(
         punctuation=structure.punctuation,
         trim=trim,
     )
+
+
+def _starting_at(spans: Sequence[Span], offsets: Sequence[int]) -> list[int]:
+    """Indices of the ``spans`` that start at one of ``offsets`` (ascending)."""
+    if not offsets:
+        return []
+    found = []
+    for index, (start, _) in enumerate(spans):
+        at = bisect_left(offsets, start)
+        if at < len(offsets) and offsets[at] == start:
+            found.append(index)
+    return found
 
 
 def _whole_if_it_fits(

@@ -67,6 +67,11 @@ class MarkdownSplitter(BudgetedSplitter):
     With ``count_heading_path``, ``chunk_size`` also covers the heading path that
     :func:`with_heading_path` puts before a chunk's text for an embedding model (as
     LlamaIndex counts metadata); the chunk's span stays exact either way.
+
+    With ``merge_sections=False``, small sections are not merged: every heading starts a
+    chunk, so each chunk lies in one section and its ``headings`` name that section
+    (LangChain's ``MarkdownHeaderTextSplitter`` and LlamaIndex's ``MarkdownNodeParser``
+    return one chunk per section too), a heading with no text before the next one alone.
     """
 
     kind = "markdown"
@@ -79,11 +84,13 @@ class MarkdownSplitter(BudgetedSplitter):
         length: LengthSpec = None,
         strip_whitespace: bool = True,
         count_heading_path: bool = False,
+        merge_sections: bool = True,
     ) -> None:
         super().__init__(
             chunk_size, chunk_overlap, length=length, strip_whitespace=strip_whitespace
         )
         self.count_heading_path = check_bool("count_heading_path", count_heading_path)
+        self.merge_sections = check_bool("merge_sections", merge_sections)
         load_pyromark()  # a missing parser fails here, naming the extra
 
     def structure_for(self, layout: MarkdownLayout, fits: Fits | None = None) -> Structure:
@@ -91,12 +98,19 @@ class MarkdownSplitter(BudgetedSplitter):
         glued to the word after it); overlap stays inside a section (a chunk that starts
         at a heading repeats nothing before it) and never starts inside a code block, a
         table or an HTML block. ``fits`` tells the budget, so that a
-        section or block that fits is not cut to keep a heading with it."""
+        section or block that fits is not cut to keep a heading with it. Without
+        ``merge_sections``, every heading starts a chunk."""
+        separate = not self.merge_sections
         return Structure(
-            (SectionLevel(layout, fits), BlockLevel(layout, fits), WordLevel(layout, fits)),
+            (
+                SectionLevel(layout, fits, every_heading=separate),
+                BlockLevel(layout, fits),
+                WordLevel(layout, fits),
+            ),
             isolate=True,
             overlap_boundaries=overlap_boundaries(layout),
             overlap_fences=layout.overlap_fences(fits if self.chunk_overlap else None),
+            chunk_starts=layout.heading_starts if separate else (),
         )
 
     def spans(self, text: str) -> list[SizedSpan]:
@@ -254,6 +268,7 @@ def split_markdown(
     length: LengthSpec = None,
     strip_whitespace: bool = True,
     count_heading_path: bool = False,
+    merge_sections: bool = True,
 ) -> list[Chunk]:
     """Shortcut for ``MarkdownSplitter(...).split(text)``."""
     splitter = MarkdownSplitter(
@@ -262,5 +277,6 @@ def split_markdown(
         length=length,
         strip_whitespace=strip_whitespace,
         count_heading_path=count_heading_path,
+        merge_sections=merge_sections,
     )
     return splitter.split(text)

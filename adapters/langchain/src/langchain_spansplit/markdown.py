@@ -4,8 +4,8 @@ LangChain's ``MarkdownHeaderTextSplitter`` names it, under a hard budget, with e
 LangChain splits Markdown in two steps: ``MarkdownHeaderTextSplitter`` (no budget; its
 chunks are not text of the file) then a ``RecursiveCharacterTextSplitter`` (whose
 ``start_index`` points into the section, not the file). Here one splitter does both
-(spansplit's ``MarkdownSplitter``): a section that fits is one chunk, a larger one is
-split at its sub-headings, then blocks, and fences and tables that fit stay whole.
+(spansplit's ``MarkdownSplitter``): every heading starts a chunk, a section too large for
+one is split at its blocks, and fences and tables that fit stay whole.
 """
 
 from __future__ import annotations
@@ -39,8 +39,12 @@ class SpanMarkdownTextSplitter(SpanTextSplitter):
     small-to-big retrieval). ``count_heading_path`` makes ``chunk_size`` also cover the
     heading path put before the text by ``spansplit.with_heading_path``. Headings are
     always kept in the text (a chunk is a span of the file); every heading level
-    structures the split, whether or not it is named. ``MarkdownHeaderTextSplitter``'s
-    ``strip_headers`` and ``return_each_line`` are accepted off only (a clear error on).
+    structures the split, whether or not it is named. As with
+    ``MarkdownHeaderTextSplitter``, every heading starts a Document, so each lies in one
+    section and names it; ``merge_sections=True`` merges small sibling sections up to
+    ``chunk_size`` instead (fewer Documents, each named by the section that holds it
+    whole). ``MarkdownHeaderTextSplitter``'s ``strip_headers`` and ``return_each_line``
+    are accepted off only (a clear error on).
     """
 
     def __init__(
@@ -55,6 +59,7 @@ class SpanMarkdownTextSplitter(SpanTextSplitter):
         on_error: OnError = "raise",
         strip_whitespace: bool = True,
         count_heading_path: bool = False,
+        merge_sections: bool = False,
         strip_headers: bool = False,
         return_each_line: bool = False,
     ) -> None:
@@ -83,6 +88,7 @@ class SpanMarkdownTextSplitter(SpanTextSplitter):
                 length=length_spec(length_function),
                 strip_whitespace=strip_whitespace,
                 count_heading_path=count_heading_path,
+                merge_sections=merge_sections,
             ),
             add_start_index=add_start_index,
             add_page_numbers=add_page_numbers,

@@ -40,8 +40,10 @@ class SpanMarkdownNodeParser(_OverlapMixin):
     """Markdown nodes of at most ``chunk_size`` tokens of ``length``, metadata included,
     that follow the document's sections (:class:`spansplit.MarkdownSplitter`).
 
-    Each node gets ``header_path`` as LlamaIndex's ``MarkdownNodeParser`` writes it; it is
-    shown to the embedding model and counted against ``chunk_size``. With
+    Every heading starts a node, as with LlamaIndex's ``MarkdownNodeParser``
+    (``merge_sections=True`` merges small sibling sections up to ``chunk_size``). Each node
+    gets ``header_path`` as ``MarkdownNodeParser`` writes it; it is shown to the embedding
+    model and counted against ``chunk_size``. With
     ``include_sections``, each section that holds a chunk is also returned as a node (its
     exact span, possibly over the budget: it is for small-to-big retrieval, not for
     embedding), the PARENT of its chunks, which are its CHILDREN. The nodes of a document
@@ -62,6 +64,14 @@ class SpanMarkdownNodeParser(_OverlapMixin):
         strict=True,
         description="Also return each section as the parent node of its chunks.",
     )
+    merge_sections: bool = Field(
+        default=False,
+        strict=True,
+        description=(
+            "Merge small sibling sections into one node up to chunk_size (by default "
+            "every heading starts a node, as MarkdownNodeParser's do)."
+        ),
+    )
 
     @classmethod
     def class_name(cls) -> str:
@@ -72,6 +82,7 @@ class SpanMarkdownNodeParser(_OverlapMixin):
             budget or self.chunk_size,
             self._scaled(self.chunk_overlap, budget),
             length=self._length(),
+            merge_sections=self.merge_sections,
         )
 
     def _node_metadata(self, node: BaseNode, origin: _Origin, chunk: Chunk) -> dict[str, Any]:
