@@ -95,6 +95,7 @@ FAMILIES: dict[str, Callable[[float], str]] = {
         "# A heading\n\nAn introduction.\n\n"
         + _repeat("> a quoted line with some words in it\n", mb)
     ),
+    "heading run": lambda mb: _repeat("# a\n## b\n", mb),
     "prose": lambda mb: _repeat(PROSE + "\n\n", mb),
 }
 

@@ -721,6 +721,30 @@ def test_every_case_pair_of_the_parser_has_one_key() -> None:
     assert linked > 75  # É and é in every window, and the 75 pairs of pyromark 0.10.3
 
 
+@pytest.mark.parametrize("unit", ["# a\n", "> # a\n", "a\n=\n", "# a\n## b\n### c\n"])
+def test_a_run_of_headings_is_cut_between_them_once(
+    unit: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Headings with no block after them to go with are cut between them all, and packed
+    together up to the budget: a run of them was cut before its last heading only, then
+    again in what was left, once per heading (time quadratic in the run: 37 s for 4,000
+    three-level stacks), and most headings were a chunk alone."""
+    text = unit * 2000
+    calls = 0
+    block_cuts = MarkdownLayout.block_cuts
+
+    def counted(self: MarkdownLayout, *args: Any) -> list[int]:
+        nonlocal calls
+        calls += 1
+        return block_cuts(self, *args)
+
+    monkeypatch.setattr(MarkdownLayout, "block_cuts", counted)
+    chunks = MarkdownSplitter(200, 20).split(text)
+    check_chunks(text, chunks, 200, len, overlap=20)
+    assert calls < 100
+    assert len(chunks) < 2 * len(text) / 200
+
+
 def test_a_label_spelt_many_ways_is_defined_once(given_lengths: list[int]) -> None:
     """Each heading used to be parsed again after every definition whose label differs
     from its own in spaces or case only (here 4,096: the parser reads those with other

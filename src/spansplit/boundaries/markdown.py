@@ -553,6 +553,11 @@ class MarkdownLayout:
         last = kids[-1]
         if not all(kinds[kid] == _HEADING for kid in kids[:-1]):
             return []
+        if kinds[last] == _HEADING:
+            # Headings alone, with no block after them to go with: cut between them all,
+            # and packing puts together as many as fit (cut only before the last, a run of
+            # them was cut once for each, in time that grew with the square of their number).
+            return [starts[kid] for kid in kids[1:] if start < starts[kid] < end]
         before = starts[last]
         part = (max(start, before), min(end, ends[last]))
         if not tree.cut_between_children(last) or _same_text(text, part, (before, ends[last])):
