@@ -954,6 +954,62 @@ def test_a_byte_order_mark_on_a_line_of_its_own_is_left_out_as_a_blank_line() ->
 
 
 @pytest.mark.parametrize(
+    ("language", "text", "size"),
+    [
+        ("python", "x = 1\n\n\ndef f(self):\n    return 1\n\n\ndef g(self):\n    return 2\n", 26),
+        (
+            "javascript",
+            "let x = 1;\nfunction f(a) {\n  return a;\n}\nfunction g(a) {\n  return a;\n}\n",
+            40,
+        ),
+        ("go", "package p\n\nfunc f() int {\n\treturn 1\n}\n\nfunc g() int {\n\treturn 2\n}\n", 40),
+    ],
+)
+def test_a_byte_order_mark_that_starts_a_file_leaves_its_syntax_in_use(
+    language: str, text: str, size: int
+) -> None:
+    """Trimmed, packing starts after the mark: the syntax tree was then not found for
+    that region, and the file was split by lines (functions that fit cut in two)."""
+    needs_grammar(language)
+    plain = split_code(text, language, size)
+    marked = split_code("\ufeff" + text, language, size)
+    # (the mark stays with the first line, as any text on it)
+    assert [(c.end - 1, c.text.lstrip("\ufeff"), c.metadata) for c in marked] == [
+        (c.end, c.text, c.metadata) for c in plain
+    ]
+    assert any(c.metadata["symbols"] for c in marked)
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "size", "header"),
+    [
+        (
+            "python",
+            "try:\n    def inner(e):\n        return e\n    x = 1\nexcept E:\n    pass\n",
+            25,
+            "try:",
+        ),
+        (
+            "javascript",
+            "try {\n  function inner(e) {\n    return e;\n  }\n} catch (e) {\n  x();\n}\n",
+            28,
+            "try {",
+        ),
+    ],
+)
+def test_a_chunk_with_a_header_above_a_definition_is_not_named_by_it(
+    language: str, text: str, size: int, header: str
+) -> None:
+    """A chunk holding a block's header (``try:``, ``else:``) and the first line of a
+    definition inside the block does not lie in that definition."""
+    needs_grammar(language)
+    chunks = split_code(text, language, size)
+    with_header = [c for c in chunks if header in c.text and "inner" in c.text]
+    assert with_header and all(c.metadata["symbols"] == [] for c in with_header)
+    assert any(c.metadata["symbols"] == ["inner"] for c in chunks)
+
+
+@pytest.mark.parametrize(
     ("language", "text", "size", "expected"),
     [
         (

@@ -574,7 +574,7 @@ class SyntaxLevel:
             | language.statement_wrappers
             | set(language.definitions)
         )
-        self._descent = _Descent()
+        self._descent = _Descent(text)
         self._content_ends: dict[int, tuple[Unit, int]] = {}  # see _content_end
         self._last_byte = (0, 0)  # a code point offset and its UTF-8 offset (see _byte)
         self._line: _Line | None = None  # the line unit whose pieces were described last
@@ -588,6 +588,8 @@ class SyntaxLevel:
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
         unit = self._by_span.get((start, end))
+        if unit is None and start == 1 and text.startswith(BYTE_ORDER_MARK):
+            unit = self._by_span.get((0, end))  # packing trims a byte order mark as blank
         if unit is None:
             return [(start, end)]
         children = self._parts(unit)
@@ -956,6 +958,7 @@ class SyntaxLevel:
         expressions) costs a walk once, not once per chunk.
         """
         descent = self._descent
+        descent.start = start
         units = descent.units
         # Along the walk, the units holding the chunk are a prefix and those it covers
         # (the walk stops at the first of them) a suffix: both found by binary search.
@@ -980,7 +983,8 @@ class SyntaxLevel:
                 if len(kinded) != 1 or start >= self._content_end(kinded[0]):
                     return descent.result(list(dict.fromkeys(child.kind for child in kinded)))
                 # Some of one part and lines of no kind (the ``}`` that closes a class after
-                # its last method): the chunk lies in that part.
+                # its last method): the chunk lies in that part (but for its name, with a
+                # header before it: see _Descent.result).
                 inner = kinded[0]
             descent.push(inner)
             if self._covers(start, end, inner):
@@ -1156,9 +1160,12 @@ class _Line:
 class _Descent:
     """The units of the last walk down the tree of :meth:`SyntaxLevel.describe` (the root
     left out), with what its answer needs at each depth: the symbol path so far (kept as
-    the depths of the named units) and the innermost kind."""
+    the depths of the named units) and the innermost kind. ``start`` is where the chunk
+    described starts."""
 
-    def __init__(self) -> None:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.start = 0
         self.units: list[Unit] = []
         self.named: list[int] = []  # depths of the units with a name
         self.kinded: list[int] = []  # at each depth, the deepest depth with a kind (-1: none)
@@ -1177,8 +1184,16 @@ class _Descent:
         self.kinded.append(depth if unit.kind else self.kinded[-1] if self.kinded else -1)
 
     def result(self, kinds: list[str] | None = None) -> tuple[list[str], list[str]]:
-        """The symbol path of the walk and ``kinds`` (by default the innermost unit's kind)."""
-        path = [part for depth in self.named for part in self.units[depth].name]
+        """The symbol path of the walk and ``kinds`` (by default the innermost unit's kind).
+        The path ends before a definition that the chunk starts before with more than
+        whitespace (the ``try:`` line above a function in the block it opens): the chunk
+        does not lie in it, though its lines are most of it."""
+        path: list[str] = []
+        for depth in self.named:
+            unit = self.units[depth]
+            if unit.start > self.start and not is_blank(self.text, self.start, unit.start):
+                break
+            path += unit.name
         if not kinds:
             deepest = self.kinded[-1] if self.kinded else -1
             kinds = [self.units[deepest].kind] if deepest >= 0 else []
