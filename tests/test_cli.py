@@ -430,6 +430,25 @@ def test_nul_byte_is_refused(tmp_path: Path, capfd: pytest.CaptureFixture[str]) 
         assert_clean_error(err, "input.txt", "binary data", "NUL", "offset 3", "1 failed")
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+def test_utf16_and_utf32_files_are_named_with_how_to_convert_them(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], encoding: str
+) -> None:
+    """Windows tools write text as UTF-16 with a byte order mark: named as such, not as
+    binary data (a mark alone, with no text after it that decodes, is binary data)."""
+    data = "héllo wörld\r\n".encode(encoding)
+    if not data.startswith(b"\xff\xfe") and not data.startswith(b"\xfe\xff"):
+        data = "\ufeff".encode(encoding) + data  # (Python's -be codecs write no mark)
+    path = write(tmp_path, data, "windows.txt")
+    status, out, err = run(capfd, "recursive", str(path), "--chunk-size", "10")
+    assert (status, out) == (1, "")
+    name = {"utf-16": "UTF-16LE", "utf-16-be": "UTF-16BE", "utf-32": "UTF-32LE"}[encoding]
+    assert_clean_error(err, "windows.txt", f"{name} text, not UTF-8", f"iconv -f {name}")
+    path = write(tmp_path, b"\xff\xfe\x00\xd8", "odd.bin")  # UTF-16LE: a lone surrogate
+    status, out, err = run(capfd, "recursive", str(path), "--chunk-size", "10")
+    assert_clean_error(err, "odd.bin", "binary data")
+
+
 def test_usage_errors_exit_with_2(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, b"text\n")
     for argv in (

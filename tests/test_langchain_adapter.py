@@ -652,6 +652,13 @@ def test_from_tiktoken_encoder_special_tokens(cl100k: tiktoken.Encoding) -> None
     )
     counted = [len(cl100k.encode(d, allowed_special="all")) for d in special.split_text(text)]
     assert max(counted) <= 12
+    # Given explicitly, LangChain's default raises on special-token text, as tiktoken does.
+    strict = SpanRecursiveTextSplitter.from_tiktoken_encoder(
+        chunk_size=12, chunk_overlap=0, disallowed_special="all"
+    )
+    with pytest.raises(ValueError, match="endoftext"):
+        strict.split_text(text)
+    assert strict.split_text("no special text here") == ["no special text here"]
 
 
 def test_special_tokens_are_counted_beside_a_whitespace_run_too_long_for_tiktoken(

@@ -12,6 +12,7 @@ recursive splitter.
 
 from __future__ import annotations
 
+import codecs
 import fnmatch
 import glob
 import hashlib
@@ -320,6 +321,27 @@ def document_id(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
 
+_WIDE_MARKS = (
+    (codecs.BOM_UTF32_LE, "UTF-32LE"),
+    (codecs.BOM_UTF32_BE, "UTF-32BE"),
+    (codecs.BOM_UTF16_LE, "UTF-16LE"),
+    (codecs.BOM_UTF16_BE, "UTF-16BE"),
+)
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    """The UTF-16 or UTF-32 encoding whose byte order mark starts ``data`` (as Windows
+    tools write text), if one does and the rest decodes with it."""
+    for mark, name in _WIDE_MARKS:  # (UTF-32LE's mark starts with UTF-16LE's)
+        if data.startswith(mark):
+            try:
+                data[len(mark) :].decode(name)
+            except UnicodeDecodeError:
+                return None
+            return name
+    return None
+
+
 def read_document(source: str, data: bytes) -> Document:
     """The document of a file's bytes; :class:`DocumentError` (naming ``source``) if they
     are not UTF-8 text (a BOM is kept as text). ``source`` is named as
@@ -327,7 +349,12 @@ def read_document(source: str, data: bytes) -> Document:
     source = display_name(source)
     nul = data.find(b"\x00")
     if nul >= 0:
-        reason = UnreadableInputError(f"binary data (a NUL byte at byte offset {nul}), not text")
+        wide = _wide_encoding(data)
+        reason = UnreadableInputError(
+            f"{wide} text, not UTF-8: convert it first (iconv -f {wide} -t UTF-8)"
+            if wide
+            else f"binary data (a NUL byte at byte offset {nul}), not text"
+        )
         raise DocumentError(source, reason, source)
     try:
         text = data.decode("utf-8")

@@ -185,7 +185,7 @@ class SpanTextSplitter(TextSplitter):
         encoding_name: str = DEFAULT_ENCODING,
         model_name: str | None = None,
         allowed_special: Literal["all"] | AbstractSet[str] | None = None,
-        disallowed_special: Literal["all"] | Collection[str] = "all",
+        disallowed_special: Literal["all"] | Collection[str] | None = None,
         **kwargs: Any,
     ) -> Self:
         """A splitter whose budget is counted in tiktoken tokens, loaded offline if need be.
@@ -193,12 +193,16 @@ class SpanTextSplitter(TextSplitter):
         ``model_name`` (e.g. ``"gpt-4o"``) wins over ``encoding_name``. The encoding comes
         from spansplit's sizing layer, which falls back to a bundled copy where there is
         no network, or raises ``TokenizerUnavailableError`` saying what to install.
-        ``kwargs`` go to the class (``chunk_size``, ``chunk_overlap``, ...).
+        Special-token text (``"<|endoftext|>"``) counts as ordinary text unless
+        ``allowed_special`` or ``disallowed_special`` is given: then as tiktoken's
+        ``encode`` counts it, which raises ``ValueError`` on a disallowed one (LangChain's
+        default, ``"all"``). ``kwargs`` go to the class (``chunk_size``, ...).
         """
         cls._check_sized()
         length = resolve_length(model_name or encoding_name)
-        if allowed_special or disallowed_special != "all":
-            length = _special_token_length(length, allowed_special, disallowed_special)
+        if allowed_special or disallowed_special is not None:
+            disallowed = "all" if disallowed_special is None else disallowed_special
+            length = _special_token_length(length, allowed_special, disallowed)
         return cls._with_length(length, kwargs)
 
     @classmethod
