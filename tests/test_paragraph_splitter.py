@@ -17,7 +17,14 @@ import pytest
 from conftest import corpus_path, sample
 from hypothesis import given
 from hypothesis import strategies as st
-from support import check_chunks, corpus_cases, toy_tokens, unicode_texts, word_count
+from support import (
+    check_chunks,
+    corpus_cases,
+    memory_beyond_result,
+    toy_tokens,
+    unicode_texts,
+    word_count,
+)
 
 from spansplit import (
     Chunk,
@@ -277,3 +284,34 @@ CORPUS_CASES = [
 def test_corpus(path: str, limit: int, max_tokens: int, overlap: int) -> None:
     text = corpus_path(path).read_text(encoding="utf-8")[:limit]
     check_token_paragraphs(text, max_tokens, overlap)
+
+
+def test_a_paragraph_of_many_code_lines_is_packed_a_window_at_a_time() -> None:
+    """A paragraph that reads as code is cut at its lines: its lines were all held at once,
+    as spans and as the strings looks_like_code read (71 times the text for a megabyte of
+    heading lines, which read as comments). Now they are read a window at a time, with the
+    same chunks."""
+    text = "# a\n## b\n" * 120_000
+    splitter = ParagraphSplitter(200, 20)
+    splitter.split(text[:20_000])  # (what a first split sets up once is not the text's)
+    assert memory_beyond_result(lambda: splitter.split(text)) < 8 * len(text)
+    chunks = splitter.split(text[:90_000])
+    check_chunks(text[:90_000], chunks, 200, len, overlap=20)
+    assert all(chunk.text.startswith("#") and chunk.text.endswith(("a", "b")) for chunk in chunks)
+
+
+@pytest.mark.parametrize("block", [1, 5, 64])
+def test_looks_like_code_reads_lines_a_block_at_a_time_as_all_at_once(
+    block: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    texts = [
+        "x = 1;\r\ny = 2;\rdef f():\n    return 1\n",
+        "Some prose, with commas,\nand more prose here.\nA line ending in a brace {\n",
+        "prose line one.\nprose line two.\n>>> print(1)\n",
+        "a,\nb,\nc,\nword\nword\nword\n",
+    ]
+    expected = [looks_like_code(t, s, e) for t in texts for s, e in pairwise(range(len(t) + 1))]
+    expected += [looks_like_code(t, 0, len(t)) for t in texts]
+    monkeypatch.setattr("spansplit.boundaries.paragraphs._LINE_BLOCK", block)
+    found = [looks_like_code(t, s, e) for t in texts for s, e in pairwise(range(len(t) + 1))]
+    assert found + [looks_like_code(t, 0, len(t)) for t in texts] == expected

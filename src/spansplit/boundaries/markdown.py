@@ -1424,7 +1424,7 @@ class BlockLevel:
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
         return _parts(start, end, self.layout.block_cuts(start, end, self.fits))
 
-    def local_for(self, start: int, end: int) -> KidsLevel | LinesLevel | None:
+    def local_for(self, text: str, start: int, end: int) -> KidsLevel | LinesLevel | None:
         """A level that finds this one's pieces of ``[start, end)`` in any part of it,
         where they are cuts between the blocks one block holds or the lines of a code or
         HTML block: packing reads it a window at a time (see

@@ -18,6 +18,7 @@ from typing import Literal
 
 from ..chunk import Span
 from ..errors import InvalidParameterError, ParameterTypeError
+from ..lines import LINE_ENDING
 from .blocks import MARKDOWN_CUTS, MarkdownCuts
 from .graphemes import (
     cluster_around,
@@ -479,3 +480,7 @@ def split_at(
         return _split_literal(text, start, end, separator, keep_separator)
     matches = [match.span() for match in separator.finditer(text, start, end)]
     return _pieces_between(start, end, whole_cluster_matches(text, matches), keep_separator)
+
+
+LINE_LEVEL: Level = SeparatorLevel(LINE_ENDING.pattern, keep="end", is_regex=True)
+"""Whole lines, each with its line ending (a level packing reads a window at a time)."""

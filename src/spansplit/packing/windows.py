@@ -153,7 +153,7 @@ def _top_level(
             continue
         local_for = getattr(level, "local_for", None)  # a level local in this region
         if local_for is not None:
-            level = local_for(start, end) or level
+            level = local_for(text, start, end) or level
         if not _is_local(level):
             parts = level(text, start, end)
             if _edges_only(text, parts, start, end):

@@ -45,7 +45,7 @@ from ..boundaries.code import (
 )
 from ..boundaries.code_languages import CodeLanguage, get_language
 from ..boundaries.levels import Level
-from ..boundaries.separators import SeparatorLevel, separator_levels
+from ..boundaries.separators import LINE_LEVEL, SeparatorLevel, separator_levels
 from ..boundaries.words import word_spans
 from ..chunk import Chunk, SizedSpan, Span, after_whitespace, before_whitespace
 from ..errors import InvalidParameterError
@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 
 Fallback = Literal["error", "separators"]
 
-LINES: Level = SeparatorLevel(LINE_ENDING.pattern, keep="end", is_regex=True)
+LINES: Level = LINE_LEVEL
 """Whole lines, each with its line ending: the level after the syntax tree, and where
 overlap may start."""
 
