@@ -44,7 +44,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain, pairwise, repeat
+from itertools import chain, pairwise
 from typing import overload
 
 from ..lines import LineWalker, offset_typecode
@@ -67,6 +67,13 @@ class SegmentKinds(Sequence[str]):
     def __init__(self, kinds: Iterable[str]) -> None:
         self._codes = bytearray(map(_KIND_CODES.__getitem__, kinds))
 
+    @classmethod
+    def of_codes(cls, codes: bytearray) -> SegmentKinds:
+        """The kinds whose codes (indices into ``_KIND_NAMES``) are ``codes``."""
+        kinds = cls(())
+        kinds._codes = codes
+        return kinds
+
     def __len__(self) -> int:
         return len(self._codes)
 
@@ -83,6 +90,42 @@ class SegmentKinds(Sequence[str]):
         if isinstance(index, slice):
             return list(map(_KIND_NAMES.__getitem__, self._codes[index]))
         return _KIND_NAMES[self._codes[index]]
+
+
+class _StartKinds:
+    """The lines that start a block other than text, ascending, with the kind of each (a
+    byte each: a dict of them took 25 times the text for a megabyte of headings)."""
+
+    __slots__ = ("codes", "positions")
+
+    def __init__(self, typecode: str) -> None:
+        self.positions = array(typecode)
+        self.codes = bytearray()
+
+    def __setitem__(self, position: int, kind: str) -> None:
+        """Record (or change) the kind of the block the line at ``position`` starts; lines
+        come in order but for a setext heading's first line, found at its underline."""
+        positions, code = self.positions, _KIND_CODES[kind]
+        if not positions or positions[-1] < position:
+            positions.append(position)
+            self.codes.append(code)
+            return
+        at = bisect_left(positions, position)
+        if positions[at] == position:
+            self.codes[at] = code
+        else:
+            positions.insert(at, position)
+            self.codes.insert(at, code)
+
+    def kinds_of(self, lines: Sequence[int]) -> SegmentKinds:
+        """The kind of the block each of ``lines`` (ascending) starts: text where none."""
+        codes = bytearray(len(lines))  # (text's code is 0)
+        at = 0
+        for position, code in zip(self.positions, self.codes):
+            at = bisect_left(lines, position, at)
+            if at < len(lines) and lines[at] == position:
+                codes[at] = code
+        return SegmentKinds.of_codes(codes)
 
 
 # A line that may be structure starts with 0-3 spaces, then the start of one of the
@@ -174,20 +217,21 @@ def block_layout(text: str) -> BlockLayout:
     found = _Structure(text, lines)
     size = len(text)
     run_starts, run_ends = found.run_starts, found.run_ends
-    others = set(found.starts)
+    others: set[int] = set()
     if found.fence_ends:  # the first line after a fence, unless blank lines come first
         others.update(set(found.fence_ends).difference(run_starts))
     others.add(run_ends[0] if run_starts and run_starts[0] == 0 else 0)  # the first content
-    # with the first line after blank lines: the runs' ends, merged in (a set of them
-    # all took 50 bytes a run)
-    firsts = array(offset_typecode(text), _merged(run_ends, sorted(others), size))
-    kinds = SegmentKinds(map(found.starts.get, firsts, repeat(TEXT)))
+    # with the lines that start a block and the first line after blank lines: the runs'
+    # ends, merged in (a set of them all took 50 bytes a run)
+    structure = _merged(found.starts.positions, sorted(others), size)
+    firsts = array(offset_typecode(text), _merged(run_ends, structure, size))
+    kinds = found.starts.kinds_of(firsts)
     return BlockLayout(
         lines, firsts, kinds, run_starts, run_ends, found.lead_ends, frozenset(found.underlines)
     )
 
 
-def _merged(one: Sequence[int], other: Sequence[int], stop: int) -> Iterator[int]:
+def _merged(one: Iterable[int], other: Iterable[int], stop: int) -> Iterator[int]:
     """The values of two ascending sequences that are below ``stop``, ascending, once each."""
     later = iter(other)
     pending = next(later, None)
@@ -222,7 +266,7 @@ class _Structure:
         self.lines = lines
         # A byte order mark is not part of what a reader sees: "\ufeff# Title" is a heading.
         self.bom = 1 if text[:1] == "\ufeff" else 0
-        self.starts: dict[int, str] = {}  # line -> kind of the block it starts
+        self.starts = _StartKinds(offset_typecode(text))  # line -> kind of its block
         self.lead_ends: dict[int, int] = {}  # fence or setext heading -> where it ends
         self.fence_ends: list[int] = []
         self.underlines: list[int] = []
@@ -413,11 +457,17 @@ def _cuts_of(text: str) -> dict[str, array[int]]:
         return layout.lead_ends.get(first, lines.end(first)) >= content_end
 
     content = firsts[0] if firsts else lines.size  # where the first content line starts
-    headings = [index for index, kind in enumerate(kinds) if kind == HEADING]
-    after_bare = {end_of(index) for index in headings if bare_heading(index)}
+    # (arrays, not lists or sets of ints: a megabyte of headings took 30 times the text)
+    headings = array(code, (index for index, kind in enumerate(kinds) if kind == HEADING))
+    after_bare = array(code, (end_of(index) for index in headings if bare_heading(index)))
+
+    def follows_bare_heading(end: int) -> bool:
+        at = bisect_left(after_bare, end)
+        return at < len(after_bare) and after_bare[at] == end
+
     fence_starts = [f for f, kind in zip(firsts, kinds) if kind == CODE]
     found = {
-        "heading": array(code, [firsts[index] for index in headings]),
+        "heading": array(code, (firsts[index] for index in headings)),
         "fence": array(
             code,
             sorted({*fence_starts, *(layout.lead_ends[f] for f in fence_starts)} - {lines.size}),
@@ -431,7 +481,7 @@ def _cuts_of(text: str) -> dict[str, array[int]]:
             (
                 end
                 for end in layout.run_ends
-                if content < end < lines.size and end not in after_bare
+                if content < end < lines.size and not follows_bare_heading(end)
             ),
         ),
     }
