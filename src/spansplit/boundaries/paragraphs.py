@@ -247,16 +247,22 @@ class _CodeLines:
         cuts = [m.start() for m in _LINE_STARTS.finditer(text, start, end)]
         return list(pairwise([start, *(c for c in cuts if start < c < end), end]))
 
-    def local_for(self, text: str, start: int, end: int) -> Level | None:
+    def local_for(self, text: str, start: int, end: int) -> Level:
         """The lines as a level that finds them in any part of the region, where the region
         reads as code: packing reads a long one a window at a time (see
         :mod:`spansplit.packing.windows`), not holding all its lines at once (a paragraph
-        of 250,000 heading lines took 20 times the text as a list of spans)."""
+        of 250,000 heading lines took 20 times the text as a list of spans). Where it reads
+        as prose, the region whole, as this level gives it, without reading it again."""
         if not looks_like_code(text, start, end):
-            return None
+            return _whole_region
         from .separators import LINE_LEVEL
 
         return LINE_LEVEL
+
+
+def _whole_region(text: str, start: int, end: int) -> list[Span]:
+    """The region as one piece."""
+    return [(start, end)]
 
 
 code_line_spans = _CodeLines()
