@@ -418,7 +418,7 @@ def _read_in_stretches(text: str, stretch: int) -> tuple[list[object], list[Head
     """The blocks and sections of ``text`` parsed about ``stretch`` code points at a time."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(markdown_boundaries, "STRETCH_CHARS", stretch)
-        return _blocks(text), MarkdownLayout(text).headings
+        return _blocks(text), list(MarkdownLayout(text).headings)
 
 
 @given(LONG_MARKDOWN, st.integers(1, 120))
@@ -1376,7 +1376,7 @@ def test_overlap_fences_of_a_cut_block_are_every_offset_inside_it_past_its_first
     assert fences[-1] == fence_end and fences[2:4] == expected[2:4]
     for at in range(len(text) + 1):
         assert bisect_right(fences, at) == bisect_right(expected, at)
-    assert MarkdownLayout(text).overlap_fences() == [0]  # without the budget: headings
+    assert list(MarkdownLayout(text).overlap_fences()) == [0]  # without the budget: headings
 
 
 def test_small_chunks_of_a_long_document_take_working_memory_bounded_by_the_text() -> None:

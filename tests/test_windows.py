@@ -551,6 +551,63 @@ def test_markdown_of_tiny_blocks_takes_memory_bounded_by_a_window() -> None:
         assert peak_memory(lambda s=splitter, t=text: s.split(t)) < 20 * len(text)
 
 
+HEADING_ATOMS = [
+    *MARKDOWN_ATOMS,
+    "# one\n",
+    "## two\n",
+    "### three\n",
+    "# one\n## two\n",
+    "Setext\n---\n",
+    "\n# after a blank line\n\n",
+]
+"""Markdown with headings that open sections: cut first, a window at a time too."""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@settings(max_examples=100, deadline=None)
+@given(
+    parts=st.lists(
+        st.one_of(st.sampled_from(HEADING_ATOMS), st.text(max_size=3)), min_size=20, max_size=160
+    )
+)
+def test_markdown_sections_in_windows_make_the_chunks_of_the_whole_text(
+    size: str, parts: list[str]
+) -> None:
+    """MarkdownSplitter reads a region's sections (at the level it cuts the whole region
+    at, or at every heading without merging) and a run of headings a window at a time:
+    the chunks of the whole text, with overlap too."""
+    pytest.importorskip("pyromark")
+    text = "".join(parts).replace("\x00", "")
+    for splitter in (
+        spansplit.MarkdownSplitter(24, length="utf8"),
+        spansplit.MarkdownSplitter(30, 8, length="utf8"),
+        spansplit.MarkdownSplitter(24, length="utf8", merge_sections=False),
+        spansplit.MarkdownSplitter(30, 8, length="utf8", merge_sections=False),
+    ):
+        whole, windowed, _ = whole_and_windowed(splitter, text, *SIZES[size])
+        assert windowed == whole
+
+
+def test_markdown_of_many_sections_takes_memory_bounded_by_a_window() -> None:
+    """A run of one-letter headings and many short sections: the sections are kept in
+    arrays (as objects, with their texts and lines, they took 90 times the text) and
+    packed a window at a time (whole, their pieces took 60 times the text more), with the
+    chunks of the whole text. (Without merging, each section is a chunk: the chunks
+    returned take most of the memory, and are not measured.)"""
+    pytest.importorskip("pyromark")
+    for text, most in (
+        ("# a\n## b\n" * 60_000, 30),
+        ("# a\n\nwords\n\n## b\n\nmore\n\n" * 12_000, 12),
+    ):
+        for merge in (True, False):
+            splitter = spansplit.MarkdownSplitter(1000, 100, length="utf8", merge_sections=merge)
+            whole, windowed, used = whole_and_windowed(splitter, text, windows.WINDOW_CHARS)
+            assert used == 1 and windowed == whole
+            if merge:
+                splitter.split(text[:100_000])
+                assert peak_memory(lambda s=splitter, t=text: s.split(t)) < most * len(text)
+
+
 @pytest.mark.parametrize(
     "line",
     [

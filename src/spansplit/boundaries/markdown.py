@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 from ..chunk import Span, trim_span
 from ..errors import ExtraNotInstalledError
@@ -198,6 +198,40 @@ STRETCH_CHARS = 1 << 13
 parser's events for it are held at once, outside Python's heap)."""
 
 
+class HeadingTexts:
+    """Each heading's text as rendered, by its block's index: the indices ascending in one
+    array and the texts in a list beside it (a dict took 42 bytes a heading: ten times a
+    megabyte of one-letter headings)."""
+
+    __slots__ = ("blocks", "texts")
+
+    def __init__(self, typecode: str) -> None:
+        self.blocks = array(typecode)
+        self.texts: list[str] = []
+
+    def __setitem__(self, block: int, text: str) -> None:
+        blocks = self.blocks
+        if not blocks or block > blocks[-1]:  # (headings are read in document order)
+            blocks.append(block)
+            self.texts.append(text)
+            return
+        at = bisect_left(blocks, block)
+        if blocks[at] == block:
+            self.texts[at] = text
+        else:
+            blocks.insert(at, block)
+            self.texts.insert(at, text)
+
+    def get(self, block: int, default: str = "") -> str:
+        at = bisect_left(self.blocks, block)
+        return self.texts[at] if at < len(self.blocks) and self.blocks[at] == block else default
+
+    def truncate(self, count: int) -> None:
+        """Drop the texts of every block from index ``count`` on."""
+        at = bisect_left(self.blocks, count)
+        del self.blocks[at:], self.texts[at:]
+
+
 class BlockTree:
     """Every block of a document in document order (a block before the blocks it holds),
     as one entry of each of a few arrays: a megabyte of one-letter paragraphs holds 350,000
@@ -212,7 +246,7 @@ class BlockTree:
         self.parents = array(typecode)  # the block that holds it (the document's: itself)
         self.afters = array(typecode)  # the index past the blocks it holds
         self.marks = bytearray()  # a heading's level; 1 for fenced code; _BARE
-        self.texts: dict[int, str] = {}  # a heading's text as rendered
+        self.texts = HeadingTexts(typecode)  # a heading's text as rendered
 
     def add(self, kind: int, start: int, end: int, parent: int) -> int:
         """Append a block holding no other yet; its index."""
@@ -229,8 +263,7 @@ class BlockTree:
         """Drop every block from index ``count`` on."""
         for column in (self.kinds, self.starts, self.ends, self.parents, self.afters, self.marks):
             del column[count:]
-        while self.texts and next(reversed(self.texts)) >= count:
-            self.texts.popitem()  # added in document order
+        self.texts.truncate(count)
 
     def holds_blocks(self, index: int) -> bool:
         """Whether block ``index`` holds other blocks."""
@@ -335,27 +368,35 @@ class MarkdownLayout:
         self.tree, heading_blocks = _parse(text, self.body_start, line_starts)
         del line_starts
         self.root = Block(self.tree, 0)
-        starts, ends = self.tree.starts, self.tree.ends
+        tree = self.tree
         # The lines of every heading (in containers too), ascending: see WordLevel.
-        self.heading_lines = [(starts[block], ends[block]) for block in heading_blocks]
-        self._heading_line_starts = [start for start, _ in self.heading_lines]
-        self.headings = _sections(self.tree, len(text))
-        self.heading_starts = [heading.start for heading in self.headings]  # ascending
+        typecode = tree.starts.typecode
+        self._heading_line_starts = array(typecode, map(tree.starts.__getitem__, heading_blocks))
+        self._heading_line_ends = array(typecode, map(tree.ends.__getitem__, heading_blocks))
+        del heading_blocks
+        self.headings = Sections(tree, len(text))
+        self.heading_starts: Sequence[int] = self.headings.starts  # ascending
+
+    @property
+    def heading_lines(self) -> list[Span]:
+        """The lines of every heading (in containers too), ascending: ``(start, end)``."""
+        return list(zip(self._heading_line_starts, self._heading_line_ends))
 
     # -- lines ---------------------------------------------------------------------------
 
     def in_heading_lines(self, pos: int) -> bool:
         """Whether ``pos`` lies on the lines of a heading."""
         index = bisect_right(self._heading_line_starts, pos) - 1
-        return index >= 0 and pos < self.heading_lines[index][1]
+        return index >= 0 and pos < self._heading_line_ends[index]
 
     # -- sections ------------------------------------------------------------------------
 
     def section_of(self, start: int, end: int) -> int:
         """Index of the innermost section holding all of ``[start, end)``; -1 for none."""
-        index = bisect_right(self.heading_starts, start) - 1
-        while index >= 0 and self.headings[index].end < end:
-            index = self.headings[index].parent
+        sections = self.headings
+        index = bisect_right(sections.starts, start) - 1
+        while index >= 0 and sections.ends[index] < end:
+            index = sections.parents[index]
         return index
 
     def heading_path(self, index: int) -> list[Heading]:
@@ -363,7 +404,7 @@ class MarkdownLayout:
         path = []
         while index >= 0:
             path.append(self.headings[index])
-            index = self.headings[index].parent
+            index = self.headings.parents[index]
         return path[::-1]
 
     def section_cuts(self, start: int, end: int, fits: Fits | None = None) -> list[int]:
@@ -373,35 +414,69 @@ class MarkdownLayout:
         never cut to keep a heading with it, or they do not fit with the heading that
         starts it, which is never cut. Where every cut at that level goes, the next finer
         level is tried: "# Guide" and "## Install" with a "### Linux" that fits alone."""
-        low = bisect_right(self.heading_starts, start)
-        high = bisect_left(self.heading_starts, end)
-        inside = self.headings[low:high]
-        for top in sorted({heading.level for heading in inside}):
-            level = [heading for heading in inside if heading.level == top]
-            befores = [start, *(heading.start for heading in level)]
-            afters = [*(heading.start for heading in level[1:]), end]
-            cuts = [
-                heading.start
-                for before, heading, after in zip(befores, level, afters)
-                if not self._bare(before, heading.start)
-                or _apart(fits, before, heading.start, after)
-                or (fits is not None and not fits(before, heading.title_end))
-            ]
-            if cuts:
-                return cuts
-        return []
+        top = self.section_level(start, end, fits)
+        return [] if top is None else self.level_cuts(top, start, end, start, end, fits)
+
+    def section_level(self, start: int, end: int, fits: Fits | None = None) -> int | None:
+        """The level of the headings :meth:`section_cuts` cuts ``(start, end)`` at; ``None``
+        where it cuts nowhere."""
+        starts, levels = self.headings.starts, self.headings.levels
+        low, high = bisect_right(starts, start), bisect_left(starts, end)
+        for top in sorted(set(levels[low:high])):
+            if self.level_cuts(top, start, end, start, end, fits, first=True):
+                return top
+        return None
+
+    def level_cuts(
+        self,
+        top: int,
+        low: int,
+        stop: int,
+        start: int,
+        end: int,
+        fits: Fits | None = None,
+        first: bool = False,
+    ) -> list[int]:
+        """The cuts of :meth:`section_cuts` at the headings of level ``top`` in ``(low,
+        stop)``, a part of the region ``(start, end)`` they are decided in (each by the
+        headings of its level before and after it there); with ``first``, the first only."""
+        sections = self.headings
+        starts, levels, title_ends = sections.starts, sections.levels, sections.title_ends
+        first_in_region = bisect_right(starts, start)
+        past_region = bisect_left(starts, end)
+        index = bisect_right(starts, low)
+        stop_index = min(bisect_left(starts, stop), past_region)
+        previous = levels.rfind(top, first_in_region, index)
+        before = start if previous < 0 else starts[previous]
+        index = levels.find(top, index, past_region)
+        cuts: list[int] = []
+        while 0 <= index < stop_index:
+            following = levels.find(top, index + 1, past_region)
+            at = starts[index]
+            after = end if following < 0 else starts[following]
+            if (
+                not self._bare(before, at)
+                or _apart(fits, before, at, after)
+                or (fits is not None and not fits(before, title_ends[index]))
+            ):
+                cuts.append(at)
+                if first:
+                    break
+            before, index = at, following
+        return cuts
 
     def _bare(self, start: int, end: int) -> bool:
         """Whether ``[start, end)`` holds nothing but headings (and blank lines)."""
+        sections, text = self.headings, self.text
+        starts, title_ends = sections.starts, sections.title_ends
         at = start
-        index = bisect_left(self.heading_starts, at)
-        while index < len(self.headings) and self.headings[index].start < end:
-            heading = self.headings[index]
-            if self.text[at : heading.start].strip():
+        index = bisect_left(starts, at)
+        while index < len(starts) and starts[index] < end:
+            if text[at : starts[index]].strip():
                 return False
-            at = heading.title_end
+            at = title_ends[index]
             index += 1
-        return at > start and not self.text[at:end].strip()
+        return at > start and not text[at:end].strip()
 
     # -- blocks --------------------------------------------------------------------------
 
@@ -428,7 +503,7 @@ class MarkdownLayout:
         """The innermost block whose span holds all of ``[start, end)``."""
         return Block(self.tree, self._holder(start, end))
 
-    def _kids(self, block: int, start: int, end: int) -> Iterator[int]:
+    def held_blocks(self, block: int, start: int, end: int) -> Iterator[int]:
         """The blocks ``block`` holds directly that meet ``[start, end)``, in order: from
         the last starting at or before ``start`` (or the first) to the last starting
         before ``end``, less any ending by ``start``."""
@@ -454,7 +529,7 @@ class MarkdownLayout:
         kinds, starts, ends = self.tree.kinds, self.tree.starts, self.tree.ends
         cuts: list[int] = []
         previous, last = -1, start
-        for kid in self._kids(block, start, end):
+        for kid in self.held_blocks(block, start, end):
             cuts.clear()
             if previous < 0:
                 if _QUOTE_MARKERS.fullmatch(text, start, starts[kid]) is None:
@@ -501,6 +576,21 @@ class MarkdownLayout:
             return None
         return block if next(self.kid_cuts(block, start, end), None) is not None else None
 
+    def heading_run(self, start: int, end: int) -> tuple[int, int] | None:
+        """Where :meth:`block_cuts` cuts ``[start, end)`` between the headings of a run of
+        them with no block after it: the block that holds them and where the first of them
+        in the region starts (no cut there), if it does."""
+        tree = self.tree
+        block = self._holder(start, end)
+        if not tree.cut_between_children(block) or next(self.kid_cuts(block, start, end), None):
+            return None
+        kinds, first = tree.kinds, None
+        for kid in self.held_blocks(block, start, end):
+            if kinds[kid] != _HEADING:
+                return None
+            first = tree.starts[kid] if first is None else first
+        return None if first is None else (block, first)
+
     def lines_block(self, start: int, end: int) -> int | None:
         """The code or HTML block that ``[start, end)`` is (whitespace around it aside),
         which :meth:`block_cuts` cuts at its lines, if it is one."""
@@ -545,7 +635,7 @@ class MarkdownLayout:
                 return [cut for cut in self._inner_cuts(block) if start < cut < end]
             return self._head_cut(block, start, end) if kinds[block] == _TABLE else []
         inside = list(self.kid_cuts(block, start, end, fits))
-        kids = list(self._kids(block, start, end)) if not inside else []
+        kids = list(self.held_blocks(block, start, end)) if not inside else []
         if inside or not kids:
             return inside
         # One group: headings glued to the block after them, of which the region holds a
@@ -620,8 +710,8 @@ class MarkdownLayout:
         index = bisect_right(self._heading_line_starts, pos) - 1
         return (
             index < 0
-            or not pos < self.heading_lines[index][1]
-            or pos == self.heading_lines[index][0]
+            or not pos < self._heading_line_ends[index]
+            or pos == self._heading_line_starts[index]
         )
 
     def follows_heading(self, pos: int) -> bool:
@@ -772,7 +862,7 @@ class _Reading:
 
     def __init__(self, typecode: str) -> None:
         self.tree = BlockTree(typecode)
-        self.headings: list[int] = []
+        self.headings = array(typecode)  # (4 bytes a heading, where a list takes 36)
         self.linked: list[int] = []
         self.footnotes: list[tuple[int, str]] = []
 
@@ -809,7 +899,7 @@ def _parser() -> Any:
 
 def _parse(
     text: str, start: int, line_starts: array[int], inside_blocks: bool = True
-) -> tuple[BlockTree, list[int]]:
+) -> tuple[BlockTree, array[int]]:
     """The document ``text[start:]`` as a tree of blocks (pulldown-cmark), each block's
     span widened to whole lines of ``text`` (whose line starts are ``line_starts``), and
     the indices of its headings in order.
@@ -1369,25 +1459,57 @@ def _ascii_to_whole_lines(
         ends[block] = position
 
 
-def _sections(tree: BlockTree, size: int) -> list[Heading]:
-    """The headings outside containers, each with its section's end and parent."""
-    found: list[Heading] = []
-    open_sections: list[int] = []  # indices of the sections still open, outermost first
-    ends: dict[int, int] = {}
-    for block in tree.children(0):
-        if tree.kinds[block] != _HEADING:
-            continue
-        level, start = tree.marks[block], tree.starts[block]
-        while open_sections and found[open_sections[-1]].level >= level:
-            ends[open_sections.pop()] = start
-        parent = open_sections[-1] if open_sections else -1
-        text = tree.texts.get(block, "")
-        found.append(Heading(level, text, start, tree.ends[block], size, parent))
-        open_sections.append(len(found) - 1)
-    return [
-        Heading(h.level, h.text, h.start, h.title_end, ends.get(i, size), h.parent)
-        for i, h in enumerate(found)
-    ]
+class Sections(Sequence[Heading]):
+    """The headings outside containers (those that open sections), in order, each a
+    :class:`Heading` made when it is looked up: the sections are kept as a few arrays (as
+    objects, with their texts and lines, they took 90 times a megabyte of one-letter
+    headings). ``starts``, ``title_ends``, ``ends`` and ``parents`` are each section's
+    :class:`Heading` fields, ``levels`` its heading's level."""
+
+    def __init__(self, tree: BlockTree, size: int) -> None:
+        typecode = tree.starts.typecode
+        self._tree = tree
+        self.blocks = array(typecode)
+        self.levels = bytearray()
+        self.starts = array(typecode)
+        self.title_ends = array(typecode)
+        self.ends = array(typecode)
+        self.parents = array("i" if typecode == "I" else "q")  # -1 for none
+        open_sections: list[int] = []  # indices of the sections still open, outermost first
+        for block in tree.children(0):
+            if tree.kinds[block] != _HEADING:
+                continue
+            level, start = tree.marks[block], tree.starts[block]
+            while open_sections and self.levels[open_sections[-1]] >= level:
+                self.ends[open_sections.pop()] = start
+            self.parents.append(open_sections[-1] if open_sections else -1)
+            open_sections.append(len(self.blocks))
+            self.blocks.append(block)
+            self.levels.append(level)
+            self.starts.append(start)
+            self.title_ends.append(tree.ends[block])
+            self.ends.append(size)
+
+    def __len__(self) -> int:
+        return len(self.blocks)
+
+    @overload
+    def __getitem__(self, index: int) -> Heading: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Heading]: ...
+
+    def __getitem__(self, index: int | slice) -> Heading | list[Heading]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        return Heading(
+            self.levels[index],
+            self._tree.texts.get(self.blocks[index], ""),
+            self.starts[index],
+            self.title_ends[index],
+            self.ends[index],
+            self.parents[index],
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -1403,13 +1525,40 @@ class SectionLevel:
     recursive = True
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
-        layout = self.layout
         if self.every_heading:
-            starts = layout.heading_starts
-            cuts = starts[bisect_right(starts, start) : bisect_left(starts, end)]
+            return SectionCuts(self.layout, 0, start, end)(text, start, end)
+        return _parts(start, end, self.layout.section_cuts(start, end, self.fits))
+
+    def local_for(self, text: str, start: int, end: int) -> SectionCuts | None:
+        """A level that finds this one's pieces of ``[start, end)`` in any part of it:
+        packing reads it a window at a time (see :mod:`spansplit.packing.windows`), not
+        holding a megabyte of one-line sections as 250,000 pieces at once."""
+        if self.every_heading:
+            return SectionCuts(self.layout, 0, start, end)
+        top = self.layout.section_level(start, end, self.fits)
+        return None if top is None else SectionCuts(self.layout, top, start, end, self.fits)
+
+
+@dataclass(frozen=True, slots=True)
+class SectionCuts:
+    """Cut a part of the region ``[start, end)`` where :class:`SectionLevel` cuts the
+    whole region: at its headings of level ``top`` (see
+    :meth:`MarkdownLayout.level_cuts`), or at every heading for ``top`` 0."""
+
+    layout: MarkdownLayout
+    top: int
+    start: int
+    end: int
+    fits: Fits | None = None
+
+    def __call__(self, text: str, low: int, stop: int) -> list[Span]:
+        layout = self.layout
+        if self.top:
+            cuts = layout.level_cuts(self.top, low, stop, self.start, self.end, self.fits)
         else:
-            cuts = layout.section_cuts(start, end, self.fits)
-        return _parts(start, end, cuts)
+            starts = layout.heading_starts
+            cuts = list(starts[bisect_right(starts, low) : bisect_left(starts, stop)])
+        return _parts(low, stop, cuts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1424,7 +1573,9 @@ class BlockLevel:
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
         return _parts(start, end, self.layout.block_cuts(start, end, self.fits))
 
-    def local_for(self, text: str, start: int, end: int) -> KidsLevel | LinesLevel | None:
+    def local_for(
+        self, text: str, start: int, end: int
+    ) -> KidsLevel | HeadingRunLevel | LinesLevel | None:
         """A level that finds this one's pieces of ``[start, end)`` in any part of it,
         where they are cuts between the blocks one block holds or the lines of a code or
         HTML block: packing reads it a window at a time (see
@@ -1433,6 +1584,9 @@ class BlockLevel:
         block = self.layout.blocks_cut(start, end)
         if block is not None:
             return KidsLevel(self.layout, block, self.fits)
+        run = self.layout.heading_run(start, end)
+        if run is not None:
+            return HeadingRunLevel(self.layout, *run)
         block = self.layout.lines_block(start, end)
         return None if block is None else LinesLevel(self.layout, block)
 
@@ -1449,6 +1603,22 @@ class KidsLevel:
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
         return _parts(start, end, list(self.layout.kid_cuts(self.block, start, end, self.fits)))
+
+
+@dataclass(frozen=True, slots=True)
+class HeadingRunLevel:
+    """Cut a region between the headings that block ``block`` holds, but before the one
+    at ``first`` (see :meth:`MarkdownLayout.heading_run`): in a part of a run of headings
+    that :class:`BlockLevel` cuts between them all, the same cuts."""
+
+    layout: MarkdownLayout
+    block: int
+    first: int
+
+    def __call__(self, text: str, start: int, end: int) -> list[Span]:
+        starts, low = self.layout.tree.starts, max(start, self.first)
+        kids = self.layout.held_blocks(self.block, start, end)
+        return _parts(start, end, [starts[kid] for kid in kids if low < starts[kid] < end])
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,6 @@ chunk's size is checked against the budget here before it is returned.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -41,7 +40,7 @@ from ..lines import LINE_ENDING
 from ..sizing.base import CODE_POINTS, LengthFunction, TextMeasurer
 from . import windows
 from .merge import OverlapSearch, adds_too_little, holds_content, merge, sentence_kinds
-from .pieces import Pieces, fit, hard_cut
+from .pieces import Pieces, fit, hard_cut, starting_at
 from .scan import RecursiveScan, literal_levels, scan_separators
 from .tiling import Tiles, tile, tile_batches
 
@@ -245,7 +244,7 @@ def _general(
         budget,
         length,
         levels,
-        breaks=_starting_at(top, structure.chunk_starts),
+        breaks=starting_at(top, structure.chunk_starts),
         isolate=structure.isolate,
         trim=trim,
         punctuation=structure.punctuation,
@@ -270,18 +269,6 @@ def _general(
         punctuation=structure.punctuation,
         trim=trim,
     )
-
-
-def _starting_at(spans: Sequence[Span], offsets: Sequence[int]) -> list[int]:
-    """Indices of the ``spans`` that start at one of ``offsets`` (ascending)."""
-    if not offsets:
-        return []
-    found = []
-    for index, (start, _) in enumerate(spans):
-        at = bisect_left(offsets, start)
-        if at < len(offsets) and offsets[at] == start:
-            found.append(index)
-    return found
 
 
 def _whole_if_it_fits(

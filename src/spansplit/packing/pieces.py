@@ -106,6 +106,18 @@ def fit(
     return out
 
 
+def starting_at(spans: Sequence[Span], offsets: Sequence[int]) -> list[int]:
+    """Indices of the ``spans`` that start at one of ``offsets`` (ascending)."""
+    if not offsets:
+        return []
+    found = []
+    for index, (start, _) in enumerate(spans):
+        at = bisect_left(offsets, start)
+        if at < len(offsets) and offsets[at] == start:
+            found.append(index)
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class _Rules:
     """How :func:`fit` treats pieces (its arguments)."""

@@ -23,7 +23,13 @@ from ..boundaries.blocks import MarkdownCuts
 from ..boundaries.code import WholeLines
 from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
 from ..boundaries.linebreaks import ClauseLevel
-from ..boundaries.markdown import KidsLevel, LinesLevel, WordLevel
+from ..boundaries.markdown import (
+    HeadingRunLevel,
+    KidsLevel,
+    LinesLevel,
+    SectionCuts,
+    WordLevel,
+)
 from ..boundaries.paragraphs import paragraph_spans
 from ..boundaries.sentences import SentenceLevel, lookahead_ends
 from ..boundaries.separators import HeadingLines, SeparatorLevel
@@ -33,7 +39,7 @@ from ..config import ChunkConfig
 from ..lines import LINE_ENDING
 from ..sizing.base import TextMeasurer
 from .merge import Plan, merge
-from .pieces import Pieces, fit
+from .pieces import Pieces, fit, starting_at
 
 if TYPE_CHECKING:
     from . import Structure
@@ -81,7 +87,17 @@ def _is_local(level: Level) -> bool:
         return _is_local(level.level)
     return isinstance(
         level,
-        (SentenceLevel, ClauseLevel, MarkdownCuts, HeadingLines, KidsLevel, LinesLevel, WordLevel),
+        (
+            SentenceLevel,
+            ClauseLevel,
+            MarkdownCuts,
+            HeadingLines,
+            KidsLevel,
+            HeadingRunLevel,
+            LinesLevel,
+            SectionCuts,
+            WordLevel,
+        ),
     ) or (level in (paragraph_spans, word_spans))
 
 
@@ -247,7 +263,8 @@ def pack_windows(
             config.chunk_size,
             config.length,
             rest,
-            breaks=[k for k, (piece, _) in enumerate(pending) if piece in starts_chunk],
+            breaks=[k for k, (piece, _) in enumerate(pending) if piece in starts_chunk]
+            + starting_at(pending, structure.chunk_starts),
             isolate=structure.isolate,
             trim=trim,
             punctuation=structure.punctuation,
