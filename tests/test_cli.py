@@ -409,7 +409,7 @@ def test_missing_file(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None
     missing = tmp_path / "nope.txt"
     status, out, err = run(capfd, "blocks", str(missing), "--chunk-size", "10")
     assert (status, out) == (1, "")
-    assert_clean_error(err, str(missing), "no such file", "1 input gave no file")
+    assert_clean_error(err, str(missing), "no such file", "1 path gave no file")
 
 
 def test_invalid_utf8_names_the_file_and_byte_offset(

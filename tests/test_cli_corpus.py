@@ -292,11 +292,111 @@ def test_the_output_file_is_not_read_back(
     (tmp_path / "a.txt").write_text("alpha beta gamma")
     target = tmp_path / "out.jsonl"
     target.write_text("")
-    status, _, _ = run(capfd, "recursive", str(tmp_path), "--chunk-size", "6", "-o", str(target))
-    assert status == 0
+    status, _, err = run(capfd, "recursive", str(tmp_path), "--chunk-size", "6", "-o", str(target))
+    assert status == 0 and "out.jsonl: left out: it is this run's output" in err
     assert {json.loads(line)["source"] for line in target.read_text().splitlines()} == {
         str(tmp_path / "a.txt")
     }
+
+
+@pytest.mark.parametrize("name", ["NOTES", "notes.jsonl"])
+def test_an_output_named_as_an_input_too_is_bad_usage(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], name: str
+) -> None:
+    """Opened for writing, the file would be emptied before it is read: refused before
+    anything is opened (it was left out of the inputs and emptied, with status 0)."""
+    path = tmp_path / name
+    path.write_text("precious data\n")
+    with pytest.raises(SystemExit) as stopped:
+        main(["recursive", str(path), "--chunk-size", "100", "-o", str(path)])
+    assert stopped.value.code == 2 and "is also an input" in capfd.readouterr().err
+    assert path.read_text() == "precious data\n"
+
+
+def test_a_standard_error_that_cannot_be_written_does_not_stop_the_run(tmp_path: Path) -> None:
+    """Messages about bad files go to standard error; where it is full or its reader is
+    gone, the run goes on without them (it stopped, with status 0 or 3 and records
+    missing), and the status still says that files failed."""
+    folder = tmp_path / "mix"
+    folder.mkdir()
+    for index in range(30):
+        (folder / f"{index:02d}.txt").write_text(f"good {index}\n")
+        (folder / f"{index:02d}b.txt").write_bytes(b"bad\xff")
+    target = tmp_path / "out.jsonl"
+    argv = [*SPANSPLIT, "auto", str(folder), "--chunk-size", "100", "-o", str(target)]
+    if Path("/dev/full").exists():
+        with open("/dev/full", "w") as full:
+            result = subprocess.run(argv, stderr=full, timeout=120, check=False)
+        assert result.returncode == 1 and len(target.read_text().splitlines()) == 30
+    target.unlink(missing_ok=True)
+    process = subprocess.Popen(argv, stderr=subprocess.PIPE)
+    assert process.stderr is not None
+    process.stderr.close()  # the reader of standard error is gone: writes fail (EPIPE)
+    assert process.wait(timeout=120) == 1
+    assert len(target.read_text().splitlines()) == 30
+
+
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
+def test_a_worker_that_is_killed_ends_the_run_with_one_line(tmp_path: Path) -> None:
+    """A worker killed (by the kernel when memory runs out, say) ends the run with a
+    message naming the documents it had, the records before them whole, no traceback."""
+    folder = tmp_path / "many"
+    folder.mkdir()
+    text = sample("english.txt") * 20
+    for index in range(60):
+        (folder / f"{index:03d}.txt").write_text(text)
+    target = tmp_path / "out.jsonl"
+    argv = ["sentences", str(folder), "--chunk-size", "40", "--jobs", "2", "-o", str(target)]
+    process = subprocess.Popen([*SPANSPLIT, *argv], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while time.monotonic() < deadline and process.poll() is None and len(workers) < 2:
+        workers = _children(process.pid)
+        time.sleep(0.02)
+    if process.poll() is not None or not workers:
+        pytest.skip("the run ended before a worker could be killed")
+    os.kill(workers[-1], signal.SIGKILL)
+    _, err = process.communicate(timeout=60)
+    if process.returncode == 0:
+        pytest.skip("the run ended before the worker was killed")
+    assert process.returncode == 1 and "Traceback" not in err
+    assert "a worker process stopped" in err and str(folder) in err
+    lines = target.read_text().splitlines()
+    assert all(json.loads(line)["text"] for line in lines)
+
+
+def test_sigterm_stops_the_run_as_ctrl_c_does(tmp_path: Path) -> None:
+    """SIGTERM (``timeout``, ``docker stop``) to the command alone: status 143, the records
+    written so far whole, and a Parquet file closed readable (it was left without its
+    footer)."""
+    pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    folder = tmp_path / "many"
+    folder.mkdir()
+    text = sample("english.txt") * 20
+    for index in range(60):
+        (folder / f"{index:03d}.txt").write_text(text)
+    target = tmp_path / "out.parquet"
+    argv = ["sentences", str(folder), "--chunk-size", "40", "-o", str(target)]
+    process = subprocess.Popen([*SPANSPLIT, *argv], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not target.exists() or target.stat().st_size < 10_000):
+        time.sleep(0.05)
+    process.terminate()
+    _, err = process.communicate(timeout=60)
+    if process.returncode == 0:
+        pytest.skip("the run ended before it could be stopped")
+    assert process.returncode == 143 and "stopped" in err and "Traceback" not in err
+    assert pq.read_table(target).num_rows > 0
 
 
 def test_environment_is_untouched() -> None:
@@ -325,6 +425,17 @@ def test_json_lines_outputs_are_named_by_their_suffix_or_none(tmp_path: Path, na
     assert main(["recursive", str(path), "--chunk-size", "5", "-o", str(target)]) == 0
     records = [json.loads(line) for line in target.read_text().splitlines()]
     assert [r["text"] for r in records] == ["some", "words", "here"]
+
+
+def test_regex_with_a_preset_is_bad_usage(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """``--regex`` says how ``--separators`` read; with a preset it was accepted and ignored."""
+    path = tmp_path / "a.txt"
+    path.write_text("some words here")
+    with pytest.raises(SystemExit) as stopped:
+        main(["recursive", str(path), "--chunk-size", "10", "--preset", "markdown", "--regex"])
+    assert stopped.value.code == 2 and "--regex" in capfd.readouterr().err
 
 
 # --- finding files: symlinks, permissions, odd names, inputs that give nothing ---------------
@@ -587,7 +698,7 @@ def test_the_summary_counts_files_split_failed_and_inputs_that_gave_none(
     (tmp_path / "image.bin").write_bytes(b"\x00\x01\x02")
     good, missing = str(tmp_path / "good.txt"), str(tmp_path / "missing.txt")
     status, _, err = run(capfd, "recursive", good, missing, "--chunk-size", "100")
-    assert status == 1 and "1 of 1 files split" in err and "; 1 input gave no file" in err
+    assert status == 1 and "1 of 1 files split" in err and "; 1 path gave no file" in err
     assert "failed" not in err.splitlines()[-1]
     status, _, err = run(
         capfd, "recursive", good, str(tmp_path / "image.bin"), "--chunk-size", "100"
@@ -629,3 +740,21 @@ def test_auto_says_once_which_files_are_split_without_their_structure(
         "RecursiveSplitter.from_language('proto', chunk_size) or "
         "CodeSplitter(..., fallback='separators')"
     ]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_broken_links_and_pipes_in_a_folder_or_a_pattern_are_reported(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A dangling symlink (a document that is absent) and a named pipe (never read: it
+    could block the run) are named with why; they were left out without a word."""
+    (tmp_path / "a.txt").write_text("kept words")
+    (tmp_path / "dangling.txt").symlink_to(tmp_path / "missing.txt")
+    os.mkfifo(tmp_path / "pipe.txt")
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "linked").symlink_to(tmp_path / "folder")  # not followed, as documented
+    for given in (str(tmp_path), str(tmp_path / "*.txt")):
+        status, out, err = run(capfd, "recursive", given, "--chunk-size", "20")
+        assert status == 1 and [r["text"] for r in records(out)] == ["kept words"]
+        assert "dangling.txt: a broken symbolic link" in err
+        assert "pipe.txt: not a regular file" in err and "linked:" not in err

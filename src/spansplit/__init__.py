@@ -26,6 +26,7 @@ from .errors import (
     ParameterTypeError,
     SpansplitError,
     TokenizerUnavailableError,
+    WorkerStoppedError,
 )
 from .lines import LineIndex, count_lines
 from .sizing import LengthFunction, resolve_length
@@ -71,6 +72,7 @@ __all__ = [
     "SpansplitError",
     "Splitter",
     "TokenizerUnavailableError",
+    "WorkerStoppedError",
     "__version__",
     "check_text",
     "convert_offsets",

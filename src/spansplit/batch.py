@@ -20,11 +20,12 @@ from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .chunk import Chunk, convert_offsets, with_page_numbers
-from .errors import InvalidParameterError, ParameterTypeError, SpansplitError
+from .errors import InvalidParameterError, ParameterTypeError, SpansplitError, WorkerStoppedError
 from .sizing.tiktoken import THREADS_VARIABLE
 from .splitters.base import Splitter
 from .validate import check_int
@@ -413,6 +414,7 @@ def _start_worker(task: _Task) -> None:
     now finishes its batch and leaves when the parent shuts the pool down."""
     global _WORKER_TASK
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (not a handler the parent set)
     os.environ[THREADS_VARIABLE] = "1"
     _WORKER_TASK = task
 
@@ -444,6 +446,30 @@ def _batches(items: Iterator[Item]) -> Iterator[tuple[int, list[Item]]]:
         yield size, batch
 
 
+def _outcomes(future: Future[list[Outcome]], batch: list[Item]) -> list[Outcome]:
+    """The outcomes of a batch sent to a worker; :class:`WorkerStoppedError` naming its
+    documents where a worker process stopped (the pool is then broken: nothing after it
+    is split)."""
+    try:
+        return future.result()
+    except BrokenProcessPool as error:
+        names = [_name_of(item) for item in batch]
+        which = names[0] if len(names) == 1 else f"{len(names)} documents from {names[0]} on"
+        raise WorkerStoppedError(
+            f"a worker process stopped (killed by a signal, or out of memory?) before it "
+            f"returned the chunks of {which}; nothing from there on was split"
+        ) from error
+
+
+def _name_of(item: Item) -> str:
+    """What a document is called in messages: its source, else its id."""
+    if isinstance(item, DocumentSource):
+        return item.name
+    if isinstance(item, DocumentError):
+        return item.where
+    return _source(item) or item.id
+
+
 STOP_WAIT_SECONDS = 10.0
 """How long a run stopped early waits for its pool to wind down (see :func:`_parallel`)."""
 
@@ -457,7 +483,7 @@ def _parallel(
     context = multiprocessing.get_context(start_method)
     ahead, room = AHEAD_PER_WORKER * workers, AHEAD_CHARACTERS * workers
     queued = 0  # characters of the batches in the window
-    pending: deque[tuple[int, Future[list[Outcome]]]] = deque()
+    pending: deque[tuple[int, Future[list[Outcome]], list[Item]]] = deque()
     pool = ProcessPoolExecutor(workers, context, _start_worker, (task,))
     finished = False
     try:
@@ -465,16 +491,17 @@ def _parallel(
             if isinstance(batch[0], DocumentError):
                 done: Future[list[Outcome]] = Future()
                 done.set_result([task(batch[0])])
-                pending.append((0, done))
+                pending.append((0, done, batch))
             else:
-                pending.append((size, pool.submit(_run_in_worker, batch)))
+                pending.append((size, pool.submit(_run_in_worker, batch), batch))
             queued += size
             while len(pending) >= ahead or (queued > room and len(pending) > workers):
-                size, future = pending.popleft()
+                size, future, batch = pending.popleft()
                 queued -= size
-                yield from future.result()
+                yield from _outcomes(future, batch)
         while pending:
-            yield from pending.popleft()[1].result()
+            _, future, batch = pending.popleft()
+            yield from _outcomes(future, batch)
         finished = True
     finally:
         # Stopped early (an error, an interrupt, a caller that stopped reading): drop what

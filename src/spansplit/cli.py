@@ -12,7 +12,9 @@ Exit status: 0 all went well (or the reader stopped reading, as ``| head`` does)
 input could not be split (bad file, bad text, a chunk no split can fit, a folder that cannot
 be read, an input that gives no file); 2 bad usage (bad options and settings, Parquet output
 without its extra, found before any file is read); 3 the output could not be written
-(closed or full); 130 interrupted (the output holds the records written so far, each whole).
+(closed or full); 130 interrupted by Ctrl-C, 143 stopped by SIGTERM (``timeout``, ``docker
+stop``): the output then holds the records written so far, each whole (a Parquet file is
+closed, readable).
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ import contextlib
 import importlib.util
 import json
 import os
+import signal
 import sys
+import threading
 import time
 import unicodedata
 import warnings
@@ -51,7 +55,7 @@ from .errors import (
 from .splitters.base import Splitter
 from .validate import check_int
 
-OK, FAILED_INPUT, USAGE, FAILED_OUTPUT, INTERRUPTED = 0, 1, 2, 3, 130
+OK, FAILED_INPUT, USAGE, FAILED_OUTPUT, INTERRUPTED, TERMINATED = 0, 1, 2, 3, 130, 143
 
 SplitterChoice = Splitter | Callable[[Document], Splitter]
 
@@ -213,6 +217,10 @@ def _recursive_splitter(options: argparse.Namespace) -> Splitter:
         keep = {"false": False, "true": True}.get(options.keep_separator, options.keep_separator)
         settings["keep_separator"] = keep
     if options.preset is not None:
+        if options.regex:
+            raise InvalidParameterError(
+                "--regex", True, "applies to --separators, not to a --preset's own separators"
+            )
         return RecursiveSplitter.from_preset(options.preset, size, **settings)
     if options.separators is not None:
         settings["separators"] = options.separators
@@ -476,7 +484,7 @@ def build_parser() -> argparse.ArgumentParser:
         "as JSON Lines (document_id, source, chunk_index, start, end, start_line, end_line, "
         "size, kind, text, and the splitter's metadata) or Parquet.",
         epilog="exit status: 0 ok, 1 some input could not be split, 2 bad usage, 3 the "
-        "output could not be written, 130 interrupted",
+        "output could not be written, 130 interrupted (Ctrl-C), 143 stopped (SIGTERM)",
     )
     parser.add_argument("--version", action="version", version=f"spansplit {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -596,11 +604,21 @@ def _output_format(target: str) -> str:
     )
 
 
-def _check_output(target: str) -> None:
+def _check_output(target: str, inputs: Sequence[str]) -> None:
     """Raise for an output that cannot be written whatever the input: a suffix that names
-    no format written here, or Parquet without its extra."""
+    no format written here, Parquet without its extra, or a file named as an input too
+    (opened for writing, it would be emptied before it is read)."""
     if _output_format(target) == "parquet" and importlib.util.find_spec("pyarrow") is None:
         raise ExtraNotInstalledError("Parquet output", "parquet", "pyarrow")
+    if target != "-" and os.path.exists(target):
+        written = Path(target).resolve()
+        if any(path != "-" and Path(path).resolve() == written for path in inputs):
+            raise InvalidParameterError(
+                "--output",
+                target,
+                "is also an input: writing it would empty it before it is read; "
+                "name another output file",
+            )
 
 
 def _open_output(target: str) -> Any:
@@ -630,6 +648,7 @@ class _Report:
         self.failures = 0  # files that could not be split
         self.empty_inputs = 0  # inputs that gave no file (missing, no match, not readable)
         self.started = time.perf_counter()
+        self.muted = False  # standard error refused a write: no more are tried
         self.bar: Any = None
         show = sys.stderr is not None and sys.stderr.isatty() if progress is None else progress
         if show and files:
@@ -649,16 +668,31 @@ class _Report:
         self.say(f"spansplit: {_shown(error.where)}: {error.error}")
 
     def say(self, message: str) -> None:
-        if self.bar is not None:
-            self.bar.write(message, file=sys.stderr)
-        elif sys.stderr is not None:
-            print(message, file=sys.stderr)
+        """Write ``message`` on standard error; where that cannot be written (closed, full),
+        the run goes on without its messages: the exit status still tells of failures."""
+        try:
+            if self.bar is not None:
+                self.bar.write(message, file=sys.stderr)
+            elif sys.stderr is not None and not self.muted:
+                print(message, file=sys.stderr, flush=True)
+        except (OSError, ValueError):  # (ValueError: a closed stream)
+            self._mute()
 
     def advance(self, progress: Progress) -> None:
         if self.bar is not None:
             seconds = max(time.perf_counter() - self.started, 1e-9)
-            self.bar.set_postfix_str(f"{progress.characters / seconds / 1e6:.2f} M chars/s")
-            self.bar.update(1)
+            try:
+                self.bar.set_postfix_str(f"{progress.characters / seconds / 1e6:.2f} M chars/s")
+                self.bar.update(1)
+            except (OSError, ValueError):
+                self._mute()
+
+    def _mute(self) -> None:
+        """Stop writing to standard error, which refused a write."""
+        if self.bar is not None:
+            self.bar.disable = True
+            self.bar = None
+        self.muted = True
 
     def summary(self, progress: Progress, stopped: str | None = None) -> None:
         if self.bar is not None:
@@ -675,7 +709,7 @@ class _Report:
         if self.failures:
             line += f"; {self.failures} failed"
         if self.empty_inputs:
-            line += f"; {_counted(self.empty_inputs, 'input')} gave no file"
+            line += f"; {_counted(self.empty_inputs, 'path')} gave no file"
         if stopped:
             line += f"; {stopped}"
         self.say(line)
@@ -687,10 +721,14 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
     found = find_files(
         options.paths, recursive=options.recursive, include=options.include, exclude=options.exclude
     )
-    if options.output != "-":  # never read back what this run writes
+    own: list[str] = []  # never read back what this run writes (an earlier run's output)
+    if options.output != "-":
         written = Path(options.output).resolve()
-        found.files[:] = [f for f in found.files if f == "-" or Path(f).resolve() != written]
+        own = [f for f in found.files if f != "-" and Path(f).resolve() == written]
+        found.files[:] = [f for f in found.files if f not in own]
     report = _Report(len(found.files), options.progress)
+    for path in own:
+        report.say(f"spansplit: {_shown(path)}: left out: it is this run's output")
     for path, reason in found.missing:  # inputs that gave no file, folders not readable
         report.say(f"spansplit: {_shown(path)}: {reason}")
         report.empty_inputs += 1
@@ -725,9 +763,9 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
                 with contextlib.closing(split_documents(documents, splitter, **run)) as records:
                     for record in records:
                         output.write(record)
-    except KeyboardInterrupt:
-        report.summary(state, "interrupted")
-        return INTERRUPTED
+    except KeyboardInterrupt as stop:
+        report.summary(state, "stopped" if isinstance(stop, _Terminated) else "interrupted")
+        return TERMINATED if isinstance(stop, _Terminated) else INTERRUPTED
     report.summary(state)
     return FAILED_INPUT if report.failed_any else OK
 
@@ -784,7 +822,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             check_int("--jobs", options.jobs, 1)
             splitter = options.handler.splitter(options)
-            _check_output(options.output)
+            _check_output(options.output, options.paths)
     except SpansplitError as error:
         options.usage_error(str(error))
     try:
@@ -792,7 +830,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             warnings.showwarning = _note_for(name)
             if options.handler is None:
                 return _run_compat(options, compat_splitter)
-            return _run(options, splitter)
+            with _terminated_as_interrupted():
+                return _run(options, splitter)
     except _ReaderStopped:
         return OK
     except DocumentError as error:
@@ -804,9 +843,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OutputError as error:
         _error(name, str(error))
         return FAILED_OUTPUT
-    except KeyboardInterrupt:
-        _error(name, "interrupted")
-        return INTERRUPTED
+    except KeyboardInterrupt as stop:
+        _error(name, "stopped" if isinstance(stop, _Terminated) else "interrupted")
+        return TERMINATED if isinstance(stop, _Terminated) else INTERRUPTED
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: the run stops as on Ctrl-C (see :func:`_terminated_as_interrupted`)."""
+
+
+@contextlib.contextmanager
+def _terminated_as_interrupted() -> Iterator[None]:
+    """SIGTERM (``timeout``, ``docker stop``, Kubernetes) stops the run as Ctrl-C does: the
+    records written so far stay whole and a Parquet file is closed readable (by default
+    the process ended at once, leaving a Parquet file without its footer)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # (signal handlers are set from the main thread only)
+        return
+
+    def stop(signal_number: int, frame: object) -> None:
+        raise _Terminated
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _shown(name: str) -> str:

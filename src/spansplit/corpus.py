@@ -168,6 +168,20 @@ def _is_folder(entry: os.DirEntry[str], *, follow: bool) -> bool:
         return False
 
 
+BROKEN_LINK = "a broken symbolic link: what it points to does not exist"
+NOT_A_FILE = "not a regular file (a pipe, a socket or a device): left out"
+
+
+def _not_a_file(path: str, linked: bool) -> str | None:
+    """Why a folder's entry that is not a file is left out, to be reported: a broken
+    symbolic link, or a pipe, socket or device; ``None`` for a (symlinked) folder."""
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        return BROKEN_LINK if linked else None  # (gone since the folder was read)
+    return None if stat.S_ISDIR(status.st_mode) else NOT_A_FILE
+
+
 def _folder_files(
     top: str, recursive: bool, errors: _Problems, walked: set[str] | None = None
 ) -> tuple[_Found, str]:
@@ -196,9 +210,12 @@ def _folder_files(
                     folders.append((path, os.path.join(real, entry.name)))
                 continue
             try:
-                if not entry.is_file():  # a symlinked folder, a pipe, a device
-                    continue
                 linked = entry.is_symlink()
+                if not entry.is_file():
+                    why = _not_a_file(path, linked)
+                    if why:  # (a symlinked folder is left out, as documented)
+                        errors.append((path, why))
+                    continue
             except OSError as error:  # a symlink into a folder that cannot be searched
                 errors.append((path, _reason(error)))
                 continue
@@ -265,17 +282,27 @@ def _pattern_files(pattern: str, recursive: bool, errors: _Problems) -> _Found:
         path = match or os.curdir
         try:
             status = os.lstat(path)
-            linked = stat.S_ISLNK(status.st_mode)
-            if linked:
-                status = os.stat(path)
         except FileNotFoundError:
-            continue  # a literal name that is not there, a dangling symlink
+            continue  # a literal name that is not there
         except OSError as error:
             errors.append((path, _reason(error)))
             continue
+        linked = stat.S_ISLNK(status.st_mode)
+        if linked:
+            try:
+                status = os.stat(path)
+            except FileNotFoundError:
+                errors.append((path, BROKEN_LINK))
+                continue
+            except OSError as error:
+                errors.append((path, _reason(error)))
+                continue
         if stat.S_ISDIR(status.st_mode):
             files.extend(_folder_files(path, recursive, errors, walked)[0])
-        elif stat.S_ISREG(status.st_mode) and not folders_only:
+        elif not stat.S_ISREG(status.st_mode):
+            if not folders_only:
+                errors.append((path, NOT_A_FILE))
+        elif not folders_only:
             folder, name = os.path.split(path)
             if folder not in real_folders:
                 real_folders[folder] = os.path.realpath(folder or os.curdir)

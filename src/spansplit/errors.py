@@ -127,3 +127,9 @@ class GrammarUnavailableError(SpansplitError, ValueError):
     def __init__(self, language: str, message: str) -> None:
         super().__init__(message)
         self.language = language
+
+
+class WorkerStoppedError(SpansplitError, RuntimeError):
+    """A worker process stopped while it split documents (killed by a signal, by the
+    kernel when memory ran out, or crashed): the run cannot go on; the message names the
+    documents it was given."""
