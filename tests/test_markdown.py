@@ -139,6 +139,25 @@ def test_front_matter_is_a_chunk_of_its_own() -> None:
     assert second.kind == "markdown" and second.text.startswith("# Tide Gauge Handbook")
 
 
+@pytest.mark.parametrize(
+    ("text", "front"),
+    [
+        ("---\ntitle: A\n---\n\n# H\n", "---\ntitle: A\n---"),
+        ("---\n# a comment\nkey: [1, 2]\n...\nbody\n", "---\n# a comment\nkey: [1, 2]\n..."),
+        ("---\n---\nbody\n", "---\n---"),  # empty (Jekyll processes such a page)
+        # A thematic break, a paragraph and a heading: Markdown, up to a later break too.
+        ("---\nIntro after a rule.\n\n# Heading\n\nText.\n\n---\n\nMore.\n", None),
+        ("---\n\ntitle: A\n---\n", None),  # a blank line first
+    ],
+)
+def test_front_matter_is_yaml_between_two_lines_of_dashes(text: str, front: str | None) -> None:
+    chunks = MarkdownSplitter(200, merge_sections=False).split(text)
+    matter = [c.text for c in chunks if c.kind == "front_matter"]
+    assert matter == ([] if front is None else [front])
+    if "# Heading" in text:
+        assert any(c.metadata["headings"] == [{"level": 1, "text": "Heading"}] for c in chunks)
+
+
 def test_what_is_not_a_heading() -> None:
     layout = MarkdownLayout(HANDBOOK)
     texts = [h.text for h in layout.headings]
@@ -1201,6 +1220,31 @@ def test_what_fits_alone_but_not_with_its_heading_is_kept_whole(
             "## Steps\n\n- Download the archive from the site.\n- Unpack it.\n",
             40,
             ["## Steps", "- Download the archive from the site.", "- Unpack it."],
+        ),
+        (  # nor a fence after a heading in a quote in a quote (cut between its lines)
+            "> x\n>\n> > # Heading\n> > ```\n> > line one\n> > line two\n> > ```\n",
+            45,
+            ["> x", ">\n> > # Heading", "> > ```\n> > line one\n> > line two\n> > ```"],
+        ),
+        (  # nor a table there (cut inside a row)
+            "> x\n>\n> > # A heading that is long\n> > | h |\n> > |---|\n> > | r |\n",
+            40,
+            ["> x", ">\n> > # A heading that is long", "> > | h |\n> > |---|\n> > | r |"],
+        ),
+        (  # nor its header row from its delimiter row
+            ">\n> > # A heading that is long\n> > | h |\n> > |---|\n",
+            40,
+            [">\n> > # A heading that is long", "> > | h |\n> > |---|"],
+        ),
+        (  # the innermost of stacked headings that fit with the block go with it
+            "# Top heading\n\n## Sub heading\n\n```\ncode line one\n```\n\nmore text here after.\n",
+            50,
+            ["# Top heading", "## Sub heading\n\n```\ncode line one\n```", "more text here after."],
+        ),
+        (
+            "# Top\n\n## Sub heading\n\n### Third\n\n- an item that fits with two headings\n",
+            70,
+            ["# Top", "## Sub heading\n\n### Third\n\n- an item that fits with two headings"],
         ),
     ],
 )

@@ -47,11 +47,13 @@ from .sentences import SentenceLevel, SentenceStarts
 from .words import word_spans
 
 FRONT_MATTER = re.compile(
-    r"---[ \t]*(?:\r\n|\r|\n)(?![ \t]*(?:\r\n|\r|\n))(?:.*?(?:\r\n|\r|\n))??"
-    r"(?:---|\.\.\.)[ \t]*(?:\r\n|\r|\n|\Z)",
+    r"---[ \t]*(?:\r\n|\r|\n)(?=[ \t]*(?:#|[^\s#:][^\r\n:]*:(?:[ \t]|\r|\n|\Z))|---|\.\.\.)"
+    r"(?:.*?(?:\r\n|\r|\n))??(?:---|\.\.\.)[ \t]*(?:\r\n|\r|\n|\Z)",
     re.DOTALL,
 )
-"""YAML front matter: a ``---`` line at the start, a non-blank line, ``---`` or ``...``."""
+"""YAML front matter: a ``---`` line at the start, a line that reads as YAML (``key:``, or a
+``#`` comment) or none, and the next ``---`` or ``...`` line. (A text that opens with a thematic
+break and a paragraph is Markdown, not front matter.)"""
 
 _LONE_CR = re.compile(r"\r(?!\n)")
 _STRETCH_END = re.compile(r"\n[ \t]*\r?\n[ \t\r\n]*[^\n]*\n?")
@@ -632,7 +634,7 @@ class MarkdownLayout:
         block = self._holder(start, end)
         if not tree.cut_between_children(block):
             if _same_text(text, (start, end), (starts[block], ends[block])):
-                return [cut for cut in self._inner_cuts(block) if start < cut < end]
+                return [cut for cut in self._inner_cuts(block, fits) if start < cut < end]
             return self._head_cut(block, start, end) if kinds[block] == _TABLE else []
         inside = list(self.kid_cuts(block, start, end, fits))
         kids = list(self.held_blocks(block, start, end)) if not inside else []
@@ -651,7 +653,7 @@ class MarkdownLayout:
         before = starts[last]
         part = (max(start, before), min(end, ends[last]))
         if not tree.cut_between_children(last) or _same_text(text, part, (before, ends[last])):
-            inner = self._inner_cuts(last)
+            inner = self._inner_cuts(last, fits)
         else:  # a part of a container: cut at what that part holds (an item's blocks ...)
             inner = self.block_cuts(*part)
         inner = [cut for cut in inner if start < cut < end]
@@ -662,6 +664,11 @@ class MarkdownLayout:
             and (self._one_unit(*part) or (not inner and kinds[last] != _PARAGRAPH))
             and _apart(fits, start, before, part[1])
         ):
+            # The block stands apart from the headings, but the innermost of them that fit
+            # with it go with it ("## Install" with its fence, "# Guide" alone).
+            for kid in kids[1:-1]:
+                if start < starts[kid] and _apart(fits, start, starts[kid], part[1]):
+                    return [starts[kid]]
             return [before]
         return inner
 
@@ -781,8 +788,9 @@ class MarkdownLayout:
             return self.heading_starts
         return _Offsets([*((h, h + 1) for h in self.heading_starts), *ranges])
 
-    def _inner_cuts(self, block: int) -> list[int]:
-        """The cuts inside one block: its children, rows, lines or sentences."""
+    def _inner_cuts(self, block: int, fits: Fits | None = None) -> list[int]:
+        """The cuts inside one block: its children, rows, lines or sentences (``fits`` as
+        :meth:`block_cuts` has it, for the blocks inside)."""
         tree, text = self.tree, self.text
         kind, start, end = tree.kinds[block], tree.starts[block], tree.ends[block]
         if kind in (_CODE, _HTML):
@@ -791,7 +799,7 @@ class MarkdownLayout:
             rows = [tree.starts[row] for row in tree.children(block)]
             return rows[2:]  # the header and delimiter rows go with the first row
         if tree.holds_blocks(block):
-            return self.block_cuts(start, end)
+            return self.block_cuts(start, end, fits)
         if kind in (_PARAGRAPH, _ITEM, _FOOTNOTE, _QUOTE):
             cuts = [cut for cut, _ in _SENTENCES(text, start, end)[1:]]
             if (
