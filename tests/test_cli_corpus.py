@@ -758,3 +758,36 @@ def test_broken_links_and_pipes_in_a_folder_or_a_pattern_are_reported(
         assert status == 1 and [r["text"] for r in records(out)] == ["kept words"]
         assert "dangling.txt: a broken symbolic link" in err
         assert "pipe.txt: not a regular file" in err and "linked:" not in err
+
+
+def test_a_pattern_is_filtered_as_the_folder_it_starts_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--include``/``--exclude`` read a pattern's files by their path below the pattern's
+    fixed start, as a folder's below it: the folders above it (``/home/t/...`` and
+    ``--exclude t``) were matched, and paths inside it (``guide/*``) were not."""
+    for relative in ("docs/a.md", "docs/drafts/b.md", "docs/guide/c.md", "docs/guide/sub/d.md"):
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text("text")
+    monkeypatch.chdir(tmp_path)
+    ancestor = tmp_path.name
+
+    def names(item: str, **filters: Any) -> list[str]:
+        found = find_files([item], recursive=True, **filters).files
+        return sorted(
+            Path(path).relative_to(Path(item.split("*")[0] or ".")).as_posix() for path in found
+        )
+
+    everything = ["a.md", "drafts/b.md", "guide/c.md", "guide/sub/d.md"]
+    for folder, pattern in (
+        ("docs", "docs/**"),
+        (str(tmp_path / "docs"), str(tmp_path / "docs") + "/**/*.md"),
+    ):
+        for filters, expected in (
+            ({"exclude": [ancestor]}, everything),
+            ({"exclude": ["docs"]}, everything),
+            ({"include": ["guide/*"]}, ["guide/c.md", "guide/sub/d.md"]),
+            ({"exclude": ["drafts"]}, ["a.md", "guide/c.md", "guide/sub/d.md"]),
+        ):
+            assert names(folder, **filters) == expected
+            assert names(pattern, **filters) == expected

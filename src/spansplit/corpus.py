@@ -79,7 +79,8 @@ def find_files(
     the matches of a glob pattern (``**`` with ``recursive``, not through symlinked
     folders), a matched directory giving its files as a directory input does.
     ``include``/``exclude`` are patterns matched against file names (``*.md``), paths as
-    found or inside a folder given (``docs/*``), or folder names (``drafts``); a file is
+    found or inside a folder given or the folder a pattern starts from (``docs/*``), or
+    the names of the folders below that one (``drafts``); a file is
     kept if it matches some include pattern (any, when none is given) and no exclude
     pattern.
 
@@ -99,8 +100,7 @@ def find_files(
         candidates, why_none, why_filtered = _files_of_input(item, recursive, errors)
         kept = candidates
         if include or exclude:
-            root = item if os.path.isdir(item) else None
-            kept = [pair for pair in kept if _wanted(pair[0], include, exclude, root)]
+            kept = [pair for pair in kept if _wanted(pair[0], include, exclude, _root_of(item))]
         # In path order (folders are read in no set order), each once (a folder may be read
         # for two parts of a pattern).
         missing.extend(sorted(dict.fromkeys(errors), key=lambda error: _path_order(error[0])))
@@ -310,6 +310,26 @@ def _pattern_files(pattern: str, recursive: bool, errors: _Problems) -> _Found:
             files.append((path, real))
     files.sort(key=_path_order)
     return files
+
+
+def _root_of(item: str) -> str | None:
+    """The folder whose files' paths inside it ``--include``/``--exclude`` read: a folder
+    given, or the fixed start of a glob pattern (``docs`` of ``'docs/**/*.md'``, the current
+    folder for ``'*.md'``), so that a pattern's files are filtered as those of the folder it
+    starts from are (its ancestors' names, ``/home/t/...``, matched ``--exclude t``);
+    ``None`` for a file."""
+    if os.path.isdir(item):
+        return item
+    if not glob.has_magic(item) or os.path.lexists(item):
+        return None
+    drive, rest = os.path.splitdrive(item)
+    separators = os.sep + (os.altsep or "")
+    head = []
+    for part in re.split(f"([{re.escape(separators)}])", rest):
+        if glob.has_magic(part):
+            break
+        head.append(part)
+    return drive + "".join(head) or os.curdir
 
 
 def _path_order(path: str | tuple[str, str]) -> list[str]:
