@@ -85,6 +85,15 @@ def test_rows_that_are_not_text_are_named_or_skipped() -> None:
     assert ChunkRows(RecursiveSplitter(20))({"id": "u", "text": b"ok"})[0]["text"] == "ok"
 
 
+def test_a_skipped_documents_name_stays_on_one_line_of_the_log(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """As the command line shows names: a newline in an id or a file name is escaped."""
+    with caplog.at_level("WARNING", logger="spansplit"):
+        ChunkRows(RecursiveSplitter(20), on_error="skip")({"id": "new\nline", "text": None})
+    assert "skipped new\\nline:" in caplog.text and "new\nline" not in caplog.text
+
+
 def test_the_file_pipeline_gives_the_command_lines_chunks(
     local_ray: None, tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:

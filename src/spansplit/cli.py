@@ -28,7 +28,6 @@ import signal
 import sys
 import threading
 import time
-import unicodedata
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -46,6 +45,7 @@ from .batch import (
     row_schema,
     split_documents,
 )
+from .corpus import shown_name
 from .errors import (
     ExtraNotInstalledError,
     GrammarUnavailableError,
@@ -540,7 +540,7 @@ class _Parquet:
         try:
             self.writer = pyarrow.parquet.ParquetWriter(path, self.schema)
         except OSError as error:
-            raise OutputError(f"{_shown(path)}: {error.strerror or error}") from error
+            raise OutputError(f"{shown_name(path)}: {error.strerror or error}") from error
         self.rows: list[dict[str, Any]] = []
 
     def write(self, record: ChunkRecord) -> None:
@@ -633,7 +633,7 @@ def _open_output(target: str) -> Any:
     try:
         return _JsonLines(open(target, "wb"))
     except OSError as error:
-        raise OutputError(f"{_shown(target)}: {error.strerror or error}") from error
+        raise OutputError(f"{shown_name(target)}: {error.strerror or error}") from error
 
 
 # --- running ------------------------------------------------------------------------------------
@@ -665,7 +665,7 @@ class _Report:
 
     def failed(self, error: DocumentError) -> None:
         self.failures += 1
-        self.say(f"spansplit: {_shown(error.where)}: {error.error}")
+        self.say(f"spansplit: {shown_name(error.where)}: {error.error}")
 
     def say(self, message: str) -> None:
         """Write ``message`` on standard error; where that cannot be written (closed, full),
@@ -728,9 +728,9 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
         found.files[:] = [f for f in found.files if f not in own]
     report = _Report(len(found.files), options.progress)
     for path in own:
-        report.say(f"spansplit: {_shown(path)}: left out: it is this run's output")
+        report.say(f"spansplit: {shown_name(path)}: left out: it is this run's output")
     for path, reason in found.missing:  # inputs that gave no file, folders not readable
-        report.say(f"spansplit: {_shown(path)}: {reason}")
+        report.say(f"spansplit: {shown_name(path)}: {reason}")
         report.empty_inputs += 1
     output = _open_output(options.output)
     state = Progress()
@@ -835,7 +835,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _ReaderStopped:
         return OK
     except DocumentError as error:
-        _error(name, f"{_shown(error.where)}: {error.error}")
+        _error(name, f"{shown_name(error.where)}: {error.error}")
         return FAILED_INPUT
     except SpansplitError as error:
         _error(name, str(error))
@@ -869,23 +869,6 @@ def _terminated_as_interrupted() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
-
-
-def _shown(name: str) -> str:
-    """A file name as it is shown on one line of standard error: with the bytes that are
-    not UTF-8 escaped (see :func:`~spansplit.corpus.display_name`), and control characters
-    (a newline, an escape) as escapes such as ``\\n``, so a name cannot break the line."""
-    from .corpus import display_name
-
-    name = display_name(name)
-    if name.isprintable():
-        return name
-    return "".join(
-        char.encode("unicode_escape").decode("ascii")
-        if unicodedata.category(char) in ("Cc", "Zl", "Zp")
-        else char
-        for char in name
-    )
 
 
 def _error(command: str, message: str, kind: str = "error") -> None:

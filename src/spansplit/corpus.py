@@ -20,6 +20,7 @@ import os
 import re
 import stat
 import sys
+import unicodedata
 import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -64,6 +65,21 @@ def display_name(path: str) -> str:
         except UnicodeError:  # a lone surrogate that stands for no byte of a file name
             return path.encode("utf-8", "backslashreplace").decode("utf-8")
     return path
+
+
+def shown_name(name: str) -> str:
+    """A file name as it is shown on one line of a message: with the bytes that are not
+    UTF-8 escaped (see :func:`display_name`), and control characters (a newline, an
+    escape) as escapes such as ``\\n``, so a name cannot break the line."""
+    name = display_name(name)
+    if name.isprintable():
+        return name
+    return "".join(
+        char.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(char) in ("Cc", "Zl", "Zp")
+        else char
+        for char in name
+    )
 
 
 def find_files(

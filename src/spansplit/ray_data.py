@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .batch import Document, DocumentError, OnError, _source, _Task, row_schema
-from .corpus import display_name, find_files, read_document
+from .corpus import display_name, find_files, read_document, shown_name
 from .errors import ExtraNotInstalledError, InvalidParameterError, ParameterTypeError
 from .splitters.base import Splitter
 
@@ -82,7 +82,7 @@ class _Chunking:
         assert isinstance(outcome, DocumentError)
         if self.on_error == "raise":
             raise outcome
-        LOG.warning("spansplit: skipped %s: %s", outcome.where, outcome.error)
+        LOG.warning("spansplit: skipped %s: %s", shown_name(outcome.where), outcome.error)
         return []
 
 
@@ -265,7 +265,7 @@ def _select_files(
     for path, reason in found.missing:
         if on_error == "raise":
             raise InvalidParameterError("paths", path, reason)
-        LOG.warning("spansplit: skipped %s: %s", path, reason)
+        LOG.warning("spansplit: skipped %s: %s", shown_name(path), reason)
     files = []
     for path in found.files:
         if _RAY_CANNOT_NAME.search(path) or display_name(path) != path:  # (not UTF-8)
@@ -276,7 +276,7 @@ def _select_files(
             )
             if on_error == "raise":
                 raise InvalidParameterError("paths", display_name(path), reason)
-            LOG.warning("spansplit: skipped %s: %s", display_name(path), reason)
+            LOG.warning("spansplit: skipped %s: %s", shown_name(path), reason)
         else:
             files.append(path)
     if output is not None and not _URI.match(output):  # never read what this run writes
