@@ -31,7 +31,7 @@ pytest.importorskip("ray.data")
 parquet = pytest.importorskip("pyarrow.parquet")
 
 from spansplit import RecursiveSplitter  # noqa: E402
-from spansplit.batch import Document, DocumentError, split_documents  # noqa: E402
+from spansplit.batch import Document, DocumentError, row_schema, split_documents  # noqa: E402
 from spansplit.cli import main  # noqa: E402
 from spansplit.corpus import SplitterByFileType, find_files  # noqa: E402
 from spansplit.errors import InvalidParameterError, ParameterTypeError  # noqa: E402
@@ -318,3 +318,29 @@ def test_a_name_ray_cannot_read_fails_its_file_not_the_dataset(
         chunk_files(str(root), SplitterByFileType(50))
     rows = chunk_files(str(root), SplitterByFileType(50), on_error="skip").take_all()
     assert [row["source"] for row in rows] == [str(root / "ok.txt")]
+
+
+def test_the_dataset_of_a_written_output_reads_what_was_written(
+    local_ray: None, tmp_path: Path
+) -> None:
+    """With ``output``, the dataset returned reads the Parquet files written (it split every
+    file again when used: twice the work, and rows that could differ from those written),
+    in order; where no file gives a row, a file with the schema and no rows is written (Ray
+    wrote none, and emptied the folder)."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for index in range(3):
+        (folder / f"{index}.txt").write_text(sample("english.txt")[: 2000 * (index + 1)])
+    written_to = tmp_path / "out"
+    dataset = chunk_files(str(folder), RecursiveSplitter(200), output=str(written_to))
+    expected = parquet.read_table(written_to).to_pylist()
+    for path in folder.iterdir():
+        path.unlink()  # nothing left to split again
+    assert dataset.take_all() == expected and len(expected) > 30
+    first = [r["chunk_index"] for r in expected if r["source"].endswith("0.txt")]
+    assert first == list(range(len(first))) and expected[0]["source"].endswith("0.txt")
+    (folder / "empty.txt").write_text("")
+    dataset = chunk_files(str(folder), RecursiveSplitter(200), output=str(written_to))
+    table = parquet.read_table(written_to)
+    assert table.num_rows == 0 and table.schema.names == row_schema().names
+    assert dataset.count() == 0

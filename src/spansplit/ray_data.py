@@ -199,7 +199,8 @@ def chunk_files(
 ) -> Any:
     """The chunk rows of the files under ``paths`` as a Ray dataset, in input order
     (written as Parquet files to the folder ``output`` when given, replacing what was
-    there). Ray must be running (``ray.init()``) or it is started.
+    there, and the dataset returned then reads them: using it does not split the files
+    again). Ray must be running (``ray.init()``) or it is started.
 
     Local paths select the command line's files, in its order: those of ``spansplit auto
     -r paths`` (``recursive``, ``include`` and ``exclude`` are ``-r``, ``--include`` and
@@ -228,9 +229,31 @@ def chunk_files(
     # Rows as Ray infers their types would give a column that is None throughout a block
     # (start_byte without byte_offsets) the null type: the command line's schema instead.
     rows = read.flat_map(chunking).map_batches(conform_rows, batch_format="pyarrow")
-    if output is not None:
-        rows.write_parquet(output, mode="overwrite")
-    return rows
+    if output is None:
+        return rows
+    rows.write_parquet(output, mode="overwrite")
+    return _written(ray, output)
+
+
+def _written(ray: Any, output: str) -> Any:
+    """The rows :func:`chunk_files` wrote to ``output``, read back in order (Ray names its
+    files by task and lists them sorted): the rows written, where the dataset that wrote
+    them would split every file again when used. Where no file gave a row, Ray writes no
+    file: an empty one with the schema is written, as the command line writes one."""
+    import pyarrow.fs  # type: ignore[import-untyped]
+    import pyarrow.parquet  # type: ignore[import-untyped]
+
+    filesystem, folder = pyarrow.fs.FileSystem.from_uri(
+        output if _URI.match(output) else os.path.abspath(output)
+    )
+    listed = filesystem.get_file_info(pyarrow.fs.FileSelector(folder, allow_not_found=True))
+    if not any(info.path.endswith(".parquet") for info in listed):
+        filesystem.create_dir(folder, recursive=True)
+        empty = row_schema().empty_table()
+        pyarrow.parquet.write_table(empty, f"{folder}/empty.parquet", filesystem=filesystem)
+    written = ray.data.read_parquet(output)
+    written.context.execution_options.preserve_order = True
+    return written
 
 
 def _select_files(
@@ -318,7 +341,7 @@ def conform_rows(batch: Any) -> Any:
     cast to its type (a column of nulls too), a missing column as nulls; for
     ``Dataset.map_batches(conform_rows, batch_format="pyarrow")`` after :class:`ChunkRows`
     or :class:`ChunkFiles`, which :func:`chunk_files` applies itself."""
-    import pyarrow  # type: ignore[import-untyped]
+    import pyarrow
 
     schema = row_schema()
     if batch.num_rows == 0:
