@@ -791,3 +791,15 @@ def test_a_pattern_is_filtered_as_the_folder_it_starts_from(
         ):
             assert names(folder, **filters) == expected
             assert names(pattern, **filters) == expected
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_note_about_a_file_type_is_shown_once_with_workers_too(tmp_path: Path, jobs: str) -> None:
+    """Workers send their warnings back with their records: each was printed once per
+    worker, and two could run together on one line."""
+    for index in range(640):  # ten batches: each worker takes some
+        (tmp_path / f"f{index}.rst").write_text("some text\n")
+    result = run_process(["auto", str(tmp_path), "--chunk-size", "50", "--jobs", jobs])
+    assert result.returncode == 0 and len(result.stdout.splitlines()) == 640
+    notes = [line for line in result.stderr.splitlines() if "note:" in line]
+    assert len(notes) == 1 and notes[0].startswith("spansplit auto: note: rst files")

@@ -16,6 +16,7 @@ import json
 import multiprocessing
 import os
 import signal
+import warnings
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
@@ -416,12 +417,27 @@ def _start_worker(task: _Task) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (not a handler the parent set)
     os.environ[THREADS_VARIABLE] = "1"
+    warnings.showwarning = _keep_note
     _WORKER_TASK = task
 
 
-def _run_in_worker(batch: list[Item]) -> list[Outcome]:
+_WORKER_NOTES: list[tuple[str, type[Warning]]] = []
+"""Warnings of this worker's current batch, sent back with its outcomes (see
+:func:`_keep_note`)."""
+
+
+def _keep_note(message: Warning | str, category: type[Warning], *_: object, **__: object) -> None:
+    """A worker's ``warnings.showwarning``: each warning goes back to the parent, which
+    shows it as its own (once: not once per worker, nor on lines run together)."""
+    _WORKER_NOTES.append((str(message), category))
+
+
+def _run_in_worker(batch: list[Item]) -> tuple[list[Outcome], list[tuple[str, type[Warning]]]]:
     assert _WORKER_TASK is not None, "worker started without its task"
-    return list(map(_WORKER_TASK, batch))
+    outcomes = list(map(_WORKER_TASK, batch))
+    notes = _WORKER_NOTES[:]
+    _WORKER_NOTES.clear()
+    return outcomes, notes
 
 
 def _batches(items: Iterator[Item]) -> Iterator[tuple[int, list[Item]]]:
@@ -446,12 +462,16 @@ def _batches(items: Iterator[Item]) -> Iterator[tuple[int, list[Item]]]:
         yield size, batch
 
 
-def _outcomes(future: Future[list[Outcome]], batch: list[Item]) -> list[Outcome]:
-    """The outcomes of a batch sent to a worker; :class:`WorkerStoppedError` naming its
-    documents where a worker process stopped (the pool is then broken: nothing after it
-    is split)."""
+_Returned = tuple[list[Outcome], list[tuple[str, type[Warning]]]]
+"""What a worker returns for a batch: its outcomes and the warnings it gave."""
+
+
+def _outcomes(future: Future[_Returned], batch: list[Item]) -> list[Outcome]:
+    """The outcomes of a batch sent to a worker, its warnings given here (shown once, as
+    this process's own); :class:`WorkerStoppedError` naming its documents where a worker
+    process stopped (the pool is then broken: nothing after it is split)."""
     try:
-        return future.result()
+        outcomes, notes = future.result()
     except BrokenProcessPool as error:
         names = [_name_of(item) for item in batch]
         which = names[0] if len(names) == 1 else f"{len(names)} documents from {names[0]} on"
@@ -459,6 +479,9 @@ def _outcomes(future: Future[list[Outcome]], batch: list[Item]) -> list[Outcome]
             f"a worker process stopped (killed by a signal, or out of memory?) before it "
             f"returned the chunks of {which}; nothing from there on was split"
         ) from error
+    for message, category in notes:
+        warnings.warn(message, category, stacklevel=2)
+    return outcomes
 
 
 def _name_of(item: Item) -> str:
@@ -483,14 +506,14 @@ def _parallel(
     context = multiprocessing.get_context(start_method)
     ahead, room = AHEAD_PER_WORKER * workers, AHEAD_CHARACTERS * workers
     queued = 0  # characters of the batches in the window
-    pending: deque[tuple[int, Future[list[Outcome]], list[Item]]] = deque()
+    pending: deque[tuple[int, Future[_Returned], list[Item]]] = deque()
     pool = ProcessPoolExecutor(workers, context, _start_worker, (task,))
     finished = False
     try:
         for size, batch in _batches(items):
             if isinstance(batch[0], DocumentError):
-                done: Future[list[Outcome]] = Future()
-                done.set_result([task(batch[0])])
+                done: Future[_Returned] = Future()
+                done.set_result(([task(batch[0])], []))
                 pending.append((0, done, batch))
             else:
                 pending.append((size, pool.submit(_run_in_worker, batch), batch))
