@@ -146,6 +146,34 @@ def test_overlap_never_starts_inside_a_cluster(text: str, size: int) -> None:
             assert all(c.start in bounds and c.end in bounds for c in chunks), splitter
 
 
+@pytest.mark.parametrize(
+    ("text", "encoding"),
+    [
+        ("a  \u0301'a'\n\nb c d e f g h i j k l m n", "cl100k_base"),
+        ("b e\n\n \u0308brb 文a\ne.", "o200k_base"),
+        (" \u0301x y \u0301z w, \u0308v. u \u0301t s" * 4, "cl100k_base"),
+    ],
+)
+def test_an_overlap_from_a_space_a_mark_joins_is_measured_as_kept(text: str, encoding: str) -> None:
+    """Trimming keeps a space that a combining mark joins (one cluster): an overlap that
+    starts there was measured from the mark, a token short, and repeated more than
+    ``chunk_overlap`` (5 tokens for 4; text extracted from PDFs has such detached marks)."""
+    count = spansplit.resolve_length(encoding).count
+    for size, overlap in ((8, 4), (8, 3), (12, 5), (6, 2)):
+        for splitter in (
+            RecursiveSplitter(size, overlap, separators=["\n\n", " "], length=encoding),
+            RecursiveSplitter.from_preset("python", size, chunk_overlap=overlap, length=encoding),
+            RecursiveSplitter.from_preset("markdown", size, chunk_overlap=overlap, length=encoding),
+            spansplit.ParagraphSplitter(size, overlap, length=encoding),
+            spansplit.SentenceSplitter(size, overlap, length=encoding),
+        ):
+            try:
+                chunks = splitter.split(text)
+            except ChunkTooLargeError:
+                continue
+            check_chunks(text, chunks, size, count, overlap=overlap)
+
+
 def test_the_reproductions() -> None:
     def texts(text: str, size: int, **options: Any) -> list[str]:
         return [c.text for c in spansplit.split_recursive(text, size, **options)]

@@ -499,6 +499,11 @@ class Unit:
         return f"Unit({self.start}, {self.end}, {self.kind!r}, {self.name!r})"
 
 
+ATTACHED_PREFIXES = 64
+"""Comment and prefix units (decorators, attributes) right above a unit that go with it, at
+most: a longer run's earlier ones are units of their own, so that packing a window at a
+time can resume inside a run of comments (a file of comments alone, or commented-out code)."""
+
 LINE_DEPTH = 256
 """Enclosing syntax nodes looked at to name the definitions that hold a piece of a line."""
 
@@ -782,6 +787,8 @@ class SyntaxLevel:
                     units += pending
                     pending = []
                 pending.append(unit)
+                if len(pending) > ATTACHED_PREFIXES:
+                    units.append(pending.pop(0))  # (a comment that far up is no unit's own)
                 continue
             if pending and unit.first == pending[-1].last + 1:
                 unit = self._attach(pending, unit)

@@ -187,8 +187,8 @@ class OverlapSearch:
 
     def measure(self, start: int, end: int) -> int:
         """The size of the overlap ``text[start:end]`` as its chunk holds it."""
-        if self.trim:
-            start = after_whitespace(self.text, start, end)
+        if self.trim:  # (as trimming leaves it: a space that a mark joins stays)
+            start = trim_span(self.text, start, end)[0]
         return self.measurer.count(start, end)
 
     def ranked(self, floor: int, end: int, room: int) -> tuple[int | None, int]:
@@ -724,7 +724,7 @@ class _Packer:
         text = self.text
         start = plan.overlap_start if plan.overlap_start is not None else self.spans[plan.first][0]
         if self.trim:
-            start = after_whitespace(text, start, self.spans[plan.last][1])
+            start = trim_span(text, start, self.spans[plan.last][1])[0]
         return start
 
     def _end(self, plan: Plan) -> int:

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..boundaries.code import (
+    ATTACHED_PREFIXES,
     BYTE_ORDER_MARK,
     TOP_LEVEL_LINE,
     SyntaxLevel,
@@ -351,7 +352,12 @@ class CodeSplitter(BudgetedSplitter):
         units = syntax.children(syntax.root)
         attachable = self.info.comments | self.info.prefixes
         kept = len(units)
-        while kept and units[kept - 1].kind in attachable and units[kept - 1].attached is None:
+        while (
+            kept
+            and units[kept - 1].kind in attachable
+            and units[kept - 1].attached is None
+            and len(units) - kept < ATTACHED_PREFIXES  # (those before go with no unit after)
+        ):
             kept -= 1
         if kept < 3:
             return None
