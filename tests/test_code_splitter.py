@@ -42,6 +42,7 @@ from spansplit.boundaries.code_languages import get_language
 from spansplit.corpus import SplitterByFileType
 from spansplit.sizing.token_index import INDEX_MIN_CHARS
 from spansplit.splitters import code as code_splitter
+from tests.support import peak_memory
 
 SAMPLES = {
     "python": "code.py",
@@ -1292,6 +1293,38 @@ def test_generated_python_packed_in_windows_gives_the_chunks_of_one_parse(
     for window in (320, 700, 1600):
         whole, windowed, _ = _split_in_windows(monkeypatch, splitter, text, window)
         assert _described(windowed) == _described(whole)
+
+
+@pytest.mark.parametrize("overlap, length, strip", WINDOW_SETTINGS)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# a\n## b\n" * 800,  # comments alone
+        ("# c\n" * 100 + "def f():\n    return 1\n\n") * 12,  # long runs above definitions
+        "# header\n" * 1500 + "def g():\n    pass\n",
+    ],
+    ids=["comments", "runs", "header"],
+)
+def test_a_run_of_comments_is_packed_a_window_at_a_time(
+    monkeypatch: pytest.MonkeyPatch, text: str, overlap: int, length: str | None, strip: bool
+) -> None:
+    """Of a run of comments right above a unit only the last 64 go with it, so a window
+    can resume inside a long run (no window could, and a file of comments alone was parsed
+    and packed at once: 190 times the text): the chunks of one parse."""
+    needs_grammar("python")
+    budget = 30 if length == "cl100k_base" else 120
+    splitter = CodeSplitter("python", budget, overlap, length=length, strip_whitespace=strip)
+    whole, windowed, parsed = _split_in_windows(monkeypatch, splitter, text, 1600)
+    assert _described(windowed) == _described(whole)
+    assert len(parsed) >= 2 and max(parsed) < len(text)  # windows, not the whole text
+
+
+def test_a_file_of_comments_takes_memory_bounded_by_a_window() -> None:
+    needs_grammar("python")
+    text = "# a\n## b\n" * 60_000
+    splitter = CodeSplitter("python", 2000, 200)
+    splitter.split(text[:100_000])
+    assert peak_memory(lambda: splitter.split(text)) < 12 * len(text)
 
 
 def test_dense_code_is_parsed_a_window_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
