@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import hashlib
 import itertools
 import json
 import math
@@ -788,6 +789,32 @@ def test_tokenizer_as_llama_index_builds_it() -> None:
     assert max(ntokens(n.get_content()) for n in nodes) <= 16
 
 
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def test_two_tokenizers_of_one_model_type_never_share_cached_nodes() -> None:
+    """A ``tokenizers.Tokenizer`` was saved by its model type alone ("bpe tokenizer"): any
+    two BPE tokenizers (GPT-2, Llama ...) had one cache key, and a pipeline got nodes
+    chunked for the other, over its budget. Its name now holds a digest of its JSON."""
+    from tokenizers import Tokenizer, models
+
+    trained = _trained_tokenizer()
+    letters = Tokenizer(
+        models.BPE(vocab={c: i for i, c in enumerate("abcdefghijklmnopqrstuvwxyz .")}, merges=[])
+    )
+    documents = [Document(text="the quick brown fox jumps over the lazy dog. " * 10, id_="d")]
+    first, second = (
+        SpanSentenceNodeParser(chunk_size=20, chunk_overlap=0, length=t) for t in (trained, letters)
+    )
+    assert first.to_dict()["length"] != second.to_dict()["length"]
+    assert not _stale(first, second, documents)
+    cache = IngestionCache()
+    IngestionPipeline(transformations=[first], cache=cache).run(documents=documents)
+    nodes = IngestionPipeline(transformations=[second], cache=cache).run(documents=documents)
+    assert max(len(letters.encode(n.get_content()).ids) for n in nodes) <= 20
+
+
 def _trained_tokenizer() -> Any:
     from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
@@ -825,7 +852,7 @@ LENGTH_FORMS: dict[str, Callable[[], tuple[Any, Callable[[str], int], Any]]] = {
     "Hugging Face tokenizer": lambda: (
         (tokenizer := _trained_tokenizer()),
         lambda t: len(tokenizer.encode(t, add_special_tokens=False).ids),
-        {"length_name": "bpe tokenizer"},
+        {"length_name": f"bpe tokenizer {_digest(tokenizer.to_str())}"},
     ),
 }
 

@@ -10,6 +10,7 @@ tokenizer, for one: ``add_special_tokens=False`` is passed where the method acce
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -87,14 +88,22 @@ def _whole_counts(tokenizer: Tokenizer) -> Tokenizer:
 
 
 def _tokenizer_name(tokenizer: Any) -> str:
-    """A readable name: the model path (transformers), else the model type (tokenizers)."""
+    """A readable name that tells tokenizers apart: the model path (transformers), else the
+    model type and a digest of the tokenizer's JSON (tokenizers): by its type alone, every
+    BPE tokenizer was "bpe tokenizer", and a cache keyed by the name (LlamaIndex's
+    ``IngestionPipeline``) gave one tokenizer's chunks for another's."""
     path = getattr(tokenizer, "name_or_path", None)
     if isinstance(path, str) and path:
         return path
     model = getattr(tokenizer, "model", None)
     if model is not None:
-        return f"{type(model).__name__.lower()} tokenizer"
+        return f"{type(model).__name__.lower()} tokenizer {_digest(tokenizer.to_str())}"
     return type(tokenizer).__name__
+
+
+def _digest(data: str | bytes) -> str:
+    """The first 12 hex digits of the SHA-256 of ``data`` (UTF-8 for text)."""
+    return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()[:12]
 
 
 def load_tokenizer_file(path: str) -> TokenizerLength:
@@ -109,4 +118,6 @@ def load_tokenizer_file(path: str) -> TokenizerLength:
         tokenizer = FileTokenizer.from_file(path)
     except Exception as error:  # the tokenizers library raises its own exception types
         raise ParameterTypeError(f"length={path!r}: not a tokenizer.json file ({error})") from error
-    return TokenizerLength(tokenizer, name=path.rsplit("/", 1)[-1])
+    with open(path, "rb") as file:
+        digest = _digest(file.read())
+    return TokenizerLength(tokenizer, name=f"{path.rsplit('/', 1)[-1]} {digest}")
