@@ -201,6 +201,29 @@ def test_a_crlf_pair_over_the_budget_is_too_large() -> None:
             assert (raised.value.offset, raised.value.size, raised.value.budget) == (0, 2, 1)
 
 
+@pytest.mark.parametrize(
+    ("text", "size", "length", "expected"),
+    [
+        ("ab\u3000cd", 2, "utf8", ["ab", "cd"]),  # an ideographic space: 3 bytes
+        ("ab\r\ncd", 1, "chars", ["a", "b", "c", "d"]),  # CRLF: one cluster of 2
+        ("ab \u3000 cd", 2, "utf8", ["ab", "cd"]),
+    ],
+)
+def test_whitespace_over_the_budget_is_left_out_where_chunks_are_trimmed(
+    text: str, size: int, length: str, expected: list[str]
+) -> None:
+    """Trimming leaves whitespace out of every chunk, so whitespace counts against no
+    budget: a cluster of it over the budget raised ChunkTooLargeError where the text was
+    cut between characters (without trimming it still does: it would be in a chunk)."""
+    for separators in (["\n\n", "\n", " ", ""], [""]):
+        splitter = RecursiveSplitter(size, separators=separators, length=length)
+        assert [c.text for c in splitter.split(text)] == expected
+    with pytest.raises(ChunkTooLargeError):
+        RecursiveSplitter(size, separators=[""], length=length, strip_whitespace=False).split(
+            text.replace(" ", "")
+        )
+
+
 def test_a_line_separator_ends_a_crlf_line_whole() -> None:
     """The LF separator in CRLF text takes the CR of the pair with it, and the CR
     separator the LF: lines are still split at their ends, dropping (or keeping) the

@@ -362,6 +362,36 @@ def test_a_text_that_fits_is_one_chunk_though_its_pieces_sum_over_the_budget(
             assert [c.text for c in chunks] == [text.strip()], (text, budget)
 
 
+def test_a_text_that_fits_is_one_chunk_with_a_sentencepiece_style_tokenizer() -> None:
+    """A Metaspace tokenizer counts the word-start marker of each part measured alone, and
+    may count a line break as one more: a cut adds up to three tokens, where one was
+    allowed, so most Chinese paragraphs that fit were cut anyway (275 of 400 snippets)."""
+    tokenizers = pytest.importorskip("tokenizers")
+    from tokenizers import models, normalizers, pre_tokenizers, trainers
+
+    vocab = [("<unk>", 0.0), ("▁", -5.0), ("甲", -5.0), ("乙", -5.0), ("，", -5.0), ("。", -5.0)]
+    tiny = tokenizers.Tokenizer(models.Unigram([*vocab, ("，乙", -1.0)], unk_id=0))
+    tiny.pre_tokenizer = pre_tokenizers.Metaspace()
+    text = sample("chinese.txt")
+    trained = tokenizers.Tokenizer(models.Unigram())
+    trained.normalizer = normalizers.NFKC()
+    trained.pre_tokenizer = pre_tokenizers.Metaspace()
+    trainer = trainers.UnigramTrainer(vocab_size=800, unk_token="<unk>", special_tokens=["<unk>"])
+    trained.train_from_iterator([text], trainer)
+    paragraph = [p.strip() for p in text.split("\n\n") if len(p.strip()) > 40]
+    snippets = ["甲，乙。"] + [p[i : i + n] for p in paragraph[:12] for i, n in ((0, 30), (5, 90))]
+    for tokenizer in (tiny, trained):
+        count = spansplit.resolve_length(tokenizer).count
+        for snippet in snippets if tokenizer is trained else snippets[:1]:
+            budget = count(snippet)
+            for splitter in (
+                SentenceSplitter(budget, length=tokenizer),
+                ParagraphSplitter(budget, length=tokenizer),
+                RecursiveSplitter.from_preset("cjk", budget, length=tokenizer),
+            ):
+                assert [c.text for c in splitter.split(snippet)] == [snippet], (snippet, splitter)
+
+
 # --- split_texts takes a sequence of texts ---------------------------------------------
 
 

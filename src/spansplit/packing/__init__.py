@@ -271,17 +271,27 @@ def _general(
     )
 
 
+EXCESS_PER_CUT = 3
+"""How many tokens a cut may add to a text's count, as far as a region is then measured
+whole (see :func:`_whole_if_it_fits`): a token merged across it counted twice, the
+word-start marker that a SentencePiece-style tokenizer (Metaspace ``▁``) puts before a part
+counted alone, and the one it gives the whitespace at the cut (a line break); a quarter of
+the budget is allowed in any case."""
+
+
 def _whole_if_it_fits(
     text: str, pieces: Pieces, budget: int, length: LengthFunction
 ) -> list[SizedSpan] | None:
     """All ``pieces`` as one chunk where they fit together although their sizes summed say
     otherwise: a length that does not add up (tokens merge across a cut) can sum a region
     that fits over the budget, and packing would then cut it. Measured only where the sum
-    is within one unit a cut of the budget; ``None`` where the pieces do not fit as one."""
+    is within :data:`EXCESS_PER_CUT` units a cut, or a quarter, of the budget; ``None``
+    where the pieces do not fit as one."""
     spans = pieces.spans
     if length.additive or len(spans) < 2 or len(pieces.breaks - {0}) > 0:
         return None
-    if pieces.sizes[0] + sum(pieces.joined[1:]) > budget + len(spans) - 1:
+    excess = max(EXCESS_PER_CUT * (len(spans) - 1), budget // 4)
+    if pieces.sizes[0] + sum(pieces.joined[1:]) > budget + excess:
         return None
     start, end = spans[0][0], spans[-1][1]
     size = (pieces.measurer or length.measurer(text)).count(start, end)

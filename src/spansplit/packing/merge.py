@@ -761,7 +761,7 @@ class _Packer:
             else:
                 parts = Pieces(trimmed=self.trim, measurer=self.measurer)
                 for cut_start, cut_end, size in hard_cut(
-                    self.text, start, end, budget, self.length
+                    self.text, start, end, budget, self.length, skip_blank=self.trim
                 ):
                     if self.trim:
                         trimmed = trim_span(self.text, cut_start, cut_end)

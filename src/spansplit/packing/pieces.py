@@ -288,7 +288,7 @@ def _refine(text: str, span: Span, level: int, out: Pieces, rules: _Rules) -> _F
         if splits(parts, *span):
             return _open(text, parts, following, set(), out, rules, glued=True)
     for start, end, size in hard_cut(
-        text, span[0], span[1], budget, length, opportunities=opportunities
+        text, span[0], span[1], budget, length, opportunities=opportunities, skip_blank=rules.trim
     ):
         if rules.trim and (text[start].isspace() or text[end - 1].isspace()):
             start, end = trim_span(text, start, end)
@@ -310,6 +310,7 @@ def hard_cut(
     length: LengthFunction,
     *,
     opportunities: bool = True,
+    skip_blank: bool = False,
 ) -> list[SizedSpan]:
     """Cut ``text[start:end]`` into ``(start, end, size)`` pieces of at most ``budget``.
 
@@ -321,14 +322,15 @@ def hard_cut(
     function's hint, else by galloping and binary search, always measured); if that
     would take more than ``k`` parts, each part is as long as fits instead. A single
     cluster over the budget raises :class:`ChunkTooLargeError` naming its offset and
-    both sizes. Without ``opportunities``, every cluster boundary is as good a cut as any
-    other. Only the text near each cut is looked at, so a piece of any length takes
-    memory for its parts alone.
+    both sizes; with ``skip_blank`` (for trimmed chunks), a cluster of whitespace alone is
+    left between two pieces instead, as trimming would leave it out of any chunk. Without
+    ``opportunities``, every cluster boundary is as good a cut as any other. Only the text
+    near each cut is looked at, so a piece of any length takes memory for its parts alone.
     """
-    longest = _cut(text, start, end, budget, length, opportunities, 0)
+    longest = _cut(text, start, end, budget, length, opportunities, 0, skip_blank)
     if len(longest) < 2:
         return longest
-    even = _cut(text, start, end, budget, length, opportunities, len(longest))
+    even = _cut(text, start, end, budget, length, opportunities, len(longest), skip_blank)
     return even if len(even) <= len(longest) else longest
 
 
@@ -340,6 +342,7 @@ def _cut(
     length: LengthFunction,
     opportunities: bool,
     parts: int,
+    skip_blank: bool = False,
 ) -> list[SizedSpan]:
     """:func:`hard_cut`'s parts: each as long as fits (``parts == 0``), or aiming at an
     even share of the rest among ``parts`` parts."""
@@ -349,6 +352,9 @@ def _cut(
         cut, size = _longest_fitting_prefix(text, pos, end, budget, length)
         if cut == pos:
             cluster = first_cluster_end(text, pos, end)
+            if skip_blank and text[pos:cluster].isspace():
+                pos = cluster  # (trimming leaves it out: it fits no chunk, and needs none)
+                continue
             raise ChunkTooLargeError(pos, length.count(text[pos:cluster]), budget, length.unit)
         if cut < end:
             share = (end - pos) / max(1, parts - len(pieces)) if parts else end - pos
