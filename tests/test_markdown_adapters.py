@@ -167,6 +167,14 @@ def test_llama_index_sections_are_parents_of_their_chunks() -> None:
     for chunk in chunks[1:]:
         previous = chunk.relationships[NodeRelationship.PREVIOUS].node_id  # type: ignore[attr-defined]
         assert by_id[previous] in chunks
+    # The leaves, to embed, are the chunks, each within the budget (a section need not be).
+    from llama_index.core.node_parser import get_leaf_nodes
+    from llama_index.core.schema import MetadataMode
+
+    leaves = get_leaf_nodes(nodes)
+    assert [n.node_id for n in leaves] == [n.node_id for n in chunks]  # type: ignore[attr-defined]
+    count = resolve_length("cl100k_base").count
+    assert max(count(n.get_content(MetadataMode.EMBED)) for n in leaves) <= 64
 
 
 def test_llama_index_sections_without_metadata() -> None:
