@@ -401,7 +401,8 @@ def test_the_path_of_a_tokenizer_json_is_a_length(bpe: Tokenizer, tmp_path: Path
     path = tmp_path / "Tokenizer.JSON"
     bpe.save(str(path))
     length = resolve_length(str(path))
-    assert isinstance(length, TokenizerLength) and length.name == "Tokenizer.JSON"
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]  # (two files, two names)
+    assert isinstance(length, TokenizerLength) and length.name == f"Tokenizer.JSON {digest}"
     text = sample("english.txt")[:3000]
     assert length.count(text) == len(bpe.encode(text, add_special_tokens=False).ids)
 
@@ -675,8 +676,9 @@ def test_hf_tokenizer_counts_without_special_tokens(wordlevel: Tokenizer) -> Non
     assert length.count("hello world .") == 3
     assert length.count("") == 0
     assert length.count("hello unknown") == 2
-    assert length.name == "wordlevel tokenizer"
-    assert length.unit == "wordlevel tokenizer tokens"
+    digest = hashlib.sha256(wordlevel.to_str().encode()).hexdigest()[:12]
+    assert length.name == f"wordlevel tokenizer {digest}"
+    assert length.unit == f"wordlevel tokenizer {digest} tokens"
     assert length.additive is False
 
 
