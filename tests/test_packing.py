@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import re
 from itertools import pairwise
+from typing import Any
 
 import pytest
 import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spansplit import ChunkConfig, ParagraphSplitter, RecursiveSplitter
+from spansplit import ChunkConfig, ParagraphSplitter, RecursiveSplitter, compat, split_paragraphs
 from spansplit.boundaries.linebreaks import break_opportunities
 from spansplit.chunk import after_whitespace, before_whitespace, trim_span
 from spansplit.errors import ChunkTooLargeError, InconsistentLengthError
@@ -26,6 +27,7 @@ from spansplit.packing import Structure, hard_cut, pack, without_repeated
 from spansplit.packing.merge import Plan, _Packer, merge
 from spansplit.packing.pieces import Pieces, _longest_fitting_prefix, _trim_spans, fit
 from spansplit.sizing import CODE_POINTS, UTF8_BYTES, UTF16_UNITS, CallableLength
+from tests.support import check_chunks
 
 FAMILY = "\U0001f469\u200d\U0001f469\u200d\U0001f467"  # 5 code points, 1 cluster, 18 UTF-8 bytes
 
@@ -389,6 +391,48 @@ def test_a_runt_the_next_chunk_repeats_is_left_out() -> None:
     texts = [chunk.text for chunk in ParagraphSplitter(24, 8).split(CHAPTERS)]
     assert not any(text.endswith("第二回") for text in texts)
     assert "第二回\n\n玄黃宇宙洪荒日月。盈昃辰宿列張寒來。" in texts
+
+
+@pytest.mark.parametrize(
+    ("split", "text", "size", "overlap"),
+    [
+        (
+            lambda t, s, o: compat.chunk_text(t, s, o),
+            "k ab k cde, fghij fghij ab ab, ab, cde fghij. fghij,",
+            32,
+            12,
+        ),
+        (
+            lambda t, s, o: split_paragraphs(t, s, o),
+            "One two three, four five six seven, eight nine ten eleven, twelve. Last words,",
+            40,
+            12,
+        ),
+    ],
+)
+def test_a_runt_left_out_inside_a_sentence_leaves_its_neighbours_overlapping(
+    split: Any, text: str, size: int, overlap: int
+) -> None:
+    """Left out, a runt left its neighbours meeting inside a sentence with nothing shared,
+    though an overlap fit (seed 001 overlaps every pair; a review found such pairs): the
+    next chunk now takes an overlap from the one kept before it, where one fits."""
+    chunks = split(text, size, overlap)
+    check_chunks(text, chunks, size, overlap=overlap)
+    for before, after in pairwise(chunks):
+        assert after.start < before.end, (before, after)
+
+
+def test_a_runt_left_out_before_a_sentence_or_a_paragraph_leaves_its_neighbours_meeting() -> None:
+    """Where the next chunk starts a sentence, it takes a whole sentence as overlap or none
+    (it reads well as it is); where it starts a paragraph (a chapter's title), none."""
+    chunks = ParagraphSplitter(24, 12).split(CHAPTERS)
+    assert chunks[3].text.startswith("第二回") and chunks[3].start > chunks[2].end
+    text = (
+        "Intro.\n\nAlpha beta gamma delta epsilon.\nZeta eta theta.\nNextxxx\n\n"
+        "Iota kappa lambda mu nu xi omicron pi."
+    )
+    chunks = RecursiveSplitter(60, 20).split(text)
+    assert [c.text[:7] for c in chunks] == ["Intro.\n", "Nextxxx"]  # (a sentence: 15 > 13)
 
 
 def test_without_repeated_keeps_what_only_the_chunk_holds() -> None:

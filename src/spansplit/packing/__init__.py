@@ -19,7 +19,9 @@ chunk's size is checked against the budget here before it is returned.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -109,11 +111,15 @@ def pack(
         return []
     if config.strip_whitespace and trim_span(text, start, end)[0] == end:
         return []  # blank: trimming leaves nothing (no level is asked for its lines)
+    reach = None
+    if config.chunk_overlap and structure.overlap_boundaries:
+        measurer = measurer or config.length.measurer(text)  # (one, shared with packing)
+        reach = _overlap_reach(text, structure, config, measurer)
     try:
         chunks = _chunks(text, structure, config, start, end, region, measurer, lead)
         check_budget(chunks, config)
         return without_repeated(
-            text, chunks, config.chunk_overlap, config.chunk_size, config.length
+            text, chunks, config.chunk_overlap, config.chunk_size, config.length, reach
         )
     finally:
         forget_sentence_starts()  # overlap read the text's sentences once: let them go
@@ -161,12 +167,21 @@ def _chunks(
 BYTE_ORDER_MARK = "\ufeff"
 
 
+_BLANK_LINE = re.compile(r"(?:\r\n|\r|\n)[^\S\r\n]*(?:\r\n|\r|\n)")
+"""A line ending, blank space and another: a blank line between two chunks."""
+
+Reach = Callable[[SizedSpan, SizedSpan], "SizedSpan | None"]
+"""The chunk ``after`` (second) with an overlap reaching back into ``before`` (first), where
+one fits; ``None`` where none does (see :func:`_overlap_reach`)."""
+
+
 def without_repeated(
     text: str,
     chunks: list[SizedSpan],
     overlap: int,
     budget: int,
     length: LengthFunction = CODE_POINTS,
+    reach: Reach | None = None,
 ) -> list[SizedSpan]:
     """``chunks`` less every one no larger than half the ``budget`` whose text the chunks
     either side of it hold between them (whitespace aside) and whose own new text (after
@@ -174,11 +189,14 @@ def without_repeated(
     chunk's tail and a short run that the next chunk repeats as its overlap, as a chapter
     title alone between two paragraphs that had to be split. A runt that adds nothing.
     It stays where its neighbours would then share punctuation alone (no overlap at all is
-    better than one that repeats nothing a reader needs). The chunk before is the last one
-    kept, so a run of such chunks goes as far as the chunks kept either side of it still
-    meet."""
+    better than one that repeats nothing a reader needs). Where its neighbours would only
+    meet inside a paragraph, ``reach`` gives the next chunk an overlap from the one before,
+    where one fits, so that they share text as overlapping chunks do (a chunk that starts a
+    paragraph, a chapter's title, starts there). The chunk before is the last one kept, so
+    a run of such chunks goes as far as the chunks kept either side of it still meet."""
     if min(overlap, budget // 2) <= 0 or len(chunks) < 3:
         return chunks
+    chunks = list(chunks)  # (a next chunk may be given an overlap)
     kept = [chunks[0]]
     for index in range(1, len(chunks) - 1):
         chunk, before = chunks[index], kept[-1]
@@ -191,10 +209,54 @@ def without_repeated(
                 chunk[2], partial(_size_after, text, before[1], chunk[1], length), budget, overlap
             )
         ):
+            starts_paragraph = _BLANK_LINE.search(text, before[1], following) is not None
+            if reach is not None and following >= before[1] and not starts_paragraph:
+                chunks[index + 1] = reach(before, chunks[index + 1]) or chunks[index + 1]
             continue
         kept.append(chunk)
     kept.append(chunks[-1])
     return kept
+
+
+def _overlap_reach(
+    text: str, structure: Structure, config: ChunkConfig, measurer: TextMeasurer
+) -> Reach:
+    """:func:`without_repeated`'s ``reach``: the earliest start of the best kind (sentences,
+    clauses, words; sentences only where ``after`` starts one) in ``before``, after its first
+    character and the last overlap fence, whose text fits the overlap and, with ``after``,
+    the budget, as packing chooses overlap."""
+    search = OverlapSearch(
+        text,
+        measurer,
+        structure.overlap_starts,
+        structure.overlap_boundaries,
+        structure.punctuation,
+        trim=config.strip_whitespace,
+    )
+    fences = structure.overlap_fences
+
+    def reach(before: SizedSpan, after: SizedSpan) -> SizedSpan | None:
+        floor = before[0]
+        fence = bisect_right(fences, after[0]) - 1
+        if fence >= 0:
+            floor = max(floor, fences[fence] - 1)
+        room = min(config.chunk_overlap, config.chunk_size - after[2])
+        if room <= 0 or floor + 1 >= before[1]:
+            return None
+        # A chunk that starts a sentence takes a sentence as overlap or none (it reads well
+        # as it is); one that starts inside a sentence, a clause or words as well.
+        starts_sentence = bool(search.sentence_starts(after[0], after[0] + 1))
+        find = search.at_sentence if starts_sentence else search.ranked
+        start, _ = find(floor, before[1], room)
+        if start is None or not holds_content(text, start, before[1]):
+            return None
+        low, high = (
+            trim_span(text, start, after[1]) if config.strip_whitespace else (start, after[1])
+        )
+        size = measurer.count(low, high)
+        return (low, high, size) if size <= config.chunk_size else None
+
+    return reach
 
 
 def _size_after(text: str, start: int, end: int, length: LengthFunction) -> int:
