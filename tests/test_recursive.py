@@ -726,8 +726,9 @@ def test_overlap_never_starts_inside_a_word() -> None:
     assert texts_of(custom) == ["aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc"]
     # ... nor before closing punctuation; the empty separator alone still cuts anywhere.
     chinese = split_recursive("」九六九，十、六，六", 6, 4, separators=["。", ""])
-    assert texts_of(chinese) == ["」九六九，", "十、六，六"]  # was "，十、六，六"
-    assert texts_of(split_recursive("abcdefghij", 6, 2, separators=[""])) == ["abcde", "efghij"]
+    assert texts_of(chinese) == ["」九六九，十", "六九，十、六", "六，六"]  # once "，十、六，六"
+    # (its parts leave the overlap's room: a window sliding over the text, as LangChain's)
+    assert texts_of(split_recursive("abcdefghij", 6, 2, separators=[""])) == ["abcdef", "efghij"]
 
 
 def test_overlap_is_whole_words_with_every_keep_separator() -> None:
@@ -1280,3 +1281,30 @@ def test_a_long_run_of_a_kept_separator_is_one_separator(keep: KeepSeparator) ->
     splitter = RecursiveSplitter.from_preset("markdown", 2000, chunk_overlap=200, length="utf8")
     assert peak_memory(lambda: splitter.split(flood)) < 8 * len(flood)
     assert [chunk.text for chunk in splitter.split(flood)] == ["a", "b"]
+
+
+@pytest.mark.parametrize(
+    ("size", "overlap", "text", "length"),
+    [
+        (3, 1, "abcdefghijkl", None),
+        (10, 3, "Thequickbrownfoxjumpsoverthelazydog" * 3, None),
+        (100, 20, "x" * 1000, None),
+        (40, 10, "日本語の文章は単語の間に空白がありません。" * 8, None),
+        (40, 10, "日本語の文章は単語の間に空白がありません。" * 8, "utf8"),
+        (30, 6, "x" * 3000, "cl100k_base"),
+        (30, 6, "Thequickbrownfoxjumpsoverthelazydog" * 30, "cl100k_base"),
+    ],
+)
+def test_the_empty_separator_overlaps_every_pair_as_a_sliding_window(
+    size: int, overlap: int, text: str, length: str | None
+) -> None:
+    """``separators=[""]`` cuts anywhere: its parts filled the budget, leaving no room for
+    overlap, so no chunk repeated anything (LangChain's ``CharacterTextSplitter(separator="")``
+    with an overlap is the common fixed window). Its parts now leave the overlap's room."""
+    splitter = RecursiveSplitter(size, overlap, separators=[""], length=length)
+    chunks = splitter.split(text)
+    count = splitter.length.count
+    check_chunks(text, chunks, size, count, overlap=overlap)
+    assert len(chunks) > 2
+    for before, after in pairwise(chunks):
+        assert after.start < before.end, (before, after)

@@ -313,6 +313,7 @@ def _general(
         measurer=measurer,
         lead=lead,
         top_lead=lead,
+        overlap=config.chunk_overlap if overlap else 0,
     )
     if one_piece and structure.isolate:
         pieces.balanced.append((0, len(pieces.spans)))

@@ -62,6 +62,7 @@ def fit(
     measurer: TextMeasurer | None = None,
     lead: int | None = None,
     top_lead: int | None = None,
+    overlap: int = 0,
 ) -> Pieces:
     """Measure ``spans`` and split each one over ``budget`` until every piece fits.
 
@@ -78,11 +79,14 @@ def fit(
     ``length`` (by default, a new one). When ``spans`` continue pieces packed already,
     ``lead`` is where the last of those ends and ``top_lead`` where the span before
     ``spans`` ends (trimmed): the gaps before the first piece and the first span count.
+    ``overlap`` (the chunks') makes the parts of a text cut anywhere by its one level (the
+    empty separator alone) after the first that much smaller, so that each chunk has room to
+    repeat the one before.
     """
     out = Pieces(
         trimmed=trim, measurer=measurer or length.measurer(text), lead=lead, top_lead=top_lead
     )
-    rules = _Rules(budget, length, levels, isolate, trim, punctuation)
+    rules = _Rules(budget, length, levels, isolate, trim, punctuation, overlap)
     # Pieces nest as deeply as the structure does (a list in a list in a quote ...): the
     # regions being split are a stack, not a recursion, so no depth is too deep.
     stack = [frame] if (frame := _open(text, list(spans), 0, set(breaks), out, rules)) else []
@@ -128,6 +132,7 @@ class _Rules:
     isolate: bool
     trim: bool
     punctuation: bool
+    overlap: int = 0
 
 
 @dataclass(slots=True)
@@ -287,9 +292,32 @@ def _refine(text: str, span: Span, level: int, out: Pieces, rules: _Rules) -> _F
         level += 1
         if splits(parts, *span):
             return _open(text, parts, following, set(), out, rules, glued=True)
-    for start, end, size in hard_cut(
-        text, span[0], span[1], budget, length, opportunities=opportunities, skip_blank=rules.trim
-    ):
+    if opportunities is False and len(levels) == 1 and 0 < rules.overlap < budget:
+        # Cut anywhere, the one level (separators=[""]): the first part as long as fits, the
+        # others leaving the overlap room, so that each chunk repeats the end of the one
+        # before, as a window sliding over the text does.
+        cut_parts = _cut(text, span[0], span[1], budget, length, False, 0, rules.trim)[:1]
+        if cut_parts and cut_parts[0][1] < span[1]:
+            cut_parts += hard_cut(
+                text,
+                cut_parts[0][1],
+                span[1],
+                budget - rules.overlap,
+                length,
+                opportunities=False,
+                skip_blank=rules.trim,
+            )
+    else:
+        cut_parts = hard_cut(
+            text,
+            span[0],
+            span[1],
+            budget,
+            length,
+            opportunities=opportunities,
+            skip_blank=rules.trim,
+        )
+    for start, end, size in cut_parts:
         if rules.trim and (text[start].isspace() or text[end - 1].isspace()):
             start, end = trim_span(text, start, end)
             if start == end:
