@@ -943,3 +943,9 @@ def test_documents_split_again_keep_offsets_in_their_first_source(add_start_inde
     # A parent without these keys: offsets relative to its text, as before.
     plain = sentences.split_documents([Document(page_content=md[81:])])
     assert ("start_index" in plain[0].metadata) is add_start_index
+    # A parent with offsets in its source but no first line: no lines (they were the
+    # parent's own lines beside offsets in the source, two numbers of two texts).
+    part = Document(page_content=md[81:], metadata={"start_index": 81, "end_index": len(md)})
+    for doc in sentences.split_documents([part]):
+        assert md[doc.metadata["start_index"] : doc.metadata["end_index"]] == doc.page_content
+        assert "start_line" not in doc.metadata and "end_line" not in doc.metadata

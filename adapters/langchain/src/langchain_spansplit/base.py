@@ -173,9 +173,15 @@ class SpanTextSplitter(TextSplitter):
                 if self._add_start_index or offset is not None:
                     metadata[START_INDEX] = chunk.start + (offset or 0)
                     metadata[END_INDEX] = chunk.end + (offset or 0)
-                if self._add_start_index or first_line is not None:
+                # Lines where they are known: of the text itself, or of its source where its
+                # first line there is (offsets in a source with lines of the text split were
+                # two numbers of two texts).
+                if (self._add_start_index and offset is None) or first_line is not None:
                     metadata[START_LINE] = chunk.start_line + (first_line or 1) - 1
                     metadata[END_LINE] = chunk.end_line + (first_line or 1) - 1
+                elif offset is not None:  # offsets in a source whose lines are not known
+                    metadata.pop(START_LINE, None)
+                    metadata.pop(END_LINE, None)
                 documents.append(Document(page_content=chunk.text, metadata=metadata))
         return documents
 
