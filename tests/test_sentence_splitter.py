@@ -334,3 +334,13 @@ def test_toy_tokenizer_on_the_corpus() -> None:
     text = corpus_path("english_prose/pg2701_moby_dick.txt").read_text(encoding="utf-8")[:80_000]
     chunks = split_sentences(text, 60, 12, length=toy_tokens)
     check_chunks(text, chunks, 60, toy_tokens, overlap=12)
+
+
+def test_seed_001_counts_utf16_units_where_asked() -> None:
+    """Dart strings count UTF-16 units: six emoji (12 units) need two chunks at
+    ``maxChars=8``; ``chunk_text`` counts code points unless given ``length="utf16"`` (and
+    cuts a word over the limit into even parts, where the seed fills the first)."""
+    text = "😀" * 6
+    assert [c.text for c in chunk_text(text, 8)] == [text]
+    chunks = chunk_text(text, 8, length="utf16")
+    assert [c.text for c in chunks] == ["😀" * 3, "😀" * 3] and [c.size for c in chunks] == [6, 6]
