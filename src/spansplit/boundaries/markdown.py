@@ -378,6 +378,7 @@ class MarkdownLayout:
         del heading_blocks
         self.headings = Sections(tree, len(text))
         self.heading_starts: Sequence[int] = self.headings.starts  # ascending
+        self._section_levels: dict[tuple[int, int, int], int | None] = {}  # see section_level
 
     @property
     def heading_lines(self) -> list[Span]:
@@ -421,13 +422,22 @@ class MarkdownLayout:
 
     def section_level(self, start: int, end: int, fits: Fits | None = None) -> int | None:
         """The level of the headings :meth:`section_cuts` cuts ``(start, end)`` at; ``None``
-        where it cuts nowhere."""
+        where it cuts nowhere (remembered: packing asks for a region's local level, then,
+        where there is none, for its cuts)."""
+        key = (start, end, id(fits))
+        if key in self._section_levels:
+            return self._section_levels[key]
         starts, levels = self.headings.starts, self.headings.levels
         low, high = bisect_right(starts, start), bisect_left(starts, end)
+        found = None
         for top in sorted(set(levels[low:high])):
             if self.level_cuts(top, start, end, start, end, fits, first=True):
-                return top
-        return None
+                found = top
+                break
+        if len(self._section_levels) > 64:
+            self._section_levels.clear()
+        self._section_levels[key] = found
+        return found
 
     def level_cuts(
         self,
@@ -1501,6 +1511,10 @@ class Sections(Sequence[Heading]):
     def __len__(self) -> int:
         return len(self.blocks)
 
+    def text(self, index: int) -> str:
+        """Section ``index``'s heading text, as rendered."""
+        return self._tree.texts.get(self.blocks[index], "")
+
     @overload
     def __getitem__(self, index: int) -> Heading: ...
 
@@ -1512,7 +1526,7 @@ class Sections(Sequence[Heading]):
             return [self[i] for i in range(*index.indices(len(self)))]
         return Heading(
             self.levels[index],
-            self._tree.texts.get(self.blocks[index], ""),
+            self.text(index),
             self.starts[index],
             self.title_ends[index],
             self.ends[index],

@@ -219,11 +219,12 @@ def describe(layout: MarkdownLayout, start: int, end: int) -> dict[str, Any]:
     index = layout.section_of(start, end)
     if index < 0:
         return {"headings": [], "section": [layout.body_start, len(layout.text)]}
-    heading = layout.headings[index]
-    return {
-        "headings": [{"level": h.level, "text": h.text} for h in layout.heading_path(index)],
-        "section": [heading.start, heading.end],
-    }
+    sections, path = layout.headings, []
+    at = index
+    while at >= 0:  # (from the arrays: no Heading made for each chunk)
+        path.append({"level": sections.levels[at], "text": sections.text(at)})
+        at = sections.parents[at]
+    return {"headings": path[::-1], "section": [sections.starts[index], sections.ends[index]]}
 
 
 def heading_path_text(headings: list[Heading] | list[Mapping[str, Any]]) -> str:
