@@ -262,13 +262,19 @@ def test_settings_found_bad_before_any_file_is_read_are_bad_usage(
     assert not target.exists()
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_an_interrupted_run_leaves_whole_records(tmp_path: Path, jobs: str) -> None:
+def _many_files(tmp_path: Path) -> Path:
+    """A folder of 60 files of 20 copies of the English sample: a run long enough to stop."""
     folder = tmp_path / "many"
     folder.mkdir()
     text = sample("english.txt") * 20
     for index in range(60):
         (folder / f"{index:03d}.txt").write_text(text)
+    return folder
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_interrupted_run_leaves_whole_records(tmp_path: Path, jobs: str) -> None:
+    folder = _many_files(tmp_path)
     target = tmp_path / "out.jsonl"
     argv = ["sentences", str(folder), "--chunk-size", "40", "--jobs", jobs, "-o", str(target)]
     process = subprocess.Popen(
@@ -348,11 +354,7 @@ def _children(pid: int) -> list[int]:
 def test_a_worker_that_is_killed_ends_the_run_with_one_line(tmp_path: Path) -> None:
     """A worker killed (by the kernel when memory runs out, say) ends the run with a
     message naming the documents it had, the records before them whole, no traceback."""
-    folder = tmp_path / "many"
-    folder.mkdir()
-    text = sample("english.txt") * 20
-    for index in range(60):
-        (folder / f"{index:03d}.txt").write_text(text)
+    folder = _many_files(tmp_path)
     target = tmp_path / "out.jsonl"
     argv = ["sentences", str(folder), "--chunk-size", "40", "--jobs", "2", "-o", str(target)]
     process = subprocess.Popen([*SPANSPLIT, *argv], stderr=subprocess.PIPE, text=True)
@@ -380,11 +382,7 @@ def test_sigterm_stops_the_run_as_ctrl_c_does(tmp_path: Path) -> None:
     pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq
 
-    folder = tmp_path / "many"
-    folder.mkdir()
-    text = sample("english.txt") * 20
-    for index in range(60):
-        (folder / f"{index:03d}.txt").write_text(text)
+    folder = _many_files(tmp_path)
     target = tmp_path / "out.parquet"
     argv = ["sentences", str(folder), "--chunk-size", "40", "-o", str(target)]
     process = subprocess.Popen([*SPANSPLIT, *argv], stderr=subprocess.PIPE, text=True)

@@ -516,28 +516,6 @@ MARKDOWN_ATOMS = [
 """Markdown without headings that open sections (those are cut first, never in windows)."""
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-@settings(max_examples=100, deadline=None)
-@given(
-    parts=st.lists(
-        st.one_of(st.sampled_from(MARKDOWN_ATOMS), st.text(max_size=3)), min_size=20, max_size=160
-    )
-)
-def test_markdown_blocks_in_windows_make_the_chunks_of_the_whole_text(
-    size: str, parts: list[str]
-) -> None:
-    """MarkdownSplitter reads the blocks of a block that holds many (the document, a
-    list, a quote) a window at a time: the chunks of the whole text, with overlap too."""
-    pytest.importorskip("pyromark")
-    text = "".join(parts).replace("\x00", "")
-    for splitter in (
-        spansplit.MarkdownSplitter(24, length="utf8"),
-        spansplit.MarkdownSplitter(30, 8, length="utf8"),
-    ):
-        whole, windowed, _ = whole_and_windowed(splitter, text, *SIZES[size])
-        assert windowed == whole
-
-
 def test_markdown_of_tiny_blocks_takes_memory_bounded_by_a_window() -> None:
     """One-letter paragraphs and deeply nested lists: the blocks are kept in arrays (as
     objects they took 60 and 110 times the text) and packed a window at a time (whole,
@@ -563,29 +541,37 @@ HEADING_ATOMS = [
 """Markdown with headings that open sections: cut first, a window at a time too."""
 
 
+MARKDOWN_SPLITTERS = {
+    "blocks": (MARKDOWN_ATOMS, (True,)),
+    "sections": (HEADING_ATOMS, (True, False)),
+}
+"""Atoms and ``merge_sections`` settings: blocks of a block that holds many (the document,
+a list, a quote); a region's sections (at the level it cuts the whole region at, or at every
+heading without merging) and a run of headings."""
+
+
+@pytest.mark.parametrize("kind", list(MARKDOWN_SPLITTERS))
 @pytest.mark.parametrize("size", list(SIZES))
 @settings(max_examples=100, deadline=None)
-@given(
-    parts=st.lists(
-        st.one_of(st.sampled_from(HEADING_ATOMS), st.text(max_size=3)), min_size=20, max_size=160
-    )
-)
-def test_markdown_sections_in_windows_make_the_chunks_of_the_whole_text(
-    size: str, parts: list[str]
+@given(data=st.data())
+def test_markdown_in_windows_makes_the_chunks_of_the_whole_text(
+    kind: str, size: str, data: st.DataObject
 ) -> None:
-    """MarkdownSplitter reads a region's sections (at the level it cuts the whole region
-    at, or at every heading without merging) and a run of headings a window at a time:
-    the chunks of the whole text, with overlap too."""
+    """MarkdownSplitter reads these a window at a time: the chunks of the whole text, with
+    overlap too."""
     pytest.importorskip("pyromark")
+    atoms, merges = MARKDOWN_SPLITTERS[kind]
+    parts = data.draw(
+        st.lists(st.one_of(st.sampled_from(atoms), st.text(max_size=3)), min_size=20, max_size=160)
+    )
     text = "".join(parts).replace("\x00", "")
-    for splitter in (
-        spansplit.MarkdownSplitter(24, length="utf8"),
-        spansplit.MarkdownSplitter(30, 8, length="utf8"),
-        spansplit.MarkdownSplitter(24, length="utf8", merge_sections=False),
-        spansplit.MarkdownSplitter(30, 8, length="utf8", merge_sections=False),
-    ):
-        whole, windowed, _ = whole_and_windowed(splitter, text, *SIZES[size])
-        assert windowed == whole
+    for merge in merges:
+        for splitter in (
+            spansplit.MarkdownSplitter(24, length="utf8", merge_sections=merge),
+            spansplit.MarkdownSplitter(30, 8, length="utf8", merge_sections=merge),
+        ):
+            whole, windowed, _ = whole_and_windowed(splitter, text, *SIZES[size])
+            assert windowed == whole
 
 
 def test_markdown_of_many_sections_takes_memory_bounded_by_a_window() -> None:
