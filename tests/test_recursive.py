@@ -726,7 +726,7 @@ def test_overlap_never_starts_inside_a_word() -> None:
     assert texts_of(custom) == ["aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc"]
     # ... nor before closing punctuation; the empty separator alone still cuts anywhere.
     chinese = split_recursive("」九六九，十、六，六", 6, 4, separators=["。", ""])
-    assert texts_of(chinese) == ["」九六九，十", "六九，十、六", "六，六"]  # once "，十、六，六"
+    assert texts_of(chinese) == ["」九六九，", "十、六，六"]  # was "，十、六，六"
     # (its parts leave the overlap's room: a window sliding over the text, as LangChain's)
     assert texts_of(split_recursive("abcdefghij", 6, 2, separators=[""])) == ["abcdef", "efghij"]
 
@@ -1308,3 +1308,18 @@ def test_the_empty_separator_overlaps_every_pair_as_a_sliding_window(
     assert len(chunks) > 2
     for before, after in pairwise(chunks):
         assert after.start < before.end, (before, after)
+
+
+def test_a_sliding_window_takes_a_cluster_larger_than_its_room() -> None:
+    """A flag (6 cl100k_base tokens) fits a budget of 6 but not the 5 that an overlap of 1
+    leaves: the parts are then as long as fit (the fuzz test found ChunkTooLargeError). A
+    preset whose other levels find nothing in a text is no sliding window."""
+    text = "a🇫🇷b🇫🇷"
+    for splitter in (
+        RecursiveSplitter(6, 1, separators=[""], length="cl100k_base"),
+        RecursiveSplitter.from_preset(
+            "html", 6, chunk_overlap=1, length="cl100k_base", strip_whitespace=False
+        ),
+    ):
+        chunks = splitter.split(text)
+        check_chunks(text, chunks, 6, splitter.length.count, overlap=1, strip=False)

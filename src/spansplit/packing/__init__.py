@@ -78,6 +78,12 @@ class Structure:
     chunk_starts: Sequence[int] = ()
 
     @property
+    def slides(self) -> bool:
+        """Whether the one level cuts anywhere (the empty separator alone): its overlap is a
+        window sliding over the text (see :func:`~.pieces.fit`)."""
+        return len(self.levels) == 1 and cut_anywhere(self.levels[0]) is False
+
+    @property
     def overlap_starts(self) -> Level:
         """:attr:`overlap_level`, or its default."""
         return self.overlap_level or FirstSplit(self.levels)
@@ -313,7 +319,7 @@ def _general(
         measurer=measurer,
         lead=lead,
         top_lead=lead,
-        overlap=config.chunk_overlap if overlap else 0,
+        overlap=config.chunk_overlap if overlap and structure.slides else 0,
     )
     if one_piece and structure.isolate:
         pieces.balanced.append((0, len(pieces.spans)))

@@ -79,9 +79,10 @@ def fit(
     ``length`` (by default, a new one). When ``spans`` continue pieces packed already,
     ``lead`` is where the last of those ends and ``top_lead`` where the span before
     ``spans`` ends (trimmed): the gaps before the first piece and the first span count.
-    ``overlap`` (the chunks') makes the parts of a text cut anywhere by its one level (the
-    empty separator alone) after the first that much smaller, so that each chunk has room to
-    repeat the one before.
+    ``overlap`` (the chunks', given only where the structure's one level cuts anywhere: the
+    empty separator alone) makes the parts of a text cut anywhere after the first that much
+    smaller, so that each chunk has room to repeat the one before: a window sliding over the
+    text.
     """
     out = Pieces(
         trimmed=trim, measurer=measurer or length.measurer(text), lead=lead, top_lead=top_lead
@@ -292,22 +293,26 @@ def _refine(text: str, span: Span, level: int, out: Pieces, rules: _Rules) -> _F
         level += 1
         if splits(parts, *span):
             return _open(text, parts, following, set(), out, rules, glued=True)
-    if opportunities is False and len(levels) == 1 and 0 < rules.overlap < budget:
-        # Cut anywhere, the one level (separators=[""]): the first part as long as fits, the
-        # others leaving the overlap room, so that each chunk repeats the end of the one
-        # before, as a window sliding over the text does.
+    cut_parts: list[SizedSpan] | None = None
+    if opportunities is False and 0 < rules.overlap < budget:
+        # A sliding window (see fit's overlap): the first part as long as fits, the others
+        # leaving the overlap room, so that each chunk repeats the end of the one before;
+        # where a cluster is larger than that room leaves, parts as long as fit.
         cut_parts = _cut(text, span[0], span[1], budget, length, False, 0, rules.trim)[:1]
         if cut_parts and cut_parts[0][1] < span[1]:
-            cut_parts += hard_cut(
-                text,
-                cut_parts[0][1],
-                span[1],
-                budget - rules.overlap,
-                length,
-                opportunities=False,
-                skip_blank=rules.trim,
-            )
-    else:
+            try:
+                cut_parts += hard_cut(
+                    text,
+                    cut_parts[0][1],
+                    span[1],
+                    budget - rules.overlap,
+                    length,
+                    opportunities=False,
+                    skip_blank=rules.trim,
+                )
+            except ChunkTooLargeError:
+                cut_parts = None
+    if cut_parts is None:
         cut_parts = hard_cut(
             text,
             span[0],

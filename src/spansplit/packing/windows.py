@@ -271,7 +271,7 @@ def pack_windows(
             measurer=measurer,
             lead=lead,
             top_lead=top_lead,
-            overlap=config.chunk_overlap,
+            overlap=config.chunk_overlap if structure.slides else 0,
         )
         if after is not None and _first_pieces(pieces, len(expected[0])) != expected:
             return whole(None, ())  # the window did not meet the pieces the last one left
