@@ -949,3 +949,21 @@ def test_documents_split_again_keep_offsets_in_their_first_source(add_start_inde
     for doc in sentences.split_documents([part]):
         assert md[doc.metadata["start_index"] : doc.metadata["end_index"]] == doc.page_content
         assert "start_line" not in doc.metadata and "end_line" not in doc.metadata
+
+
+def test_a_subclass_that_overrides_split_text_makes_the_documents() -> None:
+    """LangChain users subclass a splitter to filter or clean its chunks: create_documents
+    (and so split_documents) went round the override, straight to spansplit."""
+    from langchain_spansplit import SpanRecursiveTextSplitter
+
+    class NoShortChunks(SpanRecursiveTextSplitter):
+        def split_text(self, text: str) -> list[str]:
+            return [chunk for chunk in super().split_text(text) if len(chunk) > 5]
+
+    splitter = NoShortChunks(chunk_size=12, chunk_overlap=0, add_start_index=True)
+    text = "alpha beta gamma delta ep"
+    docs = splitter.split_documents([Document(page_content=text, metadata={"a": 1})])
+    assert [d.page_content for d in docs] == ["alpha beta", "delta ep"]
+    assert [d.metadata for d in docs] == [{"a": 1, "start_index": 0}, {"a": 1, "start_index": 17}]
+    plain = SpanRecursiveTextSplitter(chunk_size=12, chunk_overlap=0, add_start_index=True)
+    assert [d.page_content for d in plain.create_documents([text])][1] == "gamma"

@@ -150,7 +150,8 @@ class SpanTextSplitter(TextSplitter):
 
         ``metadatas`` of ``None`` or ``[]`` means no metadata, as in LangChain. Covers
         ``split_documents``, ``transform_documents`` and ``atransform_documents``, which
-        LangChain routes through here.
+        LangChain routes through here. A subclass that overrides :meth:`split_text` gets
+        LangChain's own ``create_documents`` over it.
         """
         if isinstance(texts, str):
             raise ParameterTypeError("texts must be a list of str, got str: pass [text]")
@@ -158,6 +159,10 @@ class SpanTextSplitter(TextSplitter):
             raise InvalidParameterError(
                 "metadatas", f"<{len(metadatas)} dicts>", f"needs one dict per text ({len(texts)})"
             )
+        if type(self).split_text is not SpanTextSplitter.split_text:
+            # A subclass that changes split_text (to clean or tag its chunks): its strings
+            # make the Documents, as LangChain's do (offsets found as LangChain finds them).
+            return TextSplitter.create_documents(self, list(texts), metadatas)
         documents = []
         self.skipped = []
         for position, text in enumerate(texts):
