@@ -10,9 +10,10 @@ from __future__ import annotations
 import functools
 import re
 from array import array
-from bisect import bisect_right
-from collections.abc import Iterable, Iterator
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Iterator, MutableSequence
 from types import ModuleType
+from typing import TypeVar
 
 
 @functools.cache
@@ -52,6 +53,25 @@ def offset_typecode(text: str) -> str:
     """The ``array`` type code for offsets into ``text``: 4 bytes an offset (8 for a text
     of 4G code points or more), where a list of ints takes 36 or more."""
     return "I" if len(text) < 1 << 32 else "q"
+
+
+_V = TypeVar("_V")
+
+
+def put_sorted(keys: array[int], values: MutableSequence[_V], key: int, value: _V) -> None:
+    """Set ``value`` for ``key`` in two columns kept sorted by key (an array of keys, their
+    values beside it: a dict takes tens of bytes an entry); keys mostly come in order, and
+    are then appended."""
+    if not keys or keys[-1] < key:
+        keys.append(key)
+        values.append(value)
+        return
+    at = bisect_left(keys, key)
+    if keys[at] == key:
+        values[at] = value
+    else:
+        keys.insert(at, key)
+        values.insert(at, value)
 
 
 def line_ending_ends(text: str) -> array[int]:

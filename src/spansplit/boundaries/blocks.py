@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from itertools import chain, pairwise
 from typing import overload
 
-from ..lines import LineWalker, offset_typecode
+from ..lines import LineWalker, offset_typecode, put_sorted
 from .paragraphs import BLANK_CHARACTERS, leading_blanks_end
 
 HEADING = "heading"
@@ -105,17 +105,7 @@ class _StartKinds:
     def __setitem__(self, position: int, kind: str) -> None:
         """Record (or change) the kind of the block the line at ``position`` starts; lines
         come in order but for a setext heading's first line, found at its underline."""
-        positions, code = self.positions, _KIND_CODES[kind]
-        if not positions or positions[-1] < position:
-            positions.append(position)
-            self.codes.append(code)
-            return
-        at = bisect_left(positions, position)
-        if positions[at] == position:
-            self.codes[at] = code
-        else:
-            positions.insert(at, position)
-            self.codes.insert(at, code)
+        put_sorted(self.positions, self.codes, position, _KIND_CODES[kind])
 
     def kinds_of(self, lines: Sequence[int]) -> SegmentKinds:
         """The kind of the block each of ``lines`` (ascending) starts: text where none."""

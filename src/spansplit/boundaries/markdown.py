@@ -40,7 +40,14 @@ from typing import Any, NamedTuple, overload
 
 from ..chunk import Span, trim_span
 from ..errors import ExtraNotInstalledError
-from ..lines import LINE_ENDING, LineWalker, has_lone_cr, line_ending_ends, optional_numpy
+from ..lines import (
+    LINE_ENDING,
+    LineWalker,
+    has_lone_cr,
+    line_ending_ends,
+    optional_numpy,
+    put_sorted,
+)
 from .levels import StartsLevel
 from .linebreaks import clause_starts_from, word_starts
 from .sentences import SentenceLevel, SentenceStarts
@@ -212,17 +219,7 @@ class HeadingTexts:
         self.texts: list[str] = []
 
     def __setitem__(self, block: int, text: str) -> None:
-        blocks = self.blocks
-        if not blocks or block > blocks[-1]:  # (headings are read in document order)
-            blocks.append(block)
-            self.texts.append(text)
-            return
-        at = bisect_left(blocks, block)
-        if blocks[at] == block:
-            self.texts[at] = text
-        else:
-            blocks.insert(at, block)
-            self.texts.insert(at, text)
+        put_sorted(self.blocks, self.texts, block, text)  # (read in document order)
 
     def get(self, block: int, default: str = "") -> str:
         at = bisect_left(self.blocks, block)
