@@ -914,6 +914,38 @@ def test_page_numbers_and_a_bad_text_named_or_skipped(caplog: pytest.LogCaptureF
     assert "skipped b.pdf" in caplog.text
 
 
+def test_concurrent_calls_keep_their_own_skipped_texts() -> None:
+    """``atransform_documents`` runs ``create_documents`` on a thread: a call that ran
+    while another was under way made the other's ``skipped`` hold its texts."""
+    import threading
+
+    first_call = threading.current_thread()
+    other_call: list[threading.Thread] = []
+
+    def length(text: str) -> int:
+        if threading.current_thread() is first_call and not other_call:
+            # The other call runs whole while this one is splitting its second text.
+            other_call.append(threading.Thread(target=other))
+            other_call[0].start()
+            other_call[0].join(10)
+        return len(text)
+
+    splitter = SpanRecursiveTextSplitter(
+        chunk_size=20, chunk_overlap=0, length_function=length, on_error="skip"
+    )
+
+    def other() -> None:
+        splitter.create_documents(["other\x00bad"], [{"source": "other.txt"}])
+        assert [e.where for e in splitter.skipped] == ["other.txt"]
+
+    splitter.create_documents(
+        ["first\x00bad", "a good text to split", "second\x00bad"],
+        [{"source": "a.txt"}, {"source": "b.txt"}, {"source": "c.txt"}],
+    )
+    assert other_call and not other_call[0].is_alive()
+    assert [e.where for e in splitter.skipped] == ["a.txt", "c.txt"]
+
+
 @pytest.mark.parametrize("add_start_index", [False, True])
 def test_documents_split_again_keep_offsets_in_their_first_source(add_start_index: bool) -> None:
     """Markdown sections, then sentences: a child's offsets and lines were its parent's

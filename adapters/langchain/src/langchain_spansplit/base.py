@@ -97,7 +97,8 @@ class SpanTextSplitter(TextSplitter):
         self._add_page_numbers = bool(add_page_numbers)
         self._on_error: OnError = on_error
         self.skipped: list[DocumentError] = []
-        """The texts the last ``create_documents`` left out (``on_error="skip"``)."""
+        """The texts the last ``create_documents`` to finish left out (``on_error="skip"``);
+        each call gathers its own, so concurrent calls (``atransform_documents``) do not mix."""
         length = getattr(splitter, "length", None)
         # LangChain keeps these for code that reads them; the core does the splitting.
         budget = getattr(splitter, "chunk_size", sys.maxsize)
@@ -118,11 +119,13 @@ class SpanTextSplitter(TextSplitter):
         """The chunk texts of ``text``, in order."""
         return [chunk.text for chunk in self._splitter.split(text)]
 
-    def _chunks(self, text: str, position: int, metadata: Mapping[Any, Any]) -> list[Chunk]:
+    def _chunks(
+        self, text: str, position: int, metadata: Mapping[Any, Any], skipped: list[DocumentError]
+    ) -> list[Chunk]:
         """The chunks of one text (with page numbers on request); a text that cannot be
         split raises :class:`~spansplit.batch.DocumentError` naming it (its ``source``
         metadata, else its position), or is left out and reported (``on_error="skip"``:
-        :attr:`skipped` and a warning)."""
+        appended to ``skipped``, and a warning)."""
         try:
             chunks = self._splitter.split(text)
         except (InvalidInputError, ChunkTooLargeError) as error:  # the text, not the settings
@@ -132,7 +135,7 @@ class SpanTextSplitter(TextSplitter):
             )
             if self._on_error == "raise":
                 raise failure from error
-            self.skipped.append(failure)
+            skipped.append(failure)
             LOG.warning("langchain-spansplit: skipped %s: %s", failure.where, error)
             return []
         return with_page_numbers(text, chunks) if self._add_page_numbers else chunks
@@ -164,10 +167,10 @@ class SpanTextSplitter(TextSplitter):
             # make the Documents, as LangChain's do (offsets found as LangChain finds them).
             return TextSplitter.create_documents(self, list(texts), metadatas)
         documents = []
-        self.skipped = []
+        skipped: list[DocumentError] = []
         for position, text in enumerate(texts):
             source = metadatas[position] if metadatas else {}
-            chunks = self._chunks(text, position, source)
+            chunks = self._chunks(text, position, source, skipped)
             offset, first_line = _span_of(source, text)
             page = first_page(source) if offset is not None else 1
             for chunk in chunks:
@@ -188,6 +191,7 @@ class SpanTextSplitter(TextSplitter):
                     metadata.pop(START_LINE, None)
                     metadata.pop(END_LINE, None)
                 documents.append(Document(page_content=chunk.text, metadata=metadata))
+        self.skipped = skipped
         return documents
 
     @classmethod
