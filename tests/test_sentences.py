@@ -19,6 +19,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from support import break_test_cases, corpus_cases, peak_memory
 
+from spansplit import RecursiveSplitter, split_paragraphs, split_sentences
 from spansplit.boundaries import sentences, words
 from spansplit.boundaries.graphemes import cluster_ends
 from spansplit.boundaries.sentences import (
@@ -30,7 +31,7 @@ from spansplit.boundaries.sentences import (
 from spansplit.boundaries.words import word_spans
 from spansplit.errors import InputTypeError, InvalidParameterError, ParameterTypeError
 
-PURE = {"abbreviations": (), "openers": False, "lowercase_continues": False}
+PURE = {"abbreviations": (), "openers": False, "lowercase_continues": False, "list_items": False}
 MODES = [
     {},
     PURE,
@@ -384,6 +385,72 @@ def test_wrapped_corpus_sentences_cross_lines() -> None:
     check_wrapped_sentences_cross_lines(text, 0.6)
 
 
+# --- list items ----------------------------------------------------------------------------
+
+STEPS = "Steps:\n1. Download the installer.\n2. Run the setup program.\n3. Restart it.\n"
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r", "\u2028"])
+@pytest.mark.parametrize("wrapped", [False, True])
+def test_a_numbered_items_marker_stays_with_its_item(ending: str, wrapped: bool) -> None:
+    """UAX #29 ends a sentence after "2." before a capital: the number went with the item
+    before it ("Download the installer.\n2."). Plain UAX #29 still does."""
+    text = STEPS.replace("\n", ending)
+    found = pieces(text, sentence_spans(text, wrapped=wrapped))
+    assert [piece.rstrip() for piece in found] == [
+        "Steps:",
+        "1. Download the installer.",
+        "2. Run the setup program.",
+        "3. Restart it.",
+    ]
+    if not wrapped:  # (wrapped, plain UAX #29 runs "Steps:" on into "1.")
+        plain = pieces(text, sentence_spans(text, **PURE))
+        assert [piece.rstrip() for piece in plain][:3] == [
+            "Steps:",
+            "1.",
+            "Download the installer.",
+        ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # items without full stops, indented, lettered: each line its own sentence
+        (
+            "Do this\n  a. Open the box\n  b. Take it out",
+            ["Do this\n", "  a. Open the box\n", "  b. Take it out"],
+        ),
+        # bullets in a wrapped paragraph start sentences; a continuation line does not
+        (
+            "Pack:\n- a tent for\nthe night\n- Food. Water\n* a map",
+            ["Pack:\n", "- a tent for\nthe night\n", "- Food. ", "Water\n", "* a map"],
+        ),
+        # not at a line start, or a year: UAX #29 as before
+        ("In step 2. Then stop.", ["In step 2. ", "Then stop."]),
+        ("It ended in\n1999. Then peace.", ["It ended in\n1999. ", "Then peace."]),
+        ("1. ", ["1. "]),
+    ],
+)
+def test_list_item_lines_in_wrapped_text(text: str, expected: list[str]) -> None:
+    assert pieces(text, sentence_spans(text, wrapped=True)) == expected
+
+
+def test_numbered_items_start_chunks_in_every_prose_splitter() -> None:
+    expected = [
+        "Steps:",
+        "1. Download the installer.",
+        "2. Run the setup program.",
+        "3. Restart it.",
+    ]
+    for split in (
+        lambda text: split_sentences(text, 30),
+        lambda text: split_sentences(text, 30, wrapped=False),
+        lambda text: split_paragraphs(text, 30),
+        lambda text: RecursiveSplitter.from_preset("cjk", 30).split(text),
+    ):
+        assert [chunk.text for chunk in split(STEPS)] == expected
+
+
 # --- abbreviations -------------------------------------------------------------------------
 
 
@@ -443,6 +510,8 @@ def test_custom_abbreviations() -> None:
         ({"Mr"}, InvalidParameterError),
         ({"."}, InvalidParameterError),
         ({"e. g."}, InvalidParameterError),
+        ({".."}, InvalidParameterError),
+        (b"Mr.", ParameterTypeError),  # (not read byte by byte: "got int: 77")
     ],
 )
 def test_bad_abbreviations_raise(value: object, error: type[Exception]) -> None:
@@ -467,6 +536,13 @@ def test_region_end_is_the_end_of_text() -> None:
     """A region's end cuts a CRLF or a lookahead as the end of the text would."""
     assert sentence_spans("a.\r\nb", 0, 3) == [(0, 3)]
     assert sentence_spans("Mr. Smith", 0, 4) == [(0, 4)]
+
+
+@pytest.mark.parametrize("flag", ["openers", "lowercase_continues", "wrapped", "list_items"])
+def test_flags_must_be_bools(flag: str) -> None:
+    """A string such as "no" turned a tailoring on."""
+    with pytest.raises(ParameterTypeError, match=flag):
+        sentence_spans("abc\nDef", **{flag: "no"})  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

@@ -20,8 +20,8 @@ The template is compiled from the ``regex`` module's Unicode data:
   a long sentence takes no memory for its length (the ``regex`` module keeps tens of
   bytes per step).
 
-Tailorings, all on by default; ``abbreviations=(), openers=False, lowercase_continues=False``
-gives plain UAX #29:
+Tailorings, all on by default; ``abbreviations=(), openers=False, lowercase_continues=False,
+list_items=False`` gives plain UAX #29:
 
 * **Abbreviations.** A full stop that ends a listed abbreviation and is followed by spaces
   and more text on the same line does not end the sentence, so "Mr. Smith" stays whole.
@@ -41,6 +41,10 @@ gives plain UAX #29:
   rules for a full stop: "“Where?” he asked." and "Alas! never more." are one sentence
   each. UAX #29 breaks there, cutting dialogue in two. A paragraph separator still ends
   the sentence (SB4), and scripts without case are unaffected.
+* **List items.** The full stop of a numbered item's marker at a line start ("2. ", "b. ")
+  ends no sentence, where UAX #29 ends one before a capital ("\n2. Run": the number went
+  with the item before it); with ``wrapped=True``, a line that opens a list item ("- ",
+  "2. ", "b) ") starts a sentence, its line ending not read as a space.
 
 Full-width terminators (。！？．｡) and the closing brackets after them (」』）》) are
 UAX #29 terminators and closers already, so Chinese and Japanese sentences end there with
@@ -67,7 +71,7 @@ import sys
 import threading
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
@@ -77,7 +81,7 @@ import regex
 from ..chunk import JOINING_MARKS, Span
 from ..errors import InputTypeError, InvalidParameterError, ParameterTypeError
 from ..lines import offset_typecode
-from ..validate import check_int
+from ..validate import check_bool, check_int
 from .paragraphs import paragraph_break_end, paragraph_spans
 
 DEFAULT_ABBREVIATIONS: frozenset[str] = frozenset(
@@ -129,6 +133,7 @@ all planes, whose memory does not grow with the length of a sentence."""
 _ASTRAL = regex.compile("[\U00010000-\U0010ffff]")
 _LINE_END = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _SEPARATORS = ("\n", "\r", "\x85", "\u2028", "\u2029")
+_LINE_ENDINGS = "".join(_SEPARATORS)
 _MATCH_END = re.Match.end
 
 
@@ -308,7 +313,9 @@ def exact_pattern(
 def check_abbreviations(abbreviations: object) -> frozenset[str]:
     """Return ``abbreviations`` as a frozenset after checking each entry (a single string
     is refused, not read letter by letter)."""
-    if isinstance(abbreviations, str) or not isinstance(abbreviations, Iterable):
+    if isinstance(abbreviations, (str, bytes, bytearray)) or not isinstance(
+        abbreviations, Iterable
+    ):
         raise ParameterTypeError(
             "abbreviations must be a collection of strings such as {'Mr.', 'e.g.'}, "
             f"got {type(abbreviations).__name__}: {abbreviations!r}"
@@ -321,7 +328,7 @@ def check_abbreviations(abbreviations: object) -> frozenset[str]:
             raise ParameterTypeError(
                 f"abbreviations must hold strings, got {type(entry).__name__}: {entry!r}"
             )
-        if len(entry) < 2 or not entry.endswith(".") or any(ch.isspace() for ch in entry):
+        if not entry.endswith(".") or not entry.strip(".") or any(ch.isspace() for ch in entry):
             raise InvalidParameterError(
                 "abbreviations",
                 entry,
@@ -368,18 +375,61 @@ _INNER_LINE_END = re.compile(r"[^ \t\r\n][ \t]*(?:\r\n|\r|\n)[ \t]*[^ \t\r\n]")
 """A line ending between two lines that are not blank: one inside a paragraph."""
 
 
-def _unwrapped(text: str) -> str:
-    """``text`` with the line endings inside each paragraph made spaces (same length)."""
+_LIST_ITEM = r"[ \t]*(?:[-*+\u2022\u2023\u25e6]|\d{1,3}[.)]|[A-Za-z][.)])[ \t]"
+# After a line ending: a line feed found at C speed; the others where the text has them.
+_LIST_ITEM_LINE = (re.compile(f"\n{_LIST_ITEM}"), re.compile(f"[{_LINE_ENDINGS}]{_LIST_ITEM}"))
+"""A line ending, then a line that opens a list item (``- ``, ``2. ``, ``b) ``)."""
+_LIST_ITEM_START = re.compile(_LIST_ITEM)
+_NUMBERED_ITEM = re.compile(r"[ \t]*(?:\d{1,3}|[A-Za-z])\.[ \t]+(?=\S)")
+"""A numbered item's marker (``2. ``), whose full stop ends no sentence."""
+
+
+def _item_lines(text: str, start: int, stop: int) -> list[int]:
+    """Where each line of ``text[start:stop]`` that opens a list item starts."""
+    rare = any(ending in text for ending in _LINE_ENDINGS[1:])  # (no line ending but LF)
+    found = [item.start() + 1 for item in _LIST_ITEM_LINE[rare].finditer(text, start, stop)]
+    if (start == 0 or text[start - 1] in _LINE_ENDINGS) and _LIST_ITEM_START.match(
+        text, start, stop
+    ):
+        found.insert(0, start)
+    return found
+
+
+def _unwrapped(text: str, items: Sequence[int] = ()) -> str:
+    """``text`` with the line endings inside each paragraph made spaces (same length),
+    but the one before each line that opens a list item (``items``, where such lines
+    start): each item starts a sentence."""
     if _INNER_LINE_END.search(text) is None:
         return text  # (one-line paragraphs: not listed, 130 bytes a paragraph)
     parts: list[str] = []
-    done = 0
+    done = at = 0
     for first, last in paragraph_spans(text):
         inside = text[first:last].replace("\r\n", "  ").replace("\r", " ").replace("\n", " ")
-        parts += (text[done:first], inside)
+        parts.append(text[done:first])
+        while at < len(items) and items[at] < last:
+            line_start = items[at]
+            at += 1
+            if line_start > first:  # the line ending before it stays
+                ending = 2 if text.startswith("\r\n", line_start - 2) else 1
+                cut = line_start - first
+                parts += (inside[: cut - ending], text[line_start - ending : line_start])
+                inside, first = inside[cut:], line_start
+        parts.append(inside)
         done = last
     parts.append(text[done:])
     return "".join(parts)
+
+
+def _without_item_markers(text: str, stop: int, ends: list[int], items: list[int]) -> list[int]:
+    """``ends`` without those right after a numbered item's marker at the start of a line
+    (``items``: where lines that open list items start). UAX #29 ends a sentence at
+    ``"\n2. Run"``: the number went with the item before."""
+    gone = set()
+    for line_start in items:
+        marker = _NUMBERED_ITEM.match(text, line_start, stop)
+        if marker is not None:
+            gone.add(marker.end())
+    return [end for end in ends if end not in gone] if gone else ends
 
 
 def sentence_spans(
@@ -391,18 +441,25 @@ def sentence_spans(
     openers: bool = True,
     lowercase_continues: bool = True,
     wrapped: bool = False,
+    list_items: bool = True,
 ) -> list[Span]:
     """Spans of the sentences of ``text[start:end]``; they tile the region exactly.
 
     ``start`` must be a sentence start. The region's end is treated as the end of the
     text; the two rules that look back (SB7 "U.S", abbreviations) may see the characters
-    just before ``start``. ``abbreviations=(), openers=False, lowercase_continues=False``
-    gives plain UAX #29;
+    just before ``start``. ``abbreviations=(), openers=False, lowercase_continues=False,
+    list_items=False`` gives plain UAX #29;
     ``wrapped=True`` lets sentences run across the lines of a paragraph.
     """
     stop = check_region(text, start, end)
-    settings = (check_abbreviations(abbreviations), bool(openers), bool(lowercase_continues))
-    ends = sentence_ends(text, start, stop, settings, wrapped)
+    settings = (
+        check_abbreviations(abbreviations),
+        check_bool("openers", openers),
+        check_bool("lowercase_continues", lowercase_continues),
+    )
+    wrapped = check_bool("wrapped", wrapped)
+    items = check_bool("list_items", list_items)
+    ends = sentence_ends(text, start, stop, settings, wrapped, list_items=items)
     return list(zip(chain((start,), ends), ends))
 
 
@@ -411,16 +468,31 @@ SentenceSettings = tuple[frozenset[str], bool, bool]
 
 
 def sentence_ends(
-    text: str, start: int, stop: int, settings: SentenceSettings, wrapped: bool
+    text: str,
+    start: int,
+    stop: int,
+    settings: SentenceSettings,
+    wrapped: bool,
+    *,
+    list_items: bool = True,
 ) -> list[int]:
     """Where each sentence of ``text[start:stop]`` ends, ascending (the last at ``stop``):
     :func:`sentence_spans` without a tuple for each, its arguments checked already."""
     if start == stop:
         return []
+    items = _item_lines(text, start, stop) if list_items else []
     if wrapped:
         # Same length, so the ends found in the copy are the ends in the original.
-        local = sentence_ends(_unwrapped(text[start:stop]), 0, stop - start, settings, False)
-        return [found + start for found in local] if start else local
+        copy = _unwrapped(text[start:stop], [item - start for item in items])
+        local = _rule_ends(copy, 0, stop - start, settings)
+        ends = [found + start for found in local] if start else local
+    else:
+        ends = _rule_ends(text, start, stop, settings)
+    return _without_item_markers(text, stop, ends, items)
+
+
+def _rule_ends(text: str, start: int, stop: int, settings: SentenceSettings) -> list[int]:
+    """:func:`sentence_ends` by the patterns alone, lines not unwrapped."""
     fast = fast_pattern(*settings)
     ends: list[int] = []
     done = start
