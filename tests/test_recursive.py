@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import pairwise
 from pathlib import Path
@@ -372,6 +372,35 @@ def test_presets_are_data() -> None:
     assert PRESETS["plain"].separators == RecursiveSplitter(5).separators
     for name in "。．！？；，":
         assert name in PRESETS["cjk"].separators
+    # ranked as the preset's levels rank them: a line ending below sentences and clauses
+    cjk = PRESETS["cjk"].separators
+    assert cjk.index("\n") > max(cjk.index("。"), cjk.index("，"))
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "named"),
+    [
+        (lambda: RecursiveSplitter.from_preset(["cjk"], 10), ParameterTypeError, "preset"),
+        (lambda: RecursiveSplitter.from_preset("nope", 10), InvalidParameterError, "preset"),
+        (
+            lambda: RecursiveSplitter.from_preset("cjk", 10, separators=["x"]),
+            InvalidParameterError,
+            "separators",
+        ),
+        (
+            lambda: RecursiveSplitter.from_language("go", 10, separators_are_regex=False),
+            InvalidParameterError,
+            "separators_are_regex",
+        ),
+    ],
+)
+def test_preset_and_language_errors_are_typed(
+    make: Callable[[], object], error: type[Exception], named: str
+) -> None:
+    """A list for a preset, or separators beside the preset's own, raised a bare
+    TypeError (unhashable type; got multiple values for keyword argument)."""
+    with pytest.raises(error, match=named):
+        make()
 
 
 def test_every_preset_compiles_and_splits() -> None:

@@ -224,7 +224,8 @@ PRESETS: dict[str, SeparatorPreset] = {
         )
     ),
     "cjk": SeparatorPreset(
-        ("\n\n", "\n", "。", "．", "！", "？", "!", "?", "；", ";", "，", "、", ",", " ", ""),
+        # ranked as the levels rank them: a line ending inside a paragraph below 。 and ，
+        ("\n\n", "。", "．", "！", "？", "!", "?", "；", ";", "，", "、", ",", "\n", " ", ""),
         regex=False,
         keep_separator="end",
         levels=cjk_levels,

@@ -28,7 +28,7 @@ from ..boundaries.separators import (
     separator_levels,
 )
 from ..chunk import Chunk
-from ..errors import InvalidParameterError
+from ..errors import InvalidParameterError, ParameterTypeError
 from ..packing import Structure
 from ..sizing import LengthSpec
 from ..validate import check_bool
@@ -111,19 +111,35 @@ class RecursiveSplitter(BudgetedSplitter):
         ``spansplit.LANGUAGES`` or its aliases know, a LangChain ``Language`` member):
         definitions first, then control flow, blank lines, lines, words. Needs no grammar;
         :class:`~spansplit.CodeSplitter` splits at the syntax tree instead."""
-        return cls._with_separators(get_language(language).separators, chunk_size, options)
+        chosen = get_language(language)
+        return cls._with_separators(
+            chosen.separators, chunk_size, options, f"language {chosen.name!r}"
+        )
 
     @classmethod
     def from_preset(cls, preset: str, chunk_size: int, **options: Any) -> RecursiveSplitter:
-        """A splitter with the separators of a preset: one of ``spansplit.PRESETS``."""
+        """A splitter with the separators of a preset: one of ``spansplit.PRESETS``; the
+        other options are the constructor's, but the preset's separators."""
+        if not isinstance(preset, str):
+            raise ParameterTypeError(
+                f"preset must be a str, one of {sorted(PRESETS)}, got {type(preset).__name__}: "
+                f"{preset!r:.80}"
+            )
         if preset not in PRESETS:
             raise InvalidParameterError("preset", preset, f"must be one of {sorted(PRESETS)}")
-        return cls._with_separators(PRESETS[preset], chunk_size, options)
+        return cls._with_separators(PRESETS[preset], chunk_size, options, f"preset {preset!r}")
 
     @classmethod
     def _with_separators(
-        cls, chosen: SeparatorPreset, chunk_size: int, options: dict[str, Any]
+        cls, chosen: SeparatorPreset, chunk_size: int, options: dict[str, Any], name: str
     ) -> RecursiveSplitter:
+        fixed = sorted({"separators", "separators_are_regex"} & options.keys())
+        if fixed:
+            raise InvalidParameterError(
+                fixed[0],
+                options[fixed[0]],
+                f"is set by {name}; pass separators to RecursiveSplitter itself",
+            )
         options.setdefault("keep_separator", chosen.keep_separator)
         splitter = cls(
             chunk_size,
