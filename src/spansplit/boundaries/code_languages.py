@@ -13,6 +13,7 @@ separator tables were written for spansplit from each language's syntax.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -619,13 +620,15 @@ _CPP_MARKS = re.compile(
     r"namespace(?:[ \t]+[\w:]+)?[ \t]*(?:\{|=|$)|using[ \t]+namespace\b|template[ \t]*<"
     r"|(?:class|struct)[ \t]+\w+(?:[ \t]+final)?[ \t]*:[ \t]*(?:public|protected|private)\b"
     r"|class[ \t]+\w+(?:[ \t]+final)?[ \t]*(?:\{|$)|(?:public|protected|private)[ \t]*:"
-    r"|#[ \t]*include[ \t]*<\w+>"
-    r")|\bstd::\w",
+    r"|#[ \t]*include[ \t]*<\w+>|enum[ \t]+(?:class|struct)\b|virtual\b"
+    r")|\bstd::\w|\b(?:constexpr|nullptr)\b"
+    r"|\boperator[ \t]*(?:[-+*/%^&|~!=<>]{1,3}|\[\]|\(\))[ \t]*\(",
     re.MULTILINE,
 )
 """What C does not have and C++ code (a header above all) usually shows at once, each
 at a line start: a namespace, a template, a class (or a struct with a base), an access
-specifier, an ``#include`` of a standard header without ``.h``; or ``std::``."""
+specifier, an ``#include`` of a standard header without ``.h``, a scoped enum, a virtual
+member; or anywhere ``std::``, ``constexpr``, ``nullptr``, an operator overloaded."""
 
 SNIFF_CHARS = 1 << 16
 """How much of a text (its first this many code points) :func:`language_for_path` reads
@@ -693,9 +696,14 @@ def language_for_path(path: str | PurePath, text: str | None = None) -> str:
     :class:`InvalidParameterError` names the path when the extension is unknown.
 
     C and C++ share ``.h``: with the file's ``text``, a header that shows what only C++
-    has (a namespace, a class, a template, ``std::``, an access specifier) is ``"cpp"``;
+    has (a namespace, a class, a template, ``std::``, an access specifier, an overloaded
+    operator, ``constexpr`` ...) is ``"cpp"``;
     without it, ``.h`` is ``"c"``. ``.C`` and ``.H`` are C++ (as to GCC and Clang), but C
     where the whole file name is upper case (``MAIN.C``); the text decides where given."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise ParameterTypeError(
+            f"path must be a str or a path, got {type(path).__name__}: {path!r:.80}"
+        )
     pure = PurePath(path)
     suffix = pure.suffix
     name = EXTENSIONS.get(suffix) or EXTENSIONS.get(suffix.lower())
