@@ -681,6 +681,28 @@ def test_code_from_standard_input_without_a_language_is_bad_usage(
     assert "Traceback" not in err
 
 
+def test_code_names_a_file_whose_language_its_name_does_not_tell_once(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # It said "proj/Makefile: path='proj/Makefile': no language for the extension '';
+    # pass the language by name (one of [29 names])" on every such file.
+    tree(tmp_path, {"proj/a.py": "x = 1\n", "proj/Makefile": "all:\n", "proj/notes.txt": "hi\n"})
+    status, out, err = run(capfd, "code", str(tmp_path / "proj"), "-r", "--chunk-size", "50")
+    lines = err.splitlines()
+    assert status == 1 and len(records(out)) == 1
+    assert (
+        f"spansplit: {tmp_path}/proj/Makefile: no extension to tell its language by "
+        "(spansplit code --language NAME reads every file as NAME)"
+    ) in lines
+    assert any(
+        line.endswith(
+            "notes.txt: no language for the extension '.txt' "
+            "(spansplit code --language NAME reads every file as NAME)"
+        )
+        for line in lines
+    )
+
+
 def test_a_pattern_ending_in_a_slash_matches_folders_only(tmp_path: Path) -> None:
     tree(tmp_path, {"d/a.txt": "a", "d/a-b.txt": "ab", "d/sub/b.txt": "b", "d/real/f.txt": "f"})
     found = find_files([f"{tmp_path}/d/*/"])

@@ -31,7 +31,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, BinaryIO
 
 from . import __version__
@@ -339,9 +339,18 @@ class CodeByExtension:
         source = str(document.metadata.get("source", ""))
         if source in ("", "-"):
             raise _language_needed()
+        try:
+            language = language_for_path(source, document.text)  # the text tells C++ headers
+        except InvalidParameterError:
+            suffix = PurePath(source).suffix
+            raise _UnknownExtensionError(
+                f"no language for the extension {suffix!r}"
+                if suffix
+                else "no extension to tell its language by",
+            ) from None
         with _command_line_fix():
             return CodeSplitter(
-                language_for_path(source, document.text),  # the text tells C++ headers
+                language,
                 self.chunk_size,
                 self.chunk_overlap,
                 length=self.length,
@@ -355,6 +364,14 @@ class _MissingOptionError(InvalidParameterError):
     def __init__(self, name: str, reason: str) -> None:
         super().__init__(name, None, reason)
         self.args = (f"{name} is needed: {reason}",)
+
+
+class _UnknownExtensionError(InvalidParameterError):
+    """A file whose language its name does not tell (the message is the file's line)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__("path", None, reason)
+        self.args = (f"{reason} (spansplit code --language NAME reads every file as NAME)",)
 
 
 def _language_needed() -> _MissingOptionError:
