@@ -292,6 +292,48 @@ def test_line_numbers_hidden_from_embedding_and_llm_by_default() -> None:
     assert_exact(text, bare, lines=False)
 
 
+def test_a_documents_own_line_numbers_are_counted_on_or_kept() -> None:
+    """A document that starts at line 120 of its file got lines 1 and 2, and with
+    ``include_line_numbers=False`` lost its own ``start_line``/``end_line``."""
+    metadata = {"file_name": "x.py", START_LINE: 120, END_LINE: 123}
+    document = Document(
+        text="a = 1\nb = 2\n\nc = 3\n",
+        metadata=metadata,
+        excluded_embed_metadata_keys=list(metadata),  # (the budget is the text's alone)
+        excluded_llm_metadata_keys=list(metadata),
+    )
+    nodes = SpanRecursiveNodeParser(chunk_size=6, chunk_overlap=0)([document])
+    assert [(n.metadata[START_LINE], n.metadata[END_LINE]) for n in nodes] == [
+        (120, 120),
+        (121, 121),
+        (123, 123),
+    ]
+    kept = SpanRecursiveNodeParser(chunk_size=6, chunk_overlap=0, include_line_numbers=False)(
+        [document]
+    )
+    assert all(n.metadata == document.metadata for n in kept)
+
+
+def test_relationship_hashes_are_the_final_nodes_hashes() -> None:
+    """Postprocessing took the line numbers out and put them back, reordering the keys
+    that a node's hash reads: every PARENT/CHILD hash was stale."""
+    from llama_index.node_parser.spansplit import SpanMarkdownNodeParser
+
+    text = "# A\n\nIntro text here.\n\n## B\n\nMore text.\n\n## C\n\nEven more text.\n"
+    nodes = SpanMarkdownNodeParser(chunk_size=24, include_sections=True)(
+        [Document(text=text, metadata={START_LINE: 3})]
+    )
+    by_id = {n.node_id: n for n in nodes}
+    links = [
+        info
+        for n in nodes
+        for found in n.relationships.values()
+        for info in (found if isinstance(found, list) else [found])
+        if info.node_id in by_id
+    ]
+    assert links and all(info.hash == by_id[info.node_id].hash for info in links)
+
+
 # -- budgets ----------------------------------------------------------------------------
 
 PROSE = "The quick brown fox jumps over the lazy dog while the farmer sleeps. " * 8

@@ -161,8 +161,22 @@ def test_llama_index_sections_are_parents_of_their_chunks() -> None:
         # Its lines, as its chunks have theirs (they had none).
         first, last = section.metadata["start_line"], section.metadata["end_line"]  # type: ignore[attr-defined]
         assert "\n".join(lines[first - 1 : last]).strip() == section.text.strip()  # type: ignore[attr-defined]
-        children = section.relationships[NodeRelationship.CHILD]  # type: ignore[attr-defined]
-        assert all(by_id[c.node_id] in chunks for c in children)
+        # Its children: its own chunks and the sections directly inside it, in order,
+        # covering its text (as HierarchicalNodeParser's levels), each pointing back to it.
+        children = [by_id[c.node_id] for c in section.relationships[NodeRelationship.CHILD]]  # type: ignore[attr-defined]
+        assert children and [c.start_char_idx for c in children] == sorted(
+            c.start_char_idx for c in children
+        )
+        assert children[0].start_char_idx == section.start_char_idx  # type: ignore[attr-defined]
+        for child in children:
+            assert child.relationships[NodeRelationship.PARENT].node_id == section.node_id  # type: ignore[attr-defined]
+            assert section.start_char_idx <= child.start_char_idx  # type: ignore[attr-defined]
+            assert child.end_char_idx <= section.end_char_idx + 1  # type: ignore[attr-defined]
+    assert any(
+        by_id[c.node_id] in sections
+        for section in sections
+        for c in section.relationships[NodeRelationship.CHILD]  # type: ignore[attr-defined]
+    )
     # PREVIOUS/NEXT link chunks only.
     for chunk in chunks[1:]:
         previous = chunk.relationships[NodeRelationship.PREVIOUS].node_id  # type: ignore[attr-defined]
@@ -175,6 +189,40 @@ def test_llama_index_sections_are_parents_of_their_chunks() -> None:
     assert [n.node_id for n in leaves] == [n.node_id for n in chunks]  # type: ignore[attr-defined]
     count = resolve_length("cl100k_base").count
     assert max(count(n.get_content(MetadataMode.EMBED)) for n in leaves) <= 64
+
+
+def test_llama_index_auto_merging_brings_back_a_section_only_when_enough_of_it_was_found() -> None:
+    """A section's only children were its own chunks, though its text holds its
+    subsections: the chunks of an introduction were merged into the whole document. Its
+    subsections are its children too now, as HierarchicalNodeParser's levels."""
+    pytest.importorskip("llama_index.core")
+    from llama_index.core import StorageContext, VectorStoreIndex
+    from llama_index.core.embeddings import MockEmbedding
+    from llama_index.core.node_parser import get_leaf_nodes
+    from llama_index.core.retrievers import AutoMergingRetriever
+    from llama_index.core.schema import NodeRelationship, NodeWithScore
+
+    nodes = llama_nodes(chunk_size=40, include_sections=True)
+    storage = StorageContext.from_defaults()
+    storage.docstore.add_documents(nodes)
+    index = VectorStoreIndex(
+        get_leaf_nodes(nodes), storage_context=storage, embed_model=MockEmbedding(embed_dim=8)
+    )
+    retriever = AutoMergingRetriever(index.as_retriever(), storage)  # merges at half
+    top = max(  # the document's title section: the whole handbook
+        (n for n in nodes if n.metadata.get("markdown_node") == "section"),  # type: ignore[attr-defined]
+        key=lambda n: n.end_char_idx - n.start_char_idx,  # type: ignore[attr-defined]
+    )
+    own = [
+        n
+        for n in nodes
+        if n.relationships.get(NodeRelationship.PARENT) is not None  # type: ignore[attr-defined]
+        and n.relationships[NodeRelationship.PARENT].node_id == top.node_id  # type: ignore[attr-defined]
+        and n.metadata.get("markdown_node") != "section"
+    ]  # type: ignore[attr-defined]
+    assert own and top.end_char_idx - top.start_char_idx > 2 * sum(len(n.text) for n in own)  # type: ignore[attr-defined]
+    merged, _ = retriever._get_parents_and_merge([NodeWithScore(node=n, score=1.0) for n in own])
+    assert all(found.node.node_id != top.node_id for found in merged)
 
 
 def test_llama_index_sections_without_metadata() -> None:

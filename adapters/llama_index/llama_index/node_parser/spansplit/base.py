@@ -124,14 +124,18 @@ def _origin(node: BaseNode, text: str) -> _Origin:
         end = getattr(node, "end_char_idx", None)
         if end is not None and end - start != len(text):
             return _Origin(None, None)
-        line = node.metadata.get(START_LINE)
-        if start == 0:
-            line = 1
-        known_line = isinstance(line, int) and not isinstance(line, bool) and line >= 1
-        return _Origin(start, line if known_line else None)
+        line = 1 if start == 0 else _line_number(node.metadata.get(START_LINE))
+        return _Origin(start, line)
     if isinstance(node, Document) or node.source_node is None:
-        return _Origin(0, 1)
+        # A document that says which line of its file it starts at (a part of a file, as
+        # some loaders make) has its chunks' lines counted on from there.
+        return _Origin(0, _line_number(node.metadata.get(START_LINE)) or 1)
     return _Origin(None, None)
+
+
+def _line_number(value: Any) -> int | None:
+    """``value`` if it is a line number (an int of at least 1), else ``None``."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else None
 
 
 def _restore_default_id_func(value: Any, owner: str) -> Any:
@@ -361,13 +365,15 @@ class SpanNodeParser(TextSplitter):
     def _metadata(
         self, node: BaseNode, origin: _Origin, start_line: int, end_line: int
     ) -> dict[str, Any]:
-        """The input's metadata (its line numbers describe the input, not this chunk) and
-        this chunk's line numbers in the root document, where they are known; nothing with
-        ``include_metadata=False``, as LlamaIndex's parsers."""
+        """The input's metadata and, with ``include_line_numbers``, this chunk's line numbers
+        in the root document in place of the input's (where they are not known, none);
+        nothing with ``include_metadata=False``, as LlamaIndex's parsers."""
         if not self.include_metadata:
             return {}
+        if not self.include_line_numbers:
+            return dict(node.metadata)
         metadata = {k: v for k, v in node.metadata.items() if k not in LINE_KEYS}
-        if self.include_line_numbers and origin.line is not None:
+        if origin.line is not None:
             metadata[START_LINE] = origin.line + start_line - 1
             metadata[END_LINE] = origin.line + end_line - 1
         return metadata
@@ -405,9 +411,11 @@ class SpanNodeParser(TextSplitter):
                 end,
             ):
                 node.start_char_idx, node.end_char_idx = start, end
-            for key in LINE_KEYS:
-                node.metadata.pop(key, None)
-            node.metadata.update(lines)
+            for key in LINE_KEYS:  # (in place: the keys' order is in the nodes' hashes)
+                if key not in lines:
+                    node.metadata.pop(key, None)
+                elif node.metadata.get(key) != lines[key]:
+                    node.metadata[key] = lines[key]
         if self.include_prev_next_rel:
             _link_neighbours([node for node in nodes if self._linked(node)])
         return nodes

@@ -46,7 +46,8 @@ class SpanMarkdownNodeParser(_OverlapMixin):
     model and counted against ``chunk_size``. With
     ``include_sections``, each section that holds a chunk is also returned as a node (its
     exact span, possibly over the budget: it is for small-to-big retrieval, not for
-    embedding), the PARENT of its chunks, which are its CHILDREN. The nodes of a document
+    embedding), the PARENT of its chunks and of the sections directly inside it, which
+    are its CHILDREN (as ``HierarchicalNodeParser`` links its levels). The nodes of a document
     are numbered for ``id_func`` in the order returned: its chunks ``0 .. n-1``, then its
     sections ``n, n+1, ...``, so an ``id_func`` that numbers nodes gives every one its own id.
     """
@@ -135,11 +136,16 @@ class SpanMarkdownNodeParser(_OverlapMixin):
         for number, ((start, end), children) in enumerate(groups.items(), len(chunks)):
             node_id = self.id_func(number, node)
             first = children[0]
-            metadata = {k: v for k, v in first.metadata.items() if k not in LINE_KEYS}
-            if START_LINE in first.metadata and origin.line is not None:  # as its chunks have
+            # Its first chunk's keys in their order (which the nodes' hashes read), with its
+            # own lines where its chunks have theirs.
+            metadata = dict(first.metadata)
+            if START_LINE in first.metadata and origin.line is not None:
                 lines = lines or LineIndex(text)
                 metadata[START_LINE] = origin.line + lines.line(start) - 1
                 metadata[END_LINE] = origin.line + lines.line(max(start, end - 1)) - 1
+            else:
+                for key in LINE_KEYS:
+                    metadata.pop(key, None)
             metadata[NODE_ROLE] = "section"
             offsets = ((base or 0) + start, (base or 0) + end)
             if factory is None:  # an image document: LlamaIndex's own node type for it
@@ -152,14 +158,55 @@ class SpanMarkdownNodeParser(_OverlapMixin):
                 section.excluded_llm_metadata_keys = list(first.excluded_llm_metadata_keys)
             else:  # hides what its chunks hide
                 section = factory.make(node_id, text[start:end], offsets, metadata)
-            parent = section.as_related_node_info()
-            for child in children:
-                child.relationships[NodeRelationship.PARENT] = parent
-            section.relationships[NodeRelationship.CHILD] = [
-                child.as_related_node_info() for child in children
-            ]
             sections.append(section)
+        _link_sections(list(groups), list(groups.values()), sections)
         return sections
 
     def _linked(self, node: BaseNode) -> bool:
         return node.metadata.get(NODE_ROLE) != "section"
+
+
+def _link_sections(
+    spans: list[tuple[int, int]], chunks: list[list[BaseNode]], sections: list[BaseNode]
+) -> None:
+    """Link each section node (``spans[k]``, holding ``chunks[k]`` directly) both ways
+    with its children: its own chunks and the sections directly inside it, in document
+    order, as ``HierarchicalNodeParser`` links each level to the next. A parent's text is
+    then what its children cover, so ``AutoMergingRetriever`` (which merges where enough
+    of a parent's children were retrieved) merges into a section only when its
+    subsections count too: with its own chunks alone as children, two chunks of an
+    introduction brought back the whole file."""
+    children: list[list[tuple[int, BaseNode]]] = [
+        [(_start(chunk), chunk) for chunk in own] for own in chunks
+    ]
+    # Sections nest or are disjoint: ordered by start (the longer first), each one's parent
+    # is the innermost open section that holds it.
+    order = sorted(range(len(spans)), key=lambda k: (spans[k][0], -spans[k][1]))
+    open_sections: list[int] = []
+    for index in order:
+        start, end = spans[index]
+        while open_sections and not (
+            spans[open_sections[-1]][0] <= start and end <= spans[open_sections[-1]][1]
+        ):
+            open_sections.pop()
+        if open_sections:
+            parent = open_sections[-1]
+            sections[index].relationships[NodeRelationship.PARENT] = sections[
+                parent
+            ].as_related_node_info()
+            children[parent].append((_start(sections[index]), sections[index]))
+        open_sections.append(index)
+    for section, own in zip(sections, children):
+        own.sort(key=lambda item: item[0])
+        parent_info = section.as_related_node_info()
+        for _, child in own:
+            if child.metadata.get(NODE_ROLE) != "section":
+                child.relationships[NodeRelationship.PARENT] = parent_info
+        section.relationships[NodeRelationship.CHILD] = [
+            child.as_related_node_info() for _, child in own
+        ]
+
+
+def _start(node: BaseNode) -> int:
+    """Where ``node`` starts in its document (0 where that is not known)."""
+    return int(getattr(node, "start_char_idx", None) or 0)
