@@ -314,6 +314,45 @@ def test_a_documents_own_line_numbers_are_counted_on_or_kept() -> None:
     assert all(n.metadata == document.metadata for n in kept)
 
 
+@pytest.mark.parametrize("parser", [SpanSentenceNodeParser, SpanRecursiveNodeParser])
+def test_an_image_document_without_text_keeps_its_image(parser: Any) -> None:
+    """It gave no node, so a multimodal pipeline lost its images; the stock splitters give
+    one ImageNode."""
+    from llama_index.core.schema import ImageDocument, ImageNode
+
+    image = ImageDocument(image="aGVsbG8=", metadata={"file_name": "cat.png"})
+    (node,) = parser().get_nodes_from_documents([image])
+    assert isinstance(node, ImageNode) and node.image == "aGVsbG8=" and node.text == ""
+    assert node.metadata == {"file_name": "cat.png"}
+    assert (node.start_char_idx, node.end_char_idx) == (0, 0)
+    assert node.ref_doc_id == image.doc_id
+
+
+def test_a_callback_manager_that_is_not_one_is_refused_at_once() -> None:
+    """``from_defaults(" ")`` (the stock SentenceSplitter's first argument is ``separator``)
+    made " " the callback manager: an AttributeError at the first split."""
+    with pytest.raises(ParameterTypeError, match="callback_manager must be"):
+        SpanSentenceNodeParser.from_defaults(" ")  # type: ignore[arg-type]
+    with pytest.raises(ParameterTypeError, match="callback_manager must be"):
+        SpanRecursiveNodeParser(callback_manager=5)
+    assert isinstance(
+        SpanSentenceNodeParser(callback_manager=None).callback_manager, CallbackManager
+    )
+
+
+def test_metadata_that_takes_most_of_the_budget_is_warned_about() -> None:
+    """Nodes of 1 or 2 tokens came without a word (LlamaIndex's splitter warns)."""
+    document = Document(text="你好世界。" * 20, metadata={"title": "word " * 40})
+    parser = SpanSentenceNodeParser(chunk_size=50, chunk_overlap=0)
+    with pytest.warns(
+        UserWarning, match=r"metadata shown with each node takes \d+ of chunk_size=50"
+    ):
+        nodes = parser([document])
+    assert nodes and all(
+        resolve_length("cl100k_base").count(n.get_content(MetadataMode.EMBED)) <= 50 for n in nodes
+    )
+
+
 def test_relationship_hashes_are_the_final_nodes_hashes() -> None:
     """Postprocessing took the line numbers out and put them back, reordering the keys
     that a node's hash reads: every PARENT/CHILD hash was stale."""

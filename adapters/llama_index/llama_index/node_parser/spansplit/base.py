@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import logging
 import pickle
+import warnings
 from abc import abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -230,6 +231,22 @@ class SpanNodeParser(TextSplitter):
     def _id_func_from_dict(cls, value: Any) -> Any:
         return _restore_default_id_func(value, cls.__name__)
 
+    @field_validator("callback_manager", mode="before")
+    @classmethod
+    def _a_callback_manager(cls, value: Any) -> Any:
+        """A ``CallbackManager`` (``None``: a new one). Anything else failed at the first
+        split, far from its cause: ``from_defaults(" ")``, as for the stock
+        ``SentenceSplitter.from_defaults(separator)``, made ``" "`` the callback manager."""
+        if value is None:
+            return CallbackManager([])
+        if not isinstance(value, CallbackManager):
+            raise ParameterTypeError(
+                f"callback_manager must be a llama_index CallbackManager, got "
+                f"{type(value).__name__}: {value!r:.80} ({cls.__name__}.from_defaults takes "
+                "its settings as keywords: from_defaults(chunk_size=...))"
+            )
+        return value
+
     @classmethod
     def class_name(cls) -> str:
         return "SpanNodeParser"
@@ -322,7 +339,20 @@ class SpanNodeParser(TextSplitter):
         surrogate would otherwise fail there, as an untyped ``UnicodeEncodeError`` that
         ``on_error`` cannot skip."""
         text = check_text(node.get_content(metadata_mode=MetadataMode.NONE))
+        if not text and isinstance(node, ImageDocument):
+            return self._image_alone(node)
         return self._chunking(text, lambda: self._fitted_nodes(node, text))
+
+    def _image_alone(self, node: ImageDocument) -> list[BaseNode]:
+        """The one node of an image document without text: the image with the document's
+        metadata and empty text (offsets 0 to 0), as LlamaIndex's text splitters give it,
+        rather than no node, which lost the image."""
+        (image,) = build_nodes_from_splits([""], node, id_func=self.id_func)
+        image.start_char_idx, image.end_char_idx = 0, 0
+        image.metadata = dict(node.metadata) if self.include_metadata else {}
+        image.excluded_embed_metadata_keys = list(node.excluded_embed_metadata_keys)
+        image.excluded_llm_metadata_keys = list(node.excluded_llm_metadata_keys)
+        return [image]
 
     def _fitted_nodes(self, node: BaseNode, text: str) -> list[BaseNode]:
         """The nodes of ``node`` (whose text is ``text``); subclasses with budgets fit them
@@ -678,6 +708,16 @@ class SpanBudgetNodeParser(SpanSizedNodeParser, MetadataAwareTextSplitter):
         """
         budget = self.chunk_size - overhead
         unit = self._length().unit
+        if budget >= 1 and 2 * overhead > self.chunk_size:
+            # (LlamaIndex's SentenceSplitter says as much where fewer than 50 tokens are left)
+            warnings.warn(
+                f"the metadata shown with each node takes {overhead} of chunk_size="
+                f"{self.chunk_size} {unit}, leaving {budget} for its text, so nodes will be "
+                "small; raise chunk_size or leave metadata keys out of the content "
+                "(excluded_embed_metadata_keys / excluded_llm_metadata_keys)",
+                UserWarning,
+                stacklevel=2,
+            )
         last: list[T] = []
         while budget >= 1:
             try:
