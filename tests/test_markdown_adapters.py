@@ -225,6 +225,34 @@ def test_llama_index_auto_merging_brings_back_a_section_only_when_enough_of_it_w
     assert all(found.node.node_id != top.node_id for found in merged)
 
 
+def test_llama_index_chained_parsers_keep_the_whole_header_path() -> None:
+    """Run on the nodes of a coarser parse, the path held only the headings inside the
+    input node: '/Parts list/' where the document's is '/Tide Gauge Handbook/...'."""
+    pytest.importorskip("llama_index.core")
+    from llama_index.core import Document
+    from llama_index.core.node_parser import MarkdownNodeParser
+    from llama_index.node_parser.spansplit import SpanMarkdownNodeParser
+
+    document = Document(text=HANDBOOK)
+    fine = SpanMarkdownNodeParser(chunk_size=48)
+    direct = {n.start_char_idx: n.metadata["header_path"] for n in fine([document])}  # type: ignore[attr-defined]
+    chained = fine(SpanMarkdownNodeParser(chunk_size=512).get_nodes_from_documents([document]))
+    shared = [n for n in chained if n.start_char_idx in direct]  # type: ignore[attr-defined]
+    assert len(shared) > len(chained) // 2
+    assert all(n.metadata["header_path"] == direct[n.start_char_idx] for n in shared)  # type: ignore[attr-defined]
+    assert any(n.metadata["header_path"].count("/") > 3 for n in shared)  # type: ignore[attr-defined]
+    # After the stock parser, its path comes first (it reads no setext headings, so its
+    # paths differ from ours there).
+    coarse = MarkdownNodeParser().get_nodes_from_documents([document])
+    for node in fine(coarse):
+        source = next(
+            c
+            for c in coarse
+            if c.start_char_idx <= node.start_char_idx < c.end_char_idx  # type: ignore[attr-defined]
+        )
+        assert node.metadata["header_path"].startswith(source.metadata["header_path"])  # type: ignore[attr-defined]
+
+
 def test_llama_index_sections_without_metadata() -> None:
     pytest.importorskip("llama_index.core")
     from llama_index.core.schema import NodeRelationship

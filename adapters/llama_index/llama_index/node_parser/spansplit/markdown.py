@@ -89,9 +89,12 @@ class SpanMarkdownNodeParser(_OverlapMixin):
     def _node_metadata(self, node: BaseNode, origin: _Origin, chunk: Chunk) -> dict[str, Any]:
         metadata = super()._node_metadata(node, origin, chunk)
         if self.include_metadata:
-            metadata[HEADER_PATH] = header_path(
-                chunk.metadata, chunk.start, self.header_path_separator
-            )
+            path = header_path(chunk.metadata, chunk.start, self.header_path_separator)
+            above = node.metadata.get(HEADER_PATH)  # the input's own: a node of a section
+            separator = self.header_path_separator
+            if isinstance(above, str) and above.endswith(separator) and above != separator:
+                path = above + path[len(separator) :]
+            metadata[HEADER_PATH] = path
         # (without include_metadata, the section span is only kept until _sections)
         section = chunk.metadata.get("section")
         kept = self.include_metadata or self.include_sections
