@@ -896,6 +896,23 @@ class _NoLongCounts(LengthFunction):
         return [min(end - start, cap + 1) for start, end in spans]
 
 
+def test_lines_that_fit_together_join_a_block_whatever_they_measure_alone() -> None:
+    """A stretch over the target was cut where its lines' sizes, each measured alone,
+    summed to the target: a tokenizer (tokens join across lines) or a length with a cost
+    per call gave blocks that broke before the target was reached, against the seed's
+    "break only when the target would be exceeded"."""
+    count = resolve_length("cl100k_base").count
+    fence = "```\n" + "f();\n\n" * 8 + "```\n"
+    blocks = split_blocks(fence, 10, length="cl100k_base")
+    assert [block.text for block in blocks] == [
+        "```\n" + "f();\n\n" * 4,
+        "f();\n\n" * 4 + "```\n",
+    ]
+    assert [block.size for block in blocks] == [count(block.text) for block in blocks] == [10, 10]
+    per_call = split_blocks("0123456789\n" * 20, 110, length=lambda text: 50 + len(text))
+    assert [block.size for block in per_call] == [105] * 4  # 5 lines: 50 + 55 (was 20 of 1)
+
+
 def test_a_segment_over_the_target_is_not_counted_whole() -> None:
     # A flood of blank lines (one pretoken for cl100k_base) is found over the target from
     # its start; only its lines and blocks are counted.

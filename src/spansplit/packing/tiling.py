@@ -14,7 +14,7 @@ the chunks end, and labels each with the kind of the segment it starts.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import accumulate, chain, compress, count, pairwise, repeat
 from operator import lt, sub
 
@@ -25,6 +25,10 @@ from ..sizing.base import LengthFunction
 
 LINE_WINDOW_CHARS = 1 << 14
 """Code points of a segment's lines read at a time when it is cut into blocks."""
+
+EXTEND_LINES = 8
+"""With a length that is not additive, how many times the lines their summed sizes fit a
+block may take where, measured together, more still fit."""
 
 BATCH_BLOCKS = 1 << 12
 """Blocks handed over at a time by :func:`tile_batches` (about as many segments are read at
@@ -79,7 +83,7 @@ class _Assembly:
     many lines as fit, by looking back from the target for a line end. In other units,
     each segment is measured once, and one that does not fit is cut by the sums of the
     sizes of its lines (a non-additive length then measures each block for real and
-    gives back lines until it fits).
+    gives back lines until it fits, or takes more while they fit).
     """
 
     def __init__(self, text: str, layout: BlockLayout, target: int, length: LengthFunction) -> None:
@@ -244,11 +248,29 @@ class _Assembly:
                         j -= 1  # keep a setext underline with its heading text
                     elif j <= i:
                         j = i + 1  # a line longer than the target is a block of its own
-                if measure is not None and j - i > 1:
+                if measure is not None:
                     block_size = measure(text[bounds[i] : bounds[j]])
                     while block_size > target and j - i > 1:
                         j -= 1
                         block_size = measure(text[bounds[i] : bounds[j]])
+                    if block_size <= target and j < last:
+                        # Lines measured together are often smaller than their sizes summed
+                        # (a tokenizer joins tokens across lines): take more while they fit,
+                        # up to EXTEND_LINES times as many (a flood of blank lines, a few
+                        # tokens a thousand, is not measured a window at a time).
+                        furthest = min(last, i + EXTEND_LINES * (j - i))
+                        j, block_size = _furthest_fit(
+                            text, bounds, i, j, furthest, block_size, target, measure
+                        )
+                        if not complete and j >= last:
+                            break  # the block may take lines after the window
+                        if (
+                            j < at_content_end
+                            and bounds[j] in self.layout.underlines
+                            and j - 1 > max(i, at_first)
+                        ):
+                            j -= 1  # keep a setext underline with its heading text
+                            block_size = measure(text[bounds[i] : bounds[j]])
                 else:
                     block_size = sums[j] - sums[i]
                 self._add(bounds[i], bounds[j], block_size, first, kind, lead_end)
@@ -257,3 +279,29 @@ class _Assembly:
                 return bounds[i]
             window = window * 2 if i == 0 else LINE_WINDOW_CHARS
             start = bounds[i]
+
+
+def _furthest_fit(
+    text: str,
+    bounds: list[int],
+    first: int,
+    fits: int,
+    limit: int,
+    size: int,
+    target: int,
+    measure: Callable[[str], int],
+) -> tuple[int, int]:
+    """The furthest line boundary ``bounds[k]`` (``fits <= k <= limit``) such that the
+    block ``text[bounds[first]:bounds[k]]`` measures within ``target``, where the block to
+    ``bounds[fits]`` measures ``size`` (within it): found by galloping, then bisecting, in
+    a few measures. The size returned is the block's as measured."""
+    low, high, step = fits, limit + 1, 1  # the block to low fits; to high, it does not
+    while low + 1 < high:
+        probe = min(low + step, high - 1) if step else (low + high) // 2
+        probe_size = measure(text[bounds[first] : bounds[probe]])
+        if probe_size <= target:
+            low, size = probe, probe_size
+            step = 2 * step if step else 0
+        else:
+            high, step = probe, 0  # bisect from here on
+    return low, size

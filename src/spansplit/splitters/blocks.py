@@ -44,7 +44,8 @@ class BlockSplitter(Splitter):
     length that is not additive (a tokenizer), a stretch between two forced breaks that
     fits for real is one block; a longer one is cut where the sum of its lines' sizes
     reaches the target, and each block is then measured for real and gives back lines
-    until it fits.
+    until it fits, or takes more while they fit measured together (tokens join across
+    lines; up to 8 times the lines the sum allowed).
     """
 
     kind = TEXT
