@@ -267,6 +267,21 @@ def test_page_rejects_bad_parameters(offset: object, limit: object, error: type)
         page([1, 2], offset, limit)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("items", [None, (n for n in range(3)), {1: 2}, "abc"])
+def test_page_names_items_that_are_not_a_sequence(items: object) -> None:
+    # (a bare TypeError: "'NoneType' object is not subscriptable", "unhashable type")
+    with pytest.raises(ParameterTypeError, match="items must be a sequence"):
+        page(items, 0, 2)  # type: ignore[arg-type]
+
+
+def test_numpy_integers_are_integers() -> None:
+    numpy = pytest.importorskip("numpy")
+    assert page(list(range(5)), numpy.int64(1), numpy.int32(2)) == Page([1, 2], 3)
+    assert [b.text for b in split_blocks("ab\ncd\n", numpy.int64(3))] == ["ab\n", "cd\n"]
+    with pytest.raises(ParameterTypeError, match="chunk_size"):
+        split_blocks("ab", numpy.bool_(True))  # type: ignore[arg-type]
+
+
 # --- check_text ------------------------------------------------------------------------------
 
 

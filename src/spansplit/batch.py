@@ -311,7 +311,7 @@ def _documents(
 ) -> Iterator[list[ChunkRecord] | Rendered]:
     """What ``task`` makes of each document that could be split, in order; errors raised
     or skipped as ``on_error`` says, ``progress`` after each document."""
-    check_int("workers", workers, 1)
+    workers = check_int("workers", workers, 1)
     if on_error not in ("raise", "skip"):
         raise InvalidParameterError("on_error", on_error, "must be 'raise' or 'skip'")
     state = Progress()

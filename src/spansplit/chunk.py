@@ -11,7 +11,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 import regex
 
-from .errors import InvalidParameterError
+from .errors import InvalidParameterError, ParameterTypeError
 from .validate import check_int
 
 NO_METADATA: Mapping[str, Any] = MappingProxyType({})
@@ -256,7 +256,12 @@ class Page(Generic[T]):
 
 def page(items: Sequence[T], offset: int, limit: int) -> Page[T]:
     """Items ``[offset, offset + limit)`` and the next offset, as seed 000's paging example."""
-    check_int("offset", offset, 0)
-    check_int("limit", limit, 1)
+    if not isinstance(items, Sequence) or isinstance(items, (str, bytes)):
+        raise ParameterTypeError(
+            f"items must be a sequence (a list of blocks), got {type(items).__name__}: "
+            f"{items!r:.80}"
+        )
+    offset = check_int("offset", offset, 0)
+    limit = check_int("limit", limit, 1)
     end = offset + limit
     return Page(list(items[offset:end]), end if end < len(items) else None)

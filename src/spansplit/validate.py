@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 import re
 
 from .errors import InputTypeError, InvalidInputError, InvalidParameterError, ParameterTypeError
@@ -55,9 +56,11 @@ def check_text(text: object, name: str = "text") -> str:
 
 
 def check_int(name: str, value: object, minimum: int) -> int:
-    """Return ``value`` if it is an ``int`` (not a ``bool``) of at least ``minimum``."""
-    if isinstance(value, bool) or not isinstance(value, int):
+    """Return ``value`` as an ``int`` if it is an integer (not a ``bool``; a NumPy integer
+    is one) of at least ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ParameterTypeError(f"{name} must be int, got {type(value).__name__}: {value!r}")
+    value = int(value)
     if value < minimum:
         raise InvalidParameterError(name, value, f"must be at least {minimum}")
     return value
