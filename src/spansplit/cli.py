@@ -831,7 +831,10 @@ def _run_compat(options: argparse.Namespace, splitter: Splitter | None) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (see the module docstring)."""
-    options = build_parser().parse_args(argv)
+    parser = build_parser()
+    options, unknown = parser.parse_known_args(argv)
+    if unknown:  # the command's own usage, not the top level's ("COMMAND ...")
+        options.usage_error(f"unrecognized arguments: {' '.join(unknown)}")
     name = options.command
     try:  # settings are checked before any file is read: a bad one is bad usage
         if options.handler is None:
