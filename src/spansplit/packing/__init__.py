@@ -66,7 +66,10 @@ class Structure:
     its new text, so a chunk that starts at one repeats nothing before it (a Markdown
     section's heading). ``chunk_starts`` (ascending offsets) start a chunk wherever a
     piece of the top level starts at one: no chunk holds text from both sides of one (a
-    Markdown heading, where sections are not merged).
+    Markdown heading, where sections are not merged). With ``heading_lines``, a piece that
+    is a Markdown heading line goes with the text after it (see
+    :func:`~spansplit.boundaries.paragraphs.looks_like_heading`); off where the structure
+    places headings itself (Markdown) or the text is code.
     """
 
     levels: tuple[Level, ...]
@@ -76,6 +79,7 @@ class Structure:
     punctuation: bool = True
     overlap_fences: Sequence[int] = ()
     chunk_starts: Sequence[int] = ()
+    heading_lines: bool = True
 
     @property
     def slides(self) -> bool:
@@ -316,6 +320,7 @@ def _general(
         isolate=structure.isolate,
         trim=trim,
         punctuation=structure.punctuation,
+        headings=structure.heading_lines,
         measurer=measurer,
         lead=lead,
         top_lead=lead,
@@ -336,6 +341,7 @@ def _general(
         overlap_boundaries=structure.overlap_boundaries,
         overlap_fences=structure.overlap_fences,
         punctuation=structure.punctuation,
+        headings=structure.heading_lines,
         trim=trim,
     )
 
@@ -412,6 +418,7 @@ def _scan(
         literal_levels(levels),
         start,
         one_piece=first > 0 and _one_line(text, start, len(text)),
+        headings=structure.heading_lines,
     )
     return scan.spans()
 

@@ -20,7 +20,7 @@ import regex
 from ..boundaries.graphemes import cuts_inside_clusters
 from ..boundaries.levels import Level, StartsLevel
 from ..boundaries.linebreaks import CLOSING, glue
-from ..boundaries.paragraphs import looks_like_code
+from ..boundaries.paragraphs import STACKED_HEADINGS, looks_like_code, looks_like_heading
 from ..boundaries.sentences import SentenceStarts
 from ..chunk import SizedSpan, Span, after_whitespace, before_whitespace, trim_span
 from ..errors import InconsistentLengthError
@@ -42,6 +42,7 @@ def merge(
     overlap_boundaries: tuple[StartsLevel, ...] = (),
     overlap_fences: Sequence[int] = (),
     punctuation: bool = True,
+    headings: bool = False,
     trim: bool = True,
     after: Plan | None = None,
     plans: list[Plan | None] | None = None,
@@ -72,7 +73,16 @@ def merge(
         text, measurer, overlap_level, overlap_boundaries, punctuation, trim=trim
     )
     packer = _Packer(
-        text, pieces, budget, length, measurer, overlap, search, trim, fences=overlap_fences
+        text,
+        pieces,
+        budget,
+        length,
+        measurer,
+        overlap,
+        search,
+        trim,
+        fences=overlap_fences,
+        headings=headings,
     )
     chunks, chunk_plans = packer.run(after)
     if plans is not None:
@@ -334,8 +344,10 @@ class _Packer:
         trim: bool,
         *,
         fences: Sequence[int] = (),
+        headings: bool = False,
     ) -> None:
         self.text = text
+        self.headings = headings  # heading lines go with what follows them
         self.measurer = measurer
         self.spans = pieces.spans
         self.sizes = pieces.sizes
@@ -425,6 +437,10 @@ class _Packer:
         if following_break < len(self.breaks):
             run_end = self.breaks[following_break]
         last = max(min(last, run_end - 1), first)
+        # A heading goes with what follows it, not at the end of a chunk (inside a piece
+        # that had to be split, its parts are evened out instead).
+        if last + 1 < run_end and not self._in_balanced(first):
+            last = self._before_headings(first, last)
         if last + 1 < run_end and self._in_balanced(first):
             run_start = self.breaks[following_break - 1] if following_break else 0
             cap = self._cap(run_start, run_end)
@@ -442,6 +458,22 @@ class _Packer:
             capped = bisect_right(prefix, cap - self.sizes[first] + prefix[first + 1], first + 1)
             last = max(first, min(last, capped - 2))
         return Plan(first, last, overlap_start, overlap_size)
+
+    def _before_headings(self, first: int, last: int) -> int:
+        """``last``, or the last piece before the headings that end pieces ``first..last``
+        where some piece before them is not one and they are no more than
+        :data:`STACKED_HEADINGS`."""
+        end = last
+        while end >= first and last - end < STACKED_HEADINGS and self._is_heading(end):
+            end -= 1
+        if end < first or end == last or (last - end == STACKED_HEADINGS and self._is_heading(end)):
+            return last
+        return end
+
+    def _is_heading(self, index: int) -> bool:
+        """Whether piece ``index`` is a Markdown heading line alone (``## Install``) that
+        goes with what follows it."""
+        return self.headings and looks_like_heading(self.text, *self.spans[index])
 
     def _cap(self, start: int, end: int) -> int:
         """The even cap of the run of pieces ``start..end - 1`` (see :func:`even_cap`),
@@ -630,6 +662,8 @@ class _Packer:
             return self.search.at_sentence(floor, end, room)
 
         for last in [following, plan.last] if forward else [plan.last]:
+            if self._is_heading(last):
+                continue  # a heading goes with what follows it
             piece_start, piece_end = spans[last]
             least = spans[plan.last][1] if last == following else fresh
             first = bisect_right(starts, piece_start)
@@ -657,7 +691,7 @@ class _Packer:
             end = spans[last][1]
             if end <= fresh or too_short(end):
                 break
-            if spans[last + 1][0] not in found:
+            if spans[last + 1][0] not in found or self._is_heading(last):
                 continue
             # The room that _after will give the overlap there (as it measures it).
             there = min(room, budget - self.joined[last + 1])

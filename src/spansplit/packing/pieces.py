@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from ..boundaries.graphemes import cluster_ends, first_cluster_end
 from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
 from ..boundaries.linebreaks import break_opportunities, forbidden_at, glue
+from ..boundaries.paragraphs import STACKED_HEADINGS, looks_like_heading
 from ..chunk import FIRST_PREPEND, SizedSpan, Span, before_whitespace, trim_span
 from ..errors import ChunkTooLargeError
 from ..sizing.base import LengthFunction, TextMeasurer
@@ -59,6 +60,7 @@ def fit(
     isolate: bool = False,
     trim: bool = False,
     punctuation: bool = True,
+    headings: bool = False,
     measurer: TextMeasurer | None = None,
     lead: int | None = None,
     top_lead: int | None = None,
@@ -87,7 +89,7 @@ def fit(
     out = Pieces(
         trimmed=trim, measurer=measurer or length.measurer(text), lead=lead, top_lead=top_lead
     )
-    rules = _Rules(budget, length, levels, isolate, trim, punctuation, overlap)
+    rules = _Rules(budget, length, levels, isolate, trim, punctuation, overlap, headings)
     # Pieces nest as deeply as the structure does (a list in a list in a quote ...): the
     # regions being split are a stack, not a recursion, so no depth is too deep.
     stack = [frame] if (frame := _open(text, list(spans), 0, set(breaks), out, rules)) else []
@@ -95,7 +97,7 @@ def fit(
     while stack:
         frame = stack[-1]
         if frame.refining is not None:
-            _close(frame, out, rules)
+            _close(text, frame, out, rules)
         if frame.next == len(frame.stops):
             stack.pop()
             continue
@@ -134,6 +136,7 @@ class _Rules:
     trim: bool
     punctuation: bool
     overlap: int = 0
+    headings: bool = False  # heading lines go with the pieces of a split piece after them
 
 
 @dataclass(slots=True)
@@ -263,11 +266,26 @@ def _append_fitting(frame: _Frame, stop: int, out: Pieces, rules: _Rules) -> Non
         out.joined += frame.joined[done:stop]
 
 
-def _close(frame: _Frame, out: Pieces, rules: _Rules) -> None:
-    """Mark the breaks around the pieces that the piece of ``frame`` being split became."""
+def _close(text: str, frame: _Frame, out: Pieces, rules: _Rules) -> None:
+    """Mark the breaks around the pieces that the piece of ``frame`` being split became;
+    where they start a chunk, the heading lines just before them go with them (with
+    ``isolate`` their chunks are evened out apart from the pieces around them: a heading was
+    left a chunk alone)."""
     assert frame.refining is not None
     k, first = frame.refining
     frame.refining = None
+    moved = 0
+    while (
+        rules.headings
+        and (rules.isolate or k in frame.wanted)
+        and first > 0
+        and moved < STACKED_HEADINGS
+        and (not out.balanced or out.balanced[-1][1] < first)
+        and looks_like_heading(text, *out.spans[first - 1])
+    ):
+        out.breaks.discard(first)
+        first -= 1
+        moved += 1
     if k in frame.wanted or rules.isolate:
         out.breaks.add(first)
     if rules.isolate:

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from ..boundaries.graphemes import run_in_clusters
 from ..boundaries.levels import Level
 from ..boundaries.linebreaks import CLOSING, forbidden_run, punctuation_forbids
+from ..boundaries.paragraphs import STACKED_HEADINGS, looks_like_heading
 from ..boundaries.separators import SeparatorLevel
 from ..chunk import SizedSpan, after_whitespace, before_whitespace
 from ..config import ChunkConfig
@@ -96,6 +97,7 @@ class RecursiveScan:
         start: int = 0,
         *,
         one_piece: bool = False,
+        headings: bool = False,
     ) -> None:
         self.text = text
         self.start = start  # where the text to split starts (after a byte order mark)
@@ -118,6 +120,7 @@ class RecursiveScan:
         # Whether a mark may join a space (only text beyond ASCII has marks): see _run_end.
         self.marks = not text.isascii()
         self._run_cache = (-1, -1, -1, -1, 0)  # level, region end, start, end, cap: see _run
+        self.hashes = headings and "#" in text  # (only then may a piece be a heading line)
 
     def _is_cut(self, run_start: int, run_end: int) -> bool:
         """Whether the whitespace run ``text[run_start:run_end]`` may separate two pieces:
@@ -183,6 +186,8 @@ class RecursiveScan:
                         self._check_clusters(start, content_start)
             limit = start + budget
             end = region_end if region_end <= limit else self._chunk_end(separator, pos, limit)
+            if self.hashes and not (parents or self.one_piece) and pos < end < region_end:
+                end = self._before_headings(separator, pos, end, region_end)
             if (parents or self.one_piece) and pos < end < region_end:
                 # Inside a piece that had to be split: even chunks, not a runt at its end.
                 run_end, cap = self._run(separator, level, pos, region_end)
@@ -193,6 +198,8 @@ class RecursiveScan:
             if end == pos:
                 # The piece at ``pos`` is over budget: split it at the next level, and its
                 # pieces never share a chunk with the pieces around it (LangChain's way).
+                if self.hashes and self._heading_before(pos):
+                    raise _JoinedSpace  # the general path packs the heading with its parts
                 piece_end, following = self._cut_after(separator, pos + budget, region_end)
                 if level + 1 == len(separators):
                     if self.finer is None:
@@ -206,6 +213,59 @@ class RecursiveScan:
             chunks.append((content_start, end, end - content_start))
             previous = (separator, pos, content_start, end)
             pos = skip_run(end)
+
+    def _before_headings(self, separator: str, pos: int, end: int, region_end: int) -> int:
+        """The end of the chunk of pieces from ``pos`` to ``end`` without the heading lines
+        it ends with, where a piece before them is not one and they are no more than
+        :data:`STACKED_HEADINGS` (the general path's rule: a heading goes with what follows
+        it). Where the chunk is such headings only and the piece after them must be split,
+        :class:`_JoinedSpace` hands the text to the general path, which packs them with its
+        parts (the next level may cut a heading otherwise: at its words)."""
+        text, last_end, stripped = self.text, end, 0
+        while True:
+            line = max(text.rfind("\n", pos, end), text.rfind("\r", pos, end)) + 1
+            if text[line : line + 4].lstrip(" ")[:1] != "#":
+                return end  # (its last line is no heading: nor is its last piece)
+            piece_start = self._piece_start(separator, pos, end)
+            if not looks_like_heading(text, piece_start, end):
+                return end  # (a piece that is not a heading: the chunk ends with it)
+            if stripped == STACKED_HEADINGS:
+                if self._over_budget(separator, last_end, region_end):
+                    raise _JoinedSpace  # the general path moves some of them only
+                return last_end  # more headings in a row: packed as any text
+            stripped += 1
+            if piece_start > pos:
+                end = self._run_start(piece_start)
+                continue
+            if self._over_budget(separator, last_end, region_end):
+                raise _JoinedSpace
+            return last_end
+
+    def _heading_before(self, pos: int) -> bool:
+        """Whether the line or the word just before ``pos`` (whitespace between) reads as a
+        heading: the piece before a piece to split may be one, at any level."""
+        text = self.text
+        end = self._run_start(pos)
+        if end <= self.start:
+            return False
+        line_start = max(text.rfind("\n", 0, end), text.rfind("\r", 0, end)) + 1
+        word_start = end
+        while word_start > line_start and not text[word_start - 1].isspace():
+            word_start -= 1
+        return looks_like_heading(text, line_start, end) or looks_like_heading(
+            text, word_start, end
+        )
+
+    def _piece_start(self, separator: str, low: int, end: int) -> int:
+        """Where the last piece of ``[low, end)`` (``end`` a piece's end) starts."""
+        before = self._chunk_end(separator, low, end - 1)  # the cut before it, or low
+        return self._run_end(before) if before > low else low
+
+    def _over_budget(self, separator: str, end: int, region_end: int) -> bool:
+        """Whether the piece after the one ending at ``end`` is over budget (to be split)."""
+        following = self._run_end(end)
+        limit = following + self.budget
+        return limit < region_end and self._chunk_end(separator, following, limit) == following
 
     def _cut_after(self, separator: str, low: int, region_end: int) -> tuple[int, int]:
         """The cut after ``low``: start and end of the first whitespace run holding

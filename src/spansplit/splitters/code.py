@@ -130,7 +130,11 @@ def separator_structure(language: CodeLanguage) -> Structure:
         if not (isinstance(level, SeparatorLevel) and level.separator in _FINE_SEPARATORS)
     )
     return Structure(
-        (*coarse, LINES, code_words), isolate=True, overlap_level=LINES, punctuation=False
+        (*coarse, LINES, code_words),
+        isolate=True,
+        overlap_level=LINES,
+        punctuation=False,
+        heading_lines=False,  # ("# comment" lines are code)
     )
 
 
@@ -204,6 +208,7 @@ class CodeSplitter(BudgetedSplitter):
             overlap_level=LINES,
             punctuation=False,
             overlap_fences=fences,
+            heading_lines=False,  # (comments are attached by the syntax tree)
         )
 
     def spans(self, text: str) -> list[tuple[int, int, int]]:

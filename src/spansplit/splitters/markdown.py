@@ -52,7 +52,7 @@ def _lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return list(itertools.pairwise(bounds))
 
 
-_FRONT_MATTER = Structure((_lines, word_spans))
+_FRONT_MATTER = Structure((_lines, word_spans), heading_lines=False)  # ("# comments")
 
 
 class MarkdownSplitter(BudgetedSplitter):
@@ -111,6 +111,7 @@ class MarkdownSplitter(BudgetedSplitter):
             overlap_boundaries=overlap_boundaries(layout),
             overlap_fences=layout.overlap_fences(fits if self.chunk_overlap else None),
             chunk_starts=layout.heading_starts if separate else (),
+            heading_lines=False,  # (sections place headings)
         )
 
     def spans(self, text: str) -> list[SizedSpan]:
