@@ -386,7 +386,8 @@ _NUMBERED_ITEM = re.compile(r"[ \t]*(?:\d{1,3}|[A-Za-z])\.[ \t]+(?=\S)")
 
 def _item_lines(text: str, start: int, stop: int) -> list[int]:
     """Where each line of ``text[start:stop]`` that opens a list item starts."""
-    rare = any(ending in text for ending in _LINE_ENDINGS[1:])  # (no line ending but LF)
+    # (the region, not the whole text: a long text is read a region at a time)
+    rare = any(text.find(ending, start, stop) >= 0 for ending in _LINE_ENDINGS[1:])
     found = [item.start() + 1 for item in _LIST_ITEM_LINE[rare].finditer(text, start, stop)]
     if (start == 0 or text[start - 1] in _LINE_ENDINGS) and _LIST_ITEM_START.match(
         text, start, stop

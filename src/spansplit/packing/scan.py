@@ -121,6 +121,7 @@ class RecursiveScan:
         self.marks = not text.isascii()
         self._run_cache = (-1, -1, -1, -1, 0)  # level, region end, start, end, cap: see _run
         self.hashes = headings and "#" in text  # (only then may a piece be a heading line)
+        self.carriage_returns = self.hashes and "\r" in text  # (a lone CR ends a line too)
 
     def _is_cut(self, run_start: int, run_end: int) -> bool:
         """Whether the whitespace run ``text[run_start:run_end]`` may separate two pieces:
@@ -223,7 +224,9 @@ class RecursiveScan:
         parts (the next level may cut a heading otherwise: at its words)."""
         text, last_end, stripped = self.text, end, 0
         while True:
-            line = max(text.rfind("\n", pos, end), text.rfind("\r", pos, end)) + 1
+            line = text.rfind("\n", pos, end) + 1
+            if self.carriage_returns:
+                line = max(line, text.rfind("\r", pos, end) + 1)
             if text[line : line + 4].lstrip(" ")[:1] != "#":
                 return end  # (its last line is no heading: nor is its last piece)
             piece_start = self._piece_start(separator, pos, end)
