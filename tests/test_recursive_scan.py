@@ -217,6 +217,23 @@ def test_scanning_makes_the_general_paths_chunks(
 
 
 @pytest.mark.parametrize(
+    ("text", "chunk_size", "overlap", "keep"),
+    [
+        ("\n#\n\n#\n\n0", 4, 0, False),  # headings only: the chunk keeps them (both paths)
+        ("ab\n\n## B\n\nlong long long long", 12, 0, False),  # before a piece to split
+        ("# A\n\n## B\n\ncd ef\n\n# C\n\ngh", 12, 0, "end"),
+        ("a b\n\n# T\n\nc d e f g", 8, 3, False),
+    ],
+)
+def test_heading_lines_scan_as_the_general_path(
+    text: str, chunk_size: int, overlap: int, keep: KeepSeparator
+) -> None:
+    separators = ("\n\n", "\n", " ", "")
+    calls, scanned, packed = scanned_and_general(text, chunk_size, overlap, separators, keep)
+    assert calls and scanned == packed
+
+
+@pytest.mark.parametrize(
     ("text", "chunk_size", "overlap"),
     [
         # Overlap inside a run of spaces: it starts after the whole run, not inside it.

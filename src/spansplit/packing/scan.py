@@ -224,7 +224,7 @@ class RecursiveScan:
         parts (the next level may cut a heading otherwise: at its words)."""
         text, last_end, stripped = self.text, end, 0
         while True:
-            line = text.rfind("\n", pos, end) + 1
+            line = max(pos, text.rfind("\n", pos, end) + 1)
             if self.carriage_returns:
                 line = max(line, text.rfind("\r", pos, end) + 1)
             if text[line : line + 4].lstrip(" ")[:1] != "#":
