@@ -55,21 +55,21 @@ lists are aligned with ``difflib`` and each differing region is put in exactly o
 Any other difference fails the test. The totals are kept in
 ``tests/snapshots/recursive-langchain.json`` (one case per row of this table, one record
 per column: the chunk counts, then the differing regions by class; ``not_span``,
-``sep_side``, ``stripped_ws``, ``bom``, ``bal`` and ``heading`` abbreviate the classes).
+``sep_side``, ``stripped_ws``, ``bom``, ``bal`` and ``hd`` abbreviate the classes).
 Measured with langchain-text-splitters 1.1.3:
 
-============  =====  =====  =========  =====  =====  =========================================================
+============  =====  =====  =========  =====  =====  ==============================================
 corpus        size   keep   LangChain  ours   equal  differing regions by class
-============  =====  =====  =========  =====  =====  =========================================================
+============  =====  =====  =========  =====  =====  ==============================================
 English       500    False  5,636      5,627  3,097  19 not_span · 25 stripped_ws · 2 bom · 332 bal
 English       500    True   5,654      5,627  2,512  3 sep_side · 41 stripped_ws · 2 bom · 338 bal
 English       2,000  False  1,322      1,322  1,141  19 not_span · 6 stripped_ws · 2 bom · 27 bal
 English       2,000  True   1,322      1,322  1,093  14 stripped_ws · 2 bom · 29 bal
-Markdown      500    False  6,396      6,394  4,652  2 not_span · 24 stripped_ws · 572 bal · 24 heading
-Markdown      500    True   6,424      6,394  4,530  2 sep_side · 73 stripped_ws · 563 bal · 23 heading
-Markdown      2,000  False  1,398      1,399  1,178  1 not_span · 2 stripped_ws · 73 bal · 2 heading
-Markdown      2,000  True   1,399      1,399  1,151  1 sep_side · 9 stripped_ws · 73 bal · 2 heading
-============  =====  =====  =========  =====  =====  =========================================================
+Markdown      500    False  6,396      6,394  4,652  2 not_span · 24 stripped_ws · 572 bal · 24 hd
+Markdown      500    True   6,424      6,394  4,530  2 sep_side · 73 stripped_ws · 563 bal · 23 hd
+Markdown      2,000  False  1,398      1,399  1,178  1 not_span · 2 stripped_ws · 73 bal · 2 hd
+Markdown      2,000  True   1,399      1,399  1,151  1 sep_side · 9 stripped_ws · 73 bal · 2 hd
+============  =====  =====  =========  =====  =====  ==============================================
 
 So 44 % to 86 % of the chunks are identical, and every difference is one of the seven
 documented reasons, each a case where ours keeps a promise LangChain does not (exact
