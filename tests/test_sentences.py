@@ -417,8 +417,17 @@ def test_a_numbered_items_marker_stays_with_its_item(ending: str, wrapped: bool)
     [
         # items without full stops, indented, lettered: each line its own sentence
         (
-            "Do this\n  a. Open the box\n  b. Take it out",
-            ["Do this\n", "  a. Open the box\n", "  b. Take it out"],
+            "Do this:\n  a. Open the box\n  b. Take it out",
+            ["Do this:\n", "  a. Open the box\n", "  b. Take it out"],
+        ),
+        # a number or an initial starting a hard-wrapped line: the sentence goes on
+        (
+            "The total came to exactly\n500. Then they signed.",
+            ["The total came to exactly\n500. ", "Then they signed."],
+        ),
+        (
+            "It was written by\nA. Smith and others.",
+            ["It was written by\nA. ", "Smith and others."],
         ),
         # bullets in a wrapped paragraph start sentences; a continuation line does not
         (

@@ -385,15 +385,41 @@ _NUMBERED_ITEM = re.compile(r"[ \t]*(?:\d{1,3}|[A-Za-z])\.[ \t]+(?=\S)")
 
 
 def _item_lines(text: str, start: int, stop: int) -> list[int]:
-    """Where each line of ``text[start:stop]`` that opens a list item starts."""
+    """Where each line of ``text[start:stop]`` that opens a list item starts: a bullet
+    (``- ``, ``* ``, ``•``), or a number or letter (``2. ``, ``b) ``) that starts the text
+    or a paragraph or follows a line that ends a sentence or a clause (``.``, ``:``, ``!``,
+    ``?``, ``;``, a closing bracket) or opens an item itself. A hard-wrapped line that
+    starts with a number or an initial ("exactly\n500. Then", "by\nA. Smith") goes on with
+    the line before it. The lines before are read in the text, not the region alone, so
+    a region gives the ends the whole text gives."""
     # (the region, not the whole text: a long text is read a region at a time)
     rare = any(text.find(ending, start, stop) >= 0 for ending in _LINE_ENDINGS[1:])
-    found = [item.start() + 1 for item in _LIST_ITEM_LINE[rare].finditer(text, start, stop)]
+    lines = [item.start() + 1 for item in _LIST_ITEM_LINE[rare].finditer(text, start, stop)]
     if (start == 0 or text[start - 1] in _LINE_ENDINGS) and _LIST_ITEM_START.match(
         text, start, stop
     ):
-        found.insert(0, start)
-    return found
+        lines.insert(0, start)
+    return [line for line in lines if _opens_item(text, line)]
+
+
+def _opens_item(text: str, line: int) -> bool:
+    """Whether the line at ``line``, which starts with a list marker, opens an item (see
+    :func:`_item_lines`)."""
+    marker = text[line : line + 8].lstrip(" \t")[:1]
+    if marker in _BULLETS:
+        return True
+    window = text[max(0, line - 200) : line]
+    before = window.rstrip()
+    gap = window[len(before) :]
+    if not before or gap.count("\n") + gap.count("\r") - gap.count("\r\n") >= 2:
+        return True  # the text's or a paragraph's first line
+    previous_line = before[max(before.rfind("\n"), before.rfind("\r")) + 1 :]
+    return before[-1] in _ITEM_LINE_BEFORE or _LIST_ITEM_START.match(previous_line) is not None
+
+
+_ITEM_LINE_BEFORE = frozenset(".:;!?)]}。：；！？）」』")
+_BULLETS = frozenset("-*+\u2022\u2023\u25e6")
+"""What a line ends with before a list item's line (a sentence or a clause ends)."""
 
 
 def _unwrapped(text: str, items: Sequence[int] = ()) -> str:
