@@ -480,6 +480,19 @@ def test_a_heading_before_a_paragraph_to_split_goes_with_its_first_part(name: st
     assert first_part.text.startswith("## Where to measure\n\nPick a spot")
 
 
+@pytest.mark.parametrize("name", ["recursive", "paragraphs"])
+def test_a_heading_goes_with_a_paragraph_whose_lines_are_split_too(name: str) -> None:
+    """Where the paragraph after a heading had a line of its own to split, the heading
+    stayed at the end of the chunk before (the inner run, closed first, hid the heading)."""
+    text = (
+        "Some intro text that is here.\n\n## Usage\n\nShort first line here.\n"
+        "This second line is much longer than the budget allows for one chunk."
+    )
+    chunks = HEADED_SPLITTERS[name](50, 0).split(text)
+    assert chunks[0].text == "Some intro text that is here."
+    assert chunks[1].text == "## Usage\n\nShort first line here."
+
+
 def test_a_run_of_headings_is_packed_as_any_text() -> None:
     """A table of contents (more headings in a row than sections nest) is no run of
     one-heading chunks."""

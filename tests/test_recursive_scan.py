@@ -223,6 +223,10 @@ def test_scanning_makes_the_general_paths_chunks(
         ("ab\n\n## B\n\nlong long long long", 12, 0, False),  # before a piece to split
         ("# A\n\n## B\n\ncd ef\n\n# C\n\ngh", 12, 0, "end"),
         ("a b\n\n# T\n\nc d e f g", 8, 3, False),
+        # indented by a tab or four spaces: code, no heading (the two paths disagreed)
+        ("Intro text.\n\t# tabbed\nMore body text here", 30, 0, False),
+        ("Intro text.\n    # note\nMore body text here", 30, 0, False),
+        ("Run it:\n\n    # build step\n\nmake all", 20, 0, False),
     ],
 )
 def test_heading_lines_scan_as_the_general_path(

@@ -174,24 +174,30 @@ HEADING_MOST_CHARS = 300
 STACKED_HEADINGS = 6
 """The most heading lines in a row that packing keeps with the text after them (``# A``,
 ``## B``, ``### C`` ...); a longer run (a table of contents) is packed as any text."""
-_HEADING_LINE = re.compile(r"\s*[ ]{0,3}#{1,6}(?:[ \t]+[^\r\n]*)?\s*")
+_HEADING_LINE = re.compile(r"#{1,6}(?:[ \t][^\r\n]*)?")
+_BLANK = " \t\r\n"
 
 
 def looks_like_heading(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` is a whole Markdown ATX heading line (``## Install``,
-    blank lines around it aside): what a reader expects to lead the text after it, never
-    to end a chunk. A ``#`` inside a line (a word cut from it) is none."""
-    if (
-        end - start > HEADING_MOST_CHARS
-        or "#" not in text[start : min(end, start + 8)]
-        or _HEADING_LINE.fullmatch(text, start, end) is None
-    ):
+    indented at most three spaces, blank lines around it aside): what a reader expects
+    to lead the text after it, never to end a chunk. A ``#`` inside a line (a word cut
+    from it) or indented further (code) is none."""
+    if end - start > HEADING_MOST_CHARS:
         return False
-    before = text[max(0, start - 8) : start].rstrip(" \t")  # (a piece may be trimmed)
-    after = text[end : end + 8].lstrip(" \t")
-    at_line_start = (not before and start <= 8) or before[-1:] in ("\n", "\r")
-    at_line_end = (not after and end + 8 >= len(text)) or after[:1] in ("\n", "\r")
-    return at_line_start and at_line_end
+    mark = text.find("#", start, min(end, start + 8))
+    if mark < 0 or text[start:mark].strip(_BLANK):
+        return False
+    window = max(0, mark - 4)  # (at most three spaces of indentation)
+    line_start = max(text.rfind("\n", window, mark), text.rfind("\r", window, mark)) + 1
+    indent = mark - line_start
+    if (line_start == 0 and window > 0) or indent > 3 or text[line_start:mark] != " " * indent:
+        return False  # not at a line start, or indented with a tab or four spaces
+    content_end = len(text[mark:end].rstrip(_BLANK)) + mark
+    if _HEADING_LINE.fullmatch(text, mark, content_end) is None:
+        return False
+    after = text[content_end : content_end + 8].lstrip(" \t")
+    return (not after and content_end + 8 >= len(text)) or after[:1] in ("\n", "\r")
 
 
 def looks_like_code(text: str, start: int, end: int) -> bool:

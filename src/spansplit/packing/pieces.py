@@ -274,13 +274,18 @@ def _close(text: str, frame: _Frame, out: Pieces, rules: _Rules) -> None:
     assert frame.refining is not None
     k, first = frame.refining
     frame.refining = None
+    # The runs closed last lie inside this piece (its own pieces split further): the run
+    # before them, if any, must end before the heading for it to move.
+    before = len(out.balanced)
+    while before and out.balanced[before - 1][0] >= first:
+        before -= 1
     moved = 0
     while (
         rules.headings
         and (rules.isolate or k in frame.wanted)
         and first > 0
         and moved < STACKED_HEADINGS
-        and (not out.balanced or out.balanced[-1][1] < first)
+        and (not before or out.balanced[before - 1][1] < first)
         and looks_like_heading(text, *out.spans[first - 1])
     ):
         out.breaks.discard(first)

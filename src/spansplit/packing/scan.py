@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from ..boundaries.graphemes import run_in_clusters
 from ..boundaries.levels import Level
 from ..boundaries.linebreaks import CLOSING, forbidden_run, punctuation_forbids
-from ..boundaries.paragraphs import STACKED_HEADINGS, looks_like_heading
+from ..boundaries.paragraphs import HEADING_MOST_CHARS, STACKED_HEADINGS, looks_like_heading
 from ..boundaries.separators import SeparatorLevel
 from ..chunk import SizedSpan, after_whitespace, before_whitespace
 from ..config import ChunkConfig
@@ -251,7 +251,9 @@ class RecursiveScan:
         end = self._run_start(pos)
         if end <= self.start:
             return False
-        line_start = max(text.rfind("\n", 0, end), text.rfind("\r", 0, end)) + 1
+        # (a heading line is short: no search back further than one can be long)
+        low = max(self.start, end - HEADING_MOST_CHARS - 8)
+        line_start = max(low, text.rfind("\n", low, end) + 1, text.rfind("\r", low, end) + 1)
         word_start = end
         while word_start > line_start and not text[word_start - 1].isspace():
             word_start -= 1
