@@ -1184,7 +1184,6 @@ def test_a_header_is_cpp_or_c_by_its_content() -> None:
     [
         "#pragma once\nstruct Vec3 {\n  float x;\n  Vec3 operator+(const Vec3& o) const;\n};\n",
         "enum class Color : int { Red, Green };\n",
-        "#pragma once\nconstexpr int kMax = 3;\n",
         "struct Shape {\n  virtual ~Shape();\n};\n",
     ],
 )
@@ -1193,6 +1192,8 @@ def test_a_header_with_only_some_cpp_is_cpp(header: str) -> None:
     C, whose grammar named an operator+ chunk after the method below it."""
     assert language_for_path("x.h", header) == "cpp"
     assert language_for_path("x.h", "/* the + operator; a virtual table */\nint f(void);\n") == "c"
+    # C23 has constexpr and nullptr: a C header with them (or naming them) stays C
+    assert language_for_path("x.h", "/* NULL, not nullptr */\nconstexpr int k = 3;\n") == "c"
 
 
 CPP_NAMES = """namespace geo {
@@ -1217,6 +1218,9 @@ Point::~Point() {
 double geo::Point::norm() const {
   return 0.0;
 }
+geo::Point::operator bool() const {
+  return ok;
+}
 int (*get_handler(int k))(int) {
   return handlers[k];
 }
@@ -1235,6 +1239,7 @@ def test_cpp_definitions_named_through_every_declarator() -> None:
     assert first_lines["operator bool() const {"] == ["geo", "Point", "operator bool"]
     assert first_lines["Point::~Point() {"] == ["geo", "Point", "~Point"]
     assert first_lines["double geo::Point::norm() const {"] == ["geo", "Point", "norm"]
+    assert first_lines["geo::Point::operator bool() const {"] == ["geo", "Point", "operator bool"]
     assert first_lines["int (*get_handler(int k))(int) {"] == ["get_handler"]
 
 

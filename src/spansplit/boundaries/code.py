@@ -369,30 +369,30 @@ def _declarator_name(node: Node) -> tuple[str, ...] | None:
                 None,
             )
         current = inner
+    if current is not None and current.type == "qualified_identifier":
+        return _qualified_name(current)
     name = _text(current)
+    return None if name is None else (name,)
+
+
+def _qualified_name(node: Node) -> tuple[str, ...] | None:
+    """A qualified name as its scopes and its name (``geo::Point::norm`` as ``("geo",
+    "Point", "norm")``, ``P::operator bool`` as ``("P", "operator bool")``)."""
+    parts: list[str] = []
+    current: Node | None = node
+    while current is not None and current.type == "qualified_identifier":
+        scope = _text(current.child_by_field_name("scope"))
+        if scope:
+            parts.append(scope)
+        current = current.child_by_field_name("name")
+    if current is not None and current.type == "operator_cast":
+        type_name = _text(current.child_by_field_name("type"))
+        name = None if type_name is None else f"operator {type_name}"
+    else:
+        name = _text(current)
     if name is None:
         return None
-    if current is not None and current.type == "qualified_identifier":
-        return _scope_parts(name)
-    return (name,)
-
-
-def _scope_parts(name: str) -> tuple[str, ...]:
-    """``name`` split at each ``::`` outside template arguments (``a::B<c::D>::f``)."""
-    parts, depth, start, index = [], 0, 0, 0
-    while index < len(name):
-        char = name[index]
-        if char == "<":
-            depth += 1
-        elif char == ">" and depth:
-            depth -= 1
-        elif depth == 0 and name.startswith("::", index):
-            parts.append(name[start:index].strip())
-            start = index = index + 2
-            continue
-        index += 1
-    parts.append(name[start:].strip())
-    return tuple(part for part in parts if part) or (name,)
+    return (*parts, name)
 
 
 def _go_method(node: Node) -> tuple[str, ...] | None:

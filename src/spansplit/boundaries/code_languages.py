@@ -621,14 +621,15 @@ _CPP_MARKS = re.compile(
     r"|(?:class|struct)[ \t]+\w+(?:[ \t]+final)?[ \t]*:[ \t]*(?:public|protected|private)\b"
     r"|class[ \t]+\w+(?:[ \t]+final)?[ \t]*(?:\{|$)|(?:public|protected|private)[ \t]*:"
     r"|#[ \t]*include[ \t]*<\w+>|enum[ \t]+(?:class|struct)\b|virtual\b"
-    r")|\bstd::\w|\b(?:constexpr|nullptr)\b"
+    r")|\bstd::\w"
     r"|\boperator[ \t]*(?:[-+*/%^&|~!=<>]{1,3}|\[\]|\(\))[ \t]*\(",
     re.MULTILINE,
 )
 """What C does not have and C++ code (a header above all) usually shows at once, each
 at a line start: a namespace, a template, a class (or a struct with a base), an access
 specifier, an ``#include`` of a standard header without ``.h``, a scoped enum, a virtual
-member; or anywhere ``std::``, ``constexpr``, ``nullptr``, an operator overloaded."""
+member; or anywhere ``std::`` or an operator overloaded (not ``constexpr`` or ``nullptr``:
+C23 has them too)."""
 
 SNIFF_CHARS = 1 << 16
 """How much of a text (its first this many code points) :func:`language_for_path` reads
@@ -697,7 +698,7 @@ def language_for_path(path: str | PurePath, text: str | None = None) -> str:
 
     C and C++ share ``.h``: with the file's ``text``, a header that shows what only C++
     has (a namespace, a class, a template, ``std::``, an access specifier, an overloaded
-    operator, ``constexpr`` ...) is ``"cpp"``;
+    operator, a scoped enum ...) is ``"cpp"``;
     without it, ``.h`` is ``"c"``. ``.C`` and ``.H`` are C++ (as to GCC and Clang), but C
     where the whole file name is upper case (``MAIN.C``); the text decides where given."""
     if not isinstance(path, (str, os.PathLike)):
