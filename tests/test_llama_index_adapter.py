@@ -353,6 +353,22 @@ def test_metadata_that_takes_most_of_the_budget_is_warned_about() -> None:
     )
 
 
+def test_chained_parsers_count_lines_from_a_documents_own_start_line() -> None:
+    """The first node of a document starting at line 101, split again, started at 1."""
+    text = "\n".join(f"line number {i} has some words." for i in range(12))
+    document = Document(
+        text=text,
+        metadata={START_LINE: 101},
+        excluded_embed_metadata_keys=[START_LINE],
+        excluded_llm_metadata_keys=[START_LINE],
+    )
+    coarse = SpanRecursiveNodeParser(chunk_size=40, chunk_overlap=0)([document])
+    fine = SpanSentenceNodeParser(chunk_size=20, chunk_overlap=0)(coarse)
+    assert fine[0].metadata[START_LINE] == 101
+    assert [n.metadata[START_LINE] for n in fine] == sorted(n.metadata[START_LINE] for n in fine)
+    assert all(101 <= n.metadata[START_LINE] <= 112 for n in fine)
+
+
 def test_relationship_hashes_are_the_final_nodes_hashes() -> None:
     """Postprocessing took the line numbers out and put them back, reordering the keys
     that a node's hash reads: every PARENT/CHILD hash was stale."""

@@ -253,6 +253,24 @@ def test_llama_index_chained_parsers_keep_the_whole_header_path() -> None:
         assert node.metadata["header_path"].startswith(source.metadata["header_path"])  # type: ignore[attr-defined]
 
 
+def test_llama_index_sections_keep_the_inputs_lines_without_line_numbers() -> None:
+    """With include_line_numbers=False, section nodes got computed lines, shown to the
+    model, while their chunks kept the document's own start_line."""
+    pytest.importorskip("llama_index.core")
+    from llama_index.core import Document
+    from llama_index.node_parser.spansplit import SpanMarkdownNodeParser
+
+    document = Document(
+        text="# A\n\nIntro text here.\n\n## B\n\nMore text here.\n", metadata={"start_line": 5}
+    )
+    parser = SpanMarkdownNodeParser(
+        chunk_size=24, include_sections=True, include_line_numbers=False
+    )
+    nodes = parser([document])
+    assert any(n.metadata.get("markdown_node") == "section" for n in nodes)  # type: ignore[attr-defined]
+    assert all(n.metadata.get("start_line") == 5 and "end_line" not in n.metadata for n in nodes)  # type: ignore[attr-defined]
+
+
 def test_llama_index_sections_without_metadata() -> None:
     pytest.importorskip("llama_index.core")
     from llama_index.core.schema import NodeRelationship

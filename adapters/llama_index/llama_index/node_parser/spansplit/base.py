@@ -125,7 +125,8 @@ def _origin(node: BaseNode, text: str) -> _Origin:
         end = getattr(node, "end_char_idx", None)
         if end is not None and end - start != len(text):
             return _Origin(None, None)
-        line = 1 if start == 0 else _line_number(node.metadata.get(START_LINE))
+        # (at offset 0, line 1 unless the node says it is a part of a file starting later)
+        line = _line_number(node.metadata.get(START_LINE)) or (1 if start == 0 else None)
         return _Origin(start, line)
     if isinstance(node, Document) or node.source_node is None:
         # A document that says which line of its file it starts at (a part of a file, as

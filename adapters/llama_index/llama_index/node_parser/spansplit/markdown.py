@@ -142,7 +142,9 @@ class SpanMarkdownNodeParser(_OverlapMixin):
             # Its first chunk's keys in their order (which the nodes' hashes read), with its
             # own lines where its chunks have theirs.
             metadata = dict(first.metadata)
-            if START_LINE in first.metadata and origin.line is not None:
+            if not self.include_line_numbers:
+                pass  # (the input's own line numbers, if any, as its chunks keep them)
+            elif START_LINE in first.metadata and origin.line is not None:
                 lines = lines or LineIndex(text)
                 metadata[START_LINE] = origin.line + lines.line(start) - 1
                 metadata[END_LINE] = origin.line + lines.line(max(start, end - 1)) - 1
