@@ -57,7 +57,9 @@ def merge(
     starts, best first), the overlap starts instead at the earliest start of the best kind
     that fits (see :meth:`OverlapSearch.ranked`); where that is not a sentence start, the
     chunk may end at another sentence end instead, one after which it is (see
-    ``_Packer._cut``). Overlap never starts before the last of ``overlap_fences`` at or
+    ``_Packer._cut``). With ``headings``, a Markdown heading line does not end a chunk that
+    holds other pieces: it goes with the pieces after it. Overlap never starts before the
+    last of ``overlap_fences`` at or
     before the new text of its chunk. Every chunk holds at least one new piece
     and starts after the previous chunk starts; with ``trim``, pieces of whitespace alone
     are dropped. The pieces of one split piece (``pieces.balanced``) are packed into

@@ -77,7 +77,9 @@ def fit(
     so whitespace that trimming removes never counts against the budget, and blank pieces
     are dropped. With ``punctuation``, pieces are joined across every cut that line
     breaking forbids (:func:`~spansplit.boundaries.linebreaks.glue`: none starts with
-    closing or ends with opening punctuation). ``measurer`` measures ``text`` with
+    closing or ends with opening punctuation). With ``headings``, the heading lines just
+    before a split piece whose pieces start a chunk join its pieces (see :func:`_close`).
+    ``measurer`` measures ``text`` with
     ``length`` (by default, a new one). When ``spans`` continue pieces packed already,
     ``lead`` is where the last of those ends and ``top_lead`` where the span before
     ``spans`` ends (trimmed): the gaps before the first piece and the first span count.
