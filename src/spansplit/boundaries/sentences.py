@@ -44,7 +44,9 @@ list_items=False`` gives plain UAX #29:
 * **List items.** The full stop of a numbered item's marker at a line start ("2. ", "b. ")
   ends no sentence, where UAX #29 ends one before a capital ("\n2. Run": the number went
   with the item before it); with ``wrapped=True``, a line that opens a list item ("- ",
-  "2. ", "b) ") starts a sentence, its line ending not read as a space.
+  "2. ", "b) ") starts a sentence, its line ending not read as a space. A number or a
+  letter opens an item only at a paragraph's start or after a line that ends a sentence
+  or a clause or opens an item: a hard-wrapped "exactly\n500. Then" goes on.
 
 Full-width terminators (。！？．｡) and the closing brackets after them (」』）》) are
 UAX #29 terminators and closers already, so Chinese and Japanese sentences end there with
@@ -375,7 +377,11 @@ _INNER_LINE_END = re.compile(r"[^ \t\r\n][ \t]*(?:\r\n|\r|\n)[ \t]*[^ \t\r\n]")
 """A line ending between two lines that are not blank: one inside a paragraph."""
 
 
-_LIST_ITEM = r"[ \t]*(?:[-*+\u2022\u2023\u25e6]|\d{1,3}[.)]|[A-Za-z][.)])[ \t]"
+_BULLETS = "-*+\u2022\u2023\u25e6"
+"""The marks that open a bulleted list item."""
+_ITEM_LINE_BEFORE = frozenset(".:;!?)]}。：；！？）」』")
+"""What a line ends with before a numbered item's line (a sentence or a clause ends)."""
+_LIST_ITEM = rf"[ \t]*(?:[{re.escape(_BULLETS)}]|\d{{1,3}}[.)]|[A-Za-z][.)])[ \t]"
 # After a line ending: a line feed found at C speed; the others where the text has them.
 _LIST_ITEM_LINE = (re.compile(f"\n{_LIST_ITEM}"), re.compile(f"[{_LINE_ENDINGS}]{_LIST_ITEM}"))
 """A line ending, then a line that opens a list item (``- ``, ``2. ``, ``b) ``)."""
@@ -415,11 +421,6 @@ def _opens_item(text: str, line: int) -> bool:
         return True  # the text's or a paragraph's first line
     previous_line = before[max(before.rfind("\n"), before.rfind("\r")) + 1 :]
     return before[-1] in _ITEM_LINE_BEFORE or _LIST_ITEM_START.match(previous_line) is not None
-
-
-_ITEM_LINE_BEFORE = frozenset(".:;!?)]}。：；！？）」』")
-_BULLETS = frozenset("-*+\u2022\u2023\u25e6")
-"""What a line ends with before a list item's line (a sentence or a clause ends)."""
 
 
 def _unwrapped(text: str, items: Sequence[int] = ()) -> str:
