@@ -245,8 +245,9 @@ class RecursiveScan:
             return last_end
 
     def _heading_before(self, pos: int) -> bool:
-        """Whether the line or the word just before ``pos`` (whitespace between) reads as a
-        heading: the piece before a piece to split may be one, at any level."""
+        """Whether the line just before ``pos`` (whitespace between) is a heading line: the
+        piece before a piece to split may be one, at any level (a heading is a line whole,
+        so it is a piece's only at the start of its line)."""
         text = self.text
         end = self._run_start(pos)
         if end <= self.start:
@@ -254,12 +255,7 @@ class RecursiveScan:
         # (a heading line is short: no search back further than one can be long)
         low = max(self.start, end - HEADING_MOST_CHARS - 8)
         line_start = max(low, text.rfind("\n", low, end) + 1, text.rfind("\r", low, end) + 1)
-        word_start = end
-        while word_start > line_start and not text[word_start - 1].isspace():
-            word_start -= 1
-        return looks_like_heading(text, line_start, end) or looks_like_heading(
-            text, word_start, end
-        )
+        return looks_like_heading(text, line_start, end)
 
     def _piece_start(self, separator: str, low: int, end: int) -> int:
         """Where the last piece of ``[low, end)`` (``end`` a piece's end) starts."""
