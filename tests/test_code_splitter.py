@@ -1271,7 +1271,7 @@ def test_syntax_errors_are_found_as_a_query_finds_them() -> None:
         tree = code_boundaries.parse(text, language)
         query = Query(tree.language, "(ERROR) @error")
         expected = QueryCursor(query).captures(tree.root_node).get("error", [])
-        found = code_boundaries._errors(tree, language)
+        found = code_boundaries._errors(tree)
         assert sorted((n.start_byte, n.end_byte) for n in found) == sorted(
             (n.start_byte, n.end_byte) for n in expected
         )

@@ -260,7 +260,7 @@ TOP_LEVEL_LINE = re.compile(r"(?:\r\n|\r|\n)(?=\S)")
 outside any construct (a string, a bracket, an indented body)."""
 
 
-def _errors(tree: Tree, language: CodeLanguage) -> list[Node]:
+def _errors(tree: Tree) -> list[Node]:
     """The tree's ``ERROR`` nodes, nested ones too, an outer one first: a walk that enters
     only nodes holding an error. (A query for them took time quadratic in the length of a
     run of siblings: 2.9 s for one line of 64K unclosed brackets, this walk 0.01 s.)"""
@@ -284,7 +284,7 @@ def error_line_share(text: str, tree: Tree, language: CodeLanguage) -> float:
     only spans are not counted: tree-sitter may wrap a long stretch of good code around
     one error. Python's standard library and site-packages (11,170 files) and 6,912
     JavaScript files: 0 each; English prose as Python 0.3–0.8, Chinese 1.0."""
-    errors = _errors(tree, language)
+    errors = _errors(tree)
     if not errors:
         return 0.0
     content = [bool(line.strip()) for line in _rows_at_lf(text).split("\n")]
@@ -319,7 +319,7 @@ def code_sample(text: str, language: CodeLanguage) -> tuple[int, Tree | None] | 
             sample_end = found.end()
         if sample_end == len(text) and LINE_ENDING.search(text, low, limit) is None:
             cut = parse(text[:limit], language)
-            return None if len(_errors(cut, language)) > limit >> 10 else (limit, None)
+            return None if len(_errors(cut)) > limit >> 10 else (limit, None)
     sample = text[:sample_end]
     tree = parse(sample, language)
     if error_line_share(sample, tree, language) > NOT_CODE_ERROR_LINES:
