@@ -142,15 +142,14 @@ class SpanMarkdownNodeParser(_OverlapMixin):
             # Its first chunk's keys in their order (which the nodes' hashes read), with its
             # own lines where its chunks have theirs.
             metadata = dict(first.metadata)
-            if not self.include_line_numbers:
-                pass  # (the input's own line numbers, if any, as its chunks keep them)
-            elif START_LINE in first.metadata and origin.line is not None:
-                lines = lines or LineIndex(text)
-                metadata[START_LINE] = origin.line + lines.line(start) - 1
-                metadata[END_LINE] = origin.line + lines.line(max(start, end - 1)) - 1
-            else:
-                for key in LINE_KEYS:
-                    metadata.pop(key, None)
+            if self.include_line_numbers:  # (else the input's own, as its chunks keep them)
+                if START_LINE in first.metadata and origin.line is not None:
+                    lines = lines or LineIndex(text)
+                    metadata[START_LINE] = origin.line + lines.line(start) - 1
+                    metadata[END_LINE] = origin.line + lines.line(max(start, end - 1)) - 1
+                else:
+                    for key in LINE_KEYS:
+                        metadata.pop(key, None)
             metadata[NODE_ROLE] = "section"
             offsets = ((base or 0) + start, (base or 0) + end)
             if factory is None:  # an image document: LlamaIndex's own node type for it
