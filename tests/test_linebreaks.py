@@ -81,14 +81,14 @@ def test_break_opportunities_on_the_whole_line_break_test() -> None:
 ATOMS = [
     "ab", "cde", "Xy", "12", "中文", "漢字", "かな", "カナ", "한국어", "e\u0301", FAMILY,
     "。", "」", "』", "、", "，", "！", "？", "）", "ー", "ッ", "…", ".", ",", "!", ")", "”",
-    "「", "『", "（", "(", "“",
+    "「", "『", "（", "(", "“", "»", "«", "„",
     " ", "  ", "\n", "\r\n", "\r", "\n\n", "\u3000", "\t",
 ]  # fmt: skip
 unicode_text = st.lists(st.sampled_from(ATOMS), max_size=60).map("".join)
 
 WORDS = ["ab", "cde", "Xyz", "中文", "漢字かな", "カナ", "e\u0301f", FAMILY, "한국어"]
-CLOSERS = ["", "", "。", "」", "，", "、", "！", "）", "。」", ".", ",", "!", "”", "…"]
-OPENERS = ["", "", "", "「", "（", "“", "("]
+CLOSERS = ["", "", "。", "」", "，", "、", "！", "）", "。」", ".", ",", "!", "”", "…", ".«", "“", "»"]
+OPENERS = ["", "", "", "「", "（", "“", "(", "»", "„", "«"]
 SPACES = ["", " ", "\n", "\r\n", "\r", "\n\n", "\u3000", "  "]
 # Text where a closing mark always follows a word and an opening mark precedes one, and
 # words are short: every forbidden cut has an allowed one a few characters away.
@@ -155,6 +155,8 @@ def forbidden_by_definition(text: str, spans: list[tuple[int, int]]) -> list[int
     found = []
     for k, ((a, b), (c, d)) in enumerate(pairwise(spans), start=1):
         first, last = text[c:d].lstrip()[:1], text[a:b].rstrip()[-1:]
+        # (a quotation mark opens or closes by the characters around it: read in the text)
+        first_at, last_at = d - len(text[c:d].lstrip()), a + len(text[a:b].rstrip()) - 1
         # Across a line ending (UAX #14 always breaks after one) only punctuation beyond
         # ASCII counts: code keeps its lines, hard-wrapped CJK its punctuation.
         between = (
@@ -166,8 +168,8 @@ def forbidden_by_definition(text: str, spans: list[tuple[int, int]]) -> list[int
         if (
             b not in bounds
             or c not in bounds
-            or (first and CLOSING.match(first) and not (across and first.isascii()))
-            or (last and OPENING.match(last) and not (across and last.isascii()))
+            or (first and CLOSING.match(text, first_at) and not (across and first.isascii()))
+            or (last and OPENING.match(text, last_at) and not (across and last.isascii()))
         ):
             found.append(k)
     return found
@@ -229,7 +231,9 @@ def test_glued_pieces_stay_glued_once_trimmed(text: str, data: st.DataObject) ->
 
 
 def edges_ok(text: str, start: int, end: int) -> bool:
-    return not CLOSING.match(text, start) and not OPENING.match(text, end - 1)
+    """Whether a chunk's edges inside the text (the text's own are no cuts) are allowed."""
+    closing_first = start > 0 and CLOSING.match(text, start)
+    return not closing_first and not (end < len(text) and OPENING.match(text, end - 1))
 
 
 SPLITTERS = {
@@ -348,6 +352,58 @@ WRAPPED_CHINESE = "".join(
     f"{'天地之數有十二萬九千六百歲' * (n % 3 + 1)}，{'一元分為十二會' * (n % 2 + 1)}。"
     for n in range(40)
 )
+
+
+# German quotes open with » (or „) and close with « (or “), the other way round from French
+# and Swiss «…»: a quotation mark opens or closes by the characters around it (UAX #14
+# LB15a, LB15b, LB19), not by its general category alone.
+QUOTED_DIALOGUE = {
+    "German »«": "»Das sagt sich so leicht.«\n»Natürlich«, meinte Helga.",
+    "German „“": "„Das sagt sich so leicht.“\n„Natürlich“, meinte Helga.",
+    "Swiss «»": "«Das sagt sich so leicht.»\n«Natürlich», meinte Helga.",
+    "English “”": "“That is easily said.”\n“Of course,” said Helga.",
+}
+
+
+@pytest.mark.parametrize("style", sorted(QUOTED_DIALOGUE))
+@pytest.mark.parametrize("splitter", [SentenceSplitter, ParagraphSplitter, RecursiveSplitter])
+def test_quotation_marks_open_and_close_by_their_context(style: str, splitter: type) -> None:
+    text = QUOTED_DIALOGUE[style]
+    first, second = text.split("\n")
+    assert [c.text for c in splitter(30).split(text)] == [first, second]
+
+
+@pytest.mark.parametrize(
+    ("text", "mark", "closing"),
+    [
+        ("wieder?« »Morgen", "»", False),  # German: » after a space, before a word, opens
+        ("« Tu viens ? » Il", "»", True),  # French: » before a space closes
+        ("wieder?« »", "»", True),  # ... and at the end of the text
+        ("说“好”就走", "”", True),  # no space before it: a final mark always closes (LB19)
+        ("say “yes” now", "”", True),
+    ],
+)
+def test_a_final_quotation_mark_closes_by_what_follows_a_space(
+    text: str, mark: str, closing: bool
+) -> None:
+    assert bool(CLOSING.match(text, text.rindex(mark))) is closing
+    assert bool(CLOSING.match(text[: text.rindex(mark)] + "」", text.rindex(mark)))  # always
+
+
+@pytest.mark.parametrize(
+    ("text", "mark", "opening"),
+    [
+        ("leicht.« »Na", "«", False),  # German: « after a full stop, before a space, closes
+        ("dit « oui", "«", True),  # French: « after a space opens
+        ("«oui", "«", True),  # ... and at the start of the text
+        ("他说：“好", "“", True),  # no space after it: an initial mark always opens (LB19)
+        ("so „ja“ und", "“", False),  # the German “ closes a quotation
+    ],
+)
+def test_an_initial_quotation_mark_opens_by_what_precedes_a_space(
+    text: str, mark: str, opening: bool
+) -> None:
+    assert bool(OPENING.match(text, text.index(mark))) is opening
 
 
 def hard_wrapped(text: str, width: int) -> str:

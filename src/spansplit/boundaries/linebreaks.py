@@ -4,9 +4,12 @@ boundaries that go with them: clauses and line-break opportunities.
 A reader never expects a chunk to begin with closing punctuation or to end with opening
 punctuation. UAX #14 forbids a line break before the classes CL (``。，、」』）``), CP
 (``)]``), EX (``!?！？``), IS (``,.:;``), NS (``々：；``), CJ (small kana, ``ー``), IN
-(``…``) and a closing quotation mark (QU that is Pf: ``”’»``), and after OP (``「『（([{``)
-and an opening quotation mark (QU that is Pi: ``“‘«``), even across spaces. The classes
-come from the ``regex`` module's ``\\p{Line_Break=...}`` data:
+(``…``) and a closing quotation mark, and after OP (``「『（([{``) and an opening quotation
+mark, even across spaces. Whether a quotation mark opens or closes follows its context
+(LB15a, LB15b): a final one (Pf: ``”’»``) closes before a space, punctuation or the end,
+an initial one (Pi: ``“‘«``) opens after a space, opening punctuation or the start; so the
+German ``»Ja.«`` opens with ``»`` and closes with ``«``. The classes come from the
+``regex`` module's ``\\p{Line_Break=...}`` data:
 
 * :func:`glue` joins the pieces of any boundary level across a cut that those rules
   forbid (packing applies it to every level), so a hard-wrapped Chinese line that starts
@@ -39,10 +42,26 @@ from .sentences import bmp_ranges
 CLOSING_CLASSES = r"\p{lb=CL}\p{lb=CP}\p{lb=EX}\p{lb=IS}\p{lb=NS}\p{lb=CJ}\p{lb=IN}"
 """Line-break classes that no line (and no chunk) may start with, as set members."""
 
-CLOSING = regex.compile(rf"[{CLOSING_CLASSES}[\p{{lb=QU}}&&\p{{Pf}}]]", regex.V1)
+# What a final quotation mark closes before (UAX #14 LB15b: SP, GL, WJ, CL, QU, CP, EX,
+# IS, SY, BK, CR, LF, NL, ZW), and what an initial one opens after (LB15a: BK, CR, LF,
+# NL, OP, QU, GL, SP, ZW); the start and the end of the text count too.
+_QUOTE_CLOSES_BEFORE = (
+    r"\s\p{lb=GL}\p{lb=WJ}\p{lb=CL}\p{lb=QU}\p{lb=CP}\p{lb=EX}\p{lb=IS}\p{lb=SY}\p{lb=ZW}"
+)
+_QUOTE_OPENS_AFTER = r"\s\p{lb=OP}\p{lb=QU}\p{lb=GL}\p{lb=ZW}"
+_FINAL_QUOTE, _INITIAL_QUOTE = r"[\p{lb=QU}&&\p{Pf}]", r"[\p{lb=QU}&&\p{Pi}]"
+# A final quotation mark with no space before it always closes (LB19), one after a space
+# by what follows it; an initial one with no space after it always opens.
+_CLOSING_QUOTE = rf"(?:(?<!\s){_FINAL_QUOTE}|{_FINAL_QUOTE}(?![^{_QUOTE_CLOSES_BEFORE}]))"
+_OPENING_QUOTE = rf"(?:{_INITIAL_QUOTE}(?!\s)|(?<![^{_QUOTE_OPENS_AFTER}]){_INITIAL_QUOTE})"
+# Closing and opening punctuation, each a pattern of one character read in its context.
+_CLOSING_SET = rf"(?:[{CLOSING_CLASSES}]|{_CLOSING_QUOTE})"
+_OPENING_SET = rf"(?:\p{{lb=OP}}|{_OPENING_QUOTE})"
+
+CLOSING = regex.compile(_CLOSING_SET, regex.V1)
 """One character no chunk may start with (closing punctuation, UAX #14 LB13-LB22)."""
-OPENING = regex.compile(r"[\p{lb=OP}[\p{lb=QU}&&\p{Pi}]]", regex.V1)
-"""One character no chunk may end with (opening punctuation, UAX #14 LB14)."""
+OPENING = regex.compile(_OPENING_SET, regex.V1)
+"""One character no chunk may end with (opening punctuation, UAX #14 LB14, LB15a)."""
 
 # Ideographs and kana (line-break class ID, with the small kana of CJ), and emoji (ID, EB
 # and their modifiers EM): a line may break between any two of them, and before or after
@@ -54,10 +73,6 @@ _SPACE = r"[\s--[\xa0\u2007\u202f]]"
 # Opening punctuation of East Asian width (「『（【), which a line may break before (LB30
 # keeps only narrow brackets with the letter before them).
 _WIDE_OPENING = r"[\p{lb=OP}&&[\p{ea=W}\p{ea=F}]]"
-# Closing and opening punctuation as one set each (closing quotes are QU and Pf, opening
-# quotes QU and Pi).
-_CLOSING_SET = rf"[{CLOSING_CLASSES}[\p{{lb=QU}}&&\p{{Pf}}]]"
-_OPENING_SET = r"[\p{lb=OP}[\p{lb=QU}&&\p{Pi}]]"
 # A position where a line may break: after spaces; before an ideograph or wide opening
 # punctuation; after an ideograph or a full-width closing mark before other text. Never before
 # closing punctuation, never after opening punctuation.
@@ -172,9 +187,10 @@ _EDGE_REACH = 8
 other than spaces at C speed."""
 
 # A first character that may hide a closing one (itself, or a space before one) and a
-# last character that may hide an opening one.
-_EDGE_FIRST = regex.compile(rf"\s|{CLOSING.pattern}", regex.V1)
-_EDGE_LAST = regex.compile(rf"\s|{OPENING.pattern}", regex.V1)
+# last character that may hide an opening one, any quotation mark included: these read
+# characters gathered from the edges of pieces, out of their context.
+_EDGE_FIRST = regex.compile(rf"[\s{CLOSING_CLASSES}[\p{{lb=QU}}&&\p{{Pf}}]]", regex.V1)
+_EDGE_LAST = regex.compile(r"[\s\p{lb=OP}[\p{lb=QU}&&\p{Pi}]]", regex.V1)
 
 
 _FORBIDDEN_RUN = regex.compile(rf"\s{_CLOSING_SET}|{_OPENING_SET}\s", regex.V1)
@@ -223,24 +239,30 @@ def _fast_opportunity() -> tuple[re.Pattern[str], re.Pattern[str]]:
     the classes spelled out as ranges (several times faster), and the places its
     fixed-width lookbehinds cannot see: opening punctuation, combining marks and spaces
     before a position, or a word joiner or no-break character and combining marks."""
-    space = bmp_ranges(r"\s--[\xa0\u2007\u202f]")
+    space, white = bmp_ranges(r"\s--[\xa0\u2007\u202f]"), bmp_ranges(r"\s")
     ideographic = bmp_ranges(rf"{_IDEOGRAPHIC}{_WIDE_OPENING}")
     after = bmp_ranges(rf"{_IDEOGRAPHIC}[\p{{lb=CL}}\p{{lb=NS}}\p{{lb=EX}}--\p{{ASCII}}]")
-    closing = bmp_ranges(rf"{CLOSING_CLASSES}[\p{{lb=QU}}&&\p{{Pf}}]")
-    opening = bmp_ranges(r"\p{lb=OP}[\p{lb=QU}&&\p{Pi}]")
+    closing = bmp_ranges(CLOSING_CLASSES)
+    opening = bmp_ranges(r"\p{lb=OP}")
+    final_quotes, closes_before = bmp_ranges(r"\p{lb=QU}&&\p{Pf}"), bmp_ranges(_QUOTE_CLOSES_BEFORE)
+    initial_quotes, opens_after = bmp_ranges(r"\p{lb=QU}&&\p{Pi}"), bmp_ranges(_QUOTE_OPENS_AFTER)
+    closing_quote = f"(?:(?<![{white}])[{final_quotes}]|[{final_quotes}](?![^{closes_before}]))"
+    opening_quote = f"(?:[{initial_quotes}](?![{white}])|(?<![^{opens_after}])[{initial_quotes}])"
     never_before = bmp_ranges(r"\p{lb=SY}\p{lb=WJ}\p{lb=ZW}\p{lb=GL}\p{lb=CM}")
     glue_marks = bmp_ranges(r"\p{lb=WJ}\p{lb=GL}")
     marks = bmp_ranges(r"\p{lb=CM}")
     joins_back = bmp_ranges(JOINING_MARKS)
     prepend = bmp_ranges(r"\p{GCB=Prepend}")
-    white = bmp_ranges(r"\s")
     opportunity = re.compile(
         f"(?:(?<=[{space}])(?![{space}])|(?<=[^{white}])(?=[{ideographic}])"
         f"|(?<=[{after}])(?=[^{white}]))"
-        f"(?![{closing}{never_before}])(?<![{opening}{glue_marks}])"
-        f"(?![{joins_back}])(?<![{prepend}\u200d])"
+        f"(?![{closing}{never_before}]|{closing_quote})(?<![{opening}{glue_marks}])"
+        f"(?<!{opening_quote})(?![{joins_back}])(?<![{prepend}\u200d])"
     )
-    blocked = re.compile(f"[{opening}][{marks}]*[{space}]+|[{opening}{glue_marks}][{marks}]+")
+    opening = f"(?:[{opening}]|{opening_quote})"
+    blocked = re.compile(
+        f"{opening}[{marks}]*[{space}]+|(?:{opening}|[{glue_marks}])[{marks}]+"
+    )
     return opportunity, blocked
 
 
@@ -251,16 +273,18 @@ def break_opportunities(text: str, start: int, end: int) -> list[int]:
     """Positions strictly inside ``text[start:end]`` where a line may break (see the
     module docstring), ascending; none is inside a grapheme cluster. The lookarounds see
     the text around the region, so any ``start`` gives the same positions."""
+    # (searched up to the character after the region, which the lookaheads read)
+    stop = min(len(text), end + 1)
     if _ASTRAL.search(text, max(0, start - 8), min(len(text), end + 8)):
-        found = [m.start() for m in _OPPORTUNITY.finditer(text, start + 1, end)]
+        found = [m.start() for m in _OPPORTUNITY.finditer(text, start + 1, stop)]
     else:
         opportunity, blocked = _fast_opportunity()
-        found = [m.start() for m in opportunity.finditer(text, start + 1, end)]
+        found = [m.start() for m in opportunity.finditer(text, start + 1, stop)]
         if found:
             stops = {m.end() for m in blocked.finditer(text, max(0, start - 64), end)}
             if stops:
                 found = [p for p in found if p not in stops]
-    if found and found[-1] >= end:
+    while found and found[-1] >= end:
         found.pop()
     return found
 
