@@ -258,6 +258,23 @@ def test_merge_measures_overlap_for_real_with_a_non_additive_length() -> None:
     assert merge(text, pieces, 9, SQUARED, overlap=2) == [(0, 3, 9), (2, 4, 4)]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ww ww wwww www", ["ww ww", "wwww www"]),
+        ("www w\nwwww w\nw", ["www w", "wwww w\nw"]),
+    ],
+)
+def test_a_chunk_is_planned_from_its_first_piece_alone_with_a_non_additive_length(
+    text: str, expected: list[str]
+) -> None:
+    # A non-additive length measures each piece with the space before it; a chunk that
+    # starts with the piece leaves that space out, so its first piece is measured alone.
+    # Before, "wwww" counted as " wwww" (5) and "wwww www" (8) did not fit 8.
+    for length in (None, lambda piece: len(piece)):
+        assert [c.text for c in RecursiveSplitter(8, 0, length=length).split(text)] == expected
+
+
 def test_merge_recuts_a_piece_that_trimming_makes_larger() -> None:
     # A (contrived) length that charges double for text not starting with whitespace:
     # " abc" fits 5 alone, but the chunk is the trimmed "abc", which measures 6.

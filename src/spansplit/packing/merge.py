@@ -360,6 +360,7 @@ class _Packer:
         self.trim = trim
         self.balanced = _union(pieces.balanced)
         self.caps: dict[int, int] = {}  # run start -> even cap (see _cap)
+        self.alone: dict[int, int] = {}  # piece -> its size alone (see _alone)
         if length.additive and self.spans:
             ends = [end for _, end in self.spans]
             lead = self.spans[0][0] if pieces.lead is None else pieces.lead
@@ -432,7 +433,7 @@ class _Packer:
         the size of the overlap and piece ``first`` together where it is known."""
         prefix = self.prefix
         if head is None:
-            head = self.sizes[first] if overlap_start is None else overlap_size + self.joined[first]
+            head = self._alone(first) if overlap_start is None else overlap_size + self.joined[first]
         last = bisect_right(prefix, self.budget - head + prefix[first + 1], first + 1) - 2
         following_break = bisect_right(self.breaks, first)
         run_end = len(self.spans)
@@ -460,6 +461,21 @@ class _Packer:
             capped = bisect_right(prefix, cap - self.sizes[first] + prefix[first + 1], first + 1)
             last = max(first, min(last, capped - 2))
         return Plan(first, last, overlap_start, overlap_size)
+
+    def _alone(self, index: int) -> int:
+        """The size of piece ``index`` alone, where a chunk starts with it. A non-additive
+        length's estimate counts the gap before the piece too (see :class:`Pieces`), which
+        such a chunk leaves out: the piece is measured alone once (a chunk's start, not
+        every piece), so a chunk is not planned short of a piece that fits."""
+        size = self.sizes[index]
+        if self.length.additive or size != self.joined[index]:
+            return size  # exact, or measured alone already
+        if index and self.spans[index - 1][1] == self.spans[index][0]:
+            return size  # no gap before it
+        alone = self.alone.get(index)
+        if alone is None:
+            alone = self.alone[index] = self.measurer.count(*self.spans[index])
+        return alone
 
     def _before_headings(self, first: int, last: int) -> int:
         """``last``, or the last piece before the headings that end pieces ``first..last``
