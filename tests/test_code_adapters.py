@@ -53,6 +53,32 @@ def test_from_language_go_has_symbols_in_metadata() -> None:
     assert pickle.loads(pickle.dumps(splitter)).split_text("func f() {}\n") == ["func f() {}"]
 
 
+def test_from_language_runs_a_subclass_init_on_the_syntax_tree_too() -> None:
+    from langchain_spansplit import SpanRecursiveTextSplitter
+
+    if not grammar_available(get_language("python")):
+        pytest.skip("the python grammar wheel is not installed")
+
+    class Tagged(SpanRecursiveTextSplitter):
+        def __init__(self, *args: object, tag: str = "py", **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+            self.tag = tag
+
+        def split_text(self, text: str) -> list[str]:
+            return [f"[{self.tag}] {chunk}" for chunk in super().split_text(text)]
+
+    splitter = Tagged.from_language(Language.PYTHON, chunk_size=30, chunk_overlap=0)
+    assert isinstance(splitter.splitter, CodeSplitter)
+    code = "def f():\n    return 1\n\n\ndef g():\n    return 2\n"
+    assert splitter.split_text(code) == [
+        "[py] def f():\n    return 1",
+        "[py] def g():\n    return 2",
+    ]
+    # LangChain keeps the keep_separator it was given
+    assert splitter._keep_separator is True
+    assert SpanRecursiveTextSplitter(keep_separator="end")._keep_separator == "end"
+
+
 def test_from_language_keeps_the_syntax_tree_with_the_spansplit_options() -> None:
     from langchain_spansplit import SpanRecursiveTextSplitter
 

@@ -87,7 +87,25 @@ ATOMS = [
 unicode_text = st.lists(st.sampled_from(ATOMS), max_size=60).map("".join)
 
 WORDS = ["ab", "cde", "Xyz", "中文", "漢字かな", "カナ", "e\u0301f", FAMILY, "한국어"]
-CLOSERS = ["", "", "。", "」", "，", "、", "！", "）", "。」", ".", ",", "!", "”", "…", ".«", "“", "»"]
+CLOSERS = [
+    "",
+    "",
+    "。",
+    "」",
+    "，",
+    "、",
+    "！",
+    "）",
+    "。」",
+    ".",
+    ",",
+    "!",
+    "”",
+    "…",
+    ".«",
+    "“",
+    "»",
+]
 OPENERS = ["", "", "", "「", "（", "“", "(", "»", "„", "«"]
 SPACES = ["", " ", "\n", "\r\n", "\r", "\n\n", "\u3000", "  "]
 # Text where a closing mark always follows a word and an opening mark precedes one, and

@@ -260,9 +260,7 @@ def _fast_opportunity() -> tuple[re.Pattern[str], re.Pattern[str]]:
         f"(?<!{opening_quote})(?![{joins_back}])(?<![{prepend}\u200d])"
     )
     opening = f"(?:[{opening}]|{opening_quote})"
-    blocked = re.compile(
-        f"{opening}[{marks}]*[{space}]+|(?:{opening}|[{glue_marks}])[{marks}]+"
-    )
+    blocked = re.compile(f"{opening}[{marks}]*[{space}]+|(?:{opening}|[{glue_marks}])[{marks}]+")
     return opportunity, blocked
 
 

@@ -433,7 +433,9 @@ class _Packer:
         the size of the overlap and piece ``first`` together where it is known."""
         prefix = self.prefix
         if head is None:
-            head = self._alone(first) if overlap_start is None else overlap_size + self.joined[first]
+            head = (
+                self._alone(first) if overlap_start is None else overlap_size + self.joined[first]
+            )
         last = bisect_right(prefix, self.budget - head + prefix[first + 1], first + 1) - 2
         following_break = bisect_right(self.breaks, first)
         run_end = len(self.spans)

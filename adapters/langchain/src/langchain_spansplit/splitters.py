@@ -109,6 +109,7 @@ class SpanRecursiveTextSplitter(SpanTextSplitter):
         )
         self._separators = list(separators or DEFAULT_SEPARATORS)  # as LangChain keeps them
         self._is_separator_regex = bool(is_separator_regex)
+        self._keep_separator = keep_separator
 
     @classmethod
     def from_preset(cls, preset: str, **kwargs: Any) -> Self:
@@ -169,13 +170,19 @@ class SpanRecursiveTextSplitter(SpanTextSplitter):
         if tree:
             # This class trims by default; SpanCodeTextSplitter, standing for no LangChain
             # class, keeps whole lines by default.
-            kwargs.pop("keep_separator", None)
+            keep = kwargs.pop("keep_separator", True)
             kwargs.setdefault("strip_whitespace", True)
             code = SpanCodeTextSplitter(info.name, **kwargs)
-            splitter = cls.__new__(cls)
-            vars(splitter).update(vars(code))  # this class, the code splitter's settings
-            splitter._separators = get_separators_for_language(info.name)
-            splitter._is_separator_regex = True
+            # Built as LangChain builds it (a subclass's __init__ runs), then given the
+            # code splitter's settings.
+            splitter = cls(
+                separators=get_separators_for_language(info.name),
+                is_separator_regex=True,
+                keep_separator=keep,
+                **kwargs,
+            )
+            vars(splitter).update(vars(code))
+            splitter._keep_separator = keep
             return splitter
         kwargs.setdefault("keep_separator", "start")
         return cls(
