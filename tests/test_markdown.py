@@ -888,6 +888,10 @@ def assert_units_that_fit_are_whole_and_overlap_starts_outside_them(
                     assert not text[block.start : after.start].strip(), (block, before, after)
 
 
+DEFINITION = re.compile(r" {0,3}\[[^\]]+\]:")
+"""The start of a line that starts a link reference definition (no block: kept whole)."""
+
+
 def assert_no_chunk_ends_on_a_heading(
     text: str, chunks: list[Chunk], size: int, measure: Callable[[str], int]
 ) -> None:
@@ -922,7 +926,8 @@ def assert_no_chunk_ends_on_a_heading(
         if any(start <= chunk.end - 1 < end for start, end in bodiless):
             continue
         line_start = max(text.rfind("\n", 0, following.start), text.rfind("\r", 0, following.start))
-        if line_start + 1 in unit_starts and (measure(text[chunk.start : following.end]) > size):
+        unit = line_start + 1 in unit_starts or DEFINITION.match(text, line_start + 1)
+        if unit and (measure(text[chunk.start : following.end]) > size):
             continue
         if on_heading(chunk.end - 1, chunk.end):
             first = last = next(i for i, w in enumerate(words) if w[0] <= chunk.end - 1 < w[1])
@@ -957,13 +962,81 @@ SECTIONS = (
 )
 
 
-def test_a_heading_goes_with_a_link_reference_definition_after_it() -> None:
+def test_a_link_reference_definition_after_a_heading_is_cut_at_its_line() -> None:
     # The parser reports no block for "[ref]: /x", so it is a part of its own; it must not
-    # leave the heading at the end of a chunk (found by the property test below).
+    # leave the heading at the end of a chunk with other text (found by the property test
+    # below), and where it fits alone it is not cut between its label and destination.
     text = "# Title\n\n[ref]: /x\n\n"
     chunks = split_markdown(text, 15)
-    assert [c.text for c in chunks] == ["# Title\n\n[ref]:", "/x"]
+    assert [c.text for c in chunks] == ["# Title", "[ref]: /x"]
     assert_no_chunk_ends_on_a_heading(text, chunks, 15, len)
+    chunks = split_markdown(text, 8)
+    assert [c.text for c in chunks] == ["# Title", "[ref]:", "/x"]  # (it does not fit)
+    assert_no_chunk_ends_on_a_heading(text, chunks, 8, len)
+
+
+@pytest.mark.parametrize(
+    ("text", "size", "expected"),
+    [
+        # a table of one row over budget: its header apart from its row
+        (
+            "Intro.\n\n| gamma | iota theta mu |\n|---|---|\n| lambda zeta iota | kappa gamma |\n",
+            39,
+            [
+                "Intro.",
+                "| gamma | iota theta mu |\n|---|---|",
+                "| lambda zeta iota | kappa gamma |",
+            ],
+        ),
+        # a header row that fits alone, not with the delimiter row: the delimiter row goes
+        # with the first row
+        (
+            "| Name | Description of the column here |\n|---|---|\n| a | b |\n| c | d |\n",
+            45,
+            ["| Name | Description of the column here |", "|---|---|\n| a | b |", "| c | d |"],
+        ),
+        (
+            "# A\n\n| a | b |\n|---|---|\n| c | d |\n",
+            12,
+            ["# A", "| a | b |", "|---|---|", "| c | d |"],
+        ),
+        # a fence with its first (last) line over budget: cut at the line, not the words
+        (
+            "```python\nx = compute(alpha, beta)\ny = 2\n```\n",
+            33,
+            ["```python", "x = compute(alpha, beta)", "y = 2\n```"],
+        ),
+        (
+            "```\nshort();\nlet alpha = beta + gamma;\n```\n",
+            28,
+            ["```\nshort();", "let alpha = beta + gamma;", "```"],
+        ),
+        # link reference definitions: at their lines
+        (
+            "[rust]: https://www.rust-lang.org/learn\n[cargo]: https://doc.rust-lang.org/cargo/\n",
+            60,
+            [
+                "[rust]: https://www.rust-lang.org/learn",
+                "[cargo]: https://doc.rust-lang.org/cargo/",
+            ],
+        ),
+        (
+            "Text.\n\n[rust]: https://www.rust-lang.org/learn\n[cargo]: https://doc.rust-lang.org/cargo/\n",
+            60,
+            [
+                "Text.",
+                "[rust]: https://www.rust-lang.org/learn",
+                "[cargo]: https://doc.rust-lang.org/cargo/",
+            ],
+        ),
+    ],
+)
+def test_rows_lines_and_definitions_that_fit_are_not_cut_at_their_words(
+    text: str, size: int, expected: list[str]
+) -> None:
+    chunks = split_markdown(text, size)
+    assert [c.text for c in chunks] == expected
+    assert all(text[c.start : c.end] == c.text and c.size <= size for c in chunks)
 
 
 def test_a_heading_goes_with_the_first_word_after_it_when_words_must_be_cut() -> None:

@@ -153,6 +153,9 @@ something else (a ``# comment`` in a fence as a heading, half a row as text)."""
 _QUOTE_MARKERS = re.compile(r"[>\s]*")
 """Blank lines, or those of a block quote (its markers only)."""
 
+_DEFINITION_START = re.compile(r"(?:\r\n|[\r\n])(?= {0,3}\[)")
+"""A line ending before a line that may start a link reference definition."""
+
 _LIST_MARKER = re.compile(r"[ \t>]*(?:[-+*]|[0-9]{1,9}[.)])\s*")
 """A list item's marker, with the quote markers and indentation before it on its line."""
 
@@ -642,11 +645,19 @@ class MarkdownLayout:
         if not tree.cut_between_children(block):
             if _same_text(text, (start, end), (starts[block], ends[block])):
                 return [cut for cut in self._inner_cuts(block, fits) if start < cut < end]
-            return self._head_cut(block, start, end) if kinds[block] == _TABLE else []
+            if kinds[block] == _TABLE:
+                return self._head_cut(block, start, end, fits) or self._line_ends(start, end)
+            if kinds[block] in (_CODE, _HTML):
+                # A part that its inner cuts left over budget (a fence and the line it
+                # goes with): cut at its lines before its words.
+                return self._line_ends(start, end)
+            return []
         inside = list(self.kid_cuts(block, start, end, fits))
-        kids = list(self.held_blocks(block, start, end)) if not inside else []
-        if inside or not kids:
+        if inside:
             return inside
+        kids = list(self.held_blocks(block, start, end))
+        if not kids:
+            return self._definition_cuts(start, end)
         # One group: headings glued to the block after them, of which the region holds a
         # part (the whole block, or the first part of it that an earlier cut left).
         last = kids[-1]
@@ -656,7 +667,8 @@ class MarkdownLayout:
             # Headings alone, with no block after them to go with: cut between them all,
             # and packing puts together as many as fit (cut only before the last, a run of
             # them was cut once for each, in time that grew with the square of their number).
-            return [starts[kid] for kid in kids[1:] if start < starts[kid] < end]
+            cuts = [starts[kid] for kid in kids[1:] if start < starts[kid] < end]
+            return cuts + self._definition_cuts(max(start, ends[last]), end)
         before = starts[last]
         part = (max(start, before), min(end, ends[last]))
         if not tree.cut_between_children(last) or _same_text(text, part, (before, ends[last])):
@@ -665,7 +677,7 @@ class MarkdownLayout:
             inner = self.block_cuts(*part)
         inner = [cut for cut in inner if start < cut < end]
         if not inner and kinds[last] == _TABLE and fits is not None and not fits(*part):
-            inner = self._head_cut(last, *part)
+            inner = self._head_cut(last, *part, fits)
         if (
             start < before
             and (self._one_unit(*part) or (not inner and kinds[last] != _PARAGRAPH))
@@ -679,14 +691,34 @@ class MarkdownLayout:
             return [before]
         return inner
 
-    def _head_cut(self, table: int, start: int, end: int) -> list[int]:
-        """In ``[start, end)``, the first part of ``table`` (its header rows and first row,
-        kept together where they fit), the cut between its header rows and its first row
-        where there is one: where they do not fit together."""
-        rows, starts = list(itertools.islice(self.tree.children(table), 2)), self.tree.starts
-        if start <= starts[table] and len(rows) > 1 and start < starts[rows[1]] < end:
-            return [starts[rows[1]]]
-        return []
+    def _head_cut(self, table: int, start: int, end: int, fits: Fits | None = None) -> list[int]:
+        """In ``[start, end)``, the first part of ``table`` (its header and delimiter rows
+        and first row, kept together where they fit), the cut between its header rows and
+        its first row; where its header and delimiter rows do not fit together (``fits``
+        telling), or it has no first row, the cut between those two instead (the delimiter
+        row then goes with the first row)."""
+        tree = self.tree
+        rows = list(itertools.islice(tree.children(table), 2))
+        if start > tree.starts[table] or not rows:
+            return []
+        header_end = tree.ends[rows[0]]  # (the delimiter row is no block of its own)
+        if len(rows) > 1 and start < tree.starts[rows[1]] < end:
+            first_row = tree.starts[rows[1]]
+            if fits is None or fits(start, first_row) or not start < header_end < first_row:
+                return [first_row]
+        return [header_end] if start < header_end < end else []
+
+    def _line_ends(self, start: int, end: int) -> list[int]:
+        """The ends of the lines inside ``[start, end)``, where the next line starts."""
+        cuts = [match.end() for match in LINE_ENDING.finditer(self.text, start, end)]
+        return cuts[:-1] if cuts and cuts[-1] >= end else cuts
+
+    def _definition_cuts(self, start: int, end: int) -> list[int]:
+        """In ``[start, end)``, which lies between blocks, the starts of the lines that may
+        start a link reference definition (``[rust]: https://...``), the only text there:
+        cut at these, not between a label and its destination."""
+        found = _DEFINITION_START.finditer(self.text, max(0, start - 1), end)
+        return [m.end() for m in found if start < m.end() < end]
 
     def _one_unit(self, start: int, end: int) -> bool:
         """Whether ``[start, end)`` is one fence, table, HTML block or list item (alone in
@@ -804,7 +836,11 @@ class MarkdownLayout:
             return self.line_cuts(block, start, end)
         if kind == _TABLE:
             rows = [tree.starts[row] for row in tree.children(block)]
-            return rows[2:]  # the header and delimiter rows go with the first row
+            # the header and delimiter rows go with the first row (apart where a table of
+            # one row does not fit)
+            return rows[2:] or self._head_cut(block, start, end, fits)
+        if kind == _DOCUMENT:  # no block: link reference definitions only
+            return self._definition_cuts(start, end)
         if tree.holds_blocks(block):
             return self.block_cuts(start, end, fits)
         if kind in (_PARAGRAPH, _ITEM, _FOOTNOTE, _QUOTE):
