@@ -638,7 +638,37 @@ def test_tailorings_only_remove_breaks_or_move_them_before_an_opener(text: str) 
     plain = set(ends(sentence_spans(text, **PURE)))
     for mode in ({}, {"openers": False}, {"abbreviations": ()}):
         for end in ends(sentence_spans(text, **mode)):
-            assert end in plain or regex.match(r"[\p{Ps}\p{Pi}]", text[end])
+            # (or past a closing quotation mark set after a space, and the spaces after it)
+            closed = regex.search(r" [»”’›][ \t\u00a0\u202f]*(?:\r\n|[\r\n])?\Z", text[:end])
+            assert end in plain or regex.match(r"[\p{Ps}\p{Pi}]", text[end]) or closed
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Japanese: a quotation, then a quotative particle, goes on
+        ("「本当ですか？」と美咲は聞き返した。", ["「本当ですか？」と美咲は聞き返した。"]),
+        ("「行く。」って言ったよ。", ["「行く。」って言ったよ。"]),
+        ("「はい。」そう言って笑った。", ["「はい。」", "そう言って笑った。"]),
+        ("「はい。」とても嬉しそうだった。", ["「はい。」", "とても嬉しそうだった。"]),
+        # French: a closing guillemet after a space ends the sentence it closes
+        (
+            "« Tu viens ? » Il hocha la tête. « Oui ! » Elle rit.",
+            ["« Tu viens ? » ", "Il hocha la tête. ", "« Oui ! » ", "Elle rit."],
+        ),
+        ("« Bonjour ! » dit-il.", ["« Bonjour ! » dit-il."]),
+        # German: » opens, so it starts the next sentence
+        (
+            "Er sagte: »Ja.« »Nein.« Dann ging er.",
+            ["Er sagte: »Ja.« ", "»Nein.« ", "Dann ging er."],
+        ),
+        ("He said “Yes.” Then he left.", ["He said “Yes.” ", "Then he left."]),
+    ],
+)
+def test_quotations_in_japanese_and_french(text: str, expected: list[str]) -> None:
+    assert [text[a:b] for a, b in sentence_spans(text)] == expected
+    # plain UAX #29 cuts the quotation from what goes with it
+    assert len(sentence_spans(text, **PURE)) >= len(expected)
 
 
 @given(generated, st.data())

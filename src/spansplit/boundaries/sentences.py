@@ -40,7 +40,11 @@ list_items=False`` gives plain UAX #29:
   punctuation and spaces, by a lower-case letter does not end the sentence, as SB8 already
   rules for a full stop: "“Where?” he asked." and "Alas! never more." are one sentence
   each. UAX #29 breaks there, cutting dialogue in two. A paragraph separator still ends
-  the sentence (SB4), and scripts without case are unaffected.
+  the sentence (SB4), and scripts without case are unaffected. With it go two rules for
+  quotations: in Japanese, a quotation followed by a quotative particle (と, って, など,
+  なんて) goes on ("「本当ですか？」と聞いた。" is one sentence); a closing quotation mark
+  set after a space, as in French ("« Tu viens ? » Il"), ends the sentence it closes
+  instead of starting the next.
 * **List items.** The full stop of a numbered item's marker at a line start ("2. ", "b. ")
   ends no sentence, where UAX #29 ends one before a capital ("\n2. Run": the number went
   with the item before it); with ``wrapped=True``, a line that opens a list item ("- ",
@@ -516,7 +520,46 @@ def sentence_ends(
         ends = [found + start for found in local] if start else local
     else:
         ends = _rule_ends(text, start, stop, settings)
-    return _without_item_markers(text, stop, ends, items)
+    ends = _without_item_markers(text, stop, ends, items)
+    return _quotations_go_on(text, stop, ends) if settings[2] else ends
+
+
+_QUOTATIVE = re.compile(r"(?:と(?!ても)|って|など|なんて)")
+"""A Japanese quotative particle, which goes on with the quotation before it."""
+_QUOTATION_CLOSED = frozenset("」』”’）〉》»")
+_SPACED_CLOSING_QUOTE = re.compile(
+    r"[\u00bb\u201d\u2019\u203a](?=[\s.,;:!?\u2026)\]\u00bb\u201d\u2019\u203a]|\Z)"
+    r"[ \t\u00a0\u202f]*(?:\r\n|[\r\n\x85\u2028\u2029])?"
+)
+"""A final quotation mark after the spaces that end a sentence, itself followed by a space,
+punctuation or the end (it closes: UAX #14 LB15b), with the spaces after it."""
+
+
+def _quotations_go_on(text: str, stop: int, ends: list[int]) -> list[int]:
+    """``ends`` with two tailorings of quotations (with ``lowercase_continues``): a Japanese
+    quotation followed by a quotative particle goes on (``「本当ですか？」と聞いた。`` is one
+    sentence); a closing quotation mark after a space, as French sets it (``« Tu viens ? »
+    Il``), stays with its sentence instead of starting the next. Neither crosses a line
+    ending, so a region read alone gives the ends the whole text gives."""
+    if not ends:
+        return ends
+    out: list[int] = []
+    last = len(ends) - 1
+    for index, end in enumerate(ends):
+        if index == last or end >= stop:
+            out.append(end)
+            continue
+        before = text[end - 1]
+        if before in _QUOTATION_CLOSED and _QUOTATIVE.match(text, end):
+            continue  # the sentence goes on
+        if before in " \t\u00a0\u202f":
+            closing = _SPACED_CLOSING_QUOTE.match(text, end, stop)
+            if closing is not None:
+                if closing.end() >= ends[index + 1]:
+                    continue  # the next sentence was the mark alone: one sentence
+                end = closing.end()
+        out.append(end)
+    return out
 
 
 def _rule_ends(text: str, start: int, stop: int, settings: SentenceSettings) -> list[int]:
