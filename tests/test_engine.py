@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import pickle
+import re
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -491,6 +492,29 @@ def test_a_heading_goes_with_a_paragraph_whose_lines_are_split_too(name: str) ->
     chunks = HEADED_SPLITTERS[name](50, 0).split(text)
     assert chunks[0].text == "Some intro text that is here."
     assert chunks[1].text == "## Usage\n\nShort first line here."
+
+
+@pytest.mark.parametrize("name", list(HEADED_SPLITTERS))
+@pytest.mark.parametrize(("size", "overlap"), [(120, 0), (160, 0), (200, 30)])
+def test_a_setext_heading_never_ends_a_chunk_that_holds_other_text(
+    name: str, size: int, overlap: int
+) -> None:
+    """A heading underlined with = or - (Markdown's setext headings, reStructuredText's
+    titles, numpydoc's sections) goes with its text as an ATX heading does."""
+    text = HEADED
+    for level, underline in (("## ", "-"), ("# ", "=")):
+        text = re.sub(
+            f"^{level}(.*)$", lambda m, u=underline: f"{m[1]}\n{u * len(m[1])}", text, flags=re.M
+        )
+    assert "\n---" in text and "\n===" in text
+    chunks = HEADED_SPLITTERS[name](size, overlap).split(text)
+    previous_end = 0
+    for chunk in chunks[:-1]:
+        lines = [line for line in text[max(previous_end, chunk.start) : chunk.end].split("\n")]
+        ends_underlined = set(chunk.text.rstrip().splitlines()[-1]) in ({"-"}, {"="})
+        alone = len([line for line in lines if line.strip()]) <= 2
+        assert not ends_underlined or alone, chunk.text
+        previous_end = chunk.end
 
 
 def test_a_run_of_headings_is_packed_as_any_text() -> None:

@@ -44,7 +44,7 @@ SEPARATOR_SETS = [
 # Runs of whitespace in every arrangement: separators inside longer runs, at run edges,
 # repeated (``"\n\n\n"`` holds ``"\n\n"`` twice, overlapping), and words long enough to
 # need the grapheme level at small budgets.
-SCAN_ATOMS = [*ATOMS, "\n \n", " \n\n ", "\n\n\n", "\t\n", "x" * 9, "yy" * 7]
+SCAN_ATOMS = [*ATOMS, "\n \n", " \n\n ", "\n\n\n", "\t\n", "x" * 9, "yy" * 7, "\n---\n", "\n==\n"]
 # Spaces that a mark joins or that follow a Prepend character are no cut (the scan hands
 # such a text over to the general path).
 JOINED_SPACES = [" \u0301", "\u0600 ", "\u3000\U0001f3fd"]
@@ -227,6 +227,11 @@ def test_scanning_makes_the_general_paths_chunks(
         ("Intro text.\n\t# tabbed\nMore body text here", 30, 0, False),
         ("Intro text.\n    # note\nMore body text here", 30, 0, False),
         ("Run it:\n\n    # build step\n\nmake all", 20, 0, False),
+        # setext headings: a line of text over a line of = or -
+        ("ab\n\nTitle\n-----\n\nlong long long long", 12, 0, False),
+        ("ab cd\nTitle\n=====\ncd ef gh", 8, 0, False),
+        ("# A\n\nT\n---\n\ncd ef\n\nU\n===\n\ngh", 12, 0, "end"),
+        ("text here\nTitle\n---\nmore text", 10, 0, "start"),
     ],
 )
 def test_heading_lines_scan_as_the_general_path(

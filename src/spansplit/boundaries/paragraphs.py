@@ -179,25 +179,91 @@ _BLANK = " \t\r\n"
 
 
 def looks_like_heading(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` is a whole Markdown ATX heading line (``## Install``,
-    indented at most three spaces, blank lines around it aside): what a reader expects
-    to lead the text after it, never to end a chunk. A ``#`` inside a line (a word cut
-    from it) or indented further (code) is none."""
+    """Whether ``text[start:end]`` (blank lines around it aside) is a whole Markdown
+    heading: an ATX heading line (``## Install``), or a setext heading (a line of text
+    over a line of ``=`` or ``-``), or either line of one. Indented at most three spaces:
+    what a reader expects to lead the text after it, never to end a chunk. A ``#``
+    inside a line (a word cut from it) or indented further (code) is none."""
     if end - start > HEADING_MOST_CHARS:
         return False
-    mark = text.find("#", start, min(end, start + 8))
-    if mark < 0 or text[start:mark].strip(_BLANK):
+    piece = text[start:end]
+    content = piece.strip(_BLANK)
+    if not content:
         return False
-    window = max(0, mark - 4)  # (at most three spaces of indentation)
-    line_start = max(text.rfind("\n", window, mark), text.rfind("\r", window, mark)) + 1
-    indent = mark - line_start
-    if (line_start == 0 and window > 0) or indent > 3 or text[line_start:mark] != " " * indent:
+    first = end - len(piece.lstrip(_BLANK))
+    last = first + len(content)
+    line_start = _line_start(text, first)
+    indent = first - line_start
+    if line_start < 0 or indent > 3 or text[line_start:first] != " " * indent:
         return False  # not at a line start, or indented with a tab or four spaces
-    content_end = len(text[mark:end].rstrip(_BLANK)) + mark
-    if _HEADING_LINE.fullmatch(text, mark, content_end) is None:
+    if not _rest_of_line_blank(text, last):
+        return False  # a part of a line
+    if content[0] == "#":
+        return _HEADING_LINE.fullmatch(content) is not None
+    lines = _LINES.split(content)
+    if len(lines) == 2:
+        return _is_title(lines[0]) and _UNDERLINE.fullmatch(lines[1]) is not None
+    if len(lines) > 1:
         return False
-    after = text[content_end : content_end + 8].lstrip(" \t")
-    return (not after and content_end + 8 >= len(text)) or after[:1] in ("\n", "\r")
+    if _UNDERLINE.fullmatch(content):  # the underline: a title line right before it
+        if line_start == 0:
+            return False
+        before = _line_start(text, line_start - 1 - (text[line_start - 2 : line_start] == "\r\n"))
+        return before >= 0 and _is_title(text[before:line_start].rstrip("\r\n"))
+    return _is_title(content) and _underline_after(text, last)
+
+
+_UNDERLINE = re.compile(r" {0,3}(?:=+|-+)[ \t]*")
+"""A setext heading's underline (CommonMark), as a whole line."""
+_LINES = re.compile(r"\r\n|[\r\n]")
+_NOT_A_TITLE = re.compile(r"[ \t]*(?:[#>|]|[-+*][ \t]|\d{1,9}[.)][ \t]|$)")
+"""The start of a line that is no setext heading's text (an ATX heading, a quote, a table
+row, a list item, a blank line)."""
+
+
+def _line_start(text: str, position: int) -> int:
+    """Where the line holding ``position`` starts, looking back at most a heading's length
+    (-1 where it starts further back)."""
+    low = max(0, position - HEADING_MOST_CHARS - 8)
+    found = max(text.rfind("\n", low, position), text.rfind("\r", low, position)) + 1
+    return found if found > 0 or low == 0 else -1
+
+
+def _rest_of_line_blank(text: str, position: int) -> bool:
+    """Whether only spaces and tabs follow ``position`` up to its line's end."""
+    after = text[position : position + 8].lstrip(" \t")
+    return (not after and position + 8 >= len(text)) or after[:1] in ("\n", "\r")
+
+
+def _is_title(line: str) -> bool:
+    """Whether ``line`` may be a setext heading's text (indented at most three spaces)."""
+    indent = len(line) - len(line.lstrip(" "))
+    return (
+        indent <= 3
+        and len(line) <= HEADING_MOST_CHARS
+        and _NOT_A_TITLE.match(line) is None
+        and _UNDERLINE.fullmatch(line) is None
+    )
+
+
+def _underline_after(text: str, position: int) -> bool:
+    """Whether the line after the one that ``position`` ends (blanks aside) is a setext
+    underline."""
+    ending = _LINES.search(text, position, position + 16)
+    if ending is None:
+        return False
+    next_end = _LINES.search(text, ending.end(), ending.end() + HEADING_MOST_CHARS)
+    stop = next_end.start() if next_end else min(len(text), ending.end() + HEADING_MOST_CHARS)
+    return _UNDERLINE.fullmatch(text, ending.end(), stop) is not None
+
+
+def heading_hint(text: str, line_start: int, end: int) -> bool:
+    """A quick test before :func:`looks_like_heading`: whether the line from
+    ``line_start`` to ``end`` may end a heading (it starts with ``#``, ``=`` or ``-``, or
+    the line after it is a setext underline)."""
+    return text[line_start : line_start + 4].lstrip(" ")[:1] in ("#", "=", "-") or (
+        _underline_after(text, end)
+    )
 
 
 def looks_like_code(text: str, start: int, end: int) -> bool:

@@ -26,7 +26,12 @@ from collections.abc import Callable, Sequence
 from ..boundaries.graphemes import run_in_clusters
 from ..boundaries.levels import Level
 from ..boundaries.linebreaks import CLOSING, forbidden_run, punctuation_forbids
-from ..boundaries.paragraphs import HEADING_MOST_CHARS, STACKED_HEADINGS, looks_like_heading
+from ..boundaries.paragraphs import (
+    HEADING_MOST_CHARS,
+    STACKED_HEADINGS,
+    heading_hint,
+    looks_like_heading,
+)
 from ..boundaries.separators import SeparatorLevel
 from ..chunk import SizedSpan, after_whitespace, before_whitespace
 from ..config import ChunkConfig
@@ -227,7 +232,7 @@ class RecursiveScan:
             line = max(pos, text.rfind("\n", pos, end) + 1)
             if self.carriage_returns:
                 line = max(line, text.rfind("\r", pos, end) + 1)
-            if text[line : line + 4].lstrip(" ")[:1] != "#":
+            if not heading_hint(text, line, end):
                 return end  # (its last line is no heading: nor is its last piece)
             piece_start = self._piece_start(separator, pos, end)
             if not looks_like_heading(text, piece_start, end):
