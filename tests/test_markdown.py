@@ -273,6 +273,17 @@ def test_with_heading_path_puts_the_path_before_the_text() -> None:
     )
 
 
+def test_an_empty_heading_adds_nothing_to_the_heading_path_text() -> None:
+    text = "# A\n\nIntro.\n\n##\n\nEmpty one.\n\n### C\n\nText C here.\n"
+    chunks = MarkdownSplitter(20).split(text)
+    # the metadata keeps the section (its level), the text for embedding no empty step
+    assert [h["text"] for h in chunks[2].metadata["headings"]] == ["A", "", "C"]
+    assert [with_heading_path(c) for c in chunks[1:]] == [
+        "A\n\n##\n\nEmpty one.",
+        "A\n\n### C\n\nText C here.",  # (was "A > \n\n### C ...")
+    ]
+
+
 def test_the_heading_is_left_out_only_where_the_chunk_starts_on_it() -> None:
     text = (
         "# Guide\n\n## Install\n\nSome words before it all.\n\nInstall the gauge first.\n\n"

@@ -229,10 +229,10 @@ def describe(layout: MarkdownLayout, start: int, end: int) -> dict[str, Any]:
 
 
 def heading_path_text(headings: list[Heading] | list[Mapping[str, Any]]) -> str:
-    """The heading path as one line, outermost first (``"Guide > Install > Linux"``)."""
-    return HEADING_PATH_SEPARATOR.join(
-        h.text if isinstance(h, Heading) else str(h["text"]) for h in headings
-    )
+    """The heading path as one line, outermost first (``"Guide > Install > Linux"``);
+    an empty heading (``##`` alone) adds nothing to it."""
+    texts = (h.text if isinstance(h, Heading) else str(h["text"]) for h in headings)
+    return HEADING_PATH_SEPARATOR.join(text for text in texts if text)
 
 
 def with_heading_path(chunk: Chunk) -> str:
@@ -256,10 +256,8 @@ def headings_before(metadata: Mapping[str, Any], start: int) -> list[Mapping[str
 
 
 def _with_heading_path(text: str, start: int, metadata: Mapping[str, Any]) -> str:
-    headings = headings_before(metadata, start)
-    if not headings:
-        return text
-    return f"{heading_path_text(headings)}\n\n{text}"
+    path = heading_path_text(headings_before(metadata, start))
+    return f"{path}\n\n{text}" if path else text
 
 
 def split_markdown(
