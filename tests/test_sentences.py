@@ -671,6 +671,24 @@ def test_quotations_in_japanese_and_french(text: str, expected: list[str]) -> No
     assert len(sentence_spans(text, **PURE)) >= len(expected)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "—¿Vas a ir? —preguntó su madre.\n—Claro que sí. ¿Por qué no?",
+            ["—¿Vas a ir? —preguntó su madre.\n", "—Claro que sí. ", "¿Por qué no?"],
+        ),
+        ("Il attendit.\n— En retard ? Moi ?", ["Il attendit.\n", "— En retard ? ", "Moi ?"]),
+        # a dash that goes on a hard-wrapped sentence starts none
+        ("the whale was white\n—and then it left.", ["the whale was white\n—and then it left."]),
+    ],
+)
+def test_a_line_of_dialogue_starts_a_sentence_where_lines_are_wrapped(
+    text: str, expected: list[str]
+) -> None:
+    assert [text[a:b] for a, b in sentence_spans(text, wrapped=True)] == expected
+
+
 @given(generated, st.data())
 def test_regions_are_segmented_as_texts_of_their_own(text: str, data: st.DataObject) -> None:
     """A region that starts after a line end gives the sentences of its own text."""

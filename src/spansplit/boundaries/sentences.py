@@ -48,9 +48,10 @@ list_items=False`` gives plain UAX #29:
 * **List items.** The full stop of a numbered item's marker at a line start ("2. ", "b. ")
   ends no sentence, where UAX #29 ends one before a capital ("\n2. Run": the number went
   with the item before it); with ``wrapped=True``, a line that opens a list item ("- ",
-  "2. ", "b) ") starts a sentence, its line ending not read as a space. A number or a
-  letter opens an item only at a paragraph's start or after a line that ends a sentence
-  or a clause or opens an item: a hard-wrapped "exactly\n500. Then" goes on.
+  "2. ", "b) ") or a line of dialogue ("—¿Vas?", "— Non.") starts a sentence, its line
+  ending not read as a space. A number, a letter or a dash opens one only at a
+  paragraph's start or after a line that ends a sentence or a clause or opens one: a
+  hard-wrapped "exactly\n500. Then" goes on.
 
 Full-width terminators (。！？．｡) and the closing brackets after them (」』）》) are
 UAX #29 terminators and closers already, so Chinese and Japanese sentences end there with
@@ -383,9 +384,14 @@ _INNER_LINE_END = re.compile(r"[^ \t\r\n][ \t]*(?:\r\n|\r|\n)[ \t]*[^ \t\r\n]")
 
 _BULLETS = "-*+\u2022\u2023\u25e6"
 """The marks that open a bulleted list item."""
-_ITEM_LINE_BEFORE = frozenset(".:;!?)]}。：；！？）」』")
-"""What a line ends with before a numbered item's line (a sentence or a clause ends)."""
-_LIST_ITEM = rf"[ \t]*(?:[{re.escape(_BULLETS)}]|\d{{1,3}}[.)]|[A-Za-z][.)])[ \t]"
+_DIALOGUE_DASHES = "\u2014\u2013\u2015"
+"""The dashes that open a line of dialogue (Spanish, French, Russian ...): ``—¿Vas?``."""
+_ITEM_LINE_BEFORE = frozenset(".:;!?)]}…»”。：；！？）」』")
+"""What a line ends with before a numbered item's or a dialogue line (a sentence or a
+clause ends)."""
+_LIST_ITEM = (
+    rf"[ \t]*(?:(?:[{re.escape(_BULLETS)}]|\d{{1,3}}[.)]|[A-Za-z][.)])[ \t]|[{_DIALOGUE_DASHES}])"
+)
 # After a line ending: a line feed found at C speed; the others where the text has them.
 _LIST_ITEM_LINE = (re.compile(f"\n{_LIST_ITEM}"), re.compile(f"[{_LINE_ENDINGS}]{_LIST_ITEM}"))
 """A line ending, then a line that opens a list item (``- ``, ``2. ``, ``b) ``)."""
@@ -396,9 +402,10 @@ _NUMBERED_ITEM = re.compile(r"[ \t]*(?:\d{1,3}|[A-Za-z])\.[ \t]+(?=\S)")
 
 def _item_lines(text: str, start: int, stop: int) -> list[int]:
     """Where each line of ``text[start:stop]`` that opens a list item starts: a bullet
-    (``- ``, ``* ``, ``•``), or a number or letter (``2. ``, ``b) ``) that starts the text
-    or a paragraph or follows a line that ends a sentence or a clause (``.``, ``:``, ``!``,
-    ``?``, ``;``, a closing bracket) or opens an item itself. A hard-wrapped line that
+    (``- ``, ``* ``, ``•``), or a number or letter (``2. ``, ``b) ``) or a dialogue dash
+    (``—``) that starts the text or a paragraph or follows a line that ends a sentence or
+    a clause (``.``, ``:``, ``!``, ``?``, ``;``, a closing bracket or quotation mark) or
+    opens an item itself. A hard-wrapped line that
     starts with a number or an initial ("exactly\n500. Then", "by\nA. Smith") goes on with
     the line before it. The lines before are read in the text, not the region alone, so
     a region gives the ends the whole text gives."""
