@@ -186,6 +186,11 @@ def looks_like_heading(text: str, start: int, end: int) -> bool:
     inside a line (a word cut from it) or indented further (code) is none."""
     if end - start > HEADING_MOST_CHARS:
         return False
+    lead = text[start : start + 8].lstrip(_BLANK)[:1]
+    if lead not in ("#", "=", "-") and not _UNDERLINE_LINE.search(
+        text, start, end + HEADING_MOST_CHARS
+    ):
+        return False  # (the quick test: most pieces are no heading)
     piece = text[start:end]
     content = piece.strip(_BLANK)
     if not content:
@@ -215,6 +220,8 @@ def looks_like_heading(text: str, start: int, end: int) -> bool:
 
 _UNDERLINE = re.compile(r" {0,3}(?:=+|-+)[ \t]*")
 """A setext heading's underline (CommonMark), as a whole line."""
+_UNDERLINE_LINE = re.compile(r"[\r\n] {0,3}(?:=+|-+)[ \t]*(?:[\r\n]|\Z)")
+"""An underline on a line of its own, where :func:`looks_like_heading` looks first."""
 _LINES = re.compile(r"\r\n|[\r\n]")
 _NOT_A_TITLE = re.compile(r"[ \t]*(?:[#>|]|[-+*][ \t]|\d{1,9}[.)][ \t]|$)")
 """The start of a line that is no setext heading's text (an ATX heading, a quote, a table

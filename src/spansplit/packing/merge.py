@@ -432,11 +432,24 @@ class _Packer:
         in the run of a piece that had to be split, within the run's even cap. ``head`` is
         the size of the overlap and piece ``first`` together where it is known."""
         prefix = self.prefix
+        fresh = head is None and overlap_start is None  # the chunk starts with piece first
         if head is None:
-            head = (
-                self._alone(first) if overlap_start is None else overlap_size + self.joined[first]
-            )
+            head = self.sizes[first] if overlap_start is None else overlap_size + self.joined[first]
         last = bisect_right(prefix, self.budget - head + prefix[first + 1], first + 1) - 2
+        if fresh and not self.length.additive and last + 1 < len(self.spans):
+            # The estimate of piece first counts the gap before it (see Pieces), which the
+            # chunk leaves out: measured alone where that could make room for one more
+            # piece. It is at most the gap's code points and one smaller alone (a tokenizer
+            # may merge across the gap).
+            spans = self.spans
+            gap = spans[first][0] - (spans[first - 1][1] if first else 0)
+            if (
+                gap > 0
+                and head - gap - 1 + prefix[last + 2] - prefix[first + 1] <= self.budget
+                and head == self.joined[first]  # (not measured alone already)
+            ):
+                head = self._alone(first)
+                last = bisect_right(prefix, self.budget - head + prefix[first + 1], first + 1) - 2
         following_break = bisect_right(self.breaks, first)
         run_end = len(self.spans)
         if following_break < len(self.breaks):
@@ -465,15 +478,8 @@ class _Packer:
         return Plan(first, last, overlap_start, overlap_size)
 
     def _alone(self, index: int) -> int:
-        """The size of piece ``index`` alone, where a chunk starts with it. A non-additive
-        length's estimate counts the gap before the piece too (see :class:`Pieces`), which
-        such a chunk leaves out: the piece is measured alone once (a chunk's start, not
-        every piece), so a chunk is not planned short of a piece that fits."""
-        size = self.sizes[index]
-        if self.length.additive or size != self.joined[index]:
-            return size  # exact, or measured alone already
-        if index and self.spans[index - 1][1] == self.spans[index][0]:
-            return size  # no gap before it
+        """The size of piece ``index`` alone, where a chunk starts with it, measured once
+        (see :meth:`_greedy`), so a chunk is not planned short of a piece that fits."""
         alone = self.alone.get(index)
         if alone is None:
             alone = self.alone[index] = self.measurer.count(*self.spans[index])
