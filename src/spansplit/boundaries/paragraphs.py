@@ -264,6 +264,17 @@ def _underline_after(text: str, position: int) -> bool:
     return _UNDERLINE.fullmatch(text, ending.end(), stop) is not None
 
 
+_UNDERLINE_AFTER_LINE_FEED = re.compile(r"\n {0,3}(?:=+|-+)[ \t]*(?:[\r\n]|\Z)")
+
+
+def may_hold_headings(text: str) -> bool:
+    """Whether ``text`` has a ``#`` or a setext underline line: else no piece of it is a
+    heading (a search at C speed, about a millisecond a megabyte of prose)."""
+    if "#" in text or _UNDERLINE_AFTER_LINE_FEED.search(text):
+        return True
+    return "\r" in text and _UNDERLINE_LINE.search(text) is not None
+
+
 def heading_hint(text: str, line_start: int, end: int) -> bool:
     """A quick test before :func:`looks_like_heading`: whether the line from
     ``line_start`` to ``end`` may end a heading (it starts with ``#``, ``=`` or ``-``, or

@@ -361,10 +361,11 @@ class _Packer:
         self.balanced = _union(pieces.balanced)
         self.caps: dict[int, int] = {}  # run start -> even cap (see _cap)
         self.alone: dict[int, int] = {}  # piece -> its size alone (see _alone)
+        # the end of the piece before the first (elsewhere: packed a window at a time)
+        self.lead = (self.spans[0][0] if self.spans else 0) if pieces.lead is None else pieces.lead
         if length.additive and self.spans:
             ends = [end for _, end in self.spans]
-            lead = self.spans[0][0] if pieces.lead is None else pieces.lead
-            self.joined = measurer.count_spans(list(zip([lead, *ends], ends)))
+            self.joined = measurer.count_spans(list(zip([self.lead, *ends], ends)))
         else:
             self.joined = list(pieces.joined)
         self.breaks = sorted(pieces.breaks)
@@ -442,7 +443,7 @@ class _Packer:
             # piece. It is at most the gap's code points and one smaller alone (a tokenizer
             # may merge across the gap).
             spans = self.spans
-            gap = spans[first][0] - (spans[first - 1][1] if first else 0)
+            gap = spans[first][0] - (spans[first - 1][1] if first else self.lead)
             if (
                 gap > 0
                 and head - gap - 1 + prefix[last + 2] - prefix[first + 1] <= self.budget

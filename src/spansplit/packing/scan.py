@@ -31,6 +31,7 @@ from ..boundaries.paragraphs import (
     STACKED_HEADINGS,
     heading_hint,
     looks_like_heading,
+    may_hold_headings,
 )
 from ..boundaries.separators import SeparatorLevel
 from ..chunk import SizedSpan, after_whitespace, before_whitespace
@@ -125,7 +126,7 @@ class RecursiveScan:
         # Whether a mark may join a space (only text beyond ASCII has marks): see _run_end.
         self.marks = not text.isascii()
         self._run_cache = (-1, -1, -1, -1, 0)  # level, region end, start, end, cap: see _run
-        self.hashes = headings and "#" in text  # (only then may a piece be a heading line)
+        self.hashes = headings and may_hold_headings(text)  # (else no piece is a heading)
         self.carriage_returns = self.hashes and "\r" in text  # (a lone CR ends a line too)
 
     def _is_cut(self, run_start: int, run_end: int) -> bool:
