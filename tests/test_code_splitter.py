@@ -1259,6 +1259,25 @@ def test_a_rust_impl_is_named_by_its_type_without_generic_arguments() -> None:
     assert ("Lexer", "new") in paths and ("From<T> for Wrapper", "from") in paths
 
 
+@pytest.mark.parametrize("language", ["javascript", "typescript"])
+def test_object_literal_members_and_commonjs_exports_are_named(language: str) -> None:
+    """A namespace object's functions and CommonJS exports had no name (no symbols, no
+    overlap fence): ``const helpers = { render: function () {} }``,
+    ``module.exports.format = function () {}``, ``exports.total = () => ...``."""
+    needs_grammar(language)
+    text = (
+        'const helpers = {\n  parse(text) {\n    return text.split("\\n").map((l) => l.trim());\n'
+        '  },\n  render: function (items) {\n    return items.map((i) => "<li>" + i).join("");\n'
+        "  },\n};\n\nmodule.exports.format = function format(value) {\n"
+        '  return String(value).padStart(10, " ") + " units of measure";\n};\n\n'
+        "exports.total = (items) => items.reduce((sum, item) => sum + item.size, 0);\n\n"
+        'const config = { retries: 3, timeout: 1000, name: "a long configuration name" };\n'
+    )
+    paths = [tuple(c.metadata["symbols"]) for c in split_code(text, language, 100)]
+    assert {("helpers",), ("helpers", "render"), ("format",), ("total",)} <= set(paths)
+    assert paths[-1] == ()  # an object of data alone is no definition
+
+
 def test_syntax_errors_are_found_as_a_query_finds_them() -> None:
     """The walk that finds ``ERROR`` nodes (a query took 2.9 s on one line of 64K unclosed
     brackets) finds what tree-sitter's query finds, nested errors too."""

@@ -408,6 +408,20 @@ def _go_method(node: Node) -> tuple[str, ...] | None:
     return (name,)
 
 
+def _holds_functions(value: Node) -> bool:
+    """Whether ``value`` is an object literal with a method or a function among its
+    members (``const api = { parse() {}, render: () => {} }``: a namespace of functions)."""
+    return value.type == "object" and any(
+        member.type == "method_definition"
+        or (
+            member.type == "pair"
+            and (inner := member.child_by_field_name("value")) is not None
+            and inner.type in _FUNCTION_VALUES
+        )
+        for member in value.named_children
+    )
+
+
 def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | None:
     """The symbol path elements a definition node adds (usually its name), or ``None``
     when ``node`` is not a definition of ``language`` (wrappers name their inner one)."""
@@ -435,7 +449,7 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
                 for declarator in node.named_children
                 if declarator.type == "variable_declarator"
                 and (value := declarator.child_by_field_name("value")) is not None
-                and value.type in _FUNCTION_VALUES
+                and (value.type in _FUNCTION_VALUES or _holds_functions(value))
             ),
             None,
         )
@@ -443,7 +457,19 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
         value = node.child_by_field_name("value")
         if value is None or value.type not in _FUNCTION_VALUES:
             return None
-        name = _text(node.child_by_field_name("name") or node.child_by_field_name("property"))
+        name = _text(
+            node.child_by_field_name("name")
+            or node.child_by_field_name("property")
+            or node.child_by_field_name("key")  # an object's pair: "render: function () {}"
+        )
+    elif rule == "assignment":  # CommonJS: "module.exports.format = function () {}"
+        value = node.child_by_field_name("right")
+        if value is None or value.type not in _FUNCTION_VALUES:
+            return None
+        target = node.child_by_field_name("left")
+        if target is not None and target.type == "member_expression":
+            target = target.child_by_field_name("property")
+        name = _text(target)
     elif rule == "go_method":
         return _go_method(node)
     elif rule == "go_type":
