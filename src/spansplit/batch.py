@@ -493,8 +493,9 @@ def _name_of(item: Item) -> str:
     return _source(item) or item.id
 
 
-STOP_WAIT_SECONDS = 10.0
-"""How long a run stopped early waits for its pool to wind down (see :func:`_parallel`)."""
+STOP_WAIT_SECONDS = 5.0
+"""How long a run stopped early waits for its pool's manager thread to end, once its
+workers are stopped (see :func:`_stop_pool`)."""
 
 
 def _parallel(
@@ -527,14 +528,35 @@ def _parallel(
             yield from _outcomes(future, batch)
         finished = True
     finally:
-        # Stopped early (an error, an interrupt, a caller that stopped reading): drop what
-        # is queued, and wait for the batches under way, up to a bound, for the pool's
-        # manager thread to end. Left running, it raced the interpreter's exit, which wrote
-        # to its wake-up pipe as it closed it (EBADF: a traceback on standard error after
-        # the command line's one-line message, seen on Python 3.11). Workers are not
-        # killed: one killed while it sends its result leaves the manager reading half a
-        # message, for ever. (The manager is looked up first: shutdown lets go of it.)
-        manager = getattr(pool, "_executor_manager_thread", None)
-        pool.shutdown(wait=finished, cancel_futures=True)
-        if not finished and manager is not None:
-            manager.join(timeout=STOP_WAIT_SECONDS)
+        if finished:
+            pool.shutdown(wait=True)
+        else:
+            _stop_pool(pool)
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool whose run stopped early (an error, an interrupt, a caller that stopped
+    reading): its queued batches dropped, its workers stopped at once (their results are
+    not wanted), and its manager thread ended before this returns.
+
+    Waiting for the batches under way took up to 10 s after Ctrl-C, and the pool's own
+    shutdown could hang for good: with both workers waiting on its call queue for the
+    sentinels that end them, the manager waited for them to exit (seen 2 times in 25).
+    A worker stopped while it sends a result leaves the manager reading half a message:
+    the parent's end of the result pipe is closed too, so that read ends. The manager is
+    joined (bounded): left running, it raced the interpreter's exit, which wrote to its
+    wake-up pipe as it closed it (EBADF: a traceback after the command line's message)."""
+    # (looked up first: shutdown lets go of them; private, so each one may be missing)
+    manager = getattr(pool, "_executor_manager_thread", None)
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    results = getattr(pool, "_result_queue", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=STOP_WAIT_SECONDS)
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        writer.close()
+    if manager is not None:
+        manager.join(timeout=STOP_WAIT_SECONDS)
