@@ -778,6 +778,15 @@ def test_broken_links_and_pipes_in_a_folder_or_a_pattern_are_reported(
         assert status == 1 and [r["text"] for r in records(out)] == ["kept words"]
         assert "dangling.txt: a broken symbolic link" in err
         assert "pipe.txt: not a regular file" in err and "linked:" not in err
+    # left out by --include or --exclude, they are left out quietly (status 0)
+    for filters in (["--include", "a.*"], ["--exclude", "dangling.txt", "--exclude", "pipe*"]):
+        status, out, err = run(capfd, "recursive", str(tmp_path), "--chunk-size", "20", *filters)
+        assert status == 0 and [r["text"] for r in records(out)] == ["kept words"]
+        assert "dangling.txt" not in err and "pipe.txt" not in err
+    status, _, err = run(
+        capfd, "recursive", str(tmp_path), "--chunk-size", "20", "--include", "*.zz"
+    )
+    assert status == 1 and "no file matches --include/--exclude" in err and "pipe.txt" not in err
 
 
 def test_a_pattern_is_filtered_as_the_folder_it_starts_from(

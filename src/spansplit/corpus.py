@@ -116,7 +116,15 @@ def find_files(
         candidates, why_none, why_filtered = _files_of_input(item, recursive, errors)
         kept = candidates
         if include or exclude:
-            kept = [pair for pair in kept if _wanted(pair[0], include, exclude, _root_of(item))]
+            root = _root_of(item)
+            kept = [pair for pair in kept if _wanted(pair[0], include, exclude, root)]
+            # A broken link or a pipe is a file left out: the patterns leave it out quietly
+            # (a folder that cannot be read is still said).
+            errors = [
+                (path, why)
+                for path, why in errors
+                if why not in (BROKEN_LINK, NOT_A_FILE) or _wanted(path, include, exclude, root)
+            ]
         # In path order (folders are read in no set order), each once (a folder may be read
         # for two parts of a pattern).
         missing.extend(sorted(dict.fromkeys(errors), key=lambda error: _path_order(error[0])))
