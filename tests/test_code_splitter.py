@@ -1259,6 +1259,19 @@ def test_a_rust_impl_is_named_by_its_type_without_generic_arguments() -> None:
     assert ("Lexer", "new") in paths and ("From<T> for Wrapper", "from") in paths
 
 
+def test_a_chunk_of_several_methods_of_one_go_type_lies_in_that_type() -> None:
+    """Go's methods are top-level: a chunk of two methods of ``Predictor`` had no symbols,
+    where a Python chunk of two methods of a class has the class."""
+    needs_grammar("go")
+    chunks = split_code(sample("code.go"), "go", 256, length="cl100k_base")
+    both = next(c for c in chunks if "Height(" in c.text and "Extremes(" in c.text)
+    assert both.metadata["symbols"] == ["Predictor"]
+    assert code_boundaries._shared_scope([("P", "f"), ("P", "g")]) == ("P",)
+    assert code_boundaries._shared_scope([("P",), ("P", "g")]) == ("P",)
+    assert code_boundaries._shared_scope([("P", "f"), ()]) == ()  # a statement among them
+    assert code_boundaries._shared_scope([("P", "f"), ("Q", "f")]) == ()
+
+
 @pytest.mark.parametrize("language", ["javascript", "typescript"])
 def test_object_literal_members_and_commonjs_exports_are_named(language: str) -> None:
     """A namespace object's functions and CommonJS exports had no name (no symbols, no

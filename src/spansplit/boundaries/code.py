@@ -1062,7 +1062,10 @@ class SyntaxLevel:
             if inner is None:
                 kinded = [child for child in _overlapping(children, start, end) if child.kind]
                 if len(kinded) != 1 or start >= self._content_end(kinded[0]):
-                    return descent.result(list(dict.fromkeys(child.kind for child in kinded)))
+                    path, kinds = descent.result(list(dict.fromkeys(c.kind for c in kinded)))
+                    # Parts that all lie in one scope by name, not by nesting (Go's methods
+                    # of one type, C++'s out-of-class members): the chunk lies in it too.
+                    return path + list(_shared_scope([child.name for child in kinded])), kinds
                 # Some of one part and lines of no kind (the ``}`` that closes a class after
                 # its last method): the chunk lies in that part (but for its name, with a
                 # header before it: see _Descent.result).
@@ -1279,6 +1282,19 @@ class _Descent:
             deepest = self.kinded[-1] if self.kinded else -1
             kinds = [self.units[deepest].kind] if deepest >= 0 else []
         return path, kinds
+
+
+def _shared_scope(names: list[tuple[str, ...]]) -> tuple[str, ...]:
+    """The scope that every one of several definitions' names lies in (``("P", "f")`` and
+    ``("P", "g")``: ``("P",)``; with the type ``("P",)`` too, the same); none where one of
+    them is not a definition."""
+    if len(names) < 2 or not all(names):
+        return ()
+    shortest = min(len(name) for name in names)
+    shared = 0
+    while shared < shortest and len({name[shared] for name in names}) == 1:
+        shared += 1
+    return names[0][:shared]
 
 
 def _enclosing_kind(node: Node, low: int, high: int) -> list[str]:
