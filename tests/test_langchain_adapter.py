@@ -824,6 +824,9 @@ def test_bad_arguments_get_clear_errors() -> None:
         SpanParagraphTextSplitter(chunk_size=10, chunk_overlap=10)
     with pytest.raises(InvalidParameterError, match="chunk_size=0"):
         SpanParagraphTextSplitter.from_tiktoken_encoder(chunk_size=0)
+    # LangChain's classes fail on None; it was read as code points
+    with pytest.raises(ParameterTypeError, match=r"length_function .* got None"):
+        SpanRecursiveTextSplitter(chunk_size=10, chunk_overlap=0, length_function=None)
 
 
 # --- Real text ----------------------------------------------------------------------------------

