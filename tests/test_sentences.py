@@ -638,9 +638,13 @@ def test_tailorings_only_remove_breaks_or_move_them_before_an_opener(text: str) 
     plain = set(ends(sentence_spans(text, **PURE)))
     for mode in ({}, {"openers": False}, {"abbreviations": ()}):
         for end in ends(sentence_spans(text, **mode)):
-            # (or past a closing quotation mark set after a space, and the spaces after it)
+            # (or past a closing quotation mark set after a space, and the spaces after it;
+            # or before bidirectional controls after a sentence's spaces)
             closed = regex.search(r" [»”’›][ \t\u00a0\u202f]*(?:\r\n|[\r\n])?\Z", text[:end])
-            assert end in plain or regex.match(r"[\p{Ps}\p{Pi}]", text[end]) or closed
+            opens = regex.match(
+                r"[\p{Ps}\p{Pi}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]", text[end : end + 1]
+            )
+            assert end in plain or opens or closed
 
 
 @pytest.mark.parametrize(
@@ -669,6 +673,23 @@ def test_quotations_in_japanese_and_french(text: str, expected: list[str]) -> No
     assert [text[a:b] for a, b in sentence_spans(text)] == expected
     # plain UAX #29 cuts the quotation from what goes with it
     assert len(sentence_spans(text, **PURE)) >= len(expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("שלום לכולם. \u200fמה שלומך?", ["שלום לכולם. ", "\u200fמה שלומך?"]),
+        ("Hello there. \u2067שלום\u2069 said he.", ["Hello there. ", "\u2067שלום\u2069 said he."]),
+    ],
+)
+def test_a_bidirectional_control_after_the_spaces_starts_the_next_sentence(
+    text: str, expected: list[str]
+) -> None:
+    """UAX #29 (SB5) keeps a right-to-left mark or an isolate's start with the spaces
+    before it: the sentence before kept it, and an isolate was split from its end."""
+    assert [text[a:b] for a, b in sentence_spans(text)] == expected
+    assert len(sentence_spans(text, openers=False)[0]) == 2  # plain UAX #29: with the first
+    assert sentence_spans(text, openers=False)[0][1] == len(expected[0]) + 1
 
 
 @pytest.mark.parametrize(

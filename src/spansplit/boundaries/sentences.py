@@ -35,7 +35,9 @@ list_items=False`` gives plain UAX #29:
   after a terminator starts the next sentence instead of ending the previous one:
   "你好。「她说" breaks before 「, where UAX #29 counts 「 as closing punctuation and keeps
   it with 你好。. A quote followed by a space keeps the UAX #29 behaviour, so the German
-  closing “ in "„Hallo.“ Dann" stays with its sentence.
+  closing “ in "„Hallo.“ Dann" stays with its sentence. Bidirectional controls after a
+  sentence's spaces (a right-to-left mark, an isolate's start) start the next sentence
+  too, where UAX #29 (SB5) keeps them with those spaces.
 * **Lower case goes on.** A "!" or "?" (Sentence_Break STerm) followed, after closing
   punctuation and spaces, by a lower-case letter does not end the sentence, as SB8 already
   rules for a full stop: "“Where?” he asked." and "Alas! never more." are one sentence
@@ -528,11 +530,16 @@ def sentence_ends(
     else:
         ends = _rule_ends(text, start, stop, settings)
     ends = _without_item_markers(text, stop, ends, items)
-    return _quotations_go_on(text, stop, ends) if settings[2] else ends
+    if not (settings[1] or settings[2]):
+        return ends
+    return _tailor_edges(text, stop, ends, openers=settings[1], quotations=settings[2])
 
 
-_QUOTE_OR_PARTICLE = re.compile("[»”’›とっな]")
-"""A character that may start a sentence that is none (see :func:`_quotations_go_on`)."""
+_BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_EDGE_MARK = re.compile(f"[»”’›とっな]|[{_BIDI_CONTROLS}]")
+"""At a sentence's start, a character that may start a sentence that is none; at its
+end, a bidirectional control that belongs to the next (see :func:`_tailor_edges`)."""
+_BIDI_RUN_END = re.compile(f"[{_BIDI_CONTROLS}]+$")
 _QUOTATIVE = re.compile("と(?!ても)|って|など|なんて")
 """A Japanese quotative particle, which goes on with the quotation before it (not とても)."""
 _QUOTATION_CLOSED = frozenset("」』”’）〉》»")
@@ -543,18 +550,35 @@ _CLOSING_AFTER_SPACE = re.compile(
 LB15b), with the spaces after it."""
 
 
-def _quotations_go_on(text: str, stop: int, ends: list[int]) -> list[int]:
-    """``ends`` with two tailorings of quotations (with ``lowercase_continues``): a Japanese
-    quotation followed by a quotative particle goes on (``「本当ですか？」と聞いた。`` is one
-    sentence); a closing quotation mark after a space, as French sets it (``« Tu viens ? »
-    Il``), ends the sentence it closes instead of starting the next. The first characters
-    of the sentences are searched at once (at C speed); neither rule crosses a line ending,
-    so a region read alone gives the ends the whole text gives."""
-    firsts = "".join([text[end] for end in ends[:-1]])
+def _tailor_edges(
+    text: str, stop: int, ends: list[int], *, openers: bool, quotations: bool
+) -> list[int]:
+    """``ends`` with the tailorings that read a sentence's edges.
+
+    With ``quotations`` (``lowercase_continues``): a Japanese quotation followed by a
+    quotative particle goes on (``「本当ですか？」と聞いた。`` is one sentence); a closing
+    quotation mark after a space, as French sets it (``« Tu viens ? » Il``), ends the
+    sentence it closes instead of starting the next. With ``openers``: bidirectional
+    controls after a sentence's spaces (a right-to-left mark, an isolate's start) start
+    the next sentence, as an opening quote does, where UAX #29 (SB5) keeps them with the
+    spaces before them. The last and first characters of the sentences are searched at
+    once (at C speed); no rule crosses a line ending, so a region read alone gives the
+    ends the whole text gives."""
+    edges = "".join([text[end - 1 : end + 1] for end in ends[:-1]])
     changed: dict[int, int] = {}  # index of an end -> where it moves (-1: no end)
-    for found in _QUOTE_OR_PARTICLE.finditer(firsts):
-        index = found.start()
-        position, before = ends[index], text[ends[index] - 1]
+    for found in _EDGE_MARK.finditer(edges):
+        index, first = divmod(found.start(), 2)
+        position = ends[index]
+        if not first:  # a bidirectional control ends the sentence
+            if openers and index not in changed:
+                low = ends[index - 1] if index else 0
+                run = _BIDI_RUN_END.search(text, max(low, position - 16), position)
+                if run is not None and run.start() > low and text[run.start() - 1].isspace():
+                    changed[index] = run.start()
+            continue
+        if not quotations:
+            continue
+        before = text[position - 1]
         if before in _QUOTATION_CLOSED and _QUOTATIVE.match(text, position):
             changed[index] = -1
         elif before in " \t\u00a0\u202f":
