@@ -532,7 +532,7 @@ def sentence_ends(
     ends = _without_item_markers(text, stop, ends, items)
     if not (settings[1] or settings[2]):
         return ends
-    return _tailor_edges(text, stop, ends, openers=settings[1], quotations=settings[2])
+    return _tailor_edges(text, start, stop, ends, openers=settings[1], quotations=settings[2])
 
 
 _BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
@@ -551,7 +551,7 @@ LB15b), with the spaces after it."""
 
 
 def _tailor_edges(
-    text: str, stop: int, ends: list[int], *, openers: bool, quotations: bool
+    text: str, start: int, stop: int, ends: list[int], *, openers: bool, quotations: bool
 ) -> list[int]:
     """``ends`` with the tailorings that read a sentence's edges.
 
@@ -571,7 +571,7 @@ def _tailor_edges(
         position = ends[index]
         if not first:  # a bidirectional control ends the sentence
             if openers and index not in changed:
-                low = ends[index - 1] if index else 0
+                low = ends[index - 1] if index else start
                 run = _BIDI_RUN_END.search(text, max(low, position - 16), position)
                 if run is not None and run.start() > low and text[run.start() - 1].isspace():
                     changed[index] = run.start()
