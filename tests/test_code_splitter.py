@@ -1289,6 +1289,12 @@ def test_object_literal_members_and_commonjs_exports_are_named(language: str) ->
     paths = [tuple(c.metadata["symbols"]) for c in split_code(text, language, 100)]
     assert {("helpers",), ("helpers", "render"), ("format",), ("total",)} <= set(paths)
     assert paths[-1] == ()  # an object of data alone is no definition
+    # a statement that is a definition, cut inside its line, is named once (it was twice)
+    pieces = split_code("module.exports.format = function () { return 4 };\n", language, 20)
+    assert len(pieces) > 2 and all(c.metadata["symbols"] == ["format"] for c in pieces)
+    if language == "typescript":
+        line = "namespace Foo { export const a = 1; export const b = 2; }\n"
+        assert all(c.metadata["symbols"] == ["Foo"] for c in split_code(line, language, 20))
 
 
 def test_syntax_errors_are_found_as_a_query_finds_them() -> None:

@@ -1145,7 +1145,8 @@ class SyntaxLevel:
                     names += definition_name(node, self.language) or ()
                 wrapped = node.type in wrappers
             else:
-                wrapped = False
+                # (a statement that holds a definition, as the unit, is named by it already)
+                wrapped = node == main and node.type in self.language.statement_wrappers
             if cursor.goto_first_child_for_byte(low) is None:
                 break
         return names, [kind] if kind else []
