@@ -700,8 +700,15 @@ def test_a_bidirectional_control_after_the_spaces_starts_the_next_sentence(
             ["—¿Vas a ir? —preguntó su madre.\n", "—Claro que sí. ", "¿Por qué no?"],
         ),
         ("Il attendit.\n— En retard ? Moi ?", ["Il attendit.\n", "— En retard ? ", "Moi ?"]),
-        # a dash that goes on a hard-wrapped sentence starts none
+        ("Он ушёл.\n— Привет, — сказал он.", ["Он ушёл.\n", "— Привет, — сказал он."]),
+        # a dash that goes on a hard-wrapped sentence starts none (a line of dialogue opens
+        # with a capital, ¿, ¡ or a quote)
         ("the whale was white\n—and then it left.", ["the whale was white\n—and then it left."]),
+        (
+            "We met at 5 p.m.\n—the usual time—and talked.",
+            ["We met at 5 p.m.\n—the usual time—and talked."],
+        ),
+        ("She had one goal:\n—to win.", ["She had one goal:\n—to win."]),
     ],
 )
 def test_a_line_of_dialogue_starts_a_sentence_where_lines_are_wrapped(

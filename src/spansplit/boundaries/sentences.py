@@ -388,6 +388,8 @@ _BULLETS = "-*+\u2022\u2023\u25e6"
 """The marks that open a bulleted list item."""
 _DIALOGUE_DASHES = "\u2014\u2013\u2015"
 """The dashes that open a line of dialogue (Spanish, French, Russian ...): ``—¿Vas?``."""
+_SPOKEN_OPENERS = "¿¡«\"“‘'„»"
+"""What a line of dialogue may open with after its dash, besides a capital letter."""
 _ITEM_LINE_BEFORE = frozenset(".:;!?)]}…»”。：；！？）」』")
 """What a line ends with before a numbered item's or a dialogue line (a sentence or a
 clause ends)."""
@@ -424,9 +426,16 @@ def _item_lines(text: str, start: int, stop: int) -> list[int]:
 def _opens_item(text: str, line: int) -> bool:
     """Whether the line at ``line``, which starts with a list marker, opens an item (see
     :func:`_item_lines`)."""
-    marker = text[line : line + 8].lstrip(" \t")[:1]
+    head = text[line : line + 8].lstrip(" \t")
+    marker = head[:1]
     if marker in _BULLETS:
         return True
+    if marker in _DIALOGUE_DASHES:
+        # a line of dialogue opens with a capital, ¿ or ¡, or a quote ("—¿Vas?", "— Non."),
+        # not a dash that goes on a sentence ("p.m.\n—the usual time—")
+        spoken = head[1:].lstrip(" \u00a0")[:1]
+        if not (spoken.isupper() or spoken in _SPOKEN_OPENERS):
+            return False
     window = text[max(0, line - 200) : line]
     before = window.rstrip()
     gap = window[len(before) :]
