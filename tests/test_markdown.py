@@ -1022,6 +1022,19 @@ def test_a_link_reference_definition_after_a_heading_is_cut_at_its_line() -> Non
             28,
             ["```\nshort();", "let alpha = beta + gamma;", "```"],
         ),
+        # a fence with one line between its fences that does not fit with them: apart
+        ("```\nplain fenced text\n```\n", 17, ["```", "plain fenced text", "```"]),
+        (
+            "Intro.\n\n```\nplain fenced text\n```\n",
+            20,
+            ["Intro.", "```", "plain fenced text", "```"],
+        ),
+        # a definition over budget, its title on a line of its own: at that line
+        (
+            "[a b]: <http://e.x/a b>\n  'title here'\n",
+            32,
+            ["[a b]: <http://e.x/a b>", "'title here'"],
+        ),
         # link reference definitions: at their lines
         (
             "[rust]: https://www.rust-lang.org/learn\n[cargo]: https://doc.rust-lang.org/cargo/\n",

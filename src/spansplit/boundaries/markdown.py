@@ -619,8 +619,11 @@ class MarkdownLayout:
         tree = self.tree
         low, high = tree.starts[block], tree.ends[block]
         if tree.kinds[block] == _CODE and tree.marks[block] == 1 and low < high:
-            # the fences go with the first and last lines
-            low, high = self.lines.end(low), self.lines.start(high)
+            # the fences go with the first and last lines (but with one line between them,
+            # which the fences cannot go with both: they stand apart)
+            first_end, last_start = self.lines.end(low), self.lines.start(high)
+            if LINE_ENDING.search(self.text, first_end, max(first_end, last_start - 1)):
+                low, high = first_end, last_start
         low, high = max(low, start), min(high, end)
         if low >= high:
             return []
@@ -656,8 +659,8 @@ class MarkdownLayout:
         if inside:
             return inside
         kids = list(self.held_blocks(block, start, end))
-        if not kids:
-            return self._definition_cuts(start, end)
+        if not kids:  # (one definition over budget, its title on a line of its own: its lines)
+            return self._definition_cuts(start, end) or self._line_ends(start, end)
         # One group: headings glued to the block after them, of which the region holds a
         # part (the whole block, or the first part of it that an earlier cut left).
         last = kids[-1]
@@ -840,7 +843,7 @@ class MarkdownLayout:
             # one row does not fit)
             return rows[2:] or self._head_cut(block, start, end, fits)
         if kind == _DOCUMENT:  # no block: link reference definitions only
-            return self._definition_cuts(start, end)
+            return self._definition_cuts(start, end) or self._line_ends(start, end)
         if tree.holds_blocks(block):
             return self.block_cuts(start, end, fits)
         if kind in (_PARAGRAPH, _ITEM, _FOOTNOTE, _QUOTE):
