@@ -398,6 +398,7 @@ def test_quotation_marks_open_and_close_by_their_context(style: str, splitter: t
         ("« Tu viens ? » Il", "»", True),  # French: » before a space closes
         ("wieder?« »", "»", True),  # ... and at the end of the text
         ("说“好”就走", "”", True),  # no space before it: a final mark always closes (LB19)
+        ("今天去\n”然后", "”", True),  # before East Asian text too (hard-wrapped Chinese)
         ("say “yes” now", "”", True),
     ],
 )
@@ -415,6 +416,7 @@ def test_a_final_quotation_mark_closes_by_what_follows_a_space(
         ("dit « oui", "«", True),  # French: « after a space opens
         ("«oui", "«", True),  # ... and at the start of the text
         ("他说：“好", "“", True),  # no space after it: an initial mark always opens (LB19)
+        ("今天去“\n你好", "“", True),  # after East Asian text too (hard-wrapped Chinese)
         ("so „ja“ und", "“", False),  # the German “ closes a quotation
     ],
 )

@@ -45,10 +45,14 @@ CLOSING_CLASSES = r"\p{lb=CL}\p{lb=CP}\p{lb=EX}\p{lb=IS}\p{lb=NS}\p{lb=CJ}\p{lb=
 # What a final quotation mark closes before (UAX #14 LB15b: SP, GL, WJ, CL, QU, CP, EX,
 # IS, SY, BK, CR, LF, NL, ZW), and what an initial one opens after (LB15a: BK, CR, LF,
 # NL, OP, QU, GL, SP, ZW); the start and the end of the text count too.
+# East Asian wide text counts on both sides (as UAX #14 LB19a reads quotes between such
+# characters): in hard-wrapped Chinese, a ” that starts a line after 去 closes.
+_EAST_ASIAN = r"\p{ea=W}\p{ea=F}"
 _QUOTE_CLOSES_BEFORE = (
     r"\s\p{lb=GL}\p{lb=WJ}\p{lb=CL}\p{lb=QU}\p{lb=CP}\p{lb=EX}\p{lb=IS}\p{lb=SY}\p{lb=ZW}"
+    + _EAST_ASIAN
 )
-_QUOTE_OPENS_AFTER = r"\s\p{lb=OP}\p{lb=QU}\p{lb=GL}\p{lb=ZW}"
+_QUOTE_OPENS_AFTER = r"\s\p{lb=OP}\p{lb=QU}\p{lb=GL}\p{lb=ZW}" + _EAST_ASIAN
 _FINAL_QUOTE, _INITIAL_QUOTE = r"[\p{lb=QU}&&\p{Pf}]", r"[\p{lb=QU}&&\p{Pi}]"
 # A final quotation mark with no space before it always closes (LB19), one after a space
 # by what follows it; an initial one with no space after it always opens.
