@@ -87,26 +87,10 @@ ATOMS = [
 unicode_text = st.lists(st.sampled_from(ATOMS), max_size=60).map("".join)
 
 WORDS = ["ab", "cde", "Xyz", "中文", "漢字かな", "カナ", "e\u0301f", FAMILY, "한국어"]
-CLOSERS = [
-    "",
-    "",
-    "。",
-    "」",
-    "，",
-    "、",
-    "！",
-    "）",
-    "。」",
-    ".",
-    ",",
-    "!",
-    "”",
-    "…",
-    ".«",
-    "“",
-    "»",
-]
-OPENERS = ["", "", "", "「", "（", "“", "(", "»", "„", "«"]
+# German and Swiss quotations (»…«, „…“, «…»), around Latin words as they are written
+WORDS += ["»Xyz.«", "„ab“", "«cde»", "»ab«,"]
+CLOSERS = ["", "", "。", "」", "，", "、", "！", "）", "。」", ".", ",", "!", "”", "…"]
+OPENERS = ["", "", "", "「", "（", "“", "("]
 SPACES = ["", " ", "\n", "\r\n", "\r", "\n\n", "\u3000", "  "]
 # Text where a closing mark always follows a word and an opening mark precedes one, and
 # words are short: every forbidden cut has an allowed one a few characters away.
@@ -249,9 +233,11 @@ def test_glued_pieces_stay_glued_once_trimmed(text: str, data: st.DataObject) ->
 
 
 def edges_ok(text: str, start: int, end: int) -> bool:
-    """Whether a chunk's edges inside the text (the text's own are no cuts) are allowed."""
-    closing_first = start > 0 and CLOSING.match(text, start)
-    return not closing_first and not (end < len(text) and OPENING.match(text, end - 1))
+    """Whether a chunk's edges inside the text are allowed (the text's own, whitespace
+    around it aside, are no cuts: "中文“ " ends with an opening mark)."""
+    closing_first = start > len(text) - len(text.lstrip()) and CLOSING.match(text, start)
+    opening_last = end < len(text.rstrip()) and OPENING.match(text, end - 1)
+    return not closing_first and not opening_last
 
 
 SPLITTERS = {
