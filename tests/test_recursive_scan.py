@@ -242,6 +242,20 @@ def test_heading_lines_scan_as_the_general_path(
     assert calls and scanned == packed
 
 
+@pytest.mark.parametrize("lead", ["", "\n", "\r\n", "\n\n", " "])
+@pytest.mark.parametrize("keep", [False, "start", "end"])
+def test_a_paragraph_after_a_leading_line_ending_is_cut_into_even_chunks(
+    lead: str, keep: KeepSeparator
+) -> None:
+    """A text that is one paragraph is cut into even chunks (no runt at its end); one
+    that starts with a line ending was read as several lines and packed greedily (9 + 2
+    where 4 + 7 is even), and the scan and the general path disagreed after a CRLF."""
+    text = lead + "abcd efcd ef"
+    _, scanned, packed = scanned_and_general(text, 9, 0, ("\n\n", "\n", " ", ""), keep)
+    assert scanned == packed
+    assert [size for _, _, size in packed] == [4, 7]
+
+
 @pytest.mark.parametrize(
     ("text", "chunk_size", "overlap"),
     [

@@ -424,11 +424,15 @@ def _scan(
 
 
 def _one_line(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` is one line, short enough to be packed in one go: a
-    paragraph given alone, which a coarser level finds whole, is then cut into even chunks
-    as a paragraph of a longer text is (no runt at its end). Text of several lines is
-    packed line by line, as LangChain packs it."""
-    return end - start <= windows.ONE_LINE_CHARS and LINE_ENDING.search(text, start, end) is None
+    """Whether ``text[start:end]`` is one line (blank lines around it aside: a text that
+    starts with a line ending), short enough to be packed in one go: a paragraph given
+    alone, which a coarser level finds whole, is then cut into even chunks as a paragraph
+    of a longer text is (no runt at its end). Text of several lines is packed line by
+    line, as LangChain packs it."""
+    if end - start > windows.ONE_LINE_CHARS:
+        return False
+    start, end = trim_span(text, start, end)
+    return LINE_ENDING.search(text, start, end) is None
 
 
 def _one_part(level: Level, text: str, start: int = 0) -> bool:
