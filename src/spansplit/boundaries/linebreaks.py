@@ -263,8 +263,8 @@ def _fast_opportunity() -> tuple[re.Pattern[str], re.Pattern[str]]:
         f"(?![{closing}{never_before}]|{closing_quote})(?<![{opening}{glue_marks}])"
         f"(?<!{opening_quote})(?![{joins_back}])(?<![{prepend}\u200d])"
     )
-    opening = f"(?:[{opening}]|{opening_quote})"
-    blocked = re.compile(f"{opening}[{marks}]*[{space}]+|(?:{opening}|[{glue_marks}])[{marks}]+")
+    opens = f"(?:[{opening}]|{opening_quote})"
+    blocked = re.compile(f"{opens}[{marks}]*[{space}]+|(?:{opens}|[{glue_marks}])[{marks}]+")
     return opportunity, blocked
 
 
