@@ -174,6 +174,8 @@ def test_a_bad_document_raises_naming_it_or_is_skipped_and_reported() -> None:
     assert {r.document_id for r in records} == {"english", "chinese"}
     assert [p.documents for p in seen] == [1, 2, 3] and seen[-1].failed == 1
     assert seen[-1].chunks == len(records)
+    # The rate the command line shows counts the text split, not the document that failed.
+    assert seen[-1].characters == len(DOCUMENTS[0].text) + len(DOCUMENTS[1].text)
 
 
 @pytest.mark.parametrize("start_method", ["spawn", "fork"])

@@ -191,7 +191,8 @@ class DocumentError(SpansplitError, ValueError):
 
 @dataclass(slots=True)
 class Progress:
-    """How far a batch has got: reported after each document."""
+    """How far a batch has got: reported after each document. ``documents`` counts those
+    that failed too; ``characters`` and ``chunks`` are of the documents split."""
 
     documents: int = 0
     characters: int = 0
@@ -328,9 +329,9 @@ def _documents(
                     on_skip(outcome)
             else:
                 state.chunks += outcome.chunks if isinstance(outcome, Rendered) else len(outcome)
+                state.characters += characters
                 yield outcome
             state.documents += 1
-            state.characters += characters
             if progress is not None:
                 progress(state)
     finally:
