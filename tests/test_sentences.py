@@ -717,6 +717,27 @@ def test_a_line_of_dialogue_starts_a_sentence_where_lines_are_wrapped(
     assert [text[a:b] for a, b in sentence_spans(text, wrapped=True)] == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "—¿Vienes? —preguntó ella. —No —dijo él.",
+            ["—¿Vienes? —preguntó ella. ", "—No —dijo él."],
+        ),
+        ("— Tu viens ? — demanda-t-il. — Non.", ["— Tu viens ? — demanda-t-il. ", "— Non."]),
+        ("Пошли. — Куда? — спросил он.", ["Пошли. ", "— Куда? — спросил он."]),
+        ("Il rit. – « Non ! »", ["Il rit. ", "– « Non ! »"]),
+        # a dash that goes on the sentence: lower case after it, or no space before it
+        ("It was 5 p.m. — the usual time.", ["It was 5 p.m. — the usual time."]),
+        ("Done.—The end.", ["Done.—The end."]),
+    ],
+)
+def test_a_dialogue_dash_after_a_sentence_starts_the_next(text: str, expected: list[str]) -> None:
+    # UAX #29 (SB8a) reads the dash as going on the sentence; dialogue opens one there.
+    assert [text[a:b] for a, b in sentence_spans(text)] == expected
+    assert len(sentence_spans(text, openers=False)) == 1
+
+
 @given(generated, st.data())
 def test_regions_are_segmented_as_texts_of_their_own(text: str, data: st.DataObject) -> None:
     """A region that starts after a line end gives the sentences of its own text."""

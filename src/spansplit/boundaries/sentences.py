@@ -144,6 +144,10 @@ _LINE_END = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _SEPARATORS = ("\n", "\r", "\x85", "\u2028", "\u2029")
 _LINE_ENDINGS = "".join(_SEPARATORS)
 _MATCH_END = re.Match.end
+_DIALOGUE_DASHES = "\u2014\u2013\u2015"
+"""The dashes that open dialogue (Spanish, French, Russian ...): ``—¿Vas?``."""
+_SPOKEN_OPENERS = "¿¡«\"“‘'„»"
+"""What dialogue may open with after its dash, besides a capital letter."""
 
 
 def _template(
@@ -187,6 +191,12 @@ def _template(
     # The same rule after "!" and "?" (a tailoring): "“Where?” he asked".
     sterm_sb8 = sb8 if lowercase_continues else ""
     sb8a = f"(?![{c['SCONT']}{t}])"  # "?!", "!,"
+    if openers:
+        # A tailoring: after the spaces, a dash that opens a line of dialogue does not go
+        # on the sentence (SContinue) but starts the next: "ella. —No —dijo".
+        spoken = f"{c['UPPER']}{re.escape(_SPOKEN_OPENERS)}"
+        dialogue = f"(?<=[{sp}])[{_DIALOGUE_DASHES}][ \u00a0]*[{spoken}]"
+        sb8a = f"(?!(?!{dialogue})[{c['SCONT']}{t}])"
     # Never end inside a grapheme cluster: not after a Prepend character, not before a
     # mark that joins the character before it, not inside an emoji ZWJ sequence.
     cluster_safe = (
@@ -386,10 +396,6 @@ _INNER_LINE_END = re.compile(r"[^ \t\r\n][ \t]*(?:\r\n|\r|\n)[ \t]*[^ \t\r\n]")
 
 _BULLETS = "-*+\u2022\u2023\u25e6"
 """The marks that open a bulleted list item."""
-_DIALOGUE_DASHES = "\u2014\u2013\u2015"
-"""The dashes that open a line of dialogue (Spanish, French, Russian ...): ``—¿Vas?``."""
-_SPOKEN_OPENERS = "¿¡«\"“‘'„»"
-"""What a line of dialogue may open with after its dash, besides a capital letter."""
 _ITEM_LINE_BEFORE = frozenset(".:;!?)]}…»”。：；！？）」』")
 """What a line ends with before a numbered item's or a dialogue line (a sentence or a
 clause ends)."""
