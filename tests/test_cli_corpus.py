@@ -394,7 +394,35 @@ def test_sigterm_stops_the_run_as_ctrl_c_does(tmp_path: Path) -> None:
     if process.returncode == 0:
         pytest.skip("the run ended before it could be stopped")
     assert process.returncode == 143 and "stopped" in err and "Traceback" not in err
-    assert pq.read_table(target).num_rows > 0
+    rows = pq.read_table(target, columns=["source", "chunk_index"]).to_pylist()
+    assert rows
+    # Each document whole, once (its records went out whole; a row group was not written
+    # twice), and as many chunks as the summary says.
+    by_source: dict[str, list[int]] = {}
+    for row in rows:
+        by_source.setdefault(row["source"], []).append(row["chunk_index"])
+    whole = list(range(len(next(iter(by_source.values())))))
+    assert all(indices == whole for indices in by_source.values())
+    assert f" {len(rows):,} chunks" in err
+
+
+def test_a_parquet_file_holds_whole_documents_only(tmp_path: Path) -> None:
+    """Records of a document the run stopped inside are left out of the file, as JSON
+    Lines leaves them (each document's records are flushed together)."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    from spansplit import RecursiveSplitter
+    from spansplit.batch import split_documents
+    from spansplit.cli import _open_output
+
+    records = list(split_documents(["one two three", "four five six"], RecursiveSplitter(5)))
+    target = tmp_path / "out.parquet"
+    output = _open_output(str(target))
+    for record in records[:3]:
+        output.write(record)
+    output.flush()  # the first document is done
+    output.write(records[3])  # the run stops inside the second
+    output.close()
+    assert [row["text"] for row in pq.read_table(target).to_pylist()] == ["one", "two", "three"]
 
 
 def test_environment_is_untouched() -> None:

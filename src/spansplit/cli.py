@@ -541,8 +541,9 @@ class _JsonLines:
 
 class _Parquet:
     """Records to a Parquet file (columns :data:`~spansplit.batch.ROW_COLUMNS`) in row
-    groups of ``BATCH`` (bounded memory); once closed, the file is valid with every record
-    written so far."""
+    groups of about ``BATCH`` (bounded memory); once closed, the file is valid with the
+    records of every document whose records were all written (a run stopped halfway
+    through a document leaves that document out, as JSON Lines does)."""
 
     BATCH = 10_000
 
@@ -558,26 +559,47 @@ class _Parquet:
             self.writer = pyarrow.parquet.ParquetWriter(path, self.schema)
         except OSError as error:
             raise OutputError(f"{shown_name(path)}: {error.strerror or error}") from error
-        self.rows: list[dict[str, Any]] = []
+        self.rows: list[dict[str, Any]] = []  # of whole documents, not yet written
+        self.document: list[dict[str, Any]] = []  # of the document being written
 
     def write(self, record: ChunkRecord) -> None:
-        self.rows.append(record.to_row())
+        self.document.append(record.to_row())
+
+    def flush(self) -> None:
+        """The document's records are all written: they go out with the next row group."""
+        self.rows += self.document
+        self.document = []
         if len(self.rows) >= self.BATCH:
             self._write_rows()
 
     def _write_rows(self) -> None:
-        if self.rows:
-            self.writer.write_table(self.pyarrow.Table.from_pylist(self.rows, self.schema))
-            self.rows = []
-
-    def flush(self) -> None:
-        """Nothing: rows go out a row group at a time (small groups would slow reading)."""
+        rows, self.rows = self.rows, []
+        if rows:
+            table = self.pyarrow.Table.from_pylist(rows, self.schema)
+            with _signals_held():  # a row group is written once, whole, however the run stops
+                self.writer.write_table(table)
 
     def close(self) -> None:
         try:
             self._write_rows()
         finally:
             self.writer.close()  # valid with the row groups written, whatever happened
+
+
+_STOPPING_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait until the block is done (where the platform can hold them)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 class _ReaderStopped(Exception):
