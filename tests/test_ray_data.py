@@ -219,6 +219,17 @@ def test_the_file_pipeline_selects_the_command_lines_files(
     again = chunk_files(str(root), SplitterByFileType(512), output=str(output)).take_all()
     assert [row["source"] for row in again] == expected
 
+    # Writing replaces the folder's files: one that holds more than an earlier run's
+    # Parquet files is refused, with nothing deleted.
+    (output / "notes.txt").write_text("keep me")
+    (output / "sub").mkdir()
+    kept = sorted(p.name for p in output.iterdir())
+    with pytest.raises(InvalidParameterError, match=r"output.*'notes.txt', 'sub'"):
+        chunk_files(str(root), SplitterByFileType(512), output=str(output))
+    with pytest.raises(InvalidParameterError, match="is a file"):
+        chunk_files(str(root), SplitterByFileType(512), output=str(output / "notes.txt"))
+    assert sorted(p.name for p in output.iterdir()) == kept
+
 
 def test_kept_columns_json_cannot_write_are_converted_or_fail_their_document(
     local_ray: None,

@@ -105,7 +105,8 @@ class ChunkRows(_Chunking):
         wanted = [self.text_column, self.id_column, *self.keep_columns]
         if any(name not in row for name in wanted):
             raise ParameterTypeError(
-                f"rows must have the columns {', '.join(map(repr, wanted))}, got {sorted(row)}"
+                f"rows must have the columns {', '.join(map(repr, wanted))} (text_column, "
+                f"id_column, keep_columns), got {sorted(row)}"
             )
         identity, text = str(row[self.id_column]), row[self.text_column]
         try:
@@ -198,9 +199,11 @@ def chunk_files(
     override_num_blocks: int | None = None,
 ) -> Any:
     """The chunk rows of the files under ``paths`` as a Ray dataset, in input order
-    (written as Parquet files to the folder ``output`` when given, replacing what was
-    there, and the dataset returned then reads them: using it does not split the files
-    again). Ray must be running (``ray.init()``) or it is started.
+    (written as Parquet files to the folder ``output`` when given, replacing the Parquet
+    files there, and the dataset returned then reads them: using it does not split the
+    files again). A folder that holds anything else (a folder, another file) is no
+    output: :class:`~spansplit.errors.InvalidParameterError`, nothing deleted. Ray must be
+    running (``ray.init()``) or it is started.
 
     Local paths select the command line's files, in its order: those of ``spansplit auto
     -r paths`` (``recursive``, ``include`` and ``exclude`` are ``-r``, ``--include`` and
@@ -219,6 +222,8 @@ def chunk_files(
     process-wide ``DataContext`` is left as it was."""
     ray = _ray()
     chunking = ChunkFiles(splitter, pages, byte_offsets, on_error)
+    if output is not None:
+        _check_output(output)
     files = _select_files(_path_list(paths), recursive, include, exclude, on_error, output)
     read = ray.data.read_binary_files(
         files, include_paths=True, override_num_blocks=override_num_blocks
@@ -235,17 +240,51 @@ def chunk_files(
     return _written(ray, output)
 
 
+def _output_folder(output: str) -> tuple[Any, str]:
+    """The file system and the folder of ``output`` (a URI or a local path)."""
+    import pyarrow.fs  # type: ignore[import-untyped]
+
+    found: tuple[Any, str] = pyarrow.fs.FileSystem.from_uri(
+        output if _URI.match(output) else os.path.abspath(output)
+    )
+    return found
+
+
+def _check_output(output: str) -> None:
+    """Refuse an ``output`` folder that holds more than Parquet files (an earlier run's
+    rows): writing replaces what is in it."""
+    import pyarrow.fs
+
+    if not isinstance(output, str):
+        raise ParameterTypeError(f"output must be a folder path or URI (str), got {output!r}")
+    filesystem, folder = _output_folder(output)
+    if filesystem.get_file_info(folder).type == pyarrow.fs.FileType.File:
+        raise InvalidParameterError("output", output, "is a file: give a folder")
+    listed = filesystem.get_file_info(pyarrow.fs.FileSelector(folder, allow_not_found=True))
+    others = sorted(
+        info.base_name
+        for info in listed
+        if info.type != pyarrow.fs.FileType.File or not info.base_name.endswith(".parquet")
+    )
+    if others:
+        raise InvalidParameterError(
+            "output",
+            output,
+            f"holds more than Parquet files ({', '.join(map(repr, others[:3]))}"
+            f"{', ...' if len(others) > 3 else ''}), which writing there would delete: "
+            "give a new or empty folder, or one an earlier run wrote",
+        )
+
+
 def _written(ray: Any, output: str) -> Any:
     """The rows :func:`chunk_files` wrote to ``output``, read back in order (Ray names its
     files by task and lists them sorted): the rows written, where the dataset that wrote
     them would split every file again when used. Where no file gave a row, Ray writes no
     file: an empty one with the schema is written, as the command line writes one."""
-    import pyarrow.fs  # type: ignore[import-untyped]
+    import pyarrow.fs
     import pyarrow.parquet  # type: ignore[import-untyped]
 
-    filesystem, folder = pyarrow.fs.FileSystem.from_uri(
-        output if _URI.match(output) else os.path.abspath(output)
-    )
+    filesystem, folder = _output_folder(output)
     listed = filesystem.get_file_info(pyarrow.fs.FileSelector(folder, allow_not_found=True))
     if not any(info.path.endswith(".parquet") for info in listed):
         filesystem.create_dir(folder, recursive=True)
