@@ -132,6 +132,16 @@ def test_inputs_may_be_strings_and_mappings() -> None:
         ("x", "four"),
         ("x", "five"),
     ]
+    # A dataset's row: its other fields are metadata (the metadata given wins).
+    row = {
+        "text": "six",
+        "id": "y",
+        "url": "https://e.org/6",
+        "source": "a",
+        "metadata": {"source": "b"},
+    }
+    (record,) = split_documents([row], RecursiveSplitter(5))
+    assert record.document_metadata == {"url": "https://e.org/6", "source": "b"}
     with pytest.raises(ParameterTypeError, match=r"documents\[0\] must be a Document"):
         list(split_documents([42], RecursiveSplitter(5)))  # type: ignore[list-item]
 

@@ -209,7 +209,8 @@ Item = Document | DocumentSource | DocumentError
 
 def as_document(item: object, position: int) -> Item:
     """A :class:`Document` from what a caller passed: a Document, a mapping with ``text``
-    (and ``id``, ``metadata``), or a string (its id is its position); a
+    (and ``id``, ``metadata``; its other keys, as a dataset's row has them, join the
+    metadata, whose own keys win), or a string (its id is its position); a
     :class:`DocumentSource` and a :class:`DocumentError` (a document that could not even
     be read) stay as they are."""
     if isinstance(item, (Document, DocumentSource, DocumentError)):
@@ -217,7 +218,8 @@ def as_document(item: object, position: int) -> Item:
     if isinstance(item, str):
         return Document(item, str(position))
     if isinstance(item, Mapping) and "text" in item:
-        metadata = item.get("metadata") or {}
+        fields = {k: v for k, v in item.items() if k not in ("text", "id", "metadata")}
+        metadata = {**fields, **(item.get("metadata") or {})}
         return Document(item["text"], str(item.get("id", position)), metadata)
     raise ParameterTypeError(
         f"documents[{position}] must be a Document, a DocumentSource, a mapping with "
