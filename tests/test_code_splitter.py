@@ -1259,6 +1259,52 @@ def test_a_rust_impl_is_named_by_its_type_without_generic_arguments() -> None:
     assert ("Lexer", "new") in paths and ("From<T> for Wrapper", "from") in paths
 
 
+def test_a_node_that_ends_in_the_next_lines_indentation_ends_on_its_own_line() -> None:
+    """Scala's ``def f =`` body and Swift's ``case`` end at the next line's indentation (or
+    after blank lines) in their grammars: the next definition or case went with them, named
+    by the one before and cut where it fits whole."""
+    needs_grammar("scala")
+    needs_grammar("swift")
+    scala = (
+        "class Ledger {\n  def trialBalance: Map[Kind, Long] =\n"
+        "    accounts.groupBy(_._2).map { case (kind, group) =>\n"
+        "      kind -> group.keys.map(balances).sum\n    }\n\n"
+        "  def reset(): Unit = {\n    balances.clear()\n    nextId = 1\n  }\n}\n"
+    )
+    chunks = split_code(scala, "scala", 66)
+    reset = next(c for c in chunks if "def reset" in c.text)
+    assert reset.text.startswith("  def reset") and "nextId = 1\n  }\n" in reset.text
+    assert reset.metadata["symbols"] == ["Ledger", "reset"]
+    cases = "".join(
+        f'    case {n}:\n        let v{n} = "{n}"\n        return v{n}\n' for n in range(3)
+    )
+    swift = f"func describe(_ v: Int) -> String {{\n    switch v {{\n{cases}    }}\n}}\n"
+    texts = [c.text for c in split_code(swift, "swift", 64)]
+    assert [t.split("    }")[0] for t in texts if "case" in t] == [
+        f'    case {n}:\n        let v{n} = "{n}"\n        return v{n}\n' for n in range(3)
+    ]  # (the last with the closing braces)
+
+
+def test_csharp_operators_conversions_and_indexers_are_named_apart() -> None:
+    """Every C# operator was named ``operator`` (two chunks of ``+`` and ``-`` had one
+    path); conversions and indexers had no name."""
+    needs_grammar("csharp")
+    text = (
+        "struct Money {\n"
+        "    public static Money operator +(Money a, Money b) { return a; }\n"
+        "    public static Money operator -(Money a, Money b) { return b; }\n"
+        "    public static implicit operator decimal(Money m) { return 0m; }\n"
+        "    public int this[int i] { get { return i; } }\n}\n"
+    )
+    paths = [c.metadata["symbols"] for c in split_code(text, "csharp", 70)]
+    assert paths[1:5] == [
+        ["Money", "operator+"],
+        ["Money", "operator-"],
+        ["Money", "operator decimal"],
+        ["Money", "this[]"],
+    ]
+
+
 def test_a_chunk_of_several_methods_of_one_go_type_lies_in_that_type() -> None:
     """Go's methods are top-level: a chunk of two methods of ``Predictor`` had no symbols,
     where a Python chunk of two methods of a class has the class."""

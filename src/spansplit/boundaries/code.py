@@ -64,7 +64,7 @@ _DECLARATOR_NAMES = frozenset(
         "type_identifier",
     }
 )
-_LITERAL_NAMES = frozenset({"init", "deinit", "subscript", "constructor", "operator"})
+_LITERAL_NAMES = frozenset({"init", "deinit", "subscript", "constructor", "this[]"})
 
 
 def _install_hint(language: CodeLanguage) -> str:
@@ -491,6 +491,10 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
         name = "<< " + (_text(node.child_by_field_name("value")) or "self")
     elif rule == "companion":
         name = _text(node.child_by_field_name("name")) or "Companion"
+    elif rule == "operator":  # C#: "operator+", a conversion "operator decimal" (as C++)
+        symbol = _text(node.child_by_field_name("operator"))
+        converted = _text(node.child_by_field_name("type"))
+        name = f"operator{symbol}" if symbol else f"operator {converted}" if converted else None
     elif rule in _LITERAL_NAMES:
         name = rule
     else:  # pragma: no cover - a table entry with an unknown rule
@@ -796,8 +800,8 @@ class SyntaxLevel:
         sole = body and parent.named_child_count == 1
         for index, child in enumerate(parent.children):
             first, (last, end_column) = child.start_point[0], child.end_point
-            if end_column == 0 and last > first:
-                last -= 1  # a node that ends at column 0 ends on the row before
+            if last > first:
+                last = self._content_row(first, last, end_column)
             kind = child.type
             if last > first:
                 opens_body = is_definition and child == own_body
@@ -821,6 +825,20 @@ class SyntaxLevel:
                     continue
             owned = owner if owner is not None and child != own_body else None
             out.append(_Item(child, first, last, owned, kind, child.is_named))
+
+    def _content_row(self, first: int, last: int, end_column: int) -> int:
+        """The row of a node's last character that is not whitespace: some grammars end a
+        node at the next line's indentation or after blank lines (Scala's ``def f =``
+        body, Swift's ``case``), which would take that line's statement with it.
+        ``end_column`` counts bytes; a prefix of spaces and tabs has as many code points."""
+        text, starts = self.text, self.row_starts
+        row_start = starts[last]
+        if end_column and not is_blank(text, row_start, row_start + end_column):
+            return last
+        last -= 1  # (a node that ends at column 0 ends on the row before)
+        while last > first and is_blank(text, starts[last], self._row_end(last)):
+            last -= 1
+        return last
 
     def _kind(self, node: Node) -> str:
         """A node's kind: its type, or its inner definition's for a wrapper."""

@@ -297,6 +297,8 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "constructor_declaration": _NAME,
             "destructor_declaration": _NAME,
             "operator_declaration": "operator",
+            "conversion_operator_declaration": "operator",
+            "indexer_declaration": "this[]",
             "property_declaration": _NAME,
             "local_function_statement": _NAME,
             "delegate_declaration": _NAME,
