@@ -492,6 +492,21 @@ def test_abbreviations_match_whole_words_only() -> None:
     assert got == ["Ask Dr. Brown. ", "Mix Mr. Brown. ", "AMr. ", "Brown. ", "X.Mr. ", "Brown."]
 
 
+def test_a_number_sign_before_a_number_keeps_the_sentence() -> None:
+    text = "He lives at No. 4 Privet Drive. See Nos. 3 and 4. The answer was No. Then he left."
+    assert pieces(text, sentence_spans(text)) == [
+        "He lives at No. 4 Privet Drive. ",
+        "See Nos. 3 and 4. ",
+        "The answer was No. ",  # (before a word it ends one)
+        "Then he left.",
+    ]
+    assert pieces("Casino. 4 Tables.", sentence_spans("Casino. 4 Tables.")) == [
+        "Casino. ",
+        "4 Tables.",
+    ]
+    assert len(sentence_spans(text, abbreviations=())) == 5  # plain UAX #29 ends them
+
+
 def test_abbreviations_are_case_sensitive_and_need_text_after() -> None:
     assert len(sentence_spans("Ask MR. Brown.")) == 2
     assert pieces("Call Mr.", sentence_spans("Call Mr.")) == ["Call Mr."]
@@ -667,6 +682,11 @@ def test_tailorings_only_remove_breaks_or_move_them_before_an_opener(text: str) 
             ["Er sagte: »Ja.« ", "»Nein.« ", "Dann ging er."],
         ),
         ("He said “Yes.” Then he left.", ["He said “Yes.” ", "Then he left."]),
+        # Markdown: closing emphasis after the terminator ends the sentence it closes
+        ("See _Hackluyt._ And more.", ["See _Hackluyt._ ", "And more."]),
+        ("It is **very important.** Next.", ["It is **very important.** ", "Next."]),
+        ("Why?~~ No.", ["Why?~~ ", "No."]),
+        ("Done. _Next_ one.", ["Done. ", "_Next_ one."]),  # (emphasis that opens)
     ],
 )
 def test_quotations_in_japanese_and_french(text: str, expected: list[str]) -> None:

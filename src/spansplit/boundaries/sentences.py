@@ -182,6 +182,11 @@ def _template(
             for _, group in sorted(by_length.items())
         )
         abbreviation = f"(?!(?:{ends_word})[{ef}]*(?:[{sp}][{ef}]*)+[^{sp}{ef}{p}])"  # "Mr. S"
+        # A number sign's abbreviation before a number: "at No. 4 Privet Drive".
+        numbered = "|".join(
+            f"(?<=(?<![{c['WORD']}]){sign}\\.)" for sign in ("No", "no", "Nr", "Nos", "nos")
+        )
+        abbreviation += f"(?!(?:{numbered})[{ef}]*(?:[{sp}][{ef}]*)+[0-9])"
     if openers:
         glued_opener = f"(?=[{c['OPEN']}][{close}{ef}]*(?![{close}{ef}])[^{sp}{p}{c['SCONT']}{t}])"
         run = f"[{close}{ef}]*?(?:{glued_opener}|(?![{close}{ef}])[{sp}{ef}]*(?![{sp}{ef}]))"
@@ -551,7 +556,7 @@ def sentence_ends(
 
 
 _BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-_EDGE_MARK = re.compile(f"[»”’›とっな]|[{_BIDI_CONTROLS}]")
+_EDGE_MARK = re.compile(f"[»”’›とっな_*~]|[{_BIDI_CONTROLS}]")
 """At a sentence's start, a character that may start a sentence that is none; at its
 end, a bidirectional control that belongs to the next (see :func:`_tailor_edges`)."""
 _BIDI_RUN_END = re.compile(f"[{_BIDI_CONTROLS}]+$")
@@ -563,6 +568,12 @@ _CLOSING_AFTER_SPACE = re.compile(
 )
 """A closing quotation mark followed by a space, punctuation or the end (it closes: UAX #14
 LB15b), with the spaces after it."""
+_EMPHASIS_CLOSED = re.compile(
+    r"[_*~]{1,3}(?=[\s.,;:!?…)\]»”’›]|\Z)[ \t\u00a0\u202f]*(?:\r\n|[\r\n\x85\u2028\u2029])?"
+)
+"""Markdown's closing emphasis (``_``, ``**``, ``~~``) followed by a space, punctuation or
+the end, with the spaces after it."""
+_TERMINATED = frozenset(".!?…。！？‼⁇⁈⁉")
 
 
 def _tailor_edges(
@@ -572,8 +583,9 @@ def _tailor_edges(
 
     With ``quotations`` (``lowercase_continues``): a Japanese quotation followed by a
     quotative particle goes on (``「本当ですか？」と聞いた。`` is one sentence); a closing
-    quotation mark after a space, as French sets it (``« Tu viens ? » Il``), ends the
-    sentence it closes instead of starting the next. With ``openers``: bidirectional
+    quotation mark after a space, as French sets it (``« Tu viens ? » Il``), and Markdown's
+    closing emphasis after the terminator (``See _Hackluyt._ And``) end the sentence they
+    close instead of starting the next. With ``openers``: bidirectional
     controls after a sentence's spaces (a right-to-left mark, an isolate's start) start
     the next sentence, as an opening quote does, where UAX #29 (SB5) keeps them with the
     spaces before them. The last and first characters of the sentences are searched at
@@ -594,12 +606,15 @@ def _tailor_edges(
         if not quotations:
             continue
         before = text[position - 1]
+        closing = None
         if before in _QUOTATION_CLOSED and _QUOTATIVE.match(text, position):
             changed[index] = -1
         elif before in " \t\u00a0\u202f":
             closing = _CLOSING_AFTER_SPACE.match(text, position, stop)
-            if closing is not None:  # (the mark alone: joined to the sentence before)
-                changed[index] = -1 if closing.end() >= ends[index + 1] else closing.end()
+        elif before in _TERMINATED or before in _QUOTATION_CLOSED:
+            closing = _EMPHASIS_CLOSED.match(text, position, stop)
+        if closing is not None:  # (the mark alone: joined to the sentence before)
+            changed[index] = -1 if closing.end() >= ends[index + 1] else closing.end()
     if not changed:
         return ends
     return [changed.get(i, end) for i, end in enumerate(ends) if changed.get(i, end) >= 0]
