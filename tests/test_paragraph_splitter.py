@@ -175,6 +175,26 @@ def test_overlap_repeats_trailing_sentences() -> None:
     assert all(b.start < a.end for a, b in pairwise(chunks))
 
 
+def test_overlap_never_opens_a_chunk_inside_fenced_code_the_chunk_before_closed() -> None:
+    """The overlap was the fence's last lines: the closing fence then opened the chunk and
+    read as an opening one, making the prose after it code."""
+    text = (
+        "Release channels are described below in some detail.\n\n"
+        "```text\nnightly: * - - *\n  |\nbeta: *\n```\n\n"
+        "Most users do not use beta releases. They stay on stable."
+    )
+    chunks = split_paragraphs(text, 60, 20)
+    check_chunks(text, chunks, 60, len, overlap=20)
+    after = next(c for c in chunks if "Most users" in c.text)
+    assert after.text.startswith("Most users")  # no start outside the fence fits the room
+    # Where the chunk before ends inside the fence (it was cut), overlap may be code lines.
+    code = "\n".join(f"line_{n} = {n}" for n in range(12))
+    text = f"Intro.\n\n```python\n{code}\n```\n"
+    chunks = split_paragraphs(text, 60, 15)
+    check_chunks(text, chunks, 60, len, overlap=15)
+    assert any(b.start < a.end for a, b in pairwise(chunks))
+
+
 def test_without_a_tokenizer_any_length_works() -> None:
     paragraphs = PlainParagraphSplitter().split("a b c\n\nd e f g h i j\n\nk")
     text = "\n\n".join(p.text for p in paragraphs)

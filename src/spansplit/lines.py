@@ -11,9 +11,10 @@ import functools
 import re
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator, MutableSequence
+from collections.abc import Iterable, Iterator, MutableSequence, Sequence
+from itertools import accumulate
 from types import ModuleType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 
 @functools.cache
@@ -281,3 +282,31 @@ class LineIndex:
     def line_count(self) -> int:
         """Number of CommonMark lines (a final line ending does not start another line)."""
         return count_lines(self._text)
+
+
+class RangeOffsets(Sequence[int]):
+    """The offsets of some ranges ``[start, end)``, ascending, as a sequence to bisect
+    (a range may hold a megabyte of code: its offsets are not listed)."""
+
+    def __init__(self, ranges: Iterable[tuple[int, int]]) -> None:
+        merged: list[list[int]] = []
+        for start, end in sorted(ranges):
+            if merged and start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            elif start < end:
+                merged.append([start, end])
+        self._starts = [start for start, _ in merged]
+        self._before = list(accumulate((end - start for start, end in merged), initial=0))
+
+    def __len__(self) -> int:
+        return self._before[-1]
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        at = bisect_right(self._before, index) - 1
+        return self._starts[at] + index - self._before[at]

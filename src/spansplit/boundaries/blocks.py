@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from itertools import chain, pairwise
 from typing import overload
 
+from ..chunk import before_whitespace
 from ..lines import LineWalker, offset_typecode, put_sorted
 from .paragraphs import BLANK_CHARACTERS, leading_blanks_end
 
@@ -218,6 +219,21 @@ def block_layout(text: str) -> BlockLayout:
     kinds = found.starts.kinds_of(firsts)
     return BlockLayout(
         lines, firsts, kinds, run_starts, run_ends, found.lead_ends, frozenset(found.underlines)
+    )
+
+
+def fenced_blocks(text: str) -> list[tuple[int, int]]:
+    """The spans of the fenced code blocks of ``text``, from the opening fence's line to
+    the closing fence (an unclosed fence runs to the end), in order, without the line
+    ending or blank lines after them."""
+    if "```" not in text and "~~~" not in text:
+        return []
+    found = _Structure(text, LineWalker(text))
+    fence_ends = set(found.fence_ends)
+    return sorted(
+        (start, before_whitespace(text, start, end))
+        for start, end in found.lead_ends.items()
+        if end in fence_ends
     )
 
 

@@ -43,6 +43,7 @@ from ..errors import ExtraNotInstalledError
 from ..lines import (
     LINE_ENDING,
     LineWalker,
+    RangeOffsets,
     has_lone_cr,
     line_ending_ends,
     optional_numpy,
@@ -828,7 +829,7 @@ class MarkdownLayout:
             block = afters[block]  # not the rows of a table
         if not ranges:
             return self.heading_starts
-        return _Offsets([*((h, h + 1) for h in self.heading_starts), *ranges])
+        return RangeOffsets([*((h, h + 1) for h in self.heading_starts), *ranges])
 
     def _inner_cuts(self, block: int, fits: Fits | None = None) -> list[int]:
         """The cuts inside one block: its children, rows, lines or sentences (``fits`` as
@@ -865,34 +866,6 @@ Fits = Callable[[int, int], bool]
 def _apart(fits: Fits | None, start: int, cut: int, end: int) -> bool:
     """Whether ``[cut, end)`` fits alone and not with ``[start, cut)`` before it."""
     return fits is not None and fits(cut, end) and not fits(start, end)
-
-
-class _Offsets(Sequence[int]):
-    """The offsets of some ranges ``[start, end)``, ascending, as a sequence to bisect
-    (a range may hold a megabyte of code: its offsets are not listed)."""
-
-    def __init__(self, ranges: Iterable[Span]) -> None:
-        merged: list[list[int]] = []
-        for start, end in sorted(ranges):
-            if merged and start <= merged[-1][1]:
-                merged[-1][1] = max(merged[-1][1], end)
-            elif start < end:
-                merged.append([start, end])
-        self._starts = [start for start, _ in merged]
-        self._before = list(accumulate((end - start for start, end in merged), initial=0))
-
-    def __len__(self) -> int:
-        return self._before[-1]
-
-    def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
-        at = bisect_right(self._before, index) - 1
-        return self._starts[at] + index - self._before[at]
 
 
 def _same_text(text: str, a: Span, b: Span) -> bool:

@@ -64,12 +64,14 @@ class Structure:
     and the next start with ``}``. ``overlap_fences`` (ascending offsets) are never
     crossed by overlap: a chunk's overlap starts at or after the last of them at or before
     its new text, so a chunk that starts at one repeats nothing before it (a Markdown
-    section's heading). ``chunk_starts`` (ascending offsets) start a chunk wherever a
-    piece of the top level starts at one: no chunk holds text from both sides of one (a
-    Markdown heading, where sections are not merged). With ``heading_lines``, a piece that
-    is a Markdown heading line goes with the text after it (see
-    :func:`~spansplit.boundaries.paragraphs.looks_like_heading`); off where the structure
-    places headings itself (Markdown) or the text is code.
+    section's heading). No overlap starts inside one of ``overlap_blocks`` (spans,
+    ascending and apart) that ends where the chunk before ends or earlier: a fenced code
+    block's last lines, then its closing fence, would open the chunk. ``chunk_starts`` (ascending
+    offsets) start a chunk wherever a piece of the top level starts at one: no chunk holds
+    text from both sides of one (a Markdown heading, where sections are not merged). With
+    ``heading_lines``, a piece that is a Markdown heading line goes with the text after it
+    (see :func:`~spansplit.boundaries.paragraphs.looks_like_heading`); off where the
+    structure places headings itself (Markdown) or the text is code.
     """
 
     levels: tuple[Level, ...]
@@ -78,6 +80,7 @@ class Structure:
     overlap_boundaries: tuple[StartsLevel, ...] = ()
     punctuation: bool = True
     overlap_fences: Sequence[int] = ()
+    overlap_blocks: Sequence[Span] = ()
     chunk_starts: Sequence[int] = ()
     heading_lines: bool = True
 
@@ -242,6 +245,7 @@ def _overlap_reach(
         structure.overlap_boundaries,
         structure.punctuation,
         trim=config.strip_whitespace,
+        blocks=structure.overlap_blocks,
     )
     fences = structure.overlap_fences
 
@@ -340,6 +344,7 @@ def _general(
         overlap_level=structure.overlap_starts,
         overlap_boundaries=structure.overlap_boundaries,
         overlap_fences=structure.overlap_fences,
+        overlap_blocks=structure.overlap_blocks,
         punctuation=structure.punctuation,
         headings=structure.heading_lines,
         trim=trim,
@@ -407,6 +412,7 @@ def _scan(
         structure.overlap_boundaries,
         structure.punctuation,
         trim=config.strip_whitespace,
+        blocks=structure.overlap_blocks,
     )
     scan = RecursiveScan(
         text,

@@ -41,6 +41,7 @@ def merge(
     overlap_level: Level | None = None,
     overlap_boundaries: tuple[StartsLevel, ...] = (),
     overlap_fences: Sequence[int] = (),
+    overlap_blocks: Sequence[Span] = (),
     punctuation: bool = True,
     headings: bool = False,
     trim: bool = True,
@@ -59,20 +60,27 @@ def merge(
     chunk may end at another sentence end instead, one after which it is (see
     ``_Packer._cut``). With ``headings``, a Markdown heading line does not end a chunk that
     holds other pieces: it goes with the pieces after it. Overlap never starts before the
-    last of ``overlap_fences`` at or
-    before the new text of its chunk. Every chunk holds at least one new piece
-    and starts after the previous chunk starts; with ``trim``, pieces of whitespace alone
-    are dropped. The pieces of one split piece (``pieces.balanced``) are packed into
-    chunks of even size rather than filled greedily. Packing in windows continues after
-    the chunk planned as ``after`` (its pieces are the first of ``pieces``; it is not
-    returned again) and has the plan of each chunk appended to ``plans`` (``None`` for a
-    chunk that had to be shrunk).
+    last of ``overlap_fences`` at or before the new text of its chunk, nor inside one of
+    ``overlap_blocks`` that ends by the end of the chunk before (see
+    :class:`~spansplit.packing.Structure`). Every chunk holds at least one new piece and
+    starts after the previous chunk starts; with ``trim``, pieces of whitespace alone are
+    dropped. The pieces of one split piece (``pieces.balanced``) are packed into chunks of
+    even size rather than filled greedily. Packing in windows continues after the chunk
+    planned as ``after`` (its pieces are the first of ``pieces``; it is not returned again)
+    and has the plan of each chunk appended to ``plans`` (``None`` for a chunk that had to
+    be shrunk).
     """
     measurer = pieces.measurer or length.measurer(text)
     if trim and not pieces.trimmed:
         pieces = _without_blank(text, pieces, measurer)
     search = OverlapSearch(
-        text, measurer, overlap_level, overlap_boundaries, punctuation, trim=trim
+        text,
+        measurer,
+        overlap_level,
+        overlap_boundaries,
+        punctuation,
+        trim=trim,
+        blocks=overlap_blocks,
     )
     packer = _Packer(
         text,
@@ -188,8 +196,11 @@ class OverlapSearch:
         punctuation: bool = True,
         *,
         trim: bool = False,
+        blocks: Sequence[Span] = (),
     ) -> None:
         self.text = text
+        self.blocks = blocks  # (see Structure.overlap_blocks)
+        self._block_starts = [start for start, _ in blocks]
         self.measurer = measurer
         self.level = level
         self.boundaries = boundaries
@@ -242,6 +253,8 @@ class OverlapSearch:
             return None, 0, -1
         for kind, starts in enumerate(boundaries):
             found = [s for s in starts(text, low, tail) if not _opens_with_closing(text, s, tail)]
+            if self.blocks:
+                found = [s for s in found if not self._inside_closed_block(s, end)]
             best = self.longest_fit(found, end, room)
             while best[0] is not None and cuts_inside_clusters(text, [best[0]]):
                 found.remove(best[0])  # a start inside a grapheme cluster is none
@@ -249,6 +262,14 @@ class OverlapSearch:
             if best[0] is not None and holds_content(text, best[0], end):
                 return best[0], best[1], kind
         return None, 0, -1
+
+    def _inside_closed_block(self, start: int, end: int) -> bool:
+        """Whether ``start`` lies inside one of the blocks that ends by ``end``."""
+        index = bisect_right(self._block_starts, start) - 1
+        if index < 0:
+            return False
+        block_start, block_end = self.blocks[index]
+        return block_start < start < block_end <= end
 
     def longest_fit(self, starts: list[int], end: int, room: int) -> tuple[int | None, int]:
         """The longest context ``text[s:end]`` for ``s`` in ``starts`` (ascending, so longest

@@ -286,6 +286,7 @@ def pack_windows(
             overlap_level=structure.overlap_starts,
             overlap_boundaries=structure.overlap_boundaries,
             overlap_fences=structure.overlap_fences,
+            overlap_blocks=structure.overlap_blocks,
             punctuation=structure.punctuation,
             headings=structure.heading_lines,
             trim=trim,

@@ -15,12 +15,15 @@ right: see :mod:`spansplit.compat`.)
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from ..boundaries.blocks import fenced_blocks
 from ..boundaries.linebreaks import CLAUSES, clause_starts_from, word_starts
 from ..boundaries.paragraphs import code_line_spans, code_line_starts, paragraph_spans
 from ..boundaries.sentences import SentenceLevel, SentenceStarts
 from ..boundaries.words import word_spans
-from ..chunk import Chunk
-from ..packing import Structure
+from ..chunk import Chunk, SizedSpan
+from ..packing import Structure, pack
 from ..sizing import LengthSpec
 from .base import BudgetedSplitter
 
@@ -39,6 +42,15 @@ class ParagraphSplitter(BudgetedSplitter):
 
     kind = "paragraphs"
     structure = _STRUCTURE
+
+    def spans(self, text: str) -> list[SizedSpan]:
+        # Overlap never starts inside fenced code that the chunk before holds to its end
+        # (Markdown's fences, whose lines this splitter cuts as code): its last lines,
+        # then its closing fence, would open the chunk.
+        blocks = fenced_blocks(text) if self.chunk_overlap else []
+        if not blocks:
+            return super().spans(text)
+        return pack(text, replace(self.structure, overlap_blocks=blocks), self.config)
 
 
 def split_paragraphs(
