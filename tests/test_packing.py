@@ -543,6 +543,22 @@ def test_hard_cut_prefers_line_break_opportunities() -> None:
     assert hard_cut("aa bbbb cc", 0, 10, 7, CODE_POINTS) == [(0, 3, 3), (3, 10, 7)]
 
 
+def test_a_word_over_budget_is_cut_after_a_hyphen_dash_or_slash_in_it() -> None:
+    # Not between letters ("state-of" | "-the-art" started a chunk with a hyphen, which
+    # UAX #14 forbids), where such a place lies in the later half of the part that fits.
+    def cut(text: str, budget: int) -> list[str]:
+        return [text[a:b] for a, b, _ in hard_cut(text, 0, len(text), budget, CODE_POINTS)]
+
+    assert cut("state-of-the-art", 10) == ["state-of-", "the-art"]
+    assert cut("landing-stages.’”", 16) == ["landing-", "stages.’”"]
+    assert cut("https://example.com/docs/page.html", 24) == [
+        "https://example.com/",
+        "docs/page.html",
+    ]
+    assert cut("a-bcdefghijklmnop", 10) == ["a-bcdefgh", "ijklmnop"]  # (too early: a runt)
+    assert cut("abcdefghijklmnop", 10) == ["abcdefgh", "ijklmnop"]
+
+
 def test_hard_cut_covers_only_the_range() -> None:
     assert hard_cut("xxabcdexx", 2, 7, 2, CODE_POINTS) == [(2, 4, 2), (4, 6, 2), (6, 7, 1)]
 

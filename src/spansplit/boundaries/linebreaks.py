@@ -22,7 +22,9 @@ German ``»Ja.«`` opens with ``»`` and closes with ``«``. The classes come fr
 * :func:`clause_starts` are the starts after clause punctuation (``,;:，、；：``).
 
 This is the part of UAX #14 that decides where chunk edges fall, not a full line
-breaker: numbers, hyphens and dashes, for instance, offer no break here.
+breaker: numbers, hyphens and dashes, for instance, offer no break here (a word longer
+than the budget is cut after a hyphen, a dash or a slash in it first: see
+:func:`~spansplit.packing.pieces.hard_cut`).
 """
 
 from __future__ import annotations

@@ -13,6 +13,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import regex
+
 from ..boundaries.graphemes import cluster_ends, first_cluster_end
 from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
 from ..boundaries.linebreaks import break_opportunities, forbidden_at, glue
@@ -374,7 +376,8 @@ def hard_cut(
 
     Cuts fall on line-break opportunities (:func:`break_opportunities`: between words,
     ideographs and kana, never before closing or after opening punctuation) where one
-    lies in the part that fits, else on grapheme-cluster boundaries. Where ``k`` parts
+    lies in the part that fits, else after a hyphen, a dash or a slash inside a word, else
+    on grapheme-cluster boundaries. Where ``k`` parts
     are needed, they are balanced: each cut falls at the opportunity nearest to an even
     share of what remains, never past the longest part that fits (found from the length
     function's hint, else by galloping and binary search, always measured); if that
@@ -382,7 +385,8 @@ def hard_cut(
     cluster over the budget raises :class:`ChunkTooLargeError` naming its offset and
     both sizes; with ``skip_blank`` (for trimmed chunks), a cluster of whitespace alone is
     left between two pieces instead, as trimming would leave it out of any chunk. Without
-    ``opportunities``, every cluster boundary is as good a cut as any other. Only the text
+    ``opportunities`` (the empty separator), the places after a hyphen, a dash or a slash
+    come first, then every cluster boundary is as good a cut as any other. Only the text
     near each cut is looked at, so a piece of any length takes memory for its parts alone.
     """
     longest = _cut(text, start, end, budget, length, opportunities, 0, skip_blank)
@@ -431,8 +435,9 @@ def _best_cut(opportunities: list[int], text: str, pos: int, longest: int, targe
     """Where a part from ``pos`` that fits up to ``longest`` ends: among the opportunities
     in the later half of ``(pos, longest]`` (in all of it where that half has none), the
     best ranked (:func:`cut_rank`: a line end, then a sentence end, then a clause end, then
-    any) nearest to ``target`` (the later one of two as near); else the grapheme-cluster
-    boundary nearest to ``target`` when it falls short of ``longest``."""
+    any) nearest to ``target`` (the later one of two as near); else, inside a word, the
+    place after a hyphen, a dash or a slash in that later half nearest to ``target``; else
+    the grapheme-cluster boundary nearest to ``target`` when it falls short of ``longest``."""
     low = bisect_right(opportunities, pos + (longest - pos) // 2)
     last = bisect_right(opportunities, longest)
     if last <= low:
@@ -442,12 +447,23 @@ def _best_cut(opportunities: list[int], text: str, pos: int, longest: int, targe
         ranks = [cut_rank(text, position) for position in candidates]
         best = max(ranks)
         candidates = [p for p, rank in zip(candidates, ranks) if rank == best]
+    elif inner := [
+        match.end()
+        for match in _INNER_BREAK.finditer(text, pos, longest)
+        if match.end() >= pos + (longest - pos) // 2
+    ]:
+        candidates = inner  # a word over budget: after a hyphen, a dash or a slash inside it
     elif target < longest:
         bounds = cluster_ends(text, pos, longest)
         return _nearest(bounds, target, lambda b: b == longest or not forbidden_at(text, b))
     else:
         return longest
     return _nearest(candidates, target, lambda _: True)
+
+
+_INNER_BREAK = regex.compile(r"(?<=[\p{L}\p{N}])[-\u2010\u2013\u2014/]+(?=[\p{L}\p{N}])")
+"""A hyphen, dash or slash between letters or digits: where a word longer than the budget
+is cut before anywhere else (``state-of-|the-art``, ``example.com/|docs``)."""
 
 
 def _nearest(candidates: list[int], target: float, allowed: Callable[[int], bool]) -> int:
