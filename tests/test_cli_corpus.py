@@ -502,12 +502,22 @@ def test_a_symlink_loop_gives_each_file_once(
     assert (status, sources(out)) == (0, ["d1/sub/loop/a.md", "d1/b.txt"])
 
 
-def test_find_files_keeps_the_first_path_of_a_file(tmp_path: Path) -> None:
+def test_find_files_names_a_file_by_its_own_path_not_a_link_to_it(tmp_path: Path) -> None:
+    # Once, in the place it was first found; a citation names the file, not the link
+    # that sorted first.
     tree(tmp_path, {"notes/a.txt": "a", "notes/b.txt": "b"})
     (tmp_path / "notes" / "0-alias.txt").symlink_to("b.txt")
     found = find_files([str(tmp_path / "notes"), str(tmp_path / "notes" / "b.txt")])
-    assert [Path(f).name for f in found.files] == ["0-alias.txt", "a.txt"]
+    assert [Path(f).name for f in found.files] == ["b.txt", "a.txt"]
     assert found.missing == []
+    # Two links alone: the first path found.
+    (tmp_path / "notes" / "b.txt").unlink()
+    (tmp_path / "c.txt").write_text("c")
+    (tmp_path / "notes" / "1-alias.txt").symlink_to("../c.txt")
+    (tmp_path / "notes" / "0-alias.txt").unlink()
+    (tmp_path / "notes" / "0-alias.txt").symlink_to("../c.txt")
+    found = find_files([str(tmp_path / "notes")])
+    assert [Path(f).name for f in found.files] == ["0-alias.txt", "a.txt"]
 
 
 def test_a_folder_that_cannot_be_read_is_reported_simulated(

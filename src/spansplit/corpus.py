@@ -89,8 +89,9 @@ def find_files(
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
 ) -> FoundFiles:
-    """The files of ``inputs`` in a stable order, each once (by real path, the first path
-    kept): a file as given, ``-`` for standard input, a directory's files (all levels with
+    """The files of ``inputs`` in a stable order, each once (by real path, in the place
+    it was first found, named by the first path that is not a symbolic link, if any): a
+    file as given, ``-`` for standard input, a directory's files (all levels with
     ``recursive``; hidden files and folders left out, symlinked folders not followed), and
     the matches of a glob pattern (``**`` with ``recursive``, not through symlinked
     folders), a matched directory giving its files as a directory input does.
@@ -134,7 +135,9 @@ def find_files(
             else:
                 missing.append((item, why_filtered if candidates else why_none))
         for path, real in kept:
-            found.setdefault(real, path)
+            first = found.setdefault(real, path)
+            if first != path and os.path.islink(first) and not os.path.islink(path):
+                found[real] = path  # the file's own path names it, not a link to it
     if not found and not missing:
         missing = filtered
     return FoundFiles(list(found.values()), missing)
