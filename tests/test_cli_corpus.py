@@ -406,6 +406,20 @@ def test_sigterm_stops_the_run_as_ctrl_c_does(tmp_path: Path) -> None:
     assert f" {len(rows):,} chunks" in err
 
 
+def test_a_row_group_is_written_whole_with_ctrl_c_held_until_it_is() -> None:
+    """Ctrl-C during a row group's write was raised between the write and clearing the
+    rows: close wrote them again (10,000 rows twice)."""
+    from spansplit.cli import _signals_held
+
+    done = []
+    with pytest.raises(KeyboardInterrupt):
+        with _signals_held():
+            signal.raise_signal(signal.SIGINT)
+            done.append("the block went on")
+    assert done == ["the block went on"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 def test_a_parquet_file_holds_whole_documents_only(tmp_path: Path) -> None:
     """Records of a document the run stopped inside are left out of the file, as JSON
     Lines leaves them (each document's records are flushed together)."""

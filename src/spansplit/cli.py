@@ -573,11 +573,10 @@ class _Parquet:
             self._write_rows()
 
     def _write_rows(self) -> None:
-        rows, self.rows = self.rows, []
-        if rows:
-            table = self.pyarrow.Table.from_pylist(rows, self.schema)
+        if self.rows:
             with _signals_held():  # a row group is written once, whole, however the run stops
-                self.writer.write_table(table)
+                self.writer.write_table(self.pyarrow.Table.from_pylist(self.rows, self.schema))
+                self.rows = []
 
     def close(self) -> None:
         try:
@@ -591,15 +590,24 @@ _STOPPING_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
-    """Ctrl-C and SIGTERM wait until the block is done (where the platform can hold them)."""
-    if not hasattr(signal, "pthread_sigmask"):
+    """Ctrl-C and SIGTERM wait until the block is done: noted meanwhile, then raised again
+    (handlers are set from the main thread only; elsewhere the block is not held)."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING_SIGNALS)
+    pending: list[int] = []
+
+    def hold(signal_number: int, frame: object) -> None:
+        pending.append(signal_number)
+
+    previous = {number: signal.signal(number, hold) for number in _STOPPING_SIGNALS}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        if pending:
+            signal.raise_signal(pending[0])  # as it was handled before the block
 
 
 class _ReaderStopped(Exception):
