@@ -557,6 +557,10 @@ def test_a_word_over_budget_is_cut_after_a_hyphen_dash_or_slash_in_it() -> None:
     ]
     assert cut("a-bcdefghijklmnop", 10) == ["a-bcdefgh", "ijklmnop"]  # (too early: a runt)
     assert cut("abcdefghijklmnop", 10) == ["abcdefgh", "ijklmnop"]
+    # Never a part more: here the hyphen would leave 31 for two parts of 30 at most.
+    word = "abcdefghijklmnopqrstuvwxyz-"
+    assert cut(f"{word}{word}abcd", 30) == [f"{word}ab", f"{word[2:]}{word}abcd"[:29]]
+    assert cut("r[attributes.meta.literal-expr]", 30) == ["r[attributes.met", "a.literal-expr]"]
 
 
 def test_hard_cut_covers_only_the_range() -> None:

@@ -386,14 +386,18 @@ def hard_cut(
     both sizes; with ``skip_blank`` (for trimmed chunks), a cluster of whitespace alone is
     left between two pieces instead, as trimming would leave it out of any chunk. Without
     ``opportunities`` (the empty separator), the places after a hyphen, a dash or a slash
-    come first, then every cluster boundary is as good a cut as any other. Only the text
+    come first where the parts stay even and no more, then every cluster boundary is as
+    good a cut as any other. Only the text
     near each cut is looked at, so a piece of any length takes memory for its parts alone.
     """
     longest = _cut(text, start, end, budget, length, opportunities, 0, skip_blank)
     if len(longest) < 2:
         return longest
-    even = _cut(text, start, end, budget, length, opportunities, len(longest), skip_blank)
-    return even if len(even) <= len(longest) else longest
+    parts = len(longest)
+    even = _cut(text, start, end, budget, length, opportunities, parts, skip_blank, True)
+    if len(even) > parts:  # a cut inside a word that took a part more: even parts instead
+        even = _cut(text, start, end, budget, length, opportunities, parts, skip_blank)
+    return even if len(even) <= parts else longest
 
 
 def _cut(
@@ -405,6 +409,7 @@ def _cut(
     opportunities: bool,
     parts: int,
     skip_blank: bool = False,
+    inner: bool = False,
 ) -> list[SizedSpan]:
     """:func:`hard_cut`'s parts: each as long as fits (``parts == 0``), or aiming at an
     even share of the rest among ``parts`` parts."""
@@ -423,7 +428,7 @@ def _cut(
             # The opportunities in (pos, cut]: break_opportunities reads the text around
             # its region, so a window gives the positions the whole piece would.
             found = break_opportunities(text, pos, cut + 1) if opportunities else []
-            chosen = _best_cut(found, text, pos, cut, pos + share)
+            chosen = _best_cut(found, text, pos, cut, pos + share, inner)
             if chosen != cut:
                 cut, size = chosen, length.count(text[pos:chosen])
         pieces.append((pos, cut, size))
@@ -431,13 +436,16 @@ def _cut(
     return pieces
 
 
-def _best_cut(opportunities: list[int], text: str, pos: int, longest: int, target: float) -> int:
+def _best_cut(
+    opportunities: list[int], text: str, pos: int, longest: int, target: float, inner: bool
+) -> int:
     """Where a part from ``pos`` that fits up to ``longest`` ends: among the opportunities
     in the later half of ``(pos, longest]`` (in all of it where that half has none), the
     best ranked (:func:`cut_rank`: a line end, then a sentence end, then a clause end, then
-    any) nearest to ``target`` (the later one of two as near); else, inside a word, the
-    place after a hyphen, a dash or a slash in that later half nearest to ``target``; else
-    the grapheme-cluster boundary nearest to ``target`` when it falls short of ``longest``."""
+    any) nearest to ``target`` (the later one of two as near); else, when the part falls
+    short of ``longest`` (even parts), with ``inner``, the place after a hyphen, a dash or
+    a slash nearest to ``target`` (:func:`_inner_breaks`), or the grapheme-cluster
+    boundary nearest to it."""
     low = bisect_right(opportunities, pos + (longest - pos) // 2)
     last = bisect_right(opportunities, longest)
     if last <= low:
@@ -447,12 +455,8 @@ def _best_cut(opportunities: list[int], text: str, pos: int, longest: int, targe
         ranks = [cut_rank(text, position) for position in candidates]
         best = max(ranks)
         candidates = [p for p, rank in zip(candidates, ranks) if rank == best]
-    elif inner := [
-        match.end()
-        for match in _INNER_BREAK.finditer(text, pos, longest)
-        if match.end() >= pos + (longest - pos) // 2
-    ]:
-        candidates = inner  # a word over budget: after a hyphen, a dash or a slash inside it
+    elif inner and target < longest and (breaks := _inner_breaks(text, pos, longest, target)):
+        candidates = breaks  # a word over budget: after a hyphen, a dash or a slash in it
     elif target < longest:
         bounds = cluster_ends(text, pos, longest)
         return _nearest(bounds, target, lambda b: b == longest or not forbidden_at(text, b))
@@ -464,6 +468,19 @@ def _best_cut(opportunities: list[int], text: str, pos: int, longest: int, targe
 _INNER_BREAK = regex.compile(r"(?<=[\p{L}\p{N}])[-\u2010\u2013\u2014/]+(?=[\p{L}\p{N}])")
 """A hyphen, dash or slash between letters or digits: where a word longer than the budget
 is cut before anywhere else (``state-of-|the-art``, ``example.com/|docs``)."""
+
+
+def _inner_breaks(text: str, pos: int, longest: int, target: float) -> list[int]:
+    """The places after a hyphen, a dash or a slash in ``(pos, longest]`` that leave a
+    part of half to one and a half times the even share ``target - pos``: no runt, and
+    the parts after it can still be even."""
+    share = target - pos
+    low, high = pos + share / 2, min(longest, pos + 1.5 * share)
+    return [
+        match.end()
+        for match in _INNER_BREAK.finditer(text, pos, longest)
+        if low <= match.end() <= high
+    ]
 
 
 def _nearest(candidates: list[int], target: float, allowed: Callable[[int], bool]) -> int:
