@@ -493,6 +493,7 @@ def test_abbreviations_match_whole_words_only() -> None:
 
 
 def test_a_number_sign_before_a_number_keeps_the_sentence() -> None:
+    # (lower case "no." before a number may end one: "The answer was no. 42 Senators voted.")
     text = "He lives at No. 4 Privet Drive. See Nos. 3 and 4. The answer was No. Then he left."
     assert pieces(text, sentence_spans(text)) == [
         "He lives at No. 4 Privet Drive. ",
@@ -686,6 +687,9 @@ def test_tailorings_only_remove_breaks_or_move_them_before_an_opener(text: str) 
         ("See _Hackluyt._ And more.", ["See _Hackluyt._ ", "And more."]),
         ("It is **very important.** Next.", ["It is **very important.** ", "Next."]),
         ("Why?~~ No.", ["Why?~~ ", "No."]),
+        ("(_Enter Ahab: all._) Next.", ["(_Enter Ahab: all._) ", "Next."]),  # closers too
+        ("See _it._\u2003And so.", ["See _it._\u2003", "And so."]),  # any space after
+        ("._\x0c", ["._\x0c"]),
         ("Done. _Next_ one.", ["Done. ", "_Next_ one."]),  # (emphasis that opens)
     ],
 )
@@ -750,6 +754,12 @@ def test_a_line_of_dialogue_starts_a_sentence_where_lines_are_wrapped(
         # a dash that goes on the sentence: lower case after it, or no space before it
         ("It was 5 p.m. — the usual time.", ["It was 5 p.m. — the usual time."]),
         ("Done.—The end.", ["Done.—The end."]),
+        # an attribution after a quotation, a signature: no sentence of their own
+        (
+            "“Be yourself; everyone else is already taken.” — Oscar Wilde",
+            ["“Be yourself; everyone else is already taken.” — Oscar Wilde"],
+        ),
+        ("This is the end. – The Editors", ["This is the end. – The Editors"]),
     ],
 )
 def test_a_dialogue_dash_after_a_sentence_starts_the_next(text: str, expected: list[str]) -> None:

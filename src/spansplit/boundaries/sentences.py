@@ -183,9 +183,7 @@ def _template(
         )
         abbreviation = f"(?!(?:{ends_word})[{ef}]*(?:[{sp}][{ef}]*)+[^{sp}{ef}{p}])"  # "Mr. S"
         # A number sign's abbreviation before a number: "at No. 4 Privet Drive".
-        numbered = "|".join(
-            f"(?<=(?<![{c['WORD']}]){sign}\\.)" for sign in ("No", "no", "Nr", "Nos", "nos")
-        )
+        numbered = "|".join(f"(?<=(?<![{c['WORD']}]){sign}\\.)" for sign in ("No", "Nr", "Nos"))
         abbreviation += f"(?!(?:{numbered})[{ef}]*(?:[{sp}][{ef}]*)+[0-9])"
     if openers:
         glued_opener = f"(?=[{c['OPEN']}][{close}{ef}]*(?![{close}{ef}])[^{sp}{p}{c['SCONT']}{t}])"
@@ -197,10 +195,13 @@ def _template(
     sterm_sb8 = sb8 if lowercase_continues else ""
     sb8a = f"(?![{c['SCONT']}{t}])"  # "?!", "!,"
     if openers:
-        # A tailoring: after the spaces, a dash that opens a line of dialogue does not go
-        # on the sentence (SContinue) but starts the next: "ella. —No —dijo".
+        # A tailoring: a dash that opens a line of dialogue right after a terminator and a
+        # space or two does not go on the sentence (SContinue) but starts the next, which
+        # ends on its line: "ella. —No —dijo él." (not an attribution after a quotation,
+        # "…taken.” — Oscar Wilde", nor a signature, "the end. – The Editors").
         spoken = f"{c['UPPER']}{re.escape(_SPOKEN_OPENERS)}"
-        dialogue = f"(?<=[{sp}])[{_DIALOGUE_DASHES}][ \u00a0]*[{spoken}]"
+        after_terminator = f"(?:(?<=[{t}][{sp}])|(?<=[{t}][{sp}][{sp}]))"
+        dialogue = f"{after_terminator}[{_DIALOGUE_DASHES}][ \u00a0]*[{spoken}][^{p}]*?[{t}]"
         sb8a = f"(?!(?!{dialogue})[{c['SCONT']}{t}])"
     # Never end inside a grapheme cluster: not after a Prepend character, not before a
     # mark that joins the character before it, not inside an emoji ZWJ sequence.
@@ -569,10 +570,11 @@ _CLOSING_AFTER_SPACE = re.compile(
 """A closing quotation mark followed by a space, punctuation or the end (it closes: UAX #14
 LB15b), with the spaces after it."""
 _EMPHASIS_CLOSED = re.compile(
-    r"[_*~]{1,3}(?=[\s.,;:!?…)\]»”’›]|\Z)[ \t\u00a0\u202f]*(?:\r\n|[\r\n\x85\u2028\u2029])?"
+    r"[_*~]{1,3}[)\]»”’›\"']*(?=[\s.,;:!?…]|\Z)[^\S\r\n\x85\u2028\u2029]*"
+    r"(?:\r\n|[\r\n\x85\u2028\u2029])?"
 )
-"""Markdown's closing emphasis (``_``, ``**``, ``~~``) followed by a space, punctuation or
-the end, with the spaces after it."""
+"""Markdown's closing emphasis (``_``, ``**``, ``~~``) and the closing marks after it,
+followed by a space, punctuation or the end, with the spaces after them."""
 _TERMINATED = frozenset(".!?…。！？‼⁇⁈⁉")
 
 
