@@ -209,17 +209,16 @@ Item = Document | DocumentSource | DocumentError
 
 def as_document(item: object, position: int) -> Item:
     """A :class:`Document` from what a caller passed: a Document, a mapping with ``text``
-    (and ``id``, ``metadata``; its other keys, as a dataset's row has them, join the
-    metadata, whose own keys win), or a string (its id is its position); a
-    :class:`DocumentSource` and a :class:`DocumentError` (a document that could not even
-    be read) stay as they are."""
+    (and ``id``, ``metadata``; no other key is read: a row's other columns, which may be
+    large or not JSON, are not copied into every chunk's record unless put in its
+    ``metadata``), or a string (its id is its position); a :class:`DocumentSource` and a
+    :class:`DocumentError` (a document that could not even be read) stay as they are."""
     if isinstance(item, (Document, DocumentSource, DocumentError)):
         return item
     if isinstance(item, str):
         return Document(item, str(position))
     if isinstance(item, Mapping) and "text" in item:
-        fields = {k: v for k, v in item.items() if k not in ("text", "id", "metadata")}
-        metadata = {**fields, **(item.get("metadata") or {})}
+        metadata = item.get("metadata") or {}
         return Document(item["text"], str(item.get("id", position)), metadata)
     raise ParameterTypeError(
         f"documents[{position}] must be a Document, a DocumentSource, a mapping with "
