@@ -137,6 +137,8 @@ def test_inputs_may_be_strings_and_mappings() -> None:
     row = {"text": "six", "id": "y", "html": "<p>six</p>", "metadata": {"source": "b"}}
     (record,) = split_documents([row], RecursiveSplitter(5))
     assert record.document_metadata == {"source": "b"}
+    with pytest.raises(ParameterTypeError, match=r"documents\[0\] must be a Document"):
+        list(split_documents([42], RecursiveSplitter(5)))  # type: ignore[list-item]
 
 
 def test_byte_offsets_and_pages() -> None:
