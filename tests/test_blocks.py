@@ -24,7 +24,7 @@ from support import corpus_cases, peak_memory, texts_of
 
 from spansplit import Chunk, page
 from spansplit.boundaries.blocks import _cuts_of as markdown_cuts
-from spansplit.boundaries.blocks import block_layout
+from spansplit.boundaries.blocks import block_layout, fenced_blocks, fences_by_lines
 from spansplit.chunk import Span
 from spansplit.compat import split_text_blocks
 from spansplit.errors import (
@@ -950,3 +950,18 @@ def test_the_layout_of_a_run_of_headings_is_read_in_arrays() -> None:
     assert peak_memory(lambda: block_layout(text)) < 4 * len(text)
     assert peak_memory(lambda: markdown_cuts(text)) < 5 * len(text)
     assert len(markdown_cuts(text)["heading"]) == 60_000
+
+
+FENCE_LINES = ["```", "~~~", "````", "```py", "``` `x`", "  ```", "    ```", "\t```", "text", ""]
+FENCE_LINES += ["> ```", "- ```", "\ufeff```", "~~~~ ", "```  ", "# A", "---"]
+
+
+@given(
+    st.lists(st.sampled_from(FENCE_LINES), min_size=1, max_size=14),
+    st.sampled_from(["\n", "\r\n"]),
+)
+def test_fenced_blocks_are_the_fences_the_block_layout_finds(lines: list[str], ending: str) -> None:
+    """The fence lines alone give the fenced blocks that the whole line-by-line pass does
+    (what ParagraphSplitter's overlap reads; a lone CR takes the line-by-line pass)."""
+    text = ending.join(lines)
+    assert fenced_blocks(text) == fences_by_lines(text)

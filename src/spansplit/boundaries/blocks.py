@@ -48,7 +48,7 @@ from itertools import chain, pairwise
 from typing import overload
 
 from ..chunk import before_whitespace
-from ..lines import LineWalker, offset_typecode, put_sorted
+from ..lines import LineWalker, has_lone_cr, offset_typecode, put_sorted
 from .paragraphs import BLANK_CHARACTERS, leading_blanks_end
 
 HEADING = "heading"
@@ -225,9 +225,30 @@ def block_layout(text: str) -> BlockLayout:
 def fenced_blocks(text: str) -> list[tuple[int, int]]:
     """The spans of the fenced code blocks of ``text``, from the opening fence's line to
     the closing fence (an unclosed fence runs to the end), in order, without the line
-    ending or blank lines after them."""
+    ending or blank lines after them: the fences :func:`block_layout` finds, found from
+    the fence lines alone (a tenth of the time) unless a lone CR ends some line."""
     if "```" not in text and "~~~" not in text:
         return []
+    if has_lone_cr(text):
+        return fences_by_lines(text)
+    blocks: list[tuple[int, int]] = []
+    opened, char, length = -1, "", 0
+    first = _FIRST_FENCE_LINE.match(text)
+    for line in chain([first] if first else [], _FENCE_LINE.finditer(text)):
+        fence, rest = line[1], text[line.end(1) : line.end()]
+        if opened >= 0:
+            if fence[0] == char and len(fence) >= length and not rest.strip():
+                blocks.append((opened, before_whitespace(text, opened, line.end())))
+                opened = -1
+        elif not (fence[0] == "`" and "`" in rest):
+            opened, char, length = line.start() + (line is not first), fence[0], len(fence)
+    if opened >= 0:
+        blocks.append((opened, before_whitespace(text, opened, len(text))))
+    return blocks
+
+
+def fences_by_lines(text: str) -> list[tuple[int, int]]:
+    """:func:`fenced_blocks` as the line-by-line pass of :func:`block_layout` finds them."""
     found = _Structure(text, LineWalker(text))
     fence_ends = set(found.fence_ends)
     return sorted(
@@ -235,6 +256,13 @@ def fenced_blocks(text: str) -> list[tuple[int, int]]:
         for start, end in found.lead_ends.items()
         if end in fence_ends
     )
+
+
+_FENCE_LINE = re.compile("\n {0,3}(`{3,}|~{3,})[^\n]*")
+"""A line that may open or close a fence (:data:`_FENCE`), with the line feed before it
+(a literal first: searched at C speed)."""
+_FIRST_FENCE_LINE = re.compile("\ufeff? {0,3}(`{3,}|~{3,})[^\n]*")
+""":data:`_FENCE_LINE` as the text's first line, after its byte order mark if any."""
 
 
 def _merged(one: Iterable[int], other: Iterable[int], stop: int) -> Iterator[int]:

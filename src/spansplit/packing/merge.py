@@ -251,10 +251,15 @@ class OverlapSearch:
             low = max(low, end - room)
         if low >= tail:
             return None, 0, -1
+        # Starts are looked for outside the blocks the chunk holds to their end only.
+        ranges = self._outside_closed_blocks(low, tail, end) if self.blocks else [(low, tail)]
         for kind, starts in enumerate(boundaries):
-            found = [s for s in starts(text, low, tail) if not _opens_with_closing(text, s, tail)]
-            if self.blocks:
-                found = [s for s in found if not self._inside_closed_block(s, end)]
+            found = [
+                s
+                for first, last in ranges
+                for s in starts(text, first, last)
+                if not _opens_with_closing(text, s, tail)
+            ]
             best = self.longest_fit(found, end, room)
             while best[0] is not None and cuts_inside_clusters(text, [best[0]]):
                 found.remove(best[0])  # a start inside a grapheme cluster is none
@@ -263,13 +268,21 @@ class OverlapSearch:
                 return best[0], best[1], kind
         return None, 0, -1
 
-    def _inside_closed_block(self, start: int, end: int) -> bool:
-        """Whether ``start`` lies inside one of the blocks that ends by ``end``."""
-        index = bisect_right(self._block_starts, start) - 1
-        if index < 0:
-            return False
-        block_start, block_end = self.blocks[index]
-        return block_start < start < block_end <= end
+    def _outside_closed_blocks(self, low: int, tail: int, end: int) -> list[Span]:
+        """``[low, tail)`` in ranges without the inside of the blocks that end by ``end``
+        (a block's own start stays: overlap may take it whole)."""
+        ranges: list[Span] = []
+        index = bisect_left(self._block_starts, tail) - 1
+        while index >= 0 and self.blocks[index][1] > low:
+            block_start, block_end = self.blocks[index]
+            if block_end <= end:  # (a block the chunk ends inside is not closed)
+                if block_end < tail:
+                    ranges.append((max(block_end, low), tail))
+                tail = min(tail, block_start + 1)
+            index -= 1
+        if low < tail:
+            ranges.append((low, tail))
+        return ranges[::-1]
 
     def longest_fit(self, starts: list[int], end: int, room: int) -> tuple[int | None, int]:
         """The longest context ``text[s:end]`` for ``s`` in ``starts`` (ascending, so longest
