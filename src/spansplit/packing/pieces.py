@@ -386,18 +386,25 @@ def hard_cut(
     both sizes; with ``skip_blank`` (for trimmed chunks), a cluster of whitespace alone is
     left between two pieces instead, as trimming would leave it out of any chunk. Without
     ``opportunities`` (the empty separator), the places after a hyphen, a dash or a slash
-    come first where the parts stay even and no more, then every cluster boundary is as
-    good a cut as any other. Only the text
+    come first where the parts stay even and no more (up to :data:`INNER_CUTS_MOST_PARTS`
+    parts), then every cluster boundary is as good a cut as any other. Only the text
     near each cut is looked at, so a piece of any length takes memory for its parts alone.
     """
     longest = _cut(text, start, end, budget, length, opportunities, 0, skip_blank)
     if len(longest) < 2:
         return longest
     parts = len(longest)
-    even = _cut(text, start, end, budget, length, opportunities, parts, skip_blank, True)
-    if len(even) > parts:  # a cut inside a word that took a part more: even parts instead
+    inner = parts <= INNER_CUTS_MOST_PARTS
+    even = _cut(text, start, end, budget, length, opportunities, parts, skip_blank, inner)
+    if inner and len(even) > parts:  # a cut inside a word took a part more: even parts
         even = _cut(text, start, end, budget, length, opportunities, parts, skip_blank)
     return even if len(even) <= parts else longest
+
+
+INNER_CUTS_MOST_PARTS = 16
+"""The most parts of a word over budget cut after its hyphens, dashes or slashes first (a
+URL in prose, a compound); a longer run (minified code, a list of paths) is cut evenly
+alone, as the second pass that such cuts may need would cost half the time again."""
 
 
 def _cut(
