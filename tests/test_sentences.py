@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import regex
 from conftest import CORPUS, DATA, corpus_files, corpus_path, read_corpus, sample
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from support import break_test_cases, corpus_cases, peak_memory
 
@@ -649,18 +649,26 @@ def test_a_long_sentence_of_marks_holds_no_state_per_mark() -> None:
     assert peak_memory(lambda: sentence_spans(emoji)) < len(emoji)
 
 
+@example("._.")
 @given(generated)
 def test_tailorings_only_remove_breaks_or_move_them_before_an_opener(text: str) -> None:
     plain = set(ends(sentence_spans(text, **PURE)))
     for mode in ({}, {"openers": False}, {"abbreviations": ()}):
         for end in ends(sentence_spans(text, **mode)):
-            # (or past a closing quotation mark set after a space, and the spaces after it;
-            # or before bidirectional controls after a sentence's spaces)
+            # (or past a closing quotation mark set after a space, or Markdown's closing
+            # emphasis after a terminator, and the spaces after them; or before
+            # bidirectional controls after a sentence's spaces, or a dialogue dash)
             closed = regex.search(r" [»”’›][ \t\u00a0\u202f]*(?:\r\n|[\r\n])?\Z", text[:end])
-            opens = regex.match(
-                r"[\p{Ps}\p{Pi}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]", text[end : end + 1]
+            emphasis = regex.search(
+                r"[.!?…。！？‼⁇⁈⁉」』”’）〉》»][_*~]{1,3}[)\]»”’›\"']*[^\S\r\n\x85\u2028\u2029]*"
+                r"(?:\r\n|[\r\n\x85\u2028\u2029])?\Z",
+                text[:end],
             )
-            assert end in plain or opens or closed
+            opens = regex.match(
+                r"[\p{Ps}\p{Pi}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2014\u2013\u2015]",
+                text[end : end + 1],
+            )
+            assert end in plain or opens or closed or emphasis
 
 
 @pytest.mark.parametrize(
