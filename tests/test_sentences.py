@@ -698,6 +698,7 @@ def test_tailorings_only_remove_breaks_or_move_them_before_an_opener(text: str) 
         ("(_Enter Ahab: all._) Next.", ["(_Enter Ahab: all._) ", "Next."]),  # closers too
         ("See _it._\u2003And so.", ["See _it._\u2003", "And so."]),  # any space after
         ("._\x0c", ["._\x0c"]),
+        ("._.", [".", "_."]),  # (no sentence starts with the full stop after it)
         ("Done. _Next_ one.", ["Done. ", "_Next_ one."]),  # (emphasis that opens)
     ],
 )

@@ -570,11 +570,12 @@ _CLOSING_AFTER_SPACE = re.compile(
 """A closing quotation mark followed by a space, punctuation or the end (it closes: UAX #14
 LB15b), with the spaces after it."""
 _EMPHASIS_CLOSED = re.compile(
-    r"[_*~]{1,3}[)\]»”’›\"']*(?=[\s.,;:!?…]|\Z)[^\S\r\n\x85\u2028\u2029]*"
+    r"[_*~]{1,3}[)\]»”’›\"']*(?=\s|\Z)[^\S\r\n\x85\u2028\u2029]*"
     r"(?:\r\n|[\r\n\x85\u2028\u2029])?"
 )
 """Markdown's closing emphasis (``_``, ``**``, ``~~``) and the closing marks after it,
-followed by a space, punctuation or the end, with the spaces after them."""
+followed by a space or the end (not by punctuation, which would start the next sentence),
+with the spaces after them."""
 _TERMINATED = frozenset(".!?…。！？‼⁇⁈⁉")
 
 
