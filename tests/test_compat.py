@@ -39,3 +39,14 @@ def test_seed_functions_give_the_main_api_chunks() -> None:
     assert compat.split_token_paragraphs(text, 8) == ParagraphSplitter(
         8, length="cl100k_base"
     ).split(text)
+
+
+def test_the_seed_pager_is_in_compat() -> None:
+    # Seed 000 returns {blocks, nextOffset}: compat.page gives Page(items, next_offset).
+    blocks = compat.split_text_blocks("One.\n\nTwo.\n\nThree.", 5)
+    assert len(blocks) > 2
+    first = compat.page(blocks, 0, 2)
+    assert isinstance(first, compat.Page)
+    assert first.items == blocks[:2]
+    assert first.next_offset == 2
+    assert compat.page(blocks, len(blocks) - 1, 2).next_offset is None

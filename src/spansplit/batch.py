@@ -478,8 +478,9 @@ def _outcomes(future: Future[_Returned], batch: list[Item]) -> list[Outcome]:
         names = [_name_of(item) for item in batch]
         which = names[0] if len(names) == 1 else f"{len(names)} documents from {names[0]} on"
         raise WorkerStoppedError(
-            f"a worker process stopped (killed by a signal, or out of memory?) before it "
-            f"returned the chunks of {which}; nothing from there on was split"
+            f"a worker process stopped (killed by a signal, out of memory, or a script "
+            f"started without `if __name__ == '__main__':` that a spawned worker ran again?) "
+            f"before it returned the chunks of {which}; nothing from there on was split"
         ) from error
     for message, category in notes:
         warnings.warn(message, category, stacklevel=2)

@@ -27,7 +27,7 @@ from typing import Any
 
 from .boundaries.paragraphs import paragraph_spans
 from .boundaries.separators import KeepSeparator
-from .chunk import Chunk, SizedSpan
+from .chunk import Chunk, Page, SizedSpan, page
 from .errors import InvalidParameterError, ParameterTypeError
 from .lines import count_lines
 from .sizing import LengthSpec
@@ -141,9 +141,11 @@ def content_view(chunks: Sequence[Chunk]) -> list[dict[str, Any]]:
 
 
 __all__ = [
+    "Page",
     "PlainParagraphSplitter",
     "chunk_text",
     "content_view",
+    "page",
     "paragraphs_json",
     "split_text",
     "split_text_blocks",

