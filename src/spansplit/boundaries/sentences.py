@@ -468,15 +468,18 @@ def _unwrapped(text: str, items: Sequence[int] = ()) -> str:
     for first, last in paragraph_spans(text):
         inside = text[first:last].replace("\r\n", "  ").replace("\r", " ").replace("\n", " ")
         parts.append(text[done:first])
+        taken = first  # the paragraph is in parts up to here (each part sliced once)
         while at < len(items) and items[at] < last:
             line_start = items[at]
             at += 1
-            if line_start > first:  # the line ending before it stays
+            if line_start > taken:  # the line ending before it stays
                 ending = 2 if text.startswith("\r\n", line_start - 2) else 1
-                cut = line_start - first
-                parts += (inside[: cut - ending], text[line_start - ending : line_start])
-                inside, first = inside[cut:], line_start
-        parts.append(inside)
+                parts += (
+                    inside[taken - first : line_start - ending - first],
+                    text[line_start - ending : line_start],
+                )
+                taken = line_start
+        parts.append(inside[taken - first :])
         done = last
     parts.append(text[done:])
     return "".join(parts)
