@@ -658,3 +658,20 @@ def test_a_line_may_break_beside_an_emoji(text: str, expected: list[int]) -> Non
     assert break_opportunities(text, 0, len(text)) == expected
     words = [c.text for c in split_recursive("Thanks 👍🏽👍🏽congratulations everyone", 16)]
     assert words == ["Thanks", "👍🏽👍🏽", "congratulations", "everyone"]
+
+
+@settings(max_examples=2000)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from([" ", "\n", "\u3000", "\xa0", "\u2028", "\x1c", "a", "中"]),
+            st.sampled_from(["。", "」", "「", "“", "”", "’", "«", "»", "(", ")", ",", ".", "!"]),
+            st.characters(blacklist_categories=("Cs",)),
+        ),
+        max_size=12,
+    ).map("".join)
+)
+def test_the_quick_test_for_forbidden_runs_agrees_with_the_rules(text: str) -> None:
+    # forbidden_run first reads the characters alone with a standard re pattern (the
+    # quotation marks' context aside): where that finds nothing, the rules find nothing.
+    assert linebreaks.forbidden_run(text) == (linebreaks._FORBIDDEN_RUN.search(text) is not None)

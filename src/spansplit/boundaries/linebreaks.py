@@ -195,8 +195,10 @@ other than spaces at C speed."""
 # A first character that may hide a closing one (itself, or a space before one) and a
 # last character that may hide an opening one, any quotation mark included: these read
 # characters gathered from the edges of pieces, out of their context.
-_EDGE_FIRST = regex.compile(rf"[\s{CLOSING_CLASSES}[\p{{lb=QU}}&&\p{{Pf}}]]", regex.V1)
-_EDGE_LAST = regex.compile(r"[\s\p{lb=OP}[\p{lb=QU}&&\p{Pi}]]", regex.V1)
+_MAY_CLOSE = rf"{CLOSING_CLASSES}[\p{{lb=QU}}&&\p{{Pf}}]"
+_MAY_OPEN = r"\p{lb=OP}[\p{lb=QU}&&\p{Pi}]"
+_EDGE_FIRST = regex.compile(rf"[\s{_MAY_CLOSE}]", regex.V1)
+_EDGE_LAST = regex.compile(rf"[\s{_MAY_OPEN}]", regex.V1)
 
 
 _FORBIDDEN_RUN = regex.compile(rf"\s{_CLOSING_SET}|{_OPENING_SET}\s", regex.V1)
@@ -204,8 +206,24 @@ _FORBIDDEN_RUN = regex.compile(rf"\s{_CLOSING_SET}|{_OPENING_SET}\s", regex.V1)
 
 def forbidden_run(text: str, start: int = 0, end: int | None = None) -> bool:
     """Whether ``text[start:end]`` has whitespace before closing punctuation or after
-    opening punctuation (a run of it may then be no cut)."""
-    return _FORBIDDEN_RUN.search(text, start, len(text) if end is None else end) is not None
+    opening punctuation (a run of it may then be no cut). Most text has neither, which a
+    standard ``re`` pattern of the characters alone (their context aside) tells at a
+    sixth of the time ``regex`` takes."""
+    end = len(text) if end is None else end
+    if _forbidden_run_hint().search(text, start, end) is None and not _ASTRAL.search(
+        text, start, end
+    ):
+        return False
+    return _FORBIDDEN_RUN.search(text, start, end) is not None
+
+
+@lru_cache(maxsize=1)
+def _forbidden_run_hint() -> re.Pattern[str]:
+    """Whitespace before a character that may be closing punctuation, or after one that
+    may be opening punctuation (quotation marks by their kind alone), in the BMP: where
+    this finds nothing in text of the BMP, :data:`_FORBIDDEN_RUN` finds nothing either."""
+    space, closing, opening = (bmp_ranges(members) for members in (r"\s", _MAY_CLOSE, _MAY_OPEN))
+    return re.compile(f"[{space}][{closing}]|[{opening}][{space}]")
 
 
 def glue(
