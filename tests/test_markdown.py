@@ -1047,9 +1047,8 @@ def test_a_link_reference_definition_after_a_heading_is_cut_at_its_line() -> Non
         (
             "Text.\n\n[rust]: https://www.rust-lang.org/learn\n[cargo]: https://doc.rust-lang.org/cargo/\n",
             60,
-            [
-                "Text.",
-                "[rust]: https://www.rust-lang.org/learn",
+            [  # (a runt before the definitions that had to be split goes with the first)
+                "Text.\n\n[rust]: https://www.rust-lang.org/learn",
                 "[cargo]: https://doc.rust-lang.org/cargo/",
             ],
         ),
@@ -1321,12 +1320,13 @@ def test_what_fits_alone_but_not_with_its_heading_is_kept_whole(
         (  # nor a fence after a heading in a quote in a quote (cut between its lines)
             "> x\n>\n> > # Heading\n> > ```\n> > line one\n> > line two\n> > ```\n",
             45,
-            ["> x", ">\n> > # Heading", "> > ```\n> > line one\n> > line two\n> > ```"],
+            # ("> x", a runt, goes with the first part of the quote that had to be split)
+            ["> x\n>\n> > # Heading", "> > ```\n> > line one\n> > line two\n> > ```"],
         ),
         (  # nor a table there (cut inside a row)
             "> x\n>\n> > # A heading that is long\n> > | h |\n> > |---|\n> > | r |\n",
             40,
-            ["> x", ">\n> > # A heading that is long", "> > | h |\n> > |---|\n> > | r |"],
+            ["> x\n>\n> > # A heading that is long", "> > | h |\n> > |---|\n> > | r |"],
         ),
         (  # nor its header row from its delimiter row
             ">\n> > # A heading that is long\n> > | h |\n> > |---|\n",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import pairwise
@@ -249,6 +250,72 @@ def test_empty_separator_never_splits_crlf() -> None:
     for chunk in chunks:
         assert not chunk.text.endswith("\r") or text[chunk.end : chunk.end + 1] != "\n"
         assert not chunk.text.startswith("\n") or text[chunk.start - 1] != "\r"
+
+
+def test_line_feed_separators_find_the_blank_lines_of_crlf_and_cr_text() -> None:
+    # A literal "\n\n" never occurs in Windows text ("\r\n\r\n"): each paragraph was
+    # cut at its lines instead, and a chunk ended mid-paragraph. Line feeds match line
+    # endings of every kind, as the chunks' line numbers read them.
+    text = "One two three.\nFour five.\n\nSix seven.\nEight."
+    lf = texts_of(split_recursive(text, 30))
+    assert lf == ["One two three.\nFour five.", "Six seven.\nEight."]
+    for ending in ("\r\n", "\r"):
+        converted = texts_of(split_recursive(text.replace("\n", ending), 30))
+        assert converted == [chunk.replace("\n", ending) for chunk in lf]
+    # The level itself, each line ending one line feed: a run holds as many separators as
+    # fit, the rest goes with the next piece, and a kept separator is whole line endings.
+    paragraphs = SeparatorLevel("\n\n", keep="end")
+    crlf = "a\r\n\r\n\r\nb\rc\r\rd"
+    assert [crlf[a:b] for a, b in paragraphs(crlf, 0, len(crlf))] == [
+        "a\r\n\r\n",
+        "\r\nb\rc\r\r",
+        "d",
+    ]
+
+
+@given(
+    text=st.lists(
+        st.sampled_from(["a", "Ab. ", "中文字", "。", "」", " ", "\t", "\n", "\n\n", "\n \n"]),
+        max_size=60,
+    ).map("".join),
+    keep=st.sampled_from([False, True, "start", "end"]),
+    separator=st.sampled_from(["\n", "\n\n", "\n\n\n"]),
+)
+def test_line_feed_separators_split_crlf_and_cr_text_as_lf_text(
+    text: str, keep: KeepSeparator, separator: str
+) -> None:
+    level = SeparatorLevel(separator, keep)
+    lf_pieces = level(text, 0, len(text))
+    assert level(text.replace("\n", "\r"), 0, len(text)) == lf_pieces
+    # In CRLF text each offset moves by the line feeds before it (each now a pair).
+    feeds = [index for index, char in enumerate(text) if char == "\n"]
+
+    def moved(offset: int) -> int:
+        return offset + bisect_left(feeds, offset)
+
+    crlf = text.replace("\n", "\r\n")
+    assert level(crlf, 0, len(crlf)) == [(moved(a), moved(b)) for a, b in lf_pieces]
+
+
+@given(
+    text=st.lists(
+        st.sampled_from(["a", "bc", "Ab. ", "word", "中文字", "。", "」", " ", "\n", "\n\n"]),
+        max_size=60,
+    ).map("".join),
+    size=st.integers(8, 30),
+    overlap=st.sampled_from([0, 4]),
+    preset=st.sampled_from([None, "plain", "cjk", "markdown", "python"]),
+)
+def test_lone_cr_text_splits_as_lf_text(
+    text: str, size: int, overlap: int, preset: str | None
+) -> None:
+    splitter = (
+        RecursiveSplitter(size, overlap)
+        if preset is None
+        else RecursiveSplitter.from_preset(preset, size, chunk_overlap=overlap)
+    )
+    expected = [(chunk.start, chunk.end) for chunk in splitter.split(text)]
+    assert [(c.start, c.end) for c in splitter.split(text.replace("\n", "\r"))] == expected
 
 
 def test_without_the_empty_separator_pieces_are_still_cut_to_fit() -> None:

@@ -108,7 +108,7 @@ class HeadingLines:
 
     def occurs(self, text: str, start: int, end: int) -> bool:
         """Whether the separator occurs in ``text[start:end]``."""
-        return text.find(self.separator, start, end) >= 0
+        return self.lines.occurs(text, start, end)
 
     def __call__(self, text: str, start: int, end: int) -> list[Span]:
         pieces = split_at(text, start, end, self.separator, self.keep)
@@ -313,8 +313,57 @@ class SeparatorLevel:
         if pattern is None:
             return True
         if isinstance(pattern, str):
-            return text.find(pattern, start, end) >= 0
+            if text.find(pattern, start, end) >= 0:
+                return True
+            return (
+                is_line_feeds(pattern)
+                and text.find("\r", start, end) >= 0
+                and line_endings(len(pattern)).search(text, start, end) is not None
+            )
         return pattern.search(text, start, end) is not None
+
+
+def is_line_feeds(separator: str) -> bool:
+    """Whether ``separator`` is made of line feeds only (``"\n"``, ``"\n\n"``): it then
+    matches line endings of every kind, as many in a row (a CRLF pair or a lone CR is one
+    line ending, as CommonMark and the chunks' line numbers read them), so that
+    ``"\n\n"`` finds the blank lines of a text with Windows line endings too."""
+    return bool(separator) and not separator.strip("\n")
+
+
+@lru_cache(maxsize=16)
+def line_endings(count: int) -> re.Pattern[str]:
+    """``count`` line endings in a row, of any kind (what ``count`` line feeds match); a
+    CRLF pair is one, never a CR and an LF."""
+    return re.compile(f"(?:\r\n|\r(?!\n)|\n){{{count}}}")
+
+
+_LINE_ENDING_RUN = re.compile(f"(?:{LINE_ENDING.pattern})+")
+
+
+def _split_line_endings(
+    text: str, start: int, end: int, count: int, keep_separator: KeepSeparator
+) -> list[Span]:
+    """:func:`split_at` for a separator of ``count`` line feeds in text that holds a CR
+    (see :func:`is_line_feeds`), as the literal splits LF text: a run of line endings
+    holds as many separators as fit, from its start, and what is left after them belongs
+    to the next part; dropped, a run's separators go as one, and kept with a neighbour
+    so does a run of :data:`LONG_RUN` code points or more."""
+    matches: list[Span] = []
+    for run in _LINE_ENDING_RUN.finditer(text, start, end):
+        ends = [found.end() for found in LINE_ENDING.finditer(text, run.start(), run.end())]
+        separators = len(ends) // count
+        if not separators:
+            continue
+        run_start, last_end = run.start(), ends[separators * count - 1]
+        if keep_separator is False or (separators > 1 and last_end - run_start >= LONG_RUN):
+            matches.append((run_start, last_end))
+            continue
+        for index in range(separators):
+            separator_end = ends[(index + 1) * count - 1]
+            matches.append((run_start, separator_end))
+            run_start = separator_end
+    return _pieces_between(start, end, matches, keep_separator)
 
 
 def separator_levels(
@@ -354,6 +403,8 @@ def _split_literal(
 ) -> list[Span]:
     """:func:`split_at` for a literal separator: ``str.split`` finds the parts at C speed,
     and their offsets are running sums of their lengths."""
+    if is_line_feeds(separator) and text.find("\r", start, end) >= 0:
+        return _split_line_endings(text, start, end, len(separator), keep_separator)
     segment = text[start:end]
     unit = separator[0]
     if (

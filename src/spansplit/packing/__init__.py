@@ -34,7 +34,7 @@ from ..boundaries.levels import (
     splits,
 )
 from ..boundaries.sentences import forget_sentence_starts
-from ..boundaries.separators import SeparatorLevel
+from ..boundaries.separators import SeparatorLevel, is_line_feeds
 from ..chunk import SizedSpan, Span, trim_span
 from ..config import ChunkConfig
 from ..errors import InconsistentLengthError
@@ -398,12 +398,12 @@ def _scan(
     )
     if first is None or _one_part(levels[first], text, start):
         return None
-    finer = levels[len(separators) :]
 
-    def split_piece(start: int, end: int) -> list[SizedSpan]:
-        # A piece too big for every whitespace separator, alone (no overlap: its chunks
-        # never cross its edges).
-        return _general(text, [(start, end)], finer, structure, config, overlap=False)
+    def split_pieces(spans: list[Span], level: int) -> list[SizedSpan]:
+        # A piece too big for the scan's level ``level`` (and the runt before it), alone
+        # (no overlap: its chunks never cross its edges).
+        after = levels[first + level + 1 :]
+        return _general(text, spans, after, structure, config, overlap=False)
 
     search = OverlapSearch(
         text,
@@ -420,7 +420,7 @@ def _scan(
         config.chunk_size,
         config.chunk_overlap,
         search,
-        split_piece,
+        split_pieces,
         literal_levels(levels),
         start,
         one_piece=first > 0 and _one_line(text, start, len(text)),
@@ -449,6 +449,8 @@ def _one_part(level: Level, text: str, start: int = 0) -> bool:
     if not isinstance(level, SeparatorLevel) or level.keep is False or level.literal is None:
         return False
     literal = level.literal
+    if is_line_feeds(literal) and "\r" in text:  # (it matches CRLF and lone CR too)
+        return len(level(text, start, len(text))) == 1
     at_edge = text.startswith(literal, start) if level.keep == "start" else text.endswith(literal)
     return at_edge and text.count(literal, start) == 1
 

@@ -28,6 +28,10 @@ from ..sizing.base import CodePoints, LengthFunction, TextMeasurer, Utf8Bytes, U
 from .pieces import Pieces, hard_cut
 
 VERIFY_BATCH = 128
+
+RUNT_SHARE = 10
+"""A chunk under one tenth of the budget is a runt: before the parts of a piece that had to
+be split, it goes with them (see ``_Packer._leads_run``)."""
 """Chunks planned ahead and measured together when the length is not additive."""
 
 
@@ -119,6 +123,7 @@ def _without_blank(text: str, pieces: Pieces, measurer: TextMeasurer) -> Pieces:
         [spans[i] for i in kept],
         [pieces.sizes[i] for i in kept],
         breaks={bisect_left(kept, b) for b in pieces.breaks} - {len(kept)},
+        starts={bisect_left(kept, b) for b in pieces.starts} - {len(kept)},
         balanced=[(bisect_left(kept, a), bisect_left(kept, b)) for a, b in pieces.balanced],
         measurer=measurer,
     )
@@ -394,6 +399,7 @@ class _Packer:
         self.trim = trim
         self.balanced = _union(pieces.balanced)
         self.caps: dict[int, int] = {}  # run start -> even cap (see _cap)
+        self.run_heads: dict[int, int] = {}  # run start -> the runt before it that leads it
         self.alone: dict[int, int] = {}  # piece -> its size alone (see _alone)
         # the end of the piece before the first (elsewhere: packed a window at a time)
         self.lead = (self.spans[0][0] if self.spans else 0) if pieces.lead is None else pieces.lead
@@ -404,6 +410,7 @@ class _Packer:
             self.joined = list(pieces.joined)
         self.breaks = sorted(pieces.breaks)
         self.break_set = pieces.breaks
+        self.starts = pieces.starts  # breaks of the structure's, not a split piece's alone
         self.fences = fences  # see merge's overlap_fences
         self.prefix = [0, *accumulate(self.joined)]
 
@@ -489,13 +496,25 @@ class _Packer:
         run_end = len(self.spans)
         if following_break < len(self.breaks):
             run_end = self.breaks[following_break]
-        last = max(min(last, run_end - 1), first)
+        fitting, last = last, max(min(last, run_end - 1), first)
         # A heading goes with what follows it, not at the end of a chunk (inside a piece
         # that had to be split, its parts are evened out instead).
         if last + 1 < run_end and not self._in_balanced(first):
             last = self._before_headings(first, last)
+        run_start: int | None = None
         if last + 1 < run_end and self._in_balanced(first):
             run_start = self.breaks[following_break - 1] if following_break else 0
+            run_start = self.run_heads.get(run_start, run_start)
+        elif self._leads_run(first, last, run_end):
+            # A runt before the parts of a piece that had to be split (a chapter title
+            # before its first paragraph, the chunk before being full): their run takes it.
+            self.run_heads[run_end] = run_start = first
+            following_break += 1
+            run_end = len(self.spans)
+            if following_break < len(self.breaks):
+                run_end = self.breaks[following_break]
+            last = max(min(fitting, run_end - 1), first)
+        if run_start is not None and last + 1 < run_end:
             cap = self._cap(run_start, run_end)
             # Where the cap leaves the run two more chunks, they are evened on their own:
             # several packings may share the run's smallest largest chunk, and the greedy
@@ -511,6 +530,20 @@ class _Packer:
             capped = bisect_right(prefix, cap - self.sizes[first] + prefix[first + 1], first + 1)
             last = max(first, min(last, capped - 2))
         return Plan(first, last, overlap_start, overlap_size)
+
+    def _leads_run(self, first: int, last: int, run_end: int) -> bool:
+        """Whether pieces ``first..last``, a chunk that ends where the parts of a piece that
+        had to be split begin (``run_end``), are a runt: under :data:`RUNT_SHARE` of the
+        budget, and not such parts themselves; the structure may ask for those parts to
+        start a chunk (a Markdown section) all the same."""
+        return (
+            last + 1 == run_end < len(self.spans)
+            and run_end not in self.starts
+            and self._in_balanced(run_end)
+            and not self._in_balanced(first)
+            and RUNT_SHARE * (self.sizes[first] + self.prefix[run_end] - self.prefix[first + 1])
+            < self.budget
+        )
 
     def _alone(self, index: int) -> int:
         """The size of piece ``index`` alone, where a chunk starts with it, measured once

@@ -33,7 +33,8 @@ class Pieces:
     gap and the piece), measured once, and ``sizes[i]`` is that same figure (an estimate
     that the final measurement checks) unless it was over budget and the piece was then
     measured alone; for an additive length ``joined`` is derived in ``merge``.
-    ``breaks`` holds the indices of pieces that must start a new chunk; ``balanced``
+    ``breaks`` holds the indices of pieces that must start a new chunk, ``starts`` those of
+    them the structure asks for (not only the isolation of a split piece's parts); ``balanced``
     the index ranges ``[first, end)`` of pieces cut from one piece that had to be split
     (with ``isolate``), whose chunks :func:`~.merge.merge` evens out instead of filling
     greedily (no runt at the end of a split piece).
@@ -43,6 +44,7 @@ class Pieces:
     sizes: list[int] = field(default_factory=list)
     joined: list[int] = field(default_factory=list)
     breaks: set[int] = field(default_factory=set)
+    starts: set[int] = field(default_factory=set)
     balanced: list[Span] = field(default_factory=list)
     trimmed: bool = False  # no piece starts or ends with whitespace (``fit(trim=True)``)
     measurer: TextMeasurer | None = None  # what measured them, reused by ``merge``
@@ -264,6 +266,7 @@ def _append_fitting(frame: _Frame, stop: int, out: Pieces, rules: _Rules) -> Non
     shift = len(out.spans) - done
     window = breaks[bisect_left(breaks, done) : bisect_left(breaks, stop)]
     out.breaks.update(i + shift for i in window)
+    out.starts.update(i + shift for i in window)
     out.spans += frame.spans[done:stop]
     out.sizes += frame.sizes[done:stop]
     if not rules.length.additive:
@@ -293,10 +296,13 @@ def _close(text: str, frame: _Frame, out: Pieces, rules: _Rules) -> None:
         and looks_like_heading(text, *out.spans[first - 1])
     ):
         out.breaks.discard(first)
+        out.starts.discard(first)
         first -= 1
         moved += 1
     if k in frame.wanted or rules.isolate:
         out.breaks.add(first)
+    if k in frame.wanted:
+        out.starts.add(first)
     if rules.isolate:
         out.balanced.append((first, len(out.spans)))
         if frame.done < len(frame.spans):

@@ -33,10 +33,10 @@ from ..boundaries.paragraphs import (
     looks_like_heading,
     may_hold_headings,
 )
-from ..boundaries.separators import SeparatorLevel
-from ..chunk import SizedSpan, after_whitespace, before_whitespace
+from ..boundaries.separators import SeparatorLevel, is_line_feeds, line_endings
+from ..chunk import SizedSpan, Span, after_whitespace, before_whitespace
 from ..config import ChunkConfig
-from .merge import OverlapSearch, holds_content
+from .merge import RUNT_SHARE, OverlapSearch, holds_content
 
 
 class _JoinedSpace(Exception):
@@ -81,9 +81,10 @@ def literal_levels(levels: Sequence[Level]) -> list[str | None] | None:
     return found
 
 
-FinerSplit = Callable[[int, int], list[SizedSpan]]
-"""The general path's chunks of one piece ``text[start:end]``, split with the levels after
-the whitespace separators (alone: the chunks of a split piece never cross its edges)."""
+FinerSplit = Callable[[list[Span], int], list[SizedSpan]]
+"""The general path's chunks of pieces at one of the scan's levels (its index), split with
+the levels after it: a piece that had to be split, alone or led by a runt (alone: without
+overlap, the chunks of a split piece never cross its edges)."""
 
 
 class RecursiveScan:
@@ -128,6 +129,13 @@ class RecursiveScan:
         self._run_cache = (-1, -1, -1, -1, 0)  # level, region end, start, end, cap: see _run
         self.hashes = headings and may_hold_headings(text)  # (else no piece is a heading)
         self.carriage_returns = self.hashes and "\r" in text  # (a lone CR ends a line too)
+        # In text with a CR, separators of line feeds match every kind of line ending (see
+        # _find), which _finer's search by character does not.
+        self.line_feeds = (
+            frozenset(filter(is_line_feeds, separators)) if "\r" in text else frozenset()
+        )
+        if "\r" in text:
+            self.finer_levels = None
 
     def _is_cut(self, run_start: int, run_end: int) -> bool:
         """Whether the whitespace run ``text[run_start:run_end]`` may separate two pieces:
@@ -195,6 +203,29 @@ class RecursiveScan:
             end = region_end if region_end <= limit else self._chunk_end(separator, pos, limit)
             if self.hashes and not (parents or self.one_piece) and pos < end < region_end:
                 end = self._before_headings(separator, pos, end, region_end)
+            if (
+                not (parents or self.one_piece)
+                and pos < end < region_end
+                and RUNT_SHARE * (end - pos) < budget
+                and self._over_budget(separator, end, region_end)
+            ):
+                # A runt before a piece that must be split (a chapter's title, the chunk
+                # before it full) goes with that piece's parts (see merge's _leads_run):
+                # read at the next level with them where its pieces are pieces there too.
+                following = self._run_end(end)
+                piece_end, after = self._cut_after(separator, following + budget, region_end)
+                runt = self._pieces(separator, pos, end)
+                if level + 1 < len(separators) and self._whole_below(
+                    level, runt, following, piece_end
+                ):
+                    parents.append((level, region_end, after))
+                    level, region_end = level + 1, piece_end
+                    continue
+                if self.finer is None:
+                    raise _JoinedSpace
+                chunks += self.finer([*runt, (following, piece_end)], level)
+                pos = after
+                continue
             if (parents or self.one_piece) and pos < end < region_end:
                 # Inside a piece that had to be split: even chunks, not a runt at its end.
                 run_end, cap = self._run(separator, level, pos, region_end)
@@ -211,7 +242,7 @@ class RecursiveScan:
                 if level + 1 == len(separators):
                     if self.finer is None:
                         return None
-                    chunks += self.finer(pos, piece_end)
+                    chunks += self.finer([(pos, piece_end)], level)
                     pos = following
                     continue
                 parents.append((level, region_end, following))
@@ -263,6 +294,27 @@ class RecursiveScan:
         line_start = max(low, text.rfind("\n", low, end) + 1, text.rfind("\r", low, end) + 1)
         return looks_like_heading(text, line_start, end)
 
+    def _pieces(self, separator: str, low: int, end: int) -> list[Span]:
+        """The pieces of ``[low, end)`` (``low`` a piece's start, ``end`` a piece's end)."""
+        pieces = []
+        while True:
+            piece_end, following = self._cut_after(separator, low, end)
+            pieces.append((low, piece_end))
+            if following >= end:
+                return pieces
+            low = following
+
+    def _whole_below(self, level: int, pieces: list[Span], following: int, end: int) -> bool:
+        """Whether the next level's separator finds ``pieces`` (of ``level``) each one piece,
+        with a cut after each, and cuts the piece from ``following`` to ``end`` after them
+        (the general path splits a piece at the first level that cuts it)."""
+        below = self.separators[level + 1]
+        starts = [start for start, _ in pieces[1:]] + [following]
+        return self._cut_after(below, following, end)[0] < end and all(
+            self._find(below, start, stop) < 0 and self._find(below, stop, after) >= 0
+            for (start, stop), after in zip(pieces, starts)
+        )
+
     def _piece_start(self, separator: str, low: int, end: int) -> int:
         """Where the last piece of ``[low, end)`` (``end`` a piece's end) starts."""
         before = self._chunk_end(separator, low, end - 1)  # the cut before it, or low
@@ -279,15 +331,52 @@ class RecursiveScan:
         ``separator`` after ``low`` that may be a cut (``low`` must not be inside a
         run), that is the end of the piece there and the start of the next;
         ``region_end`` twice if there is none."""
-        text = self.text
         while True:
-            found = text.find(separator, low, region_end)
+            found = self._find(separator, low, region_end)
             if found < 0:
                 return region_end, region_end
             run_start, run_end = self._run_start(found), self._run_end(found)
             if self._is_cut(run_start, run_end):
                 return run_start, run_end
             low = run_end
+
+    def _find(self, separator: str, low: int, high: int) -> int:
+        """Where ``separator`` first occurs in ``text[low:high]`` (-1 where it does not);
+        line feeds match line endings of every kind (see
+        :func:`~spansplit.boundaries.separators.is_line_feeds`)."""
+        if separator not in self.line_feeds:
+            return self.text.find(separator, low, high)
+        found = line_endings(len(separator)).search(self.text, low, high)
+        return -1 if found is None else found.start()
+
+    def _rfind(self, separator: str, low: int, high: int) -> int:
+        """Where ``separator`` occurs in the last whitespace run of ``text[low:high]`` that
+        holds it (-1 where none does), as :meth:`_find` matches it."""
+        text = self.text
+        if separator not in self.line_feeds:
+            return text.rfind(separator, low, high)
+        # One or two line endings in a row hold one of these at least, and each of these is
+        # one or two (CRLF then CRLF holds "\n\r", CR then CRLF "\r\r"): the last is found
+        # by searching back for each.
+        if separator == "\n":
+            return max(text.rfind("\n", low, high), text.rfind("\r", low, high))
+        if separator == "\n\n":
+            return max(
+                text.rfind("\n\n", low, high),
+                text.rfind("\n\r", low, high),
+                text.rfind("\r\r", low, high),
+            )
+        pattern = line_endings(len(separator))
+        while high > low:
+            last = max(text.rfind("\n", low, high), text.rfind("\r", low, high))
+            if last < 0:
+                return -1
+            run_start = max(low, self._run_start(last + 1))
+            found = pattern.search(text, run_start, last + 1)
+            if found is not None:
+                return found.start()
+            high = run_start
+        return -1
 
     def _chunk_end(self, separator: str, low: int, limit: int) -> int:
         """A chunk's end: the furthest piece end in ``(low, limit]``, ``low`` if none, where
@@ -298,12 +387,12 @@ class RecursiveScan:
         if text[limit].isspace():
             # A run that holds the separator and starts by ``limit`` may reach past it.
             run_start, run_end = self._run_start(limit), self._run_end(limit)
-            if text.find(separator, run_start, run_end) >= 0:
+            if self._find(separator, run_start, run_end) >= 0:
                 if self._is_cut(run_start, run_end):
                     return run_start
                 high = run_start
         while True:
-            found = text.rfind(separator, low, high)
+            found = self._rfind(separator, low, high)
             if found < 0:
                 return low
             run_start = self._run_start(found)
@@ -423,7 +512,7 @@ class RecursiveScan:
             if low > first and text[low - 1].isspace():
                 run_start, run_end = self._run_start(low), self._run_end(low)
                 if (
-                    text.find(separator, run_start, run_end) >= 0
+                    self._find(separator, run_start, run_end) >= 0
                     and self._is_cut(run_start, run_end)
                     and not self._closing(run_end)
                 ):
@@ -437,7 +526,7 @@ class RecursiveScan:
         last_piece_start = first
         high = end
         while True:
-            found = text.rfind(separator, first, high)
+            found = self._rfind(separator, first, high)
             if found < 0:
                 break
             run_start, run_end = self._run_start(found), self._run_end(found)
@@ -481,7 +570,7 @@ class RecursiveScan:
                     part += 1
                 if self.marks:
                     self._check_clusters(found, part)
-                if self._closing(part):
+                if self._closing(self._run_end(part)):  # (a blank part: what follows it)
                     return self.search.finer(start, end, room, floor)[0]
                 return part
             # No part fits: the last one is split further.
