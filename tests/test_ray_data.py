@@ -219,6 +219,11 @@ def test_the_file_pipeline_selects_the_command_lines_files(
     again = chunk_files(str(root), SplitterByFileType(512), output=str(output)).take_all()
     assert [row["source"] for row in again] == expected
 
+    # A file browser's own file there is no reason to refuse the folder.
+    (output / ".DS_Store").write_bytes(b"\0\0\0\1Bud1")
+    again = chunk_files(str(root), SplitterByFileType(512), output=str(output)).take_all()
+    assert [row["source"] for row in again] == expected
+
     # Writing replaces the folder's files: one that holds more than an earlier run's
     # Parquet files is refused, with nothing deleted.
     (output / "notes.txt").write_text("keep me")

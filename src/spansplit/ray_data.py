@@ -250,9 +250,14 @@ def _output_folder(output: str) -> tuple[Any, str]:
     return found
 
 
+BROWSER_FILES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
+"""Files a desktop's file browser leaves in a folder it showed: an output folder may hold
+them (writing replaces them as it does an earlier run's Parquet files)."""
+
+
 def _check_output(output: str) -> None:
     """Refuse an ``output`` folder that holds more than Parquet files (an earlier run's
-    rows): writing replaces what is in it."""
+    rows) and :data:`BROWSER_FILES`: writing replaces what is in it."""
     import pyarrow.fs
 
     if not isinstance(output, str):
@@ -264,7 +269,8 @@ def _check_output(output: str) -> None:
     others = sorted(
         info.base_name
         for info in listed
-        if info.type != pyarrow.fs.FileType.File or not info.base_name.endswith(".parquet")
+        if info.type != pyarrow.fs.FileType.File
+        or not (info.base_name.endswith(".parquet") or info.base_name in BROWSER_FILES)
     )
     if others:
         raise InvalidParameterError(
