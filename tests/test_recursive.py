@@ -305,12 +305,13 @@ def test_line_feed_separators_split_crlf_and_cr_text_as_lf_text(
     size=st.integers(8, 30),
     overlap=st.sampled_from([0, 4]),
     preset=st.sampled_from([None, "plain", "cjk", "markdown", "python"]),
+    keep=st.sampled_from([False, True, "start"]),
 )
 def test_lone_cr_text_splits_as_lf_text(
-    text: str, size: int, overlap: int, preset: str | None
+    text: str, size: int, overlap: int, preset: str | None, keep: KeepSeparator
 ) -> None:
     splitter = (
-        RecursiveSplitter(size, overlap)
+        RecursiveSplitter(size, overlap, keep_separator=keep)
         if preset is None
         else RecursiveSplitter.from_preset(preset, size, chunk_overlap=overlap)
     )

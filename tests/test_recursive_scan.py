@@ -292,17 +292,37 @@ def test_blank_lines_of_every_line_ending_scan_as_the_general_path(ending: str) 
         ("x" * 58 + "\n\nTitle\n\n" + "words " * 20, 60),
         # A line before a line to split, at the line level: its words take it.
         ("x" * 58 + "\nab\n" + "words " * 20, 60),
+        # A paragraph whose first line is over the budget: cut at its words, which the
+        # title goes with (the scan left the title alone, a reviewing helper found).
+        (
+            "x" * 58
+            + "\n\nTitle\n\na long first line of words, longer than the budget of sixty chars"
+            + "\nshort line\n",
+            60,
+        ),
     ],
 )
 def test_a_runt_before_a_piece_to_split_scans_as_the_general_path(
     text: str, chunk_size: int
 ) -> None:
     separators = ("\n\n", "\n", " ", "")
-    calls, scanned, packed = scanned_and_general(text, chunk_size, 0, separators, False)
-    assert [call.result is not None for call in calls] == [True]
-    assert scanned == packed
+    for prose in (False, True):
+        calls, scanned, packed = scanned_and_general(text, chunk_size, 0, separators, False, prose)
+        assert [call.result is not None for call in calls] == [True]
+        assert scanned == packed
     # The runt starts the chunk of the split piece's first part: no chunk is that small.
     assert all(10 * (end - start) >= chunk_size for start, end, _ in packed[:-1])
+
+
+def test_a_runt_never_leads_a_section() -> None:
+    # The end of one section stays apart from the next section's heading and text.
+    text = "x" * 58 + "\n\nEnd.\n\n# Heading\n\n" + "a long line of words, longer\n" * 4
+    _, scanned, packed = scanned_and_general(text, 60, 0, ("\n\n", "\n", " ", ""), False)
+    assert scanned == packed
+    assert [text[start:end] for start, end, _ in packed][1:3] == [
+        "End.",
+        "# Heading\n\na long line of words, longer",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -338,7 +338,10 @@ def line_endings(count: int) -> re.Pattern[str]:
     return re.compile(f"(?:\r\n|\r(?!\n)|\n){{{count}}}")
 
 
-_LINE_ENDING_RUN = re.compile(f"(?:{LINE_ENDING.pattern})+")
+@lru_cache(maxsize=16)
+def _line_ending_runs(count: int) -> re.Pattern[str]:
+    """Runs of ``count`` line endings or more (a run of fewer holds no separator)."""
+    return re.compile(f"(?:\r\n|\r(?!\n)|\n){{{count},}}")
 
 
 def _split_line_endings(
@@ -349,8 +352,11 @@ def _split_line_endings(
     holds as many separators as fit, from its start, and what is left after them belongs
     to the next part; dropped, a run's separators go as one, and kept with a neighbour
     so does a run of :data:`LONG_RUN` code points or more."""
+    runs = _line_ending_runs(count).finditer(text, start, end)
+    if count == 1 and keep_separator is False:  # (each run one separator: lines)
+        return _pieces_between(start, end, [run.span() for run in runs], False)
     matches: list[Span] = []
-    for run in _LINE_ENDING_RUN.finditer(text, start, end):
+    for run in runs:
         ends = [found.end() for found in LINE_ENDING.finditer(text, run.start(), run.end())]
         separators = len(ends) // count
         if not separators:

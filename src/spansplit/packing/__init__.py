@@ -34,7 +34,7 @@ from ..boundaries.levels import (
     splits,
 )
 from ..boundaries.sentences import forget_sentence_starts
-from ..boundaries.separators import SeparatorLevel, is_line_feeds
+from ..boundaries.separators import SeparatorLevel, is_line_feeds, line_endings
 from ..chunk import SizedSpan, Span, trim_span
 from ..config import ChunkConfig
 from ..errors import InconsistentLengthError
@@ -450,7 +450,11 @@ def _one_part(level: Level, text: str, start: int = 0) -> bool:
         return False
     literal = level.literal
     if is_line_feeds(literal) and "\r" in text:  # (it matches CRLF and lone CR too)
-        return len(level(text, start, len(text))) == 1
+        found = line_endings(len(literal)).finditer(text, start)
+        first = next(found, None)
+        if first is None or next(found, None) is not None:
+            return False
+        return first.start() == start if level.keep == "start" else first.end() == len(text)
     at_edge = text.startswith(literal, start) if level.keep == "start" else text.endswith(literal)
     return at_edge and text.count(literal, start) == 1
 

@@ -28,11 +28,11 @@ from ..sizing.base import CodePoints, LengthFunction, TextMeasurer, Utf8Bytes, U
 from .pieces import Pieces, hard_cut
 
 VERIFY_BATCH = 128
+"""Chunks planned ahead and measured together when the length is not additive."""
 
 RUNT_SHARE = 10
 """A chunk under one tenth of the budget is a runt: before the parts of a piece that had to
 be split, it goes with them (see ``_Packer._leads_run``)."""
-"""Chunks planned ahead and measured together when the length is not additive."""
 
 
 def merge(
@@ -363,6 +363,7 @@ class Plan:
     # and size of the next chunk's overlap, which holds a sentence start (see _cut).
     cut: tuple[int, int, int] | None = None
     fresh: int | None = None  # after a cut: where the new text starts, inside piece ``first``
+    led: bool = False  # in the run of a split piece's parts that a runt leads (_leads_run)
 
 
 class _Packer:
@@ -502,13 +503,16 @@ class _Packer:
         if last + 1 < run_end and not self._in_balanced(first):
             last = self._before_headings(first, last)
         run_start: int | None = None
+        led = False
         if last + 1 < run_end and self._in_balanced(first):
             run_start = self.breaks[following_break - 1] if following_break else 0
+            led = run_start in self.run_heads
             run_start = self.run_heads.get(run_start, run_start)
         elif self._leads_run(first, last, run_end):
             # A runt before the parts of a piece that had to be split (a chapter title
             # before its first paragraph, the chunk before being full): their run takes it.
             self.run_heads[run_end] = run_start = first
+            led = True
             following_break += 1
             run_end = len(self.spans)
             if following_break < len(self.breaks):
@@ -529,7 +533,7 @@ class _Packer:
                 cap = min(cap, self._cap(first, run_end))
             capped = bisect_right(prefix, cap - self.sizes[first] + prefix[first + 1], first + 1)
             last = max(first, min(last, capped - 2))
-        return Plan(first, last, overlap_start, overlap_size)
+        return Plan(first, last, overlap_start, overlap_size, led=led)
 
     def _leads_run(self, first: int, last: int, run_end: int) -> bool:
         """Whether pieces ``first..last``, a chunk that ends where the parts of a piece that
@@ -539,6 +543,7 @@ class _Packer:
         return (
             last + 1 == run_end < len(self.spans)
             and run_end not in self.starts
+            and not self._is_heading(run_end)  # (a section's: the runt ends the one before)
             and self._in_balanced(run_end)
             and not self._in_balanced(first)
             and RUNT_SHARE * (self.sizes[first] + self.prefix[run_end] - self.prefix[first + 1])

@@ -307,12 +307,18 @@ class RecursiveScan:
     def _whole_below(self, level: int, pieces: list[Span], following: int, end: int) -> bool:
         """Whether the next level's separator finds ``pieces`` (of ``level``) each one piece,
         with a cut after each, and cuts the piece from ``following`` to ``end`` after them
-        (the general path splits a piece at the first level that cuts it)."""
+        (the general path splits a piece at the first level that cuts it) into a first part
+        that fits (one over the budget would be split apart from the runt at that level)."""
         below = self.separators[level + 1]
         starts = [start for start, _ in pieces[1:]] + [following]
-        return self._cut_after(below, following, end)[0] < end and all(
-            self._find(below, start, stop) < 0 and self._find(below, stop, after) >= 0
-            for (start, stop), after in zip(pieces, starts)
+        first_end = self._cut_after(below, following, end)[0]
+        return (
+            first_end < end
+            and first_end - following <= self.budget
+            and all(
+                self._find(below, start, stop) < 0 and self._find(below, stop, after) >= 0
+                for (start, stop), after in zip(pieces, starts)
+            )
         )
 
     def _piece_start(self, separator: str, low: int, end: int) -> int:

@@ -417,6 +417,9 @@ def _resume_point(
         plan = plans[taken]
         if plan is None or plan.last + 1 >= settled:
             continue
+        following = plans[taken + 1] if taken + 1 < len(plans) else None
+        if plan.led or (following is not None and following.led):
+            continue  # a run a runt leads is evened with it, which the next window lacks
         first = spans[plan.first][0]
         group = bisect_right(group_starts, first) - 1
         top = bisect_right(top_starts, first) - 1
