@@ -314,15 +314,20 @@ def test_a_runt_before_a_piece_to_split_scans_as_the_general_path(
     assert all(10 * (end - start) >= chunk_size for start, end, _ in packed[:-1])
 
 
-def test_a_runt_never_leads_a_section() -> None:
-    # The end of one section stays apart from the next section's heading and text.
-    text = "x" * 58 + "\n\nEnd.\n\n# Heading\n\n" + "a long line of words, longer\n" * 4
-    _, scanned, packed = scanned_and_general(text, 60, 0, ("\n\n", "\n", " ", ""), False)
-    assert scanned == packed
-    assert [text[start:end] for start, end, _ in packed][1:3] == [
-        "End.",
-        "# Heading\n\na long line of words, longer",
-    ]
+@pytest.mark.parametrize("after_heading", ["\n\n", "\n"])
+def test_a_runt_never_leads_a_section(after_heading: str) -> None:
+    # The end of one section stays apart from the next section's heading and text, where
+    # the heading is a piece of its own and where it starts the paragraph to split.
+    lines = "a long line of words, longer\n" * 4
+    text = "x" * 58 + "\n\nEnd.\n\n# Heading" + after_heading + lines
+    for prose in (False, True):
+        separators = ("\n\n", "\n", " ", "")
+        _, scanned, packed = scanned_and_general(text, 60, 0, separators, False, prose)
+        assert scanned == packed
+        assert [text[start:end] for start, end, _ in packed][1:3] == [
+            "End.",
+            "# Heading" + after_heading + "a long line of words, longer",
+        ]
 
 
 @pytest.mark.parametrize(

@@ -215,8 +215,10 @@ class RecursiveScan:
                 following = self._run_end(end)
                 piece_end, after = self._cut_after(separator, following + budget, region_end)
                 runt = self._pieces(separator, pos, end)
-                if level + 1 < len(separators) and self._whole_below(
-                    level, runt, following, piece_end
+                if (
+                    level + 1 < len(separators)
+                    and not self.hashes  # (nor before a heading: the general path decides)
+                    and self._whole_below(level, runt, following, piece_end)
                 ):
                     parents.append((level, region_end, after))
                     level, region_end = level + 1, piece_end
