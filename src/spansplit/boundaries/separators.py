@@ -331,17 +331,11 @@ def is_line_feeds(separator: str) -> bool:
     return bool(separator) and not separator.strip("\n")
 
 
-@lru_cache(maxsize=16)
-def line_endings(count: int) -> re.Pattern[str]:
-    """``count`` line endings in a row, of any kind (what ``count`` line feeds match); a
-    CRLF pair is one, never a CR and an LF."""
-    return re.compile(f"(?:\r\n|\r(?!\n)|\n){{{count}}}")
-
-
-@lru_cache(maxsize=16)
-def _line_ending_runs(count: int) -> re.Pattern[str]:
-    """Runs of ``count`` line endings or more (a run of fewer holds no separator)."""
-    return re.compile(f"(?:\r\n|\r(?!\n)|\n){{{count},}}")
+@lru_cache(maxsize=32)
+def line_endings(count: int, more: bool = False) -> re.Pattern[str]:
+    """``count`` line endings in a row, of any kind (what ``count`` line feeds match), or
+    with ``more`` a run of ``count`` or more; a CRLF pair is one, never a CR and an LF."""
+    return re.compile(f"(?:\r\n|\r(?!\n)|\n){{{count}{',' if more else ''}}}")
 
 
 def _split_line_endings(
@@ -352,7 +346,7 @@ def _split_line_endings(
     holds as many separators as fit, from its start, and what is left after them belongs
     to the next part; dropped, a run's separators go as one, and kept with a neighbour
     so does a run of :data:`LONG_RUN` code points or more."""
-    runs = _line_ending_runs(count).finditer(text, start, end)
+    runs = line_endings(count, more=True).finditer(text, start, end)  # (fewer hold none)
     if count == 1 and keep_separator is False:  # (each run one separator: lines)
         return _pieces_between(start, end, [run.span() for run in runs], False)
     matches: list[Span] = []

@@ -128,13 +128,12 @@ class RecursiveScan:
         self.marks = not text.isascii()
         self._run_cache = (-1, -1, -1, -1, 0)  # level, region end, start, end, cap: see _run
         self.hashes = headings and may_hold_headings(text)  # (else no piece is a heading)
-        self.carriage_returns = self.hashes and "\r" in text  # (a lone CR ends a line too)
+        carriage_returns = "\r" in text
+        self.carriage_returns = self.hashes and carriage_returns  # (a lone CR ends a line too)
         # In text with a CR, separators of line feeds match every kind of line ending (see
         # _find), which _finer's search by character does not.
-        self.line_feeds = (
-            frozenset(filter(is_line_feeds, separators)) if "\r" in text else frozenset()
-        )
-        if "\r" in text:
+        self.line_feeds = frozenset(filter(is_line_feeds, separators) if carriage_returns else ())
+        if carriage_returns:
             self.finer_levels = None
 
     def _is_cut(self, run_start: int, run_end: int) -> bool:
