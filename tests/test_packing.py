@@ -452,6 +452,27 @@ def test_a_runt_left_out_before_a_sentence_or_a_paragraph_leaves_its_neighbours_
     assert [c.text[:7] for c in chunks] == ["Intro.\n", "Nextxxx"]  # (a sentence: 15 > 13)
 
 
+def test_a_runt_left_out_before_a_crlf_leaves_its_neighbours_overlapping_as_before_an_lf() -> None:
+    """A CRLF pair between a runt's neighbours is one line ending, not a blank line: the
+    next chunk, inside a paragraph, takes an overlap as in LF text (a CR and an LF read as
+    two line endings had left 10 of 5,702 chunks of Moby-Dick without one in CRLF only)."""
+    lf = (
+        "andirons. The chimney jambs and all the bricks inside were very sooty,\n"
+        "so that I thought this fire-place made a very appropriate little shrine\n"
+        "or chapel for his Congo idol.\n\n"
+        "I now screwed my eyes hard towards the half hidden image, feeling but"
+    )
+    crlf = lf.replace("\n", "\r\n")
+    splitter = RecursiveSplitter(120, 30, length=lambda s: len(s.replace("\r", "")))
+    spans = [(c.start, c.end) for c in splitter.split(lf)]
+    assert spans[-1][0] < spans[-2][1]  # (the runt "very ... shrine\nor chapel ..." left out)
+    moved = [
+        (c.start - crlf.count("\r", 0, c.start), c.end - crlf.count("\r", 0, c.end))
+        for c in splitter.split(crlf)
+    ]
+    assert moved == spans
+
+
 def test_without_repeated_keeps_what_only_the_chunk_holds() -> None:
     text = "aaaa bb cc dddd"
     # (5, 10) "bb cc" lies within its neighbours' text, which meet at 7: left out.
