@@ -752,3 +752,17 @@ def test_a_window_never_resumes_inside_a_run_a_runt_leads() -> None:
     whole, windowed, used = whole_and_windowed(spansplit.ParagraphSplitter(40), text, 128)
     assert used
     assert windowed == whole
+
+
+@pytest.mark.parametrize("chars", [64, 100, 128, 200])
+def test_a_window_never_resumes_after_a_chunk_that_its_last_piece_decided(chars: int) -> None:
+    # The chunk before "# Head" ends before it: the heading goes with the paragraph after
+    # it, which did not fit. At a window's end that paragraph was shorter than in the
+    # whole text ("」" after it, in the next window, glues on), and the window resumed
+    # after a chunk that had ended elsewhere (generated texts found it).
+    text = "Some words here. \n\n# Head\n\nword word word end\n\n」 and more words here.\n\n" * 6
+    whole, windowed, used = whole_and_windowed(
+        spansplit.SentenceSplitter(40, length="utf8"), text, chars
+    )
+    assert used
+    assert windowed == whole

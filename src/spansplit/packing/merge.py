@@ -364,6 +364,9 @@ class Plan:
     cut: tuple[int, int, int] | None = None
     fresh: int | None = None  # after a cut: where the new text starts, inside piece ``first``
     led: bool = False  # in the run of a split piece's parts that a runt leads (_leads_run)
+    # The last piece whose size decided where the chunk ends: the first that did not fit
+    # (it may lie past ``last + 1``: headings before it go with it, see _greedy).
+    seen: int = 0
 
 
 class _Packer:
@@ -533,7 +536,7 @@ class _Packer:
                 cap = min(cap, self._cap(first, run_end))
             capped = bisect_right(prefix, cap - self.sizes[first] + prefix[first + 1], first + 1)
             last = max(first, min(last, capped - 2))
-        return Plan(first, last, overlap_start, overlap_size, led=led)
+        return Plan(first, last, overlap_start, overlap_size, led=led, seen=fitting + 1)
 
     def _leads_run(self, first: int, last: int, run_end: int) -> bool:
         """Whether pieces ``first..last``, a chunk that ends where the parts of a piece that

@@ -399,8 +399,9 @@ def _resume_point(
     """The last chunk the next window can resume after: its position among the chunks, the
     top-level piece and the group of them (glued across cuts the rules forbid) that its
     first piece starts, the end of the pieces the next window must find again, and its
-    plan. Its pieces and the piece after them end before the window's last group with
-    text (which may go on past the window, through blank pieces), so nothing at the
+    plan. Its pieces and the piece after them, and every piece its end was decided by,
+    end before the window's last group with text (which may go on past the window, through
+    blank pieces, or take in closing punctuation from the next), so nothing at the
     window's end decided them; the group it starts is not the first (the window moves on)."""
     groups = pieces.top_spans
     last = len(groups) - 1
@@ -415,7 +416,7 @@ def _resume_point(
     settled = bisect_right([end for _, end in spans], limit)  # pieces ending by the limit
     for taken in range(len(plans) - 1, -1, -1):
         plan = plans[taken]
-        if plan is None or plan.last + 1 >= settled:
+        if plan is None or max(plan.last + 1, plan.seen) >= settled:
             continue
         following = plans[taken + 1] if taken + 1 < len(plans) else None
         if plan.led or (following is not None and following.led):
