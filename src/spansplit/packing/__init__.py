@@ -182,7 +182,8 @@ BYTE_ORDER_MARK = "\ufeff"
 
 _BLANK_LINE = re.compile(r"(?:\r\n|\r(?!\n)|\n)[^\S\r\n]*(?:\r\n|\r|\n)")
 """A line ending, blank space and another: a blank line between two chunks (a CRLF pair is
-one line ending, never a CR and an LF, as :func:`~..boundaries.separators.line_endings` has it)."""
+one line ending, never a CR and an LF, as in
+:func:`~spansplit.boundaries.separators.line_endings`)."""
 
 Reach = Callable[[SizedSpan, SizedSpan], "SizedSpan | None"]
 """The chunk ``after`` (second) with an overlap reaching back into ``before`` (first), where
