@@ -1832,3 +1832,21 @@ def test_a_chunk_ending_early_for_its_overlap_does_not_end_on_a_heading() -> Non
         "### Sub 3",
         "# Title",
     ]
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
+def test_fences_around_one_line_stand_apart_with_any_line_ending(ending: str) -> None:
+    """A fence of one line over budget: its fences stand apart from that line (the CR of
+    the CRLF before the closing fence read as a second line glued them; rust-lang-book
+    ch01-01 in CRLF)."""
+    lf = "```console\n$ curl --proto '=https' --tlsv1.2 https://sh.rustup.rs -sSf | sh\n```\n"
+    text = lf.replace("\n", ending)
+    splitter = MarkdownSplitter(
+        60, length=lambda s: len(s.replace("\r", "\n" if ending == "\r" else ""))
+    )
+    assert [c.text.replace("\r", "") for c in splitter.split(text)] == [
+        "```console",
+        "$ curl --proto '=https' --tlsv1.2",
+        "https://sh.rustup.rs -sSf | sh",
+        "```",
+    ]

@@ -598,6 +598,25 @@ def test_hard_cut_never_splits_crlf() -> None:
     assert hard_cut("a\r\nb", 0, 4, 2, CODE_POINTS) == [(0, 1, 1), (1, 3, 2), (3, 4, 1)]
 
 
+def test_hard_cut_reads_a_crlf_pair_as_one_line_ending() -> None:
+    """The even share and the later half of what fits count a CRLF pair as one, as an LF:
+    with a length that ignores CR, CRLF text is cut where its LF version is (a CR counted
+    in code points moved the cuts of a heading's lines, of a CJK line and its ending)."""
+    without_cr = CallableLength(lambda s: len(s.replace("\r", "")))
+    for lf, budget in (
+        ('bcaptain whale."\nAhab (no\n-', 16),  # (the later half: not the line end)
+        ("在把地文亲所之两里作』们以世子爱两子斯就很大使们出么！\n", 16),  # (the share)
+        ("### (note)\n\n\n其现个成们如天感；起想最开会）（句有最", 20),
+    ):
+        crlf = lf.replace("\n", "\r\n")
+        cuts = [b for _, b, _ in hard_cut(lf, 0, len(lf), budget, without_cr)]
+        moved = [
+            b - crlf.count("\r", 0, b)
+            for _, b, _ in hard_cut(crlf, 0, len(crlf), budget, without_cr)
+        ]
+        assert moved == cuts
+
+
 def test_hard_cut_in_bytes() -> None:
     assert hard_cut("ééé", 0, 3, 3, UTF8_BYTES) == [(0, 1, 2), (1, 2, 2), (2, 3, 2)]
     assert hard_cut("é" * 5, 0, 5, 4, UTF8_BYTES) == [(0, 2, 4), (2, 4, 4), (4, 5, 2)]

@@ -444,6 +444,18 @@ def test_list_item_lines_in_wrapped_text(text: str, expected: list[str]) -> None
     assert pieces(text, sentence_spans(text, wrapped=True)) == expected
 
 
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
+def test_a_line_before_a_number_is_read_from_its_own_start(ending: str) -> None:
+    """Whether the line before ``1. `` opens an item is read from that line's start, not
+    from 200 characters back, where "r. " of "Dr." read as a list marker (found in CRLF
+    text: one character more moved that window into the word)."""
+    for pad in range(-2, 3):  # ("1. " 201 characters in: the window starts at "r. ")
+        line = "Dr. Ahab saw the whale. " + "a" * (165 - len(ending) + pad) + " the captain"
+        text = line + ending + "1. ..."
+        starts = [start for start, _ in sentence_spans(text, wrapped=True)]
+        assert text.index("1. ") not in starts, pad
+
+
 def test_numbered_items_start_chunks_in_every_prose_splitter() -> None:
     expected = [
         "Steps:",

@@ -623,7 +623,10 @@ class MarkdownLayout:
             # the fences go with the first and last lines (but with one line between them,
             # which the fences cannot go with both: they stand apart)
             first_end, last_start = self.lines.end(low), self.lines.start(high)
-            if LINE_ENDING.search(self.text, first_end, max(first_end, last_start - 1)):
+            # (a line ending between them, not the one before the closing fence: a CRLF
+            # pair is one, whose CR alone read as a second line)
+            before_last = last_start - (2 if self.text.startswith("\r\n", last_start - 2) else 1)
+            if LINE_ENDING.search(self.text, first_end, max(first_end, before_last)):
                 low, high = first_end, last_start
         low, high = max(low, start), min(high, end)
         if low >= high:

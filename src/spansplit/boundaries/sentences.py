@@ -453,8 +453,26 @@ def _opens_item(text: str, line: int) -> bool:
     gap = window[len(before) :]
     if not before or gap.count("\n") + gap.count("\r") - gap.count("\r\n") >= 2:
         return True  # the text's or a paragraph's first line
-    previous_line = before[max(before.rfind("\n"), before.rfind("\r")) + 1 :]
-    return before[-1] in _ITEM_LINE_BEFORE or _LIST_ITEM_START.match(previous_line) is not None
+    if before[-1] in _ITEM_LINE_BEFORE:
+        return True
+    # The line before, from its own start: the window may begin inside it, and a word cut
+    # there ("r. " of "Dr.", 200 characters back) would read as a list marker.
+    previous_end = line - len(gap)
+    previous_start = _line_start_before(text, previous_end)
+    return _LIST_ITEM_START.match(text, previous_start, previous_end) is not None
+
+
+def _line_start_before(text: str, end: int) -> int:
+    """Where the line that ends at ``end`` starts (after a CR or an LF), read back a
+    stretch at a time: in time linear in that line's length, not in the text's."""
+    high = end
+    while high > 0:
+        low = max(0, high - 256)
+        found = max(text.rfind("\n", low, high), text.rfind("\r", low, high))
+        if found >= 0:
+            return found + 1
+        high = low
+    return 0
 
 
 def _unwrapped(text: str, items: Sequence[int] = ()) -> str:

@@ -428,6 +428,9 @@ def _cut(
     even share of the rest among ``parts`` parts."""
     pieces: list[SizedSpan] = []
     pos = start
+    # A CRLF pair counts as one in the even share, as an LF does: the same lines with
+    # other line endings are cut at the same places (a cut never falls inside a pair).
+    pairs = text.count("\r\n", start, end) if parts else 0
     while pos < end:
         cut, size = _longest_fitting_prefix(text, pos, end, budget, length)
         if cut == pos:
@@ -437,16 +440,41 @@ def _cut(
                 continue
             raise ChunkTooLargeError(pos, length.count(text[pos:cluster]), budget, length.unit)
         if cut < end:
-            share = (end - pos) / max(1, parts - len(pieces)) if parts else end - pos
+            if parts:
+                share = (end - pos - pairs) / max(1, parts - len(pieces))
+                target = _after_units(text, pos, share) if pairs else pos + share
+            else:
+                target = end
             # The opportunities in (pos, cut]: break_opportunities reads the text around
             # its region, so a window gives the positions the whole piece would.
             found = break_opportunities(text, pos, cut + 1) if opportunities else []
-            chosen = _best_cut(found, text, pos, cut, pos + share, inner)
+            chosen = _best_cut(found, text, pos, cut, target, inner)
             if chosen != cut:
                 cut, size = chosen, length.count(text[pos:chosen])
+        if pairs:
+            pairs -= text.count("\r\n", pos, cut)
         pieces.append((pos, cut, size))
         pos = cut
     return pieces
+
+
+def _units(text: str, start: int, end: int) -> int:
+    """Code points in ``text[start:end]``, a CRLF pair counting as one."""
+    return end - start - text.count("\r\n", start, end)
+
+
+def _after_units(text: str, pos: int, units: float) -> float:
+    """The position ``units`` code points after ``pos``, a CRLF pair counting as one (the
+    LF it stands for: a fraction of it is twice that fraction of the pair)."""
+    while True:
+        pair = text.find("\r\n", pos, pos + int(units) + 1)
+        if pair < 0:
+            return pos + units
+        units -= pair - pos
+        if units < 1:
+            return pair + 2 * units
+        units -= 1
+        pos = pair + 2
 
 
 def _best_cut(
@@ -459,7 +487,7 @@ def _best_cut(
     short of ``longest`` (even parts), with ``inner``, the place after a hyphen, a dash or
     a slash nearest to ``target`` (:func:`_inner_breaks`), or the grapheme-cluster
     boundary nearest to it."""
-    low = bisect_right(opportunities, pos + (longest - pos) // 2)
+    low = bisect_right(opportunities, _after_units(text, pos, _units(text, pos, longest) // 2))
     last = bisect_right(opportunities, longest)
     if last <= low:
         low = bisect_right(opportunities, pos)
@@ -487,8 +515,9 @@ def _inner_breaks(text: str, pos: int, longest: int, target: float) -> list[int]
     """The places after a hyphen, a dash or a slash in ``(pos, longest]`` that leave a
     part of half to one and a half times the even share ``target - pos``: no runt, and
     the parts after it can still be even."""
-    share = target - pos
-    low, high = pos + share / 2, min(longest, pos + 1.5 * share)
+    share = _units(text, pos, int(target)) + target % 1
+    low = _after_units(text, pos, share / 2)
+    high = min(longest, _after_units(text, pos, 1.5 * share))
     return [
         match.end()
         for match in _INNER_BREAK.finditer(text, pos, longest)
