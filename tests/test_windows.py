@@ -766,3 +766,50 @@ def test_a_window_never_resumes_after_a_chunk_that_its_last_piece_decided(chars:
     )
     assert used
     assert windowed == whole
+
+
+def test_a_window_never_resumes_after_a_chunk_the_chunk_after_it_decided() -> None:
+    # Where the piece after a chunk leaves its overlap too little room, merge plans the
+    # chunk after from that piece (_ahead_cut) to see whether it must end at a sentence
+    # inside it: here it stops before the heading "#", so the overlap is taken from
+    # 99 ("Ab.") in the whole text. At the window's end the piece after "#" was cut
+    # short and fitted, and the chunk that window took (overlap from 104) was kept
+    # (a helper's generated texts found it).
+    text = (
+        "abc\ra Title longerword longerword item abc\r- item a a e\u0301 a # Title #\r\n\n"
+        "bc Title\r\na a a bc a e\u0301 Ab. Ab.\r\nbc\r\n# Head a item e\u0301\r\n\r\n"
+        "a # # Head a\r\nbc a\r\nlongerword . \u300c \u300c\r\n# Head . # Head\r\n"
+        "a e\u0301 longerword a bc xxxxxxxxx Title a\r\n\r\n#\r\n\r\n\u300c\r\n \r\na\n\r\n"
+        "\u300d\r\n# Head\r\n\r\nTitle\r\n\r\na\r\n"
+    )
+
+    def quarters(piece: str) -> int:
+        return (len(piece) + 3) // 4
+
+    splitter = spansplit.ParagraphSplitter(30, 7, length=quarters)
+    whole, windowed, used = whole_and_windowed(splitter, text, 64)
+    assert (99, 174, 19) in whole
+    assert used
+    assert windowed == whole
+
+
+def test_a_window_never_resumes_inside_a_run_headings_join() -> None:
+    # "# e ...", "azy\n---" and "## lazy ..." are heading lines before a paragraph that had
+    # to be split: they join its run, whose chunks are evened from its first piece. The
+    # window resumed after the first, at "azy", and evened the rest from there (chunk
+    # (31, 87) where the whole text has (31, 70); generated texts found it).
+    text = (
+        '# e ." longerwordthatislong -\n\nazy\n---\n\n## lazy ... dog. over The\n\nhon\n'
+        "    return x + 1\n```inner\nver o longerwordthatislong Smith brown below). "
+        "xxxxxxxxxxxxxxxxxx"
+    )
+
+    def quarters(piece: str) -> int:
+        return (len(piece) + 3) // 4
+
+    splitter = spansplit.RecursiveSplitter(
+        16, 8, ["\n\n", "\n", ". ", " ", ""], keep_separator=True, length=quarters
+    )
+    whole, windowed, _ = whole_and_windowed(splitter, text, 64)
+    assert (31, 70, 10) in whole
+    assert windowed == whole  # (no chunk to resume after now: packed whole)

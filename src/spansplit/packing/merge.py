@@ -401,7 +401,7 @@ class _Packer:
         self.overlap = overlap
         self.search = search
         self.trim = trim
-        self.balanced = _union(pieces.balanced)
+        self.balanced = union_bounds(pieces.balanced)
         self.caps: dict[int, int] = {}  # run start -> even cap (see _cap)
         self.run_heads: dict[int, int] = {}  # run start -> the runt before it that leads it
         self.alone: dict[int, int] = {}  # piece -> its size alone (see _alone)
@@ -612,6 +612,7 @@ class _Packer:
             return self._greedy(following, None, 0)  # it starts at a fence: no overlap
         start, size, kind, room, floor = found
         sentence_kinds = len(self.search.sentence_kinds)
+        seen = 0  # the pieces the chunk after following was planned with decide this one
         if sentence_kinds and not 0 <= kind < sentence_kinds:
             if may_cut:
                 cut = self._cut(plan)
@@ -621,14 +622,17 @@ class _Packer:
             # Also where plan's chunk is taken already (a window resumes after it, a
             # shrink), as when it was planned: its cut, if any, would be in plan.
             if room < self.overlap:
-                ahead = self._ahead_cut(plan, following, floor)
+                ahead, seen = self._ahead_cut(plan, following, floor)
                 if ahead is not None:
+                    ahead.seen = max(ahead.seen, seen)
                     return ahead
+        next_plan: Plan | None = None
         if start is None and room < self.overlap and self.search.boundaries:
-            inside = self._room_cut(plan, following, floor)
-            if inside is not None:
-                return inside
-        return self._greedy(following, start, size)
+            next_plan = self._room_cut(plan, following, floor)
+        if next_plan is None:
+            next_plan = self._greedy(following, start, size)
+        next_plan.seen = max(next_plan.seen, seen)
+        return next_plan
 
     def _next_overlap(
         self, plan: Plan, following: int
@@ -645,21 +649,24 @@ class _Packer:
             start, size, kind = None, 0, -1
         return start, size, kind, room, floor
 
-    def _ahead_cut(self, plan: Plan, following: int, floor: int) -> Plan | None:
+    def _ahead_cut(self, plan: Plan, following: int, floor: int) -> tuple[Plan | None, int]:
         """The chunk after ``plan`` with an overlap from a sentence start, where piece
         ``following`` leaves room for none (or for a clause or a word only) but that chunk
         is to end at a sentence end inside it anyway (:meth:`_cut`, as :meth:`_after` will
         cut it: the overlap after it cannot start a sentence), so that the sentences fit
-        before the part it holds. ``None`` where they do not."""
+        before the part it holds. ``None`` where they do not; and the pieces the chunk from
+        piece ``following`` was planned with (its ``seen``: they decide either way, and a
+        window must hold them before it resumes after the chunk, see windows)."""
         ahead = self._greedy(following, None, 0)
+        seen = ahead.seen
         if ahead.last != following or following + 1 >= len(self.spans):
-            return None
+            return None, seen
         found = self._next_overlap(ahead, following + 1)
         if found is None or 0 <= found[2] < len(self.search.sentence_kinds):
-            return None
+            return None, seen
         cut = self._cut(ahead)
         if cut is None or cut[0] != following or cut[1] is None:
-            return None
+            return None, seen
         # From plan's end: the gap before the piece counts too. A token may join across
         # the seam: the chunk is measured before it is kept.
         room = min(self.overlap, self.budget - self.measurer.count(self._end(plan), cut[1][0]) - 1)
@@ -669,8 +676,8 @@ class _Packer:
             self.search.at_sentence(floor, self._end(plan), room) if room > 0 else (None, 0)
         )
         if start is None or not holds_content(self.text, start, self._end(plan)):
-            return None
-        return Plan(following, following, start, size, cut[1])
+            return None, seen
+        return Plan(following, following, start, size, cut[1]), seen
 
     def _room_cut(self, plan: Plan, following: int, floor: int) -> Plan | None:
         """The chunk after ``plan`` where piece ``following`` leaves no room for any
@@ -978,7 +985,7 @@ def _greedy_chunks(
     return count, last_size
 
 
-def _union(ranges: list[Span]) -> list[int]:
+def union_bounds(ranges: list[Span]) -> list[int]:
     """The union of index ranges ``[a, b)`` as sorted bounds ``[a1, b1, a2, b2, ...]``:
     an index ``i`` lies in the union when ``bisect_right(bounds, i)`` is odd."""
     bounds: list[int] = []

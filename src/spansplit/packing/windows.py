@@ -38,7 +38,7 @@ from ..chunk import SizedSpan, Span, after_whitespace, trim_span
 from ..config import ChunkConfig
 from ..lines import LINE_ENDING
 from ..sizing.base import TextMeasurer
-from .merge import Plan, merge
+from .merge import Plan, merge, union_bounds
 from .pieces import Pieces, fit, starting_at
 
 if TYPE_CHECKING:
@@ -414,9 +414,15 @@ def _resume_point(
     top_starts = [start for start, _ in pending]
     spans = pieces.spans
     settled = bisect_right([end for _, end in spans], limit)  # pieces ending by the limit
+    balanced = union_bounds(pieces.balanced)
     for taken in range(len(plans) - 1, -1, -1):
         plan = plans[taken]
         if plan is None or max(plan.last + 1, plan.seen) >= settled:
+            continue
+        if bisect_right(balanced, plan.first) % 2 and plan.first not in pieces.breaks:
+            # Inside a run evened from its first piece (a split piece's parts and the
+            # heading lines before it that go with them): the next window would even it
+            # from this chunk instead.
             continue
         following = plans[taken + 1] if taken + 1 < len(plans) else None
         if plan.led or (following is not None and following.led):
