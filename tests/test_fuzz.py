@@ -157,3 +157,80 @@ def test_paging_blocks_tile_the_text(text: str, length_name: str, size: int) -> 
         assert block.size == measure(block.text)
         assert block.size <= size or block.oversized, block
         assert block.start in bounds and block.end in bounds, (block, "cuts a grapheme cluster")
+
+
+LINES = [
+    *(atom for atom in STRUCTURE if "\r" not in atom and atom not in ("\f", "\ufeff")),
+    "a",
+    "word ",
+    "Ab. ",
+    "中文字",
+    "。」",
+    "「",
+    " ",
+    "\n",
+    "\n\n",
+    " \n",
+    "1. ",
+    "- ",
+]
+"""Pieces of LF text (with no other line ending) for :func:`test_crlf_text_splits_as_lf_text`."""
+
+
+def without_cr(text: str) -> int:
+    """Code points of ``text`` but its CRs: CRLF text measures as its LF version."""
+    return len(text) - text.count("\r")
+
+
+def tokens_without_cr(text: str) -> int:
+    """:func:`cl100k` of ``text`` without its CRs."""
+    return cl100k(text.replace("\r", ""))
+
+
+CR_FREE_SPLITTERS: dict[str, Callable[[int, int, Any], Any]] = {
+    "recursive": lambda n, o, f: spansplit.RecursiveSplitter(n, o, length=f),
+    "recursive keep start": lambda n, o, f: spansplit.RecursiveSplitter(
+        n, o, length=f, keep_separator="start"
+    ),
+    "recursive untrimmed": lambda n, o, f: spansplit.RecursiveSplitter(
+        n, o, length=f, strip_whitespace=False
+    ),
+    "cjk preset": lambda n, o, f: spansplit.RecursiveSplitter.from_preset(
+        "cjk", n, chunk_overlap=o, length=f
+    ),
+    "markdown preset": lambda n, o, f: spansplit.RecursiveSplitter.from_preset(
+        "markdown", n, chunk_overlap=o, length=f
+    ),
+    "paragraphs": lambda n, o, f: spansplit.ParagraphSplitter(n, o, length=f),
+    "sentences": lambda n, o, f: spansplit.SentenceSplitter(n, o, length=f),
+    "markdown": lambda n, o, f: spansplit.MarkdownSplitter(n, o, length=f),
+    "blocks": lambda n, o, f: spansplit.BlockSplitter(n, length=f),
+}
+
+
+@FUZZ
+@given(
+    text=st.lists(st.sampled_from(LINES), max_size=80).map("".join),
+    kind=st.sampled_from(sorted(CR_FREE_SPLITTERS)),
+    tokens=st.booleans(),
+    size=st.integers(6, 60),
+    overlap=st.sampled_from([0, 3]),
+)
+def test_crlf_text_splits_as_lf_text(
+    text: str, kind: str, tokens: bool, size: int, overlap: int
+) -> None:
+    """The same lines with CRLF endings make the same chunks (offsets moved by the CRs)
+    under a length that leaves CRs out: a CRLF pair is one line ending everywhere."""
+    length = tokens_without_cr if tokens else without_cr
+    splitter = CR_FREE_SPLITTERS[kind](size, 0 if kind == "blocks" else overlap, length)
+    try:
+        expected = [(chunk.start, chunk.end) for chunk in splitter.split(text)]
+    except ChunkTooLargeError:
+        return
+    crlf = text.replace("\n", "\r\n")
+
+    def lf_offset(offset: int) -> int:
+        return offset - crlf.count("\r", 0, offset)
+
+    chunks = splitter.split(crlf)
+    assert [(lf_offset(chunk.start), lf_offset(chunk.end)) for chunk in chunks] == expected
