@@ -1850,3 +1850,24 @@ def test_fences_around_one_line_stand_apart_with_any_line_ending(ending: str) ->
         "https://sh.rustup.rs -sSf | sh",
         "```",
     ]
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
+def test_a_quotes_blank_lines_go_with_the_block_after_them_with_any_line_ending(
+    ending: str,
+) -> None:
+    """The blank lines of a quote (``>``) go with the block after them, whatever ends its
+    lines (read back from a fence, a lone CR was no line end: the ``>`` line was found part
+    of the paragraph's line before it, and stood alone; rust-lang-reference abi.md)."""
+    lf = "> A note on the used attribute.\n>\n> ```console\n> $ nm -C lib.o\n> ```\n"
+    text = lf.replace("\n", ending)
+    splitter = MarkdownSplitter(
+        16, length=lambda s: len(s.replace("\r", "\n" if ending == "\r" else ""))
+    )
+    assert [c.text.replace(ending, "\n") for c in splitter.split(text)] == [
+        "> A note on the",
+        "used attribute.",
+        ">\n> ```console",
+        "> $ nm -C lib.o",
+        "> ```",
+    ]

@@ -599,14 +599,23 @@ def test_hard_cut_never_splits_crlf() -> None:
 
 
 def test_hard_cut_reads_a_crlf_pair_as_one_line_ending() -> None:
-    """The even share and the later half of what fits count a CRLF pair as one, as an LF:
-    with a length that ignores CR, CRLF text is cut where its LF version is (a CR counted
-    in code points moved the cuts of a heading's lines, of a CJK line and its ending)."""
+    """The even share, the later half of what fits and a cut's distance to the share count
+    a CRLF pair as one, as an LF: with a length that ignores CR, CRLF text is cut where its
+    LF version is (a CR counted in code points moved the cuts of a heading's lines, of a
+    CJK line and its ending)."""
     without_cr = CallableLength(lambda s: len(s.replace("\r", "")))
     for lf, budget in (
         ('bcaptain whale."\nAhab (no\n-', 16),  # (the later half: not the line end)
         ("在把地文亲所之两里作』们以世子爱两子斯就很大使们出么！\n", 16),  # (the share)
         ("### (note)\n\n\n其现个成们如天感；起想最开会）（句有最", 20),
+        # (a share ending in the pair's LF: Journey to the West, a line before "﹔")
+        (
+            "玉戶，彩鳳舞朱門。復道迴廊，處處玲瓏剔透\n﹔三簷四簇，層層龍鳳翱翔。"
+            "上面有個紫巍巍，明幌幌，圓丟丟，亮灼灼，大",
+            16,
+        ),
+        # (the distance to the share: a cut after the line end is as near as one before)
+        ("祖師聞言暗喜，道：等說\n，卻是個天地生成的你", 16),
     ):
         crlf = lf.replace("\n", "\r\n")
         cuts = [b for _, b, _ in hard_cut(lf, 0, len(lf), budget, without_cr)]

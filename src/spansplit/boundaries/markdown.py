@@ -182,10 +182,16 @@ def _before_quote_blank_lines(text: str, start: int) -> int:
     """Where the blank lines of a block quote (``>`` and spaces) right before the line
     start ``start`` begin (``start`` where there are none). Only those lines are read
     (back from ``start`` to the first other character): a text of lines ending in a lone
-    CR, which has no LF to stop a search for one, was read back to its start each time."""
+    CR, which has no LF to stop a search for one, was read back to its start each time.
+    A line ends in an LF, a CRLF pair or a lone CR."""
     while start > 0:
-        line = start  # back over the line before (up to a LF), while it is '>' or blank
-        while line > 0 and (line == start or text[line - 1] != "\n"):
+        # The line ending before ``start`` (a CRLF pair as one), then back over the line
+        # before it (up to its own line ending), while it is '>' or blank.
+        line = start - 2 if start >= 2 and text[start - 2 : start] == "\r\n" else start - 1
+        char = text[line]
+        if char != ">" and not char.isspace():
+            return start
+        while line > 0 and text[line - 1] not in "\r\n":
             char = text[line - 1]
             if char != ">" and not char.isspace():
                 return start

@@ -467,7 +467,7 @@ def _after_units(text: str, pos: int, units: float) -> float:
     """The position ``units`` code points after ``pos``, a CRLF pair counting as one (the
     LF it stands for: a fraction of it is twice that fraction of the pair)."""
     while True:
-        pair = text.find("\r\n", pos, pos + int(units) + 1)
+        pair = text.find("\r\n", pos, pos + int(units) + 2)
         if pair < 0:
             return pos + units
         units -= pair - pos
@@ -500,10 +500,36 @@ def _best_cut(
         candidates = breaks  # a word over budget: after a hyphen, a dash or a slash in it
     elif target < longest:
         bounds = cluster_ends(text, pos, longest)
-        return _nearest(bounds, target, lambda b: b == longest or not forbidden_at(text, b))
+        return _nearest(
+            bounds,
+            target,
+            lambda b: b == longest or not forbidden_at(text, b),
+            _unit_scale(text, pos, longest),
+        )
     else:
         return longest
-    return _nearest(candidates, target, lambda _: True)
+    return _nearest(candidates, target, lambda _: True, _unit_scale(text, pos, longest))
+
+
+def _unit_scale(text: str, pos: int, end: int) -> Callable[[float], float] | None:
+    """Positions in ``text[pos:end]`` (a target may fall inside a CRLF pair) as code points
+    after ``pos``, a CRLF pair counting as one (half of it, half a unit), as
+    :func:`_after_units` places them: so that the distances to a target are those of the
+    same text with LF line endings. ``None`` where the part holds no pair."""
+    pairs = [match.start() for match in _CRLF.finditer(text, pos, end + 1)]
+    if not pairs:
+        return None
+
+    def units(position: float) -> float:
+        before = bisect_right(pairs, position - 2)  # the pairs wholly before it
+        if before < len(pairs) and pairs[before] < position:  # (inside a pair)
+            return pairs[before] - pos - before + (position - pairs[before]) / 2
+        return position - pos - before
+
+    return units
+
+
+_CRLF = re.compile("\r\n")
 
 
 _INNER_BREAK = regex.compile(r"(?<=[\p{L}\p{N}])[-\u2010\u2013\u2014/]+(?=[\p{L}\p{N}])")
@@ -515,7 +541,8 @@ def _inner_breaks(text: str, pos: int, longest: int, target: float) -> list[int]
     """The places after a hyphen, a dash or a slash in ``(pos, longest]`` that leave a
     part of half to one and a half times the even share ``target - pos``: no runt, and
     the parts after it can still be even."""
-    share = _units(text, pos, int(target)) + target % 1
+    scale = _unit_scale(text, pos, longest)
+    share = scale(target) if scale else target - pos
     low = _after_units(text, pos, share / 2)
     high = min(longest, _after_units(text, pos, 1.5 * share))
     return [
@@ -525,16 +552,24 @@ def _inner_breaks(text: str, pos: int, longest: int, target: float) -> list[int]
     ]
 
 
-def _nearest(candidates: list[int], target: float, allowed: Callable[[int], bool]) -> int:
+def _nearest(
+    candidates: list[int],
+    target: float,
+    allowed: Callable[[int], bool],
+    units: Callable[[float], float] | None = None,
+) -> int:
     """The allowed one of ``candidates`` (ascending) nearest to ``target``, the later one
-    of two as near; among all of them when none is allowed. Only the candidates around
-    ``target`` are asked about: a cut's window may hold thousands."""
+    of two as near; among all of them when none is allowed. Distances are measured in
+    ``units`` of positions where given (a CRLF pair as one: :func:`_unit_scale`). Only the
+    candidates around ``target`` are asked about: a cut's window may hold thousands."""
+    scale = units or float
     above = bisect_left(candidates, target)
     up = next((k for k in range(above, len(candidates)) if allowed(candidates[k])), None)
-    reach = candidates[up] - target if up is not None else float("inf")
+    aim = scale(target)
+    reach = scale(candidates[up]) - aim if up is not None else float("inf")
     down = None
     for k in range(above - 1, -1, -1):
-        if target - candidates[k] >= reach:
+        if aim - scale(candidates[k]) >= reach:
             break
         if allowed(candidates[k]):
             down = k
@@ -543,7 +578,7 @@ def _nearest(candidates: list[int], target: float, allowed: Callable[[int], bool
         return candidates[down]
     if up is not None:
         return candidates[up]
-    return _nearest(candidates, target, lambda _: True)
+    return _nearest(candidates, target, lambda _: True, units)
 
 
 _CLOSERS = "\"'\u201d\u2019)\\]\u300d\u300f\uff09"
