@@ -624,6 +624,17 @@ def test_hard_cut_reads_a_crlf_pair_as_one_line_ending() -> None:
             for _, b, _ in hard_cut(crlf, 0, len(crlf), budget, without_cr)
         ]
         assert moved == cuts
+    # Without opportunities (the empty separator): the even share of the places after a
+    # hyphen, a dash or a slash (a review found this case).
+    lf = "「」中-a\n/中abc「\n\n-,"
+    crlf = lf.replace("\n", "\r\n")
+    cuts = [b for _, b, _ in hard_cut(lf, 0, len(lf), 12, without_cr, opportunities=False)]
+    assert cuts == [4, 16]
+    moved = [
+        b - crlf.count("\r", 0, b)
+        for _, b, _ in hard_cut(crlf, 0, len(crlf), 12, without_cr, opportunities=False)
+    ]
+    assert moved == cuts
 
 
 def test_hard_cut_in_bytes() -> None:

@@ -456,6 +456,17 @@ def test_a_line_before_a_number_is_read_from_its_own_start(ending: str) -> None:
         assert text.index("1. ") not in starts, pad
 
 
+@pytest.mark.parametrize("ending", ["\u2028", "\x85"])
+def test_the_line_before_an_item_ends_at_any_line_separator(ending: str) -> None:
+    """The line before ``2. `` starts after its own line separator, not at the last LF
+    ("1. Intro" then made a wrapped line read as an item, and reading back to the text's
+    start for each line took time quadratic in a text of such lines)."""
+    from spansplit.boundaries.sentences import _item_lines  # (each line ends a sentence)
+
+    text = "1. Intro" + ending + "the whale swam " * 20 + "past" + ending + "2. next"
+    assert _item_lines(text, 0, len(text)) == [0]
+
+
 def test_numbered_items_start_chunks_in_every_prose_splitter() -> None:
     expected = [
         "Steps:",

@@ -810,6 +810,7 @@ def test_a_window_never_resumes_inside_a_run_headings_join() -> None:
     splitter = spansplit.RecursiveSplitter(
         16, 8, ["\n\n", "\n", ". ", " ", ""], keep_separator=True, length=quarters
     )
-    whole, windowed, _ = whole_and_windowed(splitter, text, 64)
+    whole, windowed, used = whole_and_windowed(splitter, text, 64)
     assert (31, 70, 10) in whole
-    assert windowed == whole  # (no chunk to resume after now: packed whole)
+    assert windowed == whole
+    assert not used  # (no chunk to resume after now: packed whole)

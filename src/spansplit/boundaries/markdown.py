@@ -631,7 +631,8 @@ class MarkdownLayout:
             first_end, last_start = self.lines.end(low), self.lines.start(high)
             # (a line ending between them, not the one before the closing fence: a CRLF
             # pair is one, whose CR alone read as a second line)
-            before_last = last_start - (2 if self.text.startswith("\r\n", last_start - 2) else 1)
+            pair = last_start >= 2 and self.text.startswith("\r\n", last_start - 2)
+            before_last = last_start - (2 if pair else 1)
             if LINE_ENDING.search(self.text, first_end, max(first_end, before_last)):
                 low, high = first_end, last_start
         low, high = max(low, start), min(high, end)

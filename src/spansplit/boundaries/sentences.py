@@ -463,12 +463,12 @@ def _opens_item(text: str, line: int) -> bool:
 
 
 def _line_start_before(text: str, end: int) -> int:
-    """Where the line that ends at ``end`` starts (after a CR or an LF), read back a
-    stretch at a time: in time linear in that line's length, not in the text's."""
+    """Where the line that ends at ``end`` starts (after any of :data:`_SEPARATORS`), read
+    back a stretch at a time: in time linear in that line's length, not in the text's."""
     high = end
     while high > 0:
         low = max(0, high - 256)
-        found = max(text.rfind("\n", low, high), text.rfind("\r", low, high))
+        found = max(text.rfind(separator, low, high) for separator in _SEPARATORS)
         if found >= 0:
             return found + 1
         high = low

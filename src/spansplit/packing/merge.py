@@ -364,8 +364,10 @@ class Plan:
     cut: tuple[int, int, int] | None = None
     fresh: int | None = None  # after a cut: where the new text starts, inside piece ``first``
     led: bool = False  # in the run of a split piece's parts that a runt leads (_leads_run)
-    # The last piece whose size decided where the chunk ends: the first that did not fit
-    # (it may lie past ``last + 1``: headings before it go with it, see _greedy).
+    # The last piece whose size decided where the chunk ends or where its overlap starts:
+    # the first that did not fit (it may lie past ``last + 1``: headings before it go with
+    # it, see _greedy; past a break it is only cautious), or one that planning the chunk
+    # after read (_after, _ahead_cut). A window resumes only after it (see windows).
     seen: int = 0
 
 
@@ -612,7 +614,7 @@ class _Packer:
             return self._greedy(following, None, 0)  # it starts at a fence: no overlap
         start, size, kind, room, floor = found
         sentence_kinds = len(self.search.sentence_kinds)
-        seen = 0  # the pieces the chunk after following was planned with decide this one
+        seen = 0  # (the pieces that the chunk from piece following was planned with)
         if sentence_kinds and not 0 <= kind < sentence_kinds:
             if may_cut:
                 cut = self._cut(plan)
@@ -624,7 +626,6 @@ class _Packer:
             if room < self.overlap:
                 ahead, seen = self._ahead_cut(plan, following, floor)
                 if ahead is not None:
-                    ahead.seen = max(ahead.seen, seen)
                     return ahead
         next_plan: Plan | None = None
         if start is None and room < self.overlap and self.search.boundaries:
@@ -677,7 +678,7 @@ class _Packer:
         )
         if start is None or not holds_content(self.text, start, self._end(plan)):
             return None, seen
-        return Plan(following, following, start, size, cut[1]), seen
+        return Plan(following, following, start, size, cut[1], seen=seen), seen
 
     def _room_cut(self, plan: Plan, following: int, floor: int) -> Plan | None:
         """The chunk after ``plan`` where piece ``following`` leaves no room for any

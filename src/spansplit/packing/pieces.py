@@ -385,8 +385,10 @@ def hard_cut(
     lies in the part that fits, else after a hyphen, a dash or a slash inside a word, else
     on grapheme-cluster boundaries. Where ``k`` parts
     are needed, they are balanced: each cut falls at the opportunity nearest to an even
-    share of what remains, never past the longest part that fits (found from the length
-    function's hint, else by galloping and binary search, always measured); if that
+    share of what remains (a CRLF pair counting as one code point in shares and distances,
+    so that CRLF text is cut where its LF version is), never past the longest part that
+    fits (found from the length function's hint, else by galloping and binary search,
+    always measured); if that
     would take more than ``k`` parts, each part is as long as fits instead. A single
     cluster over the budget raises :class:`ChunkTooLargeError` naming its offset and
     both sizes; with ``skip_blank`` (for trimmed chunks), a cluster of whitespace alone is
@@ -436,6 +438,8 @@ def _cut(
         if cut == pos:
             cluster = first_cluster_end(text, pos, end)
             if skip_blank and text[pos:cluster].isspace():
+                if pairs:
+                    pairs -= text.count("\r\n", pos, cluster)
                 pos = cluster  # (trimming leaves it out: it fits no chunk, and needs none)
                 continue
             raise ChunkTooLargeError(pos, length.count(text[pos:cluster]), budget, length.unit)
@@ -481,7 +485,8 @@ def _best_cut(
     opportunities: list[int], text: str, pos: int, longest: int, target: float, inner: bool
 ) -> int:
     """Where a part from ``pos`` that fits up to ``longest`` ends: among the opportunities
-    in the later half of ``(pos, longest]`` (in all of it where that half has none), the
+    in the later half of ``(pos, longest]`` (a CRLF pair counting as one; in all of it
+    where that half has none), the
     best ranked (:func:`cut_rank`: a line end, then a sentence end, then a clause end, then
     any) nearest to ``target`` (the later one of two as near); else, when the part falls
     short of ``longest`` (even parts), with ``inner``, the place after a hyphen, a dash or
@@ -539,7 +544,8 @@ is cut before anywhere else (``state-of-|the-art``, ``example.com/|docs``)."""
 
 def _inner_breaks(text: str, pos: int, longest: int, target: float) -> list[int]:
     """The places after a hyphen, a dash or a slash in ``(pos, longest]`` that leave a
-    part of half to one and a half times the even share ``target - pos``: no runt, and
+    part of half to one and a half times the even share ``target - pos`` (a CRLF pair
+    counting as one): no runt, and
     the parts after it can still be even."""
     scale = _unit_scale(text, pos, longest)
     share = scale(target) if scale else target - pos
