@@ -412,11 +412,16 @@ def test_a_row_group_is_written_whole_with_ctrl_c_held_until_it_is() -> None:
     from spansplit.cli import _signals_held
 
     done = []
-    with pytest.raises(KeyboardInterrupt), _signals_held():
-        signal.raise_signal(signal.SIGINT)
-        done.append("the block went on")
+    # (a shell starts a background job with Ctrl-C ignored: Python then keeps it ignored)
+    started = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt), _signals_held():
+            signal.raise_signal(signal.SIGINT)
+            done.append("the block went on")
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, started)
     assert done == ["the block went on"]
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_a_parquet_file_holds_whole_documents_only(tmp_path: Path) -> None:
