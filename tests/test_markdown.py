@@ -1062,6 +1062,22 @@ def test_rows_lines_and_definitions_that_fit_are_not_cut_at_their_words(
     assert all(text[c.start : c.end] == c.text and c.size <= size for c in chunks)
 
 
+def test_a_chapter_introduction_goes_with_its_first_section_when_that_is_split() -> None:
+    # The chapter is over the budget and so is its first section: the introduction (a
+    # runt under a tenth of the budget) goes with the section's first part, as a title
+    # before a split paragraph does, instead of standing alone inside the chapter.
+    install = "Install words here and there. " * 6 + "\n\n" + "More install text goes on. " * 6
+    text = (
+        "# Guide\n\nShort intro.\n\n## Install\n\n"
+        + install
+        + "\n\n## Use\n\nUse it like this and that.\n\n# Other\n\nOther text.\n"
+    )
+    chunks = split_markdown(text, 300)
+    assert chunks[0].text.startswith("# Guide\n\nShort intro.\n\n## Install\n\nInstall")
+    assert all(10 * c.size >= 300 for c in chunks[:-1])
+    assert all(text[c.start : c.end] == c.text and c.size <= 300 for c in chunks)
+
+
 def test_a_heading_goes_with_the_first_word_after_it_when_words_must_be_cut() -> None:
     # "## Head" with "Hello world." is over 16, so the section is cut between words: the
     # heading keeps the first word with it rather than stand alone.

@@ -78,8 +78,8 @@ English   500    False  5,636      6,310  1,966  19 ns · 2 ws · 2 bom · 312 b
 English   500    True   5,654      6,310  1,999  3 side · 9 ws · 2 bom · 318 bal · 89 crlf · 14 runt
 English   2,000  False  1,322      1,447  642    19 ns · 2 bom · 25 bal · 5 crlf · 2 runt
 English   2,000  True   1,322      1,447  660    3 ws · 2 bom · 27 bal · 5 crlf · 2 runt
-Markdown  500    False  6,396      6,381  4,634  2 ns · 8 ws · 564 bal · 23 hd · 23 runt
-Markdown  500    True   6,424      6,381  4,512  2 side · 57 ws · 555 bal · 22 hd · 23 runt
+Markdown  500    False  6,396      6,365  4,618  2 ns · 8 ws · 549 bal · 23 hd · 37 runt
+Markdown  500    True   6,424      6,365  4,496  2 side · 57 ws · 539 bal · 22 hd · 38 runt
 Markdown  2,000  False  1,398      1,395  1,172  1 ns · 1 ws · 70 bal · 2 hd · 5 runt
 Markdown  2,000  True   1,399      1,395  1,145  1 side · 8 ws · 70 bal · 2 hd · 5 runt
 ========  =====  =====  =========  =====  =====  ===================================================
@@ -105,11 +105,11 @@ corpus        size / overlap  LangChain               ours
 ============  ==============  ======================  ======================
 English       500 / 100       4,527 of 6,230 (73 %)   6,835 of 6,903 (99.0 %)
 English       2,000 / 200     938 of 1,388 (68 %)     1,537 of 1,538 (99.9 %)
-Markdown      500 / 100       2,223 of 6,388 (35 %)   6,786 of 7,000 (96.9 %)
+Markdown      500 / 100       2,223 of 6,388 (35 %)   6,802 of 7,000 (97.2 %)
 Markdown      2,000 / 200     729 of 1,216 (60 %)     1,260 of 1,260 (100 %)
 ============  ==============  ======================  ======================
 
-Our 283 pairs without overlap are chunks whose first piece leaves no room for the last
+Our 267 pairs without overlap are chunks whose first piece leaves no room for the last
 word of the chunk before and is not cut for it (a line that does not start a sentence, a
 part of a sentence that had to be split, or text that reads as code; a piece that starts a
 sentence is cut inside for the overlap instead), or chunks that met once a chunk between

@@ -292,6 +292,9 @@ def test_blank_lines_of_every_line_ending_scan_as_the_general_path(ending: str) 
         ("x" * 58 + "\n\nTitle\n\n" + "words " * 20, 60),
         # A line before a line to split, at the line level: its words take it.
         ("x" * 58 + "\nab\n" + "words " * 20, 60),
+        # The same inside a paragraph that had to be split: the paragraph's first line is
+        # a runt before its second, which had to be split too.
+        ("x" * 58 + "\n\nab\n" + "words " * 20 + "\n\nend", 60),
         # A paragraph whose first line is over the budget: cut at its words, which the
         # title goes with (the scan left the title alone, a reviewing helper found).
         (

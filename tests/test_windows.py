@@ -754,6 +754,44 @@ def test_a_window_never_resumes_inside_a_run_a_runt_leads() -> None:
     assert windowed == whole
 
 
+@pytest.mark.parametrize("paragraphs", [27, 40])
+def test_a_window_resumes_at_a_runt_that_leads_a_run(paragraphs: int) -> None:
+    # Each chapter's introduction is a runt before its section, which had to be split: it
+    # leads the section's parts, evened with it. Windows resume at a chapter's start, and
+    # the next window evens the rest of the run with the introduction too.
+    para = "Words of a section that go on for a while, and then some more of them.\n\n"
+    intro = "A short introduction that runs to some eighty characters, not more than that."
+    text = "".join(
+        f"# Chapter {k}\n\n{intro}\n\n## Body\n\n" + para * paragraphs for k in range(40)
+    )
+    splitter = spansplit.MarkdownSplitter(1000, length="utf8")
+    whole, windowed, used = whole_and_windowed(splitter, text, 2000)
+    assert used
+    assert windowed == whole
+    assert isinstance(whole, list) and all(10 * size >= 1000 for _, _, size in whole[:-1])
+
+
+def test_a_chapter_read_as_its_own_pieces_leads_its_first_split_section_with_its_title() -> None:
+    # A chapter longer than LONG_PIECE_CHARS is read a window at a time as its sections,
+    # which are not evened as the chapter's parts. Its introduction, a runt before a
+    # section that had to be split, went with that section there, and stood alone in the
+    # whole text's chunks (the Rust book's "Advanced Features" in the corpus found it).
+    para = "Words of a section that go on for a while, and then some more of them.\n\n"
+
+    def section(k: int, paragraphs: int) -> str:
+        return f"## Section {k}\n\n" + para * paragraphs
+
+    chapter = "# Part\n\nA short introduction.\n\n" + section(0, 30)
+    chapter += "".join(section(k, 3) for k in range(1, 400))
+    assert len(chapter) > windows.LONG_PIECE_CHARS
+    text = chapter + "# Next\n\nThe next part.\n\n" + section(1, 3)
+    splitter = spansplit.MarkdownSplitter(1000, length="utf8")
+    whole, windowed, used = whole_and_windowed(splitter, text, windows.WINDOW_CHARS)
+    assert used
+    assert windowed == whole
+    assert isinstance(whole, list) and whole[0][2] > 100
+
+
 @pytest.mark.parametrize("chars", [64, 100, 128, 200])
 def test_a_window_never_resumes_after_a_chunk_that_its_last_piece_decided(chars: int) -> None:
     # The chunk before "# Head" ends before it: the heading goes with the paragraph after

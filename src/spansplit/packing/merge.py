@@ -364,6 +364,7 @@ class Plan:
     cut: tuple[int, int, int] | None = None
     fresh: int | None = None  # after a cut: where the new text starts, inside piece ``first``
     led: bool = False  # in the run of a split piece's parts that a runt leads (_leads_run)
+    leads: bool = False  # led, and the runt is this chunk's first piece
     # The last piece whose size decided where the chunk ends or where its overlap starts:
     # the first that did not fit (it may lie past ``last + 1``: headings before it go with
     # it, see _greedy; past a break it is only cautious), or one that planning the chunk
@@ -404,6 +405,9 @@ class _Packer:
         self.search = search
         self.trim = trim
         self.balanced = union_bounds(pieces.balanced)
+        runs = [(start, end) for start, end in pieces.balanced if start < end]
+        self.run_starts = {start for start, _ in runs}
+        self.run_ends = {end for _, end in runs}
         self.caps: dict[int, int] = {}  # run start -> even cap (see _cap)
         self.run_heads: dict[int, int] = {}  # run start -> the runt before it that leads it
         self.alone: dict[int, int] = {}  # piece -> its size alone (see _alone)
@@ -439,6 +443,10 @@ class _Packer:
         measured: dict[Span, int] = {}
         plan: Plan | None = None
         if after is not None:
+            if after.leads:  # the run after the chunk resumed after is evened with its runt
+                following_break = bisect_right(self.breaks, after.first)
+                if following_break < len(self.breaks):
+                    self.run_heads[self.breaks[following_break]] = after.first
             plan = self._after(after)
         elif self.spans:
             plan = self._greedy(0, None, 0)
@@ -508,7 +516,7 @@ class _Packer:
         if last + 1 < run_end and not self._in_balanced(first):
             last = self._before_headings(first, last)
         run_start: int | None = None
-        led = False
+        led = leads = False
         if last + 1 < run_end and self._in_balanced(first):
             run_start = self.breaks[following_break - 1] if following_break else 0
             led = run_start in self.run_heads
@@ -517,7 +525,7 @@ class _Packer:
             # A runt before the parts of a piece that had to be split (a chapter title
             # before its first paragraph, the chunk before being full): their run takes it.
             self.run_heads[run_end] = run_start = first
-            led = True
+            led = leads = True
             following_break += 1
             run_end = len(self.spans)
             if following_break < len(self.breaks):
@@ -538,19 +546,23 @@ class _Packer:
                 cap = min(cap, self._cap(first, run_end))
             capped = bisect_right(prefix, cap - self.sizes[first] + prefix[first + 1], first + 1)
             last = max(first, min(last, capped - 2))
-        return Plan(first, last, overlap_start, overlap_size, led=led, seen=fitting + 1)
+        return Plan(
+            first, last, overlap_start, overlap_size, led=led, leads=leads, seen=fitting + 1
+        )
 
     def _leads_run(self, first: int, last: int, run_end: int) -> bool:
         """Whether pieces ``first..last``, a chunk that ends where the parts of a piece that
         had to be split begin (``run_end``), are a runt: under :data:`RUNT_SHARE` of the
-        budget, and not such parts themselves; the structure may ask for those parts to
-        start a chunk (a Markdown section) all the same."""
+        budget, and not the last of another such piece's parts (they may be the first of
+        its parts: a chapter's introduction before its first section that had to be split);
+        the structure may ask for those parts to start a chunk (a Markdown section) all
+        the same."""
         return (
             last + 1 == run_end < len(self.spans)
             and run_end not in self.starts
             and not self._is_heading(run_end)  # (a section's: the runt ends the one before)
-            and self._in_balanced(run_end)
-            and not self._in_balanced(first)
+            and run_end in self.run_starts
+            and run_end not in self.run_ends
             and RUNT_SHARE * (self.sizes[first] + self.prefix[run_end] - self.prefix[first + 1])
             < self.budget
         )

@@ -203,13 +203,13 @@ class RecursiveScan:
             if self.hashes and not (parents or self.one_piece) and pos < end < region_end:
                 end = self._before_headings(separator, pos, end, region_end)
             if (
-                not (parents or self.one_piece)
-                and pos < end < region_end
+                pos < end < region_end
                 and RUNT_SHARE * (end - pos) < budget
                 and self._over_budget(separator, end, region_end)
             ):
                 # A runt before a piece that must be split (a chapter's title, the chunk
-                # before it full) goes with that piece's parts (see merge's _leads_run):
+                # before it full; a paragraph's first line, inside a paragraph being split)
+                # goes with that piece's parts (see merge's _leads_run):
                 # read at the next level with them where its pieces are pieces there too.
                 following = self._run_end(end)
                 piece_end, after = self._cut_after(separator, following + budget, region_end)

@@ -307,7 +307,14 @@ def pack_windows(
         lead, top_lead = pieces.spans[first - 1][1], pieces.top_spans[group - 1][1]
         expected = _first_pieces(pieces, settled, first)
         after = Plan(
-            0, plan.last - first, plan.overlap_start, plan.overlap_size, plan.cut, plan.fresh
+            0,
+            plan.last - first,
+            plan.overlap_start,
+            plan.overlap_size,
+            plan.cut,
+            plan.fresh,
+            led=plan.led,
+            leads=plan.leads,
         )
         pending = pending[top:]
         size = WINDOW_CHARS
@@ -425,8 +432,8 @@ def _resume_point(
             # from this chunk instead.
             continue
         following = plans[taken + 1] if taken + 1 < len(plans) else None
-        if plan.led or (following is not None and following.led):
-            continue  # a run a runt leads is evened with it, which the next window lacks
+        if not plan.leads and (plan.led or (following is not None and following.led)):
+            continue  # a run a runt leads is evened with it: a window must start with the runt
         first = spans[plan.first][0]
         group = bisect_right(group_starts, first) - 1
         top = bisect_right(top_starts, first) - 1
