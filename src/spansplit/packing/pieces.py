@@ -462,11 +462,6 @@ def _cut(
     return pieces
 
 
-def _units(text: str, start: int, end: int) -> int:
-    """Code points in ``text[start:end]``, a CRLF pair counting as one."""
-    return end - start - text.count("\r\n", start, end)
-
-
 def _after_units(text: str, pos: int, units: float) -> float:
     """The position ``units`` code points after ``pos``, a CRLF pair counting as one (the
     LF it stands for: a fraction of it is twice that fraction of the pair)."""
@@ -492,7 +487,9 @@ def _best_cut(
     short of ``longest`` (even parts), with ``inner``, the place after a hyphen, a dash or
     a slash nearest to ``target`` (:func:`_inner_breaks`), or the grapheme-cluster
     boundary nearest to it."""
-    low = bisect_right(opportunities, _after_units(text, pos, _units(text, pos, longest) // 2))
+    scale = _unit_scale(text, pos, longest)
+    half = (scale(longest) if scale else longest - pos) // 2
+    low = bisect_right(opportunities, _after_units(text, pos, half) if scale else pos + half)
     last = bisect_right(opportunities, longest)
     if last <= low:
         low = bisect_right(opportunities, pos)
@@ -509,11 +506,11 @@ def _best_cut(
             bounds,
             target,
             lambda b: b == longest or not forbidden_at(text, b),
-            _unit_scale(text, pos, longest),
+            scale,
         )
     else:
         return longest
-    return _nearest(candidates, target, lambda _: True, _unit_scale(text, pos, longest))
+    return _nearest(candidates, target, lambda _: True, scale)
 
 
 def _unit_scale(text: str, pos: int, end: int) -> Callable[[float], float] | None:
@@ -521,9 +518,9 @@ def _unit_scale(text: str, pos: int, end: int) -> Callable[[float], float] | Non
     after ``pos``, a CRLF pair counting as one (half of it, half a unit), as
     :func:`_after_units` places them: so that the distances to a target are those of the
     same text with LF line endings. ``None`` where the part holds no pair."""
-    pairs = [match.start() for match in _CRLF.finditer(text, pos, end + 1)]
-    if not pairs:
+    if text.find("\r\n", pos, end + 1) < 0:
         return None
+    pairs = [match.start() for match in _CRLF.finditer(text, pos, end + 1)]
 
     def units(position: float) -> float:
         before = bisect_right(pairs, position - 2)  # the pairs wholly before it
