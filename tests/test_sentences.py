@@ -673,6 +673,7 @@ def test_a_long_sentence_of_marks_holds_no_state_per_mark() -> None:
 
 
 @example("._.")
+@example(".\t”\u3000")
 @given(generated)
 def test_tailorings_only_remove_breaks_or_move_them_before_an_opener(text: str) -> None:
     plain = set(ends(sentence_spans(text, **PURE)))
@@ -681,7 +682,11 @@ def test_tailorings_only_remove_breaks_or_move_them_before_an_opener(text: str) 
             # (or past a closing quotation mark set after a space, or Markdown's closing
             # emphasis after a terminator, and the spaces after them; or before
             # bidirectional controls after a sentence's spaces, or a dialogue dash)
-            closed = regex.search(r" [»”’›][ \t\u00a0\u202f]*(?:\r\n|[\r\n])?\Z", text[:end])
+            closed = regex.search(
+                r"[ \t\u00a0\u202f][»”’›][^\S\r\n\x85\u2028\u2029]*"
+                r"(?:\r\n|[\r\n\x85\u2028\u2029])?\Z",
+                text[:end],
+            )
             emphasis = regex.search(
                 r"[.!?…。！？‼⁇⁈⁉」』”’）〉》»][_*~]{1,3}[)\]»”’›\"']*[^\S\r\n\x85\u2028\u2029]*"
                 r"(?:\r\n|[\r\n\x85\u2028\u2029])?\Z",
@@ -708,6 +713,8 @@ def test_tailorings_only_remove_breaks_or_move_them_before_an_opener(text: str) 
             ["« Tu viens ? » ", "Il hocha la tête. ", "« Oui ! » ", "Elle rit."],
         ),
         ("« Bonjour ! » dit-il.", ["« Bonjour ! » dit-il."]),
+        # (any space after it: a thin space, as French typesetting has it, started the next)
+        ("« Tu viens ? »\u2009Il part.", ["« Tu viens ? »\u2009", "Il part."]),
         # German: » opens, so it starts the next sentence
         (
             "Er sagte: »Ja.« »Nein.« Dann ging er.",

@@ -586,7 +586,7 @@ _QUOTATIVE = re.compile("と(?!ても)|って|など|なんて")
 """A Japanese quotative particle, which goes on with the quotation before it (not とても)."""
 _QUOTATION_CLOSED = frozenset("」』”’）〉》»")
 _CLOSING_AFTER_SPACE = re.compile(
-    r"[»”’›](?=[\s.,;:!?…)\]»”’›]|\Z)[ \t\u00a0\u202f]*(?:\r\n|[\r\n\x85\u2028\u2029])?"
+    r"[»”’›](?=[\s.,;:!?…)\]»”’›]|\Z)[^\S\r\n\x85\u2028\u2029]*(?:\r\n|[\r\n\x85\u2028\u2029])?"
 )
 """A closing quotation mark followed by a space, punctuation or the end (it closes: UAX #14
 LB15b), with the spaces after it."""
