@@ -173,18 +173,32 @@ LINES = [
     " \n",
     "1. ",
     "- ",
+    "class A:",
+    "def f():",
+    "    def g():",
+    "function f() {",
+    "let a = 1;",
+    "func A() {",
+    "}",
+    "\\section{B}",
 ]
 """Pieces of LF text (with no other line ending) for :func:`test_crlf_text_splits_as_lf_text`."""
 
 
-def without_cr(text: str) -> int:
-    """Code points of ``text`` but its CRs: CRLF text measures as its LF version."""
-    return len(text) - text.count("\r")
+def as_lf(text: str) -> str:
+    """``text`` with each CRLF pair and lone CR made LF."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def tokens_without_cr(text: str) -> int:
-    """:func:`cl100k` of ``text`` without its CRs."""
-    return cl100k(text.replace("\r", ""))
+def lf_chars(text: str) -> int:
+    """Code points of ``text`` read with LF line endings: CRLF or CR text measures as its LF
+    version."""
+    return len(as_lf(text))
+
+
+def lf_tokens(text: str) -> int:
+    """:func:`cl100k` of ``text`` read with LF line endings."""
+    return cl100k(as_lf(text))
 
 
 CR_FREE_SPLITTERS: dict[str, Callable[[int, int, Any], Any]] = {
@@ -205,6 +219,18 @@ CR_FREE_SPLITTERS: dict[str, Callable[[int, int, Any], Any]] = {
     "sentences": lambda n, o, f: spansplit.SentenceSplitter(n, o, length=f),
     "markdown": lambda n, o, f: spansplit.MarkdownSplitter(n, o, length=f),
     "blocks": lambda n, o, f: spansplit.BlockSplitter(n, length=f),
+    **{
+        f"{preset} preset": lambda n, o, f, preset=preset: spansplit.RecursiveSplitter.from_preset(
+            preset, n, chunk_overlap=o, length=f
+        )
+        for preset in ("python", "javascript", "latex")
+    },
+    **{
+        f"{language} table": lambda n, o, f, language=language: (
+            spansplit.RecursiveSplitter.from_language(language, n, chunk_overlap=o, length=f)
+        )
+        for language in ("python", "go", "rust", "java")
+    },
 }
 
 
@@ -215,22 +241,25 @@ CR_FREE_SPLITTERS: dict[str, Callable[[int, int, Any], Any]] = {
     tokens=st.booleans(),
     size=st.integers(6, 60),
     overlap=st.sampled_from([0, 3]),
+    ending=st.sampled_from(["\r\n", "\r"]),
 )
 def test_crlf_text_splits_as_lf_text(
-    text: str, kind: str, tokens: bool, size: int, overlap: int
+    text: str, kind: str, tokens: bool, size: int, overlap: int, ending: str
 ) -> None:
-    """The same lines with CRLF endings make the same chunks (offsets moved by the CRs)
-    under a length that leaves CRs out: a CRLF pair is one line ending everywhere."""
-    length = tokens_without_cr if tokens else without_cr
+    """The same lines with CRLF or lone CR endings make the same chunks (offsets moved by
+    the CRs of the pairs) under a length that reads them as LF: a CRLF pair or a lone CR
+    is one line ending everywhere (the regular expressions of the presets and language
+    tables too)."""
+    length = lf_tokens if tokens else lf_chars
     splitter = CR_FREE_SPLITTERS[kind](size, 0 if kind == "blocks" else overlap, length)
     try:
         expected = [(chunk.start, chunk.end) for chunk in splitter.split(text)]
     except ChunkTooLargeError:
         return
-    crlf = text.replace("\n", "\r\n")
+    other = text.replace("\n", ending)
 
     def lf_offset(offset: int) -> int:
-        return offset - crlf.count("\r", 0, offset)
+        return offset - other.count("\r", 0, offset) if ending == "\r\n" else offset
 
-    chunks = splitter.split(crlf)
+    chunks = splitter.split(other)
     assert [(lf_offset(chunk.start), lf_offset(chunk.end)) for chunk in chunks] == expected

@@ -299,12 +299,17 @@ def test_line_feed_separators_split_crlf_and_cr_text_as_lf_text(
 
 @given(
     text=st.lists(
-        st.sampled_from(["a", "bc", "Ab. ", "word", "中文字", "。", "」", " ", "\n", "\n\n"]),
+        st.sampled_from(
+            [
+                *("a", "bc", "Ab. ", "word", "中文字", "。", "」", " ", "\n", "\n\n"),
+                *("class A:", "def f():", "let a = 1;", "function f() {", "\\section{B}"),
+            ]
+        ),
         max_size=60,
     ).map("".join),
     size=st.integers(8, 30),
     overlap=st.sampled_from([0, 4]),
-    preset=st.sampled_from([None, "plain", "cjk", "markdown", "python"]),
+    preset=st.sampled_from([None, "plain", "cjk", "markdown", "python", "javascript", "latex"]),
     keep=st.sampled_from([False, True, "start"]),
 )
 def test_lone_cr_text_splits_as_lf_text(
@@ -317,6 +322,19 @@ def test_lone_cr_text_splits_as_lf_text(
     )
     expected = [(chunk.start, chunk.end) for chunk in splitter.split(text)]
     assert [(c.start, c.end) for c in splitter.split(text.replace("\n", "\r"))] == expected
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
+def test_definition_separators_find_definitions_after_any_line_ending(ending: str) -> None:
+    # The python preset's "\n(?=class )" found no class after a lone CR: the chunks ran
+    # on through "class A:" and cut before "pass" (a helper's CR-for-LF check found it).
+    text = "import os\nx = 1\nclass A:\n    pass\nclass B:\n    pass\n".replace("\n", ending)
+    chunks = RecursiveSplitter.from_preset("python", 30).split(text)
+    assert [c.text.replace(ending, "\n") for c in chunks] == [
+        "import os\nx = 1",
+        "class A:\n    pass",
+        "class B:\n    pass",
+    ]
 
 
 def test_without_the_empty_separator_pieces_are_still_cut_to_fit() -> None:

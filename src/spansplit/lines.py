@@ -36,6 +36,13 @@ _MATCH_END = re.Match.end
 _LONE_CR = re.compile("\r(?!\n)")
 
 
+def lone_crs_as_lf(text: str) -> str:
+    """``text`` with each lone CR made LF, the same length in code points and in UTF-8:
+    for readers that end lines at LF only (a grammar, the Markdown parser, a separator's
+    regular expression written with ``\n``), a lone CR ends a line too."""
+    return _LONE_CR.sub("\n", text) if has_lone_cr(text) else text
+
+
 def has_lone_cr(text: str, start: int = 0, end: int | None = None) -> bool:
     """Whether ``text[start:end]`` holds a CR that is not followed by LF (a line ending).
 

@@ -30,14 +30,13 @@ from typing import TYPE_CHECKING
 
 from ..chunk import Span, after_whitespace, before_whitespace, trim_span
 from ..errors import GrammarUnavailableError
-from ..lines import LINE_ENDING, line_ending_ends
+from ..lines import LINE_ENDING, line_ending_ends, lone_crs_as_lf
 from .code_languages import CodeLanguage
 from .levels import Level
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser, Tree
 
-_LONE_CR = re.compile("\r(?!\n)")
 _THREAD = threading.local()
 _BODY_FIELDS = ("body",)
 _COMMENTED_BODIES = frozenset({"body", "consequence"})
@@ -132,15 +131,9 @@ def grammar_available(language: CodeLanguage) -> bool:
     return True
 
 
-def _rows_at_lf(text: str) -> str:
-    """``text`` with each lone CR made LF (the same length in code points and UTF-8): a
-    lone CR ends a line, and tree-sitter counts rows at LF only."""
-    return _LONE_CR.sub("\n", text) if "\r" in text else text
-
-
 def _source(text: str) -> bytes:
     """What tree-sitter parses of ``text``: its UTF-8, each lone CR as LF."""
-    return _rows_at_lf(text).encode("utf-8")
+    return lone_crs_as_lf(text).encode("utf-8")
 
 
 def _end_point(source: bytes) -> tuple[int, int]:
@@ -287,7 +280,7 @@ def error_line_share(text: str, tree: Tree, language: CodeLanguage) -> float:
     errors = _errors(tree)
     if not errors:
         return 0.0
-    content = [bool(line.strip()) for line in _rows_at_lf(text).split("\n")]
+    content = [bool(line.strip()) for line in lone_crs_as_lf(text).split("\n")]
     rows = {node.start_point.row for node in errors}
     return sum(1 for row in rows if row < len(content) and content[row]) / max(1, sum(content))
 

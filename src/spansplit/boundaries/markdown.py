@@ -44,8 +44,8 @@ from ..lines import (
     LINE_ENDING,
     LineWalker,
     RangeOffsets,
-    has_lone_cr,
     line_ending_ends,
+    lone_crs_as_lf,
     optional_numpy,
     put_sorted,
 )
@@ -63,7 +63,6 @@ FRONT_MATTER = re.compile(
 ``#`` comment) or none, and the next ``---`` or ``...`` line. (A text that opens with a thematic
 break and a paragraph is Markdown, not front matter.)"""
 
-_LONE_CR = re.compile(r"\r(?!\n)")
 _STRETCH_END = re.compile(r"\n[ \t]*\r?\n[ \t\r\n]*[^\n]*\n?")
 """A blank line, any more, and the line after them: where a stretch ends (see :func:`_parse`).
 (No group is repeated: the pattern keeps no state per line of a long run of blank lines.)"""
@@ -952,8 +951,7 @@ def _parse(
     tight (see :func:`_lists_agree`), the body is parsed again with ``inside_blocks``
     false, which makes no such cut."""
     body = text[start:]
-    if has_lone_cr(body):
-        body = _LONE_CR.sub("\n", body)  # a lone CR ends a line here, not for the parser
+    body = lone_crs_as_lf(body)  # a lone CR ends a line here, not for the parser
     # Byte offsets of the body until the end, then code points of the text.
     reading = _Reading("I" if 4 * len(text) < 1 << 32 else "q")
     tree = reading.tree

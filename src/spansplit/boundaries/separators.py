@@ -18,7 +18,7 @@ from typing import Literal
 
 from ..chunk import Span
 from ..errors import InvalidParameterError, ParameterTypeError
-from ..lines import LINE_ENDING
+from ..lines import LINE_ENDING, has_lone_cr, lone_crs_as_lf
 from .blocks import MARKDOWN_CUTS, MarkdownCuts
 from .graphemes import (
     cluster_around,
@@ -320,7 +320,25 @@ class SeparatorLevel:
                 and text.find("\r", start, end) >= 0
                 and line_endings(len(pattern)).search(text, start, end) is not None
             )
-        return pattern.search(text, start, end) is not None
+        view, shift = _lf_view(text, start, end)
+        return pattern.search(view, start - shift, end - shift) is not None
+
+
+LOOK_BEHIND_CHARS = 256
+"""Code points before a region that a separator's look-behind may read where the region
+holds a lone CR (see :func:`_lf_view`)."""
+
+
+def _lf_view(text: str, start: int, end: int) -> tuple[str, int]:
+    """``text`` as a regular expression separator reads ``text[start:end]``, and the offset
+    of that reading in ``text``: where the region holds a lone CR, the region (and up to
+    :data:`LOOK_BEHIND_CHARS` before it) with each lone CR made LF, so that a separator
+    written with ``\\n`` (``\\n(?=class )``) finds a line ending there as it does at an LF
+    or a CRLF pair; else ``text`` itself."""
+    if not has_lone_cr(text, start, end):
+        return text, 0
+    low = max(0, start - LOOK_BEHIND_CHARS)
+    return lone_crs_as_lf(text[low:end]), low
 
 
 def is_line_feeds(separator: str) -> bool:
@@ -530,7 +548,10 @@ def split_at(
         return list(zip([start, *bounds[:-1]], bounds))
     if isinstance(separator, str):
         return _split_literal(text, start, end, separator, keep_separator)
-    matches = [match.span() for match in separator.finditer(text, start, end)]
+    view, shift = _lf_view(text, start, end)
+    matches = [match.span() for match in separator.finditer(view, start - shift, end - shift)]
+    if shift:
+        matches = [(low + shift, high + shift) for low, high in matches]
     return _pieces_between(start, end, whole_cluster_matches(text, matches), keep_separator)
 
 
