@@ -295,6 +295,10 @@ def test_blank_lines_of_every_line_ending_scan_as_the_general_path(ending: str) 
         # The same inside a paragraph that had to be split: the paragraph's first line is
         # a runt before its second, which had to be split too.
         ("x" * 58 + "\n\nab\n" + "words " * 20 + "\n\nend", 60),
+        # A runt before a paragraph whose first line is a runt before a line to split: the
+        # two lead on into the line's parts (the general path stopped at the paragraph and
+        # left "x\n\nx" alone; a reviewing helper's generated texts found it).
+        ("x\n\nx\n" + " ".join(["words"] * 14), 60),
         # A paragraph whose first line is over the budget: cut at its words, which the
         # title goes with (the scan left the title alone, a reviewing helper found).
         (

@@ -755,15 +755,20 @@ def test_a_window_never_resumes_inside_a_run_a_runt_leads() -> None:
 
 
 @pytest.mark.parametrize("paragraphs", [27, 40])
-def test_a_window_resumes_at_a_runt_that_leads_a_run(paragraphs: int) -> None:
+@pytest.mark.parametrize(
+    "chapter",
+    [
+        "A short introduction that runs to some eighty characters, not more than that.\n\n",
+        # the chapter's introduction and the section's lead on into the subsection's run
+        "An introduction of thirty.\n\n## Section\n\nAn introduction of thirty.\n\n",
+    ],
+)
+def test_a_window_resumes_at_a_runt_that_leads_a_run(paragraphs: int, chapter: str) -> None:
     # Each chapter's introduction is a runt before its section, which had to be split: it
     # leads the section's parts, evened with it. Windows resume at a chapter's start, and
     # the next window evens the rest of the run with the introduction too.
     para = "Words of a section that go on for a while, and then some more of them.\n\n"
-    intro = "A short introduction that runs to some eighty characters, not more than that."
-    text = "".join(
-        f"# Chapter {k}\n\n{intro}\n\n## Body\n\n" + para * paragraphs for k in range(40)
-    )
+    text = "".join(f"# Chapter {k}\n\n{chapter}### Body\n\n" + para * paragraphs for k in range(40))
     splitter = spansplit.MarkdownSplitter(1000, length="utf8")
     whole, windowed, used = whole_and_windowed(splitter, text, 2000)
     assert used

@@ -364,7 +364,9 @@ class Plan:
     cut: tuple[int, int, int] | None = None
     fresh: int | None = None  # after a cut: where the new text starts, inside piece ``first``
     led: bool = False  # in the run of a split piece's parts that a runt leads (_leads_run)
-    leads: bool = False  # led, and the runt is this chunk's first piece
+    # Where this chunk's first piece is that runt: the starts of the runs it leads (it
+    # leads on into a run inside the first where it is still a runt before that run).
+    leads: tuple[int, ...] = ()
     # The last piece whose size decided where the chunk ends or where its overlap starts:
     # the first that did not fit (it may lie past ``last + 1``: headings before it go with
     # it, see _greedy; past a break it is only cautious), or one that planning the chunk
@@ -443,10 +445,8 @@ class _Packer:
         measured: dict[Span, int] = {}
         plan: Plan | None = None
         if after is not None:
-            if after.leads:  # the run after the chunk resumed after is evened with its runt
-                following_break = bisect_right(self.breaks, after.first)
-                if following_break < len(self.breaks):
-                    self.run_heads[self.breaks[following_break]] = after.first
+            for led_run in after.leads:  # (evened with the runt the chunk starts with)
+                self.run_heads[led_run] = after.first
             plan = self._after(after)
         elif self.spans:
             plan = self._greedy(0, None, 0)
@@ -516,16 +516,19 @@ class _Packer:
         if last + 1 < run_end and not self._in_balanced(first):
             last = self._before_headings(first, last)
         run_start: int | None = None
-        led = leads = False
+        led = False
+        leads: tuple[int, ...] = ()
         if last + 1 < run_end and self._in_balanced(first):
             run_start = self.breaks[following_break - 1] if following_break else 0
             led = run_start in self.run_heads
             run_start = self.run_heads.get(run_start, run_start)
-        elif self._leads_run(first, last, run_end):
+        while self._leads_run(first, last, run_end):
             # A runt before the parts of a piece that had to be split (a chapter title
-            # before its first paragraph, the chunk before being full): their run takes it.
+            # before its first paragraph, the chunk before being full): their run takes it,
+            # and a run inside it where their first parts and the runt are a runt still.
             self.run_heads[run_end] = run_start = first
-            led = leads = True
+            led = True
+            leads += (run_end,)
             following_break += 1
             run_end = len(self.spans)
             if following_break < len(self.breaks):

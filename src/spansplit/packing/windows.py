@@ -314,7 +314,7 @@ def pack_windows(
             plan.cut,
             plan.fresh,
             led=plan.led,
-            leads=plan.leads,
+            leads=tuple(run - first for run in plan.leads),
         )
         pending = pending[top:]
         size = WINDOW_CHARS
