@@ -337,6 +337,27 @@ def test_definition_separators_find_definitions_after_any_line_ending(ending: st
     ]
 
 
+def test_a_separator_that_names_cr_reads_lone_crs_as_they_are() -> None:
+    # Only a separator written for LF line endings reads a lone CR as LF: one written for
+    # CR finds the lone CRs still (a reviewing helper found "\r+" finding none).
+    splitter = RecursiveSplitter(15, separators=[r"\r+", " ", ""], separators_are_regex=True)
+    assert splitter.split_text("alpha one\rbeta two\rgamma three") == [
+        "alpha one",
+        "beta two",
+        "gamma three",
+    ]
+
+
+def test_a_separator_reads_lone_crs_around_a_region_as_the_whole_text_has_them() -> None:
+    # A region that ends at the CR of a CRLF pair holds no lone CR (the pair's LF is past
+    # its end), and the text before a region reads as LF wherever it holds a lone CR.
+    rule = re.compile(r"\n(?=(?:\*\*\*+|---+|___+)\n)")
+    assert split_at("para\n---\r\nmore", 0, 9, rule, False) == [(0, 9)]
+    after_line = re.compile(r"(?<=\n)x")
+    assert split_at("a\rx\ry", 2, 5, after_line, False) == [(3, 5)]
+    assert split_at("a\rxy", 2, 4, after_line, False) == [(3, 4)]
+
+
 def test_without_the_empty_separator_pieces_are_still_cut_to_fit() -> None:
     # LangChain passes "abcdefghij" through whole here; a budget is a budget.
     # The three parts are even, not two full ones and a runt.

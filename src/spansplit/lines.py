@@ -33,14 +33,15 @@ _LF = re.compile("\n")
 _MATCH_END = re.Match.end
 
 
-_LONE_CR = re.compile("\r(?!\n)")
+LONE_CR = re.compile("\r(?!\n)")
+"""A CR that is not followed by LF: a line ending of its own."""
 
 
 def lone_crs_as_lf(text: str) -> str:
     """``text`` with each lone CR made LF, the same length in code points and in UTF-8:
     for readers that end lines at LF only (a grammar, the Markdown parser, a separator's
     regular expression written with ``\n``), a lone CR ends a line too."""
-    return _LONE_CR.sub("\n", text) if has_lone_cr(text) else text
+    return LONE_CR.sub("\n", text) if has_lone_cr(text) else text
 
 
 def has_lone_cr(text: str, start: int = 0, end: int | None = None) -> bool:
@@ -49,7 +50,7 @@ def has_lone_cr(text: str, start: int = 0, end: int | None = None) -> bool:
     Without one, every line ending ends with LF, and a search for LF finds them all.
     """
     stop = len(text) if end is None else end
-    return text.find("\r", start, stop) >= 0 and _LONE_CR.search(text, start, stop) is not None
+    return text.find("\r", start, stop) >= 0 and LONE_CR.search(text, start, stop) is not None
 
 
 _VECTOR_SLICE = 1 << 15

@@ -598,6 +598,9 @@ _EMPHASIS_CLOSED = re.compile(
 followed by a space or the end (not by punctuation, which would start the next sentence),
 with the spaces after them."""
 _TERMINATED = frozenset(".!?…。！？‼⁇⁈⁉")
+_LINE_ENDS = frozenset("\r\n\x85\u2028\u2029")
+"""The line endings a sentence's spaces stop at (the spaces of the rules above are the
+others: ``[^\\S\\r\\n\\x85\\u2028\\u2029]``)."""
 
 
 def _tailor_edges(
@@ -633,7 +636,7 @@ def _tailor_edges(
         closing = None
         if before in _QUOTATION_CLOSED and _QUOTATIVE.match(text, position):
             changed[index] = -1
-        elif before in " \t\u00a0\u202f":
+        elif before.isspace() and before not in _LINE_ENDS:
             closing = _CLOSING_AFTER_SPACE.match(text, position, stop)
         elif before in _TERMINATED or before in _QUOTATION_CLOSED:
             closing = _EMPHASIS_CLOSED.match(text, position, stop)

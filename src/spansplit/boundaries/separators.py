@@ -18,7 +18,7 @@ from typing import Literal
 
 from ..chunk import Span
 from ..errors import InvalidParameterError, ParameterTypeError
-from ..lines import LINE_ENDING, has_lone_cr, lone_crs_as_lf
+from ..lines import LINE_ENDING, LONE_CR, has_lone_cr
 from .blocks import MARKDOWN_CUTS, MarkdownCuts
 from .graphemes import (
     cluster_around,
@@ -320,25 +320,36 @@ class SeparatorLevel:
                 and text.find("\r", start, end) >= 0
                 and line_endings(len(pattern)).search(text, start, end) is not None
             )
-        view, shift = _lf_view(text, start, end)
+        view, shift = _lf_view(pattern, text, start, end)
         return pattern.search(view, start - shift, end - shift) is not None
 
 
 LOOK_BEHIND_CHARS = 256
-"""Code points before a region that a separator's look-behind may read where the region
-holds a lone CR (see :func:`_lf_view`)."""
+"""Code points before a region that a separator's look-behind may read where they or the
+region hold a lone CR (see :func:`_lf_view`)."""
 
 
-def _lf_view(text: str, start: int, end: int) -> tuple[str, int]:
-    """``text`` as a regular expression separator reads ``text[start:end]``, and the offset
-    of that reading in ``text``: where the region holds a lone CR, the region (and up to
-    :data:`LOOK_BEHIND_CHARS` before it) with each lone CR made LF, so that a separator
-    written with ``\\n`` (``\\n(?=class )``) finds a line ending there as it does at an LF
-    or a CRLF pair; else ``text`` itself."""
-    if not has_lone_cr(text, start, end):
+@lru_cache(maxsize=256)
+def _reads_lines_at_lf(pattern: str) -> bool:
+    """Whether a regular expression separator is written for LF line endings: it names LF
+    and not CR (``\\n(?=class )``, not ``\\r+``, which reads a lone CR as it is)."""
+    return ("\n" in pattern or "\\n" in pattern) and not ("\r" in pattern or "\\r" in pattern)
+
+
+def _lf_view(pattern: re.Pattern[str], text: str, start: int, end: int) -> tuple[str, int]:
+    """``text`` as the regular expression separator ``pattern`` reads ``text[start:end]``,
+    and the offset of that reading in ``text``. For a separator written for LF line endings
+    (see :func:`_reads_lines_at_lf`), where the region or the
+    :data:`LOOK_BEHIND_CHARS` before it hold a lone CR: that stretch with each lone CR made
+    LF (the same offsets), so that ``\\n(?=class )`` finds a line ending there as it does
+    at an LF or a CRLF pair; else ``text`` itself."""
+    if not _reads_lines_at_lf(pattern.pattern):
         return text, 0
     low = max(0, start - LOOK_BEHIND_CHARS)
-    return lone_crs_as_lf(text[low:end]), low
+    stop = min(len(text), end + 1)  # (a CR at the region's end, the LF after it: a pair)
+    if not has_lone_cr(text, low, stop):
+        return text, 0
+    return LONE_CR.sub("\n", text[low:stop]), low
 
 
 def is_line_feeds(separator: str) -> bool:
@@ -548,7 +559,7 @@ def split_at(
         return list(zip([start, *bounds[:-1]], bounds))
     if isinstance(separator, str):
         return _split_literal(text, start, end, separator, keep_separator)
-    view, shift = _lf_view(text, start, end)
+    view, shift = _lf_view(separator, text, start, end)
     matches = [match.span() for match in separator.finditer(view, start - shift, end - shift)]
     if shift:
         matches = [(low + shift, high + shift) for low, high in matches]
