@@ -811,6 +811,22 @@ def test_a_window_never_resumes_after_a_chunk_that_its_last_piece_decided(chars:
     assert windowed == whole
 
 
+def test_a_window_never_resumes_after_a_chunk_that_headings_at_its_end_decided() -> None:
+    # The headings end the window; in the whole text they go with the paragraph after
+    # them, which had to be split, so the chunk after the one before them starts at them
+    # with no overlap. In the window the overlap planned before them cut that chunk short
+    # (at "A short introduction."), and the window resumed after it (a reviewing helper's
+    # generated texts found it).
+    words = "Words of a section that go on for a while, and then some more of them."
+    parts = [words * 2, "A short introduction.", words * 5, words, "A short introduction."]
+    parts += [words, "### H63", "# H85", "# H79", words * 6, words * 3]
+    text = "\n\n".join(parts).replace(".W", ". W")
+    splitter = spansplit.RecursiveSplitter(200, 25, length="utf8")
+    whole, windowed, used = whole_and_windowed(splitter, text, 600)
+    assert used
+    assert windowed == whole
+
+
 def test_a_window_never_resumes_after_a_chunk_the_chunk_after_it_decided() -> None:
     # Where the piece after a chunk leaves its overlap too little room, merge plans the
     # chunk after from that piece (_ahead_cut) to see whether it must end at a sentence

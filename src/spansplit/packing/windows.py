@@ -30,7 +30,7 @@ from ..boundaries.markdown import (
     SectionCuts,
     WordLevel,
 )
-from ..boundaries.paragraphs import paragraph_spans
+from ..boundaries.paragraphs import STACKED_HEADINGS, looks_like_heading, paragraph_spans
 from ..boundaries.sentences import SentenceLevel, lookahead_ends
 from ..boundaries.separators import HeadingLines, SeparatorLevel
 from ..boundaries.words import word_spans
@@ -408,12 +408,19 @@ def _resume_point(
     first piece starts, the end of the pieces the next window must find again, and its
     plan. Its pieces and the piece after them, and every piece its end was decided by,
     end before the window's last group with text (which may go on past the window, through
-    blank pieces, or take in closing punctuation from the next), so nothing at the
-    window's end decided them; the group it starts is not the first (the window moves on)."""
+    blank pieces, or take in closing punctuation from the next) and the heading lines
+    right before it, so nothing at the window's end decided them; the group it starts is
+    not the first (the window moves on)."""
     groups = pieces.top_spans
-    last = len(groups) - 1
-    while last >= 0 and text[groups[last][0] : groups[last][1]].isspace():
-        last -= 1
+    last = _last_with_text(text, groups, len(groups) - 1)
+    # Heading lines right before it go with it where it turns out to be a piece to split
+    # (they join its run: see pieces' _close), which the next window may find: they are
+    # as open as it is.
+    for _ in range(STACKED_HEADINGS):
+        before = _last_with_text(text, groups, last - 1)
+        if before < 0 or not looks_like_heading(text, *groups[before]):
+            break
+        last = before
     if last < 2:
         return None
     limit = groups[last][0]
@@ -441,3 +448,10 @@ def _resume_point(
         if plan.first > 0 and group > 0 and group_starts[group] == first == top_start:
             return taken, top, group, settled, plan
     return None
+
+
+def _last_with_text(text: str, groups: list[Span], last: int) -> int:
+    """The last of ``groups[: last + 1]`` that is not blank (-1 if none)."""
+    while last >= 0 and text[groups[last][0] : groups[last][1]].isspace():
+        last -= 1
+    return last
