@@ -337,15 +337,34 @@ def test_definition_separators_find_definitions_after_any_line_ending(ending: st
     ]
 
 
-def test_a_separator_that_names_cr_reads_lone_crs_as_they_are() -> None:
-    # Only a separator written for LF line endings reads a lone CR as LF: one written for
-    # CR finds the lone CRs still (a reviewing helper found "\r+" finding none).
-    splitter = RecursiveSplitter(15, separators=[r"\r+", " ", ""], separators_are_regex=True)
+@pytest.mark.parametrize("separator", [r"\r+", r"[\r\n]+", r"\r\n|\r|\n", r"(?:\r\n?|\n)"])
+def test_a_separator_that_names_cr_reads_lone_crs_as_they_are(separator: str) -> None:
+    # Only a separator written for LF line endings reads a lone CR as LF: one that matches
+    # a lone CR itself finds them still (a reviewing helper found "\r+" finding none).
+    splitter = RecursiveSplitter(15, separators=[separator, " ", ""], separators_are_regex=True)
     assert splitter.split_text("alpha one\rbeta two\rgamma three") == [
         "alpha one",
         "beta two",
         "gamma three",
     ]
+
+
+@pytest.mark.parametrize(
+    "separator",
+    [
+        *(r"\n(?=def )", r"\r?\n(?=def )", r"(?m)^(?=def )", r"\x0a(?=def )"),
+        "(?x) \\n (?=def\\ ) # \\r",
+    ],
+)
+def test_a_separator_written_for_lf_finds_lone_cr_line_endings(separator: str) -> None:
+    # (the review's list of separators a first test of "names CR" misread: an optional CR
+    # before the LF, the multi-line flag, an escape of LF, a verbose comment)
+    text = "x = 1\ndef a():\n    pass\ndef b():\n    pass\n"
+    splitter = RecursiveSplitter(20, separators=[separator, " ", ""], separators_are_regex=True)
+    expected = splitter.split_text(text)
+    lone_cr = splitter.split_text(text.replace("\n", "\r"))
+    assert [chunk.replace("\r", "\n") for chunk in lone_cr] == expected
+    assert expected[1].startswith("def a():")
 
 
 def test_a_separator_reads_lone_crs_around_a_region_as_the_whole_text_has_them() -> None:

@@ -683,7 +683,7 @@ def test_tailorings_only_remove_breaks_or_move_them_before_an_opener(text: str) 
             # emphasis after a terminator, and the spaces after them; or before
             # bidirectional controls after a sentence's spaces, or a dialogue dash)
             closed = regex.search(
-                r"[^\S\r\n\x85\u2028\u2029][»”’›][^\S\r\n\x85\u2028\u2029]*"
+                r"[^\S\r\n\x85\u2028\u2029][»”’›][.!?…)\]»”’›]*[^\S\r\n\x85\u2028\u2029]*"
                 r"(?:\r\n|[\r\n\x85\u2028\u2029])?\Z",
                 text[:end],
             )
@@ -716,6 +716,11 @@ def test_tailorings_only_remove_breaks_or_move_them_before_an_opener(text: str) 
         # (any space after it: a thin space, as French typesetting has it, started the next)
         ("« Tu viens ? »\u2009Il part.", ["« Tu viens ? »\u2009", "Il part."]),
         ("« Tu viens ?\u2009»\u2009Il part.", ["« Tu viens ?\u2009»\u2009", "Il part."]),
+        # with the terminators after it; a clause after it goes on (the review found ". "
+        # and ", dit-il." starting sentences)
+        ("« Tu viens ?\u2009». Il part.", ["« Tu viens ?\u2009». ", "Il part."]),
+        ("a? ”.", ["a? ”."]),
+        ("« Oui ? », dit-il. Puis.", ["« Oui ? », dit-il. ", "Puis."]),
         # German: » opens, so it starts the next sentence
         (
             "Er sagte: »Ja.« »Nein.« Dann ging er.",

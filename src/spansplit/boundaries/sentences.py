@@ -585,15 +585,19 @@ _BIDI_RUN_END = re.compile(f"[{_BIDI_CONTROLS}]+$")
 _QUOTATIVE = re.compile("と(?!ても)|って|など|なんて")
 """A Japanese quotative particle, which goes on with the quotation before it (not とても)."""
 _QUOTATION_CLOSED = frozenset("」』”’）〉》»")
+_SPACE = r"[^\S\x1c-\x1f]"
+"""A space (``re``'s ``\\s`` takes the information separators U+001C-U+001F too, which
+Unicode does not count as white space)."""
+_IS_SPACE = re.compile(_SPACE)
+_LINE_SPACES = r"[^\S\r\n\x1c-\x1f\x85\u2028\u2029]*(?:\r\n|[\r\n\x85\u2028\u2029])?"
+"""The spaces after a sentence, to and with the line ending after them."""
 _CLOSING_AFTER_SPACE = re.compile(
-    r"[»”’›](?=[\s.,;:!?…)\]»”’›]|\Z)[^\S\r\n\x85\u2028\u2029]*(?:\r\n|[\r\n\x85\u2028\u2029])?"
+    rf"[»”’›](?={_SPACE}|[.,;:!?…)\]»”’›]|\Z)(?P<tail>[.!?…)\]»”’›]*){_LINE_SPACES}"
 )
 """A closing quotation mark followed by a space, punctuation or the end (it closes: UAX #14
-LB15b), with the spaces after it."""
-_EMPHASIS_CLOSED = re.compile(
-    r"[_*~]{1,3}[)\]»”’›\"']*(?=\s|\Z)[^\S\r\n\x85\u2028\u2029]*"
-    r"(?:\r\n|[\r\n\x85\u2028\u2029])?"
-)
+LB15b), with the terminators and closing marks after it (``»``, ``».``) and the spaces
+after them."""
+_EMPHASIS_CLOSED = re.compile(rf"[_*~]{{1,3}}[)\]»”’›\"']*(?={_SPACE}|\Z){_LINE_SPACES}")
 """Markdown's closing emphasis (``_``, ``**``, ``~~``) and the closing marks after it,
 followed by a space or the end (not by punctuation, which would start the next sentence),
 with the spaces after them."""
@@ -636,8 +640,11 @@ def _tailor_edges(
         closing = None
         if before in _QUOTATION_CLOSED and _QUOTATIVE.match(text, position):
             changed[index] = -1
-        elif before.isspace() and before not in _LINE_ENDS:
+        elif _IS_SPACE.match(before) and before not in _LINE_ENDS:
             closing = _CLOSING_AFTER_SPACE.match(text, position, stop)
+            if closing is not None and text.startswith((",", ";", ":"), closing.end("tail")):
+                changed[index] = -1  # a clause goes on after it (« Oui ? », dit-il.)
+                closing = None
         elif before in _TERMINATED or before in _QUOTATION_CLOSED:
             closing = _EMPHASIS_CLOSED.match(text, position, stop)
         if closing is not None:  # (the mark alone: joined to the sentence before)

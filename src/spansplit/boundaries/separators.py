@@ -329,11 +329,23 @@ LOOK_BEHIND_CHARS = 256
 region hold a lone CR (see :func:`_lf_view`)."""
 
 
+_NAMES_LF = re.compile(r"\n|(?<!\\)(?:\\\\)*\\(?:n|x0[aA]|u000[aA]|012)|\(\?[aiLsux]*m")
+"""An LF in a regular expression: the character, an escape of it (not an escaped
+backslash before an ``n``: ``\\\\newline``), or the multi-line flag of ``^`` and ``$``."""
+
+
 @lru_cache(maxsize=256)
 def _reads_lines_at_lf(pattern: str) -> bool:
     """Whether a regular expression separator is written for LF line endings: it names LF
-    and not CR (``\\n(?=class )``, not ``\\r+``, which reads a lone CR as it is)."""
-    return ("\n" in pattern or "\\n" in pattern) and not ("\r" in pattern or "\\r" in pattern)
+    (see :data:`_NAMES_LF`) and matches nothing at a lone CR itself (``\\r?\\n(?=def )``
+    and ``(?m)^(?=def )`` are; ``\\r+`` and ``\\r\\n|\\r|\\n`` read a lone CR as it is)."""
+    if _NAMES_LF.search(pattern) is None:
+        return False
+    for match in _compiled(pattern).finditer("a\rb"):
+        start, end = match.span()
+        if start <= 1 < end or start == end in (1, 2):  # it takes the CR, or stops at it
+            return False
+    return True
 
 
 def _lf_view(pattern: re.Pattern[str], text: str, start: int, end: int) -> tuple[str, int]:
