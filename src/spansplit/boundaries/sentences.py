@@ -603,8 +603,7 @@ followed by a space or the end (not by punctuation, which would start the next s
 with the spaces after them."""
 _TERMINATED = frozenset(".!?…。！？‼⁇⁈⁉")
 _LINE_ENDS = frozenset("\r\n\x85\u2028\u2029")
-"""The line endings a sentence's spaces stop at (the spaces of the rules above are the
-others: ``[^\\S\\r\\n\\x85\\u2028\\u2029]``)."""
+"""The line endings a sentence's spaces stop at (see ``_LINE_SPACES``)."""
 
 
 def _tailor_edges(
