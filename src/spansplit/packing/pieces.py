@@ -498,7 +498,9 @@ def _best_cut(
         ranks = [cut_rank(text, position) for position in candidates]
         best = max(ranks)
         candidates = [p for p, rank in zip(candidates, ranks) if rank == best]
-    elif inner and target < longest and (breaks := _inner_breaks(text, pos, longest, target)):
+    elif (
+        inner and target < longest and (breaks := _inner_breaks(text, pos, longest, target, scale))
+    ):
         candidates = breaks  # a word over budget: after a hyphen, a dash or a slash in it
     elif target < longest:
         bounds = cluster_ends(text, pos, longest)
@@ -539,12 +541,17 @@ _INNER_BREAK = regex.compile(r"(?<=[\p{L}\p{N}])[-\u2010\u2013\u2014/]+(?=[\p{L}
 is cut before anywhere else (``state-of-|the-art``, ``example.com/|docs``)."""
 
 
-def _inner_breaks(text: str, pos: int, longest: int, target: float) -> list[int]:
+def _inner_breaks(
+    text: str,
+    pos: int,
+    longest: int,
+    target: float,
+    scale: Callable[[float], float] | None,
+) -> list[int]:
     """The places after a hyphen, a dash or a slash in ``(pos, longest]`` that leave a
     part of half to one and a half times the even share ``target - pos`` (a CRLF pair
-    counting as one): no runt, and
-    the parts after it can still be even."""
-    scale = _unit_scale(text, pos, longest)
+    counting as one, as ``scale``, :func:`_unit_scale` of the part, reads it): no runt,
+    and the parts after it can still be even."""
     share = scale(target) if scale else target - pos
     low = _after_units(text, pos, share / 2)
     high = min(longest, _after_units(text, pos, 1.5 * share))
