@@ -436,6 +436,20 @@ def test_llama_index_code_parser_rejects_a_chunk_size_that_disagrees_with_its_bu
         bad_mode.split_text(PYTHON_FUNCTIONS)
 
 
+def test_llama_index_code_parser_names_the_budget_field_that_is_wrong() -> None:
+    """``max_chars``/``max_tokens`` become ``chunk_size``: a bad value was reported as a
+    bad ``chunk_size``, which the user never gave."""
+    pytest.importorskip("llama_index.core")
+    from llama_index.node_parser.spansplit import SpanCodeNodeParser
+
+    with pytest.raises(ParameterTypeError, match=r"max_chars must be int, got str: '100'"):
+        SpanCodeNodeParser(language="python", max_chars="100")
+    with pytest.raises(ParameterTypeError, match=r"max_tokens must be int, got float: 2\.5"):
+        SpanCodeNodeParser(language="python", count_mode="token", max_tokens=2.5)
+    with pytest.raises(InvalidParameterError, match="max_chars=0: must be at least 1"):
+        SpanCodeNodeParser(language="python", max_chars=0)
+
+
 @pytest.mark.parametrize("keep", [True, "start"])
 def test_from_language_keeps_the_syntax_tree_with_keep_separator_start(keep: object) -> None:
     """``keep_separator=True``/``"start"`` is what the syntax tree does (a definition starts
