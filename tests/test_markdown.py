@@ -525,6 +525,25 @@ def test_a_long_document_reaches_the_parser_a_stretch_at_a_time(given_lengths: l
 
 
 @pytest.mark.parametrize(
+    "unit", ["# a\n## b\n", "## Release 1.0\nFixed a leak.\n", "## Notes\n```\n# a comment\n```\n"]
+)
+def test_headings_with_no_blank_line_between_reach_the_parser_a_stretch_at_a_time(
+    given_lengths: list[int], unit: str
+) -> None:
+    """A stretch ended only after a blank line: a run of headings with none between them
+    (a generated outline, a changelog) was parsed whole, and the parser's events for a
+    megabyte of ``# a`` lines took 31 times the text."""
+    text = unit * (300_000 // len(unit))
+    assert _read_in_stretches(text, markdown_boundaries.STRETCH_CHARS) == _read_in_stretches(
+        text, len(text) + 1
+    )
+    given_lengths.clear()
+    MarkdownLayout(text)
+    assert max(given_lengths) < markdown_boundaries.STRETCH_CHARS + 64
+    assert sum(given_lengths) < 1.01 * len(text)
+
+
+@pytest.mark.parametrize(
     "unit",
     ["## Release\n- a fix\n- another\n\n", "Changes:\n- a fix\n\n", "[^n]: a note\n\n"],
 )

@@ -63,9 +63,11 @@ FRONT_MATTER = re.compile(
 ``#`` comment) or none, and the next ``---`` or ``...`` line. (A text that opens with a thematic
 break and a paragraph is Markdown, not front matter.)"""
 
-_STRETCH_END = re.compile(r"\n[ \t]*\r?\n[ \t\r\n]*[^\n]*\n?")
-"""A blank line, any more, and the line after them: where a stretch ends (see :func:`_parse`).
-(No group is repeated: the pattern keeps no state per line of a long run of blank lines.)"""
+_STRETCH_END = re.compile(r"\n[ \t]*\r?\n[ \t\r\n]*[^\n]*\n?|\n(?=#{1,6}(?![^ \t\r\n]))[^\n]*\n?")
+"""A blank line, any more, and the line after them, or a line that starts with an ATX
+heading's marks (``# Title``, a run of headings has no blank line): where a stretch ends
+(see :func:`_parse`). (No group is repeated: the pattern keeps no state per line of a long
+run of blank lines.)"""
 _BLANK_LINE = re.compile(rb"\n[ \t]*\r?\n")
 """A blank line (with the line ending before it) in UTF-8 where no line ends in a lone CR."""
 _BLOCKS_TRIED = 4
@@ -377,12 +379,17 @@ class MarkdownLayout:
         del line_starts
         self.root = Block(self.tree, 0)
         tree = self.tree
-        # The lines of every heading (in containers too), ascending: see WordLevel.
-        typecode = tree.starts.typecode
-        self._heading_line_starts = array(typecode, map(tree.starts.__getitem__, heading_blocks))
-        self._heading_line_ends = array(typecode, map(tree.ends.__getitem__, heading_blocks))
-        del heading_blocks
         self.headings = Sections(tree, len(text))
+        # The lines of every heading (in containers too), ascending: see WordLevel. Where
+        # every heading opens a section, those are the sections' arrays (not copied).
+        if len(heading_blocks) == len(self.headings):
+            self._heading_line_starts = self.headings.starts
+            self._heading_line_ends = self.headings.title_ends
+        else:
+            code, starts, ends = tree.starts.typecode, tree.starts, tree.ends
+            self._heading_line_starts = array(code, map(starts.__getitem__, heading_blocks))
+            self._heading_line_ends = array(code, map(ends.__getitem__, heading_blocks))
+        del heading_blocks
         self.heading_starts: Sequence[int] = self.headings.starts  # ascending
         self._section_levels: dict[tuple[int, int, int], int | None] = {}  # see section_level
 
@@ -1003,6 +1010,16 @@ def _parse(
                 blank = _BLANK_LINE.search(data, kept_end - 1, first_dropped)
                 if blank is not None:
                     cut = blank.end()
+                    break
+                if (
+                    tree.kinds[last] == _HEADING
+                    and kept_end <= first_dropped
+                    and not data[kept_end:first_dropped].strip()
+                    and _ATX_HEADING.match(data, first_dropped)
+                ):
+                    # A top-level ATX heading after nothing but line endings closes every
+                    # block before it and is one line: the parse may start again there.
+                    cut = first_dropped
                     break
                 # (the line before the first dropped block is blank: a stretch starts with a
                 # block, so a line ending comes before that blank line)
