@@ -438,6 +438,70 @@ def test_nul_byte_is_refused(tmp_path: Path, capfd: pytest.CaptureFixture[str]) 
         assert_clean_error(err, "input.txt", "binary data", "NUL", "offset 3", "1 failed")
 
 
+class _EndlessStream:
+    """A stream that never ends (``/dev/zero``, ``yes |``): ``block`` over and over."""
+
+    def __init__(self, block: bytes) -> None:
+        self.block, self.reads, self.position = block, 0, 0
+
+    def read(self, size: int = -1) -> bytes:
+        assert 0 < size <= 1 << 24, "read whole, it would never return"
+        assert self.reads < 100, "read on and on"
+        self.reads += 1
+        at = self.position % len(self.block)
+        self.position += size
+        return (self.block * (size // len(self.block) + 2))[at : at + size]
+
+
+def test_a_stream_of_binary_data_is_refused_after_its_first_block() -> None:
+    """A device or stream named as input (``/dev/zero``) was read whole before the NUL
+    check: it grew until the machine ran out of memory."""
+    from spansplit.batch import DocumentError
+    from spansplit.corpus import read_file
+
+    zeros = _EndlessStream(b"\x00")
+    with pytest.raises(DocumentError, match="binary data") as refused:
+        read_file("-", stdin=zeros)
+    assert zeros.reads == 1 and refused.value.reason.startswith("binary data (a NUL byte")
+    late = _EndlessStream(b"text\n" * 300_000 + b"\x00")  # the NUL in the second block
+    with pytest.raises(DocumentError, match="binary data"):
+        read_file("-", stdin=late)
+    assert late.reads == 2
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero here")
+def test_a_device_named_as_input_is_one_clean_error() -> None:
+    done = run_module("markdown", "/dev/zero", "--chunk-size", "20")
+    err = done.stderr.decode()
+    assert done.returncode == 1 and "Traceback" not in err
+    assert "/dev/zero: binary data (a NUL byte at byte offset 0), not text" in err
+
+
+def test_a_file_too_large_for_memory_is_named_with_a_reason(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``MemoryError`` has no message: the file was reported as ``big.md: `` and nothing."""
+    import spansplit.corpus as corpus
+
+    path = write(tmp_path, b"# Title\n\nwords\n" * 100_000, "big.md")
+
+    def out_of_memory(size: int = -1) -> bytes:
+        raise MemoryError
+
+    real_open = open
+
+    def opened(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        handle = real_open(file, mode, *args, **kwargs)
+        if str(file) == str(path):
+            monkeypatch.setattr(handle, "read", out_of_memory, raising=False)
+        return handle
+
+    monkeypatch.setattr(corpus, "open", opened, raising=False)
+    status, out, err = run(capfd, "markdown", str(path), "--chunk-size", "20")
+    assert (status, out) == (1, "")
+    assert_clean_error(err, "big.md: too large to read into memory (MemoryError)", "1 failed")
+
+
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
 def test_utf16_and_utf32_files_are_named_with_how_to_convert_them(
     tmp_path: Path, capfd: pytest.CaptureFixture[str], encoding: str

@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -305,6 +306,18 @@ def test_the_output_file_is_not_read_back(
     }
 
 
+def test_inputs_that_give_only_the_output_file_fail_as_inputs_that_give_none(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pattern that matched only this run's output exited 0 with no records, where a
+    pattern that matches nothing exits 1."""
+    monkeypatch.chdir(tmp_path)
+    Path("out.jsonl").write_text("")
+    status, _, err = run(capfd, "auto", "*.jsonl", "--chunk-size", "50", "-o", "out.jsonl")
+    assert status == 1 and "out.jsonl: left out: it is this run's output" in err
+    assert "1 path gave no file" in err and Path("out.jsonl").read_text() == ""
+
+
 @pytest.mark.parametrize("name", ["NOTES", "notes.jsonl"])
 def test_an_output_named_as_an_input_too_is_bad_usage(
     tmp_path: Path, capfd: pytest.CaptureFixture[str], name: str
@@ -404,6 +417,45 @@ def test_sigterm_stops_the_run_as_ctrl_c_does(tmp_path: Path) -> None:
     whole = list(range(len(next(iter(by_source.values())))))
     assert all(indices == whole for indices in by_source.values())
     assert f" {len(rows):,} chunks" in err
+
+
+def test_sigterm_stops_a_run_reading_a_stream_that_never_ends() -> None:
+    """Standard input was read in one call, which returns only at the stream's end:
+    ``yes | timeout 3 spansplit markdown -`` read on (gigabytes), SIGTERM noted but never
+    acted on. The stream here keeps coming (about 50 MB a second) until the run stops."""
+    process = subprocess.Popen(
+        [*SPANSPLIT, "markdown", "-", "--chunk-size", "20"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None
+    written = [0]
+
+    def feed() -> None:
+        block = b"y\n" * 32_768
+        try:
+            while process.poll() is None:
+                process.stdin.write(block)  # type: ignore[union-attr]
+                written[0] += len(block)
+                time.sleep(0.001)
+        except (BrokenPipeError, ValueError, OSError):
+            pass  # (the run stopped)
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    try:
+        deadline = time.monotonic() + 60
+        while written[0] < 8 << 20 and time.monotonic() < deadline:  # (so it is reading)
+            time.sleep(0.01)
+        process.terminate()
+        status = process.wait(timeout=20)
+    finally:
+        process.kill()
+    feeder.join(timeout=10)
+    assert process.stderr is not None
+    err = process.stderr.read().decode()
+    assert status == 143 and "stopped" in err and "Traceback" not in err
 
 
 def test_a_row_group_is_written_whole_with_ctrl_c_held_until_it_is() -> None:

@@ -172,16 +172,26 @@ class Rendered:
     data: bytes
 
 
+def describe_error(error: BaseException) -> str:
+    """``error``'s message, or its type's name where it has none (``MemoryError()``)."""
+    return str(error) or type(error).__name__
+
+
 class DocumentError(SpansplitError, ValueError):
     """A document could not be split; ``document_id`` and ``source`` (its file, where it
     has one) name it, ``error`` says why."""
 
     def __init__(self, document_id: str, error: Exception, source: str | None = None) -> None:
         name = source if source is not None else document_id
-        super().__init__(f"document {name!r}: {error}")
+        super().__init__(f"document {name!r}: {describe_error(error)}")
         self.document_id = document_id
         self.source = source
         self.error = error
+
+    @property
+    def reason(self) -> str:
+        """Why the document failed, in words (see :func:`describe_error`)."""
+        return describe_error(self.error)
 
     @property
     def where(self) -> str:

@@ -712,7 +712,7 @@ class _Report:
 
     def failed(self, error: DocumentError) -> None:
         self.failures += 1
-        self.say(f"spansplit: {shown_name(error.where)}: {error.error}")
+        self.say(f"spansplit: {shown_name(error.where)}: {error.reason}")
 
     def say(self, message: str) -> None:
         """Write ``message`` on standard error; where that cannot be written (closed, full),
@@ -776,6 +776,8 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
     report = _Report(len(found.files), options.progress)
     for path in own:
         report.say(f"spansplit: {shown_name(path)}: left out: it is this run's output")
+    if own and not found.files and not found.missing:
+        report.empty_inputs += 1  # (the inputs gave no other file: not a run that did its job)
     for path, reason in found.missing:  # inputs that gave no file, folders not readable
         report.say(f"spansplit: {shown_name(path)}: {reason}")
         report.empty_inputs += 1
@@ -885,7 +887,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _ReaderStopped:
         return OK
     except DocumentError as error:
-        _error(name, f"{shown_name(error.where)}: {error.error}")
+        _error(name, f"{shown_name(error.where)}: {error.reason}")
         return FAILED_INPUT
     except SpansplitError as error:
         _error(name, str(error))

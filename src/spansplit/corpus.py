@@ -24,7 +24,7 @@ import unicodedata
 import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path, PurePath
+from pathlib import PurePath
 from typing import Any
 
 from .batch import Document, DocumentError, DocumentSource
@@ -444,22 +444,54 @@ def read_document(source: str, data: bytes) -> Document:
     return Document(text, document_id(data), {SOURCE: source})
 
 
+READ_BLOCK = 1 << 20
+"""Bytes read at once from a stream (standard input, a pipe, a device): a SIGTERM or Ctrl-C
+handler runs between two reads, and the first block with a NUL byte ends the read (binary
+data: ``/dev/zero`` is not read for ever)."""
+
+
 def read_file(source: str, stdin: Any = None) -> Document:
     """The document of a file (``-``: standard input); :class:`DocumentError` if it cannot
     be read or is not text."""
+    name = display_name(source)
     try:
         if source == "-":
             stream = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
             if stream is None:
                 raise OSError("standard input is closed")
-            data = stream.read()
+            data = _read_stream(stream)
         else:
-            data = Path(source).read_bytes()
+            with open(source, "rb") as file:
+                if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                    data = _read_stream(file)
+                else:  # (a file of NULs is called binary from its first block alone)
+                    data = file.read(READ_BLOCK)
+                    if len(data) == READ_BLOCK and not _binary(data, data):
+                        file.seek(0)
+                        data = file.read()
     except OSError as error:
-        reason = UnreadableInputError(_reason(error))
-        name = display_name(source)
+        raise DocumentError(name, UnreadableInputError(_reason(error)), name) from None
+    except MemoryError:
+        reason = UnreadableInputError("too large to read into memory (MemoryError)")
         raise DocumentError(name, reason, name) from None
     return read_document(source, data)
+
+
+def _binary(block: bytes, first: bytes) -> bool:
+    """Whether ``block`` of a file whose first block is ``first`` shows binary data: a NUL
+    byte, where no wide encoding's byte order mark starts the file (UTF-16 text is read
+    whole, to be named as such)."""
+    return b"\x00" in block and not first.startswith(tuple(mark for mark, _ in _WIDE_MARKS))
+
+
+def _read_stream(stream: Any) -> bytes:
+    """All of ``stream``, :data:`READ_BLOCK` bytes at a time, up to binary data."""
+    blocks: list[bytes] = []
+    while block := stream.read(READ_BLOCK):
+        blocks.append(block)
+        if _binary(block, blocks[0]):
+            break
+    return b"".join(blocks)
 
 
 @dataclass(slots=True)

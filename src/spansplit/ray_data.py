@@ -82,7 +82,7 @@ class _Chunking:
         assert isinstance(outcome, DocumentError)
         if self.on_error == "raise":
             raise outcome
-        LOG.warning("spansplit: skipped %s: %s", shown_name(outcome.where), outcome.error)
+        LOG.warning("spansplit: skipped %s: %s", shown_name(outcome.where), outcome.reason)
         return []
 
 
