@@ -316,6 +316,12 @@ def test_inputs_that_give_only_the_output_file_fail_as_inputs_that_give_none(
     status, _, err = run(capfd, "auto", "*.jsonl", "--chunk-size", "50", "-o", "out.jsonl")
     assert status == 1 and "out.jsonl: left out: it is this run's output" in err
     assert "1 path gave no file" in err and Path("out.jsonl").read_text() == ""
+    argv = ["--chunk-size", "50", "-o", "out.jsonl"]
+    status, _, err = run(capfd, "auto", "*.jsonl", "gone.md", *argv)
+    assert status == 1 and "2 paths gave no file" in err
+    Path("a.md").write_text("# A\n\nwords")
+    status, _, err = run(capfd, "auto", "*.jsonl", "a.md", *argv)
+    assert status == 0 and "gave no file" not in err and "a.md" in Path("out.jsonl").read_text()
 
 
 @pytest.mark.parametrize("name", ["NOTES", "notes.jsonl"])

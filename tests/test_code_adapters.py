@@ -448,6 +448,9 @@ def test_llama_index_code_parser_names_the_budget_field_that_is_wrong() -> None:
         SpanCodeNodeParser(language="python", count_mode="token", max_tokens=2.5)
     with pytest.raises(InvalidParameterError, match="max_chars=0: must be at least 1"):
         SpanCodeNodeParser(language="python", max_chars=0)
+    # Given with a chunk_size it agrees with, a whole float is still taken, as pydantic takes it
+    agreed = SpanCodeNodeParser(language="python", max_chars=300.0, chunk_size=300)
+    assert (agreed.max_chars, agreed.chunk_size) == (300, 300)
 
 
 @pytest.mark.parametrize("keep", [True, "start"])

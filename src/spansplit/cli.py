@@ -776,7 +776,7 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
     report = _Report(len(found.files), options.progress)
     for path in own:
         report.say(f"spansplit: {shown_name(path)}: left out: it is this run's output")
-    if own and not found.files and not found.missing:
+    if own and not found.files:
         report.empty_inputs += 1  # (the inputs gave no other file: not a run that did its job)
     for path, reason in found.missing:  # inputs that gave no file, folders not readable
         report.say(f"spansplit: {shown_name(path)}: {reason}")

@@ -98,10 +98,10 @@ class SpanCodeNodeParser(SpanBudgetNodeParser):
             data.setdefault("length", "chars")
         field = BUDGET_FIELDS.get(mode)
         if field is not None:  # (another count_mode is reported by pydantic)
-            if field in data:  # (named here: its value also becomes chunk_size's)
-                data[field] = check_int(field, data[field], 1)
             size = data.get("chunk_size")
             if size is None:
+                if field in data:  # (checked here, so that its error names it, not chunk_size)
+                    data[field] = check_int(field, data[field], 1)
                 data["chunk_size"] = data.get(field, DEFAULT_BUDGETS[field])
             elif field not in data:
                 data[field] = size
