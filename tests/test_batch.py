@@ -20,6 +20,7 @@ from conftest import sample
 from spansplit import (
     InputTypeError,
     InvalidInputError,
+    InvalidParameterError,
     ParameterTypeError,
     RecursiveSplitter,
     SentenceSplitter,
@@ -154,6 +155,55 @@ def test_byte_offsets_and_pages() -> None:
     # "Short one.\fSecond", "page.\fThird page", "here."
     assert [(r["page_start"], r["page_end"]) for r in paged] == [(1, 2), (2, 3), (3, 3)]
     assert all("start_byte" in r for r in paged)
+
+
+def test_a_document_whose_text_is_no_str_fails_alone() -> None:
+    """A row whose text is None (an empty cell of a table) ended the run with a bare
+    TypeError, even with on_error="skip"."""
+    rows = [{"text": None, "id": "empty"}, {"text": b"bytes", "id": "raw"}, DOCUMENTS[0]]
+    with pytest.raises(DocumentError, match="'empty': text must be str, got NoneType"):
+        list(split_documents(rows, RecursiveSplitter(100)))
+    for workers in (1, 2):
+        skipped: list[DocumentError] = []
+        records = split_documents(
+            rows, RecursiveSplitter(100), workers=workers, on_error="skip", on_skip=skipped.append
+        )
+        assert {r.document_id for r in records} == {"english"}
+        assert [e.document_id for e in skipped] == ["empty", "raw"]
+        assert "decode it first" in skipped[1].reason
+
+
+@pytest.mark.parametrize(
+    ("settings", "error", "message"),
+    [
+        ({"pages": "no"}, ParameterTypeError, "pages must be bool, got str: 'no'"),
+        ({"byte_offsets": 1}, ParameterTypeError, "byte_offsets must be bool, got int: 1"),
+        ({"start_method": "bogus"}, InvalidParameterError, "start_method='bogus': must be one"),
+    ],
+)
+def test_bad_batch_settings_are_typed_errors(
+    settings: dict[str, object], error: type[Exception], message: str
+) -> None:
+    """``pages="no"`` added pages (a truthy string), a bad start method raised a bare
+    ValueError from multiprocessing."""
+    for run in (split_documents, render_documents):
+        with pytest.raises(error, match=message):
+            list(run(["text"], RecursiveSplitter(100), **settings))  # type: ignore[operator]
+
+
+def test_a_splitter_that_is_no_splitter_is_a_typed_error_not_every_document_skipped() -> None:
+    """A tokenizer name given as the splitter failed every document (with on_error="skip",
+    silently: no records and no word of why)."""
+    with pytest.raises(ParameterTypeError, match=r"splitter must be a splitter .* str: 'cl100k"):
+        list(split_documents(["text"], "cl100k_base", on_error="skip"))  # type: ignore[arg-type]
+
+
+def test_paths_that_are_no_sequence_of_paths_are_typed_errors() -> None:
+    for paths in (None, [1], 5):
+        with pytest.raises(InputTypeError, match="paths must be a sequence of paths"):
+            list(documents_of(paths))  # type: ignore[arg-type]
+    with pytest.raises(ParameterTypeError, match="include must be a sequence of patterns"):
+        find_files(["."], include=[1])  # type: ignore[list-item]
 
 
 def test_a_bad_document_raises_naming_it_or_is_skipped_and_reported() -> None:
@@ -345,6 +395,13 @@ def test_documents_of_folders_patterns_and_filters(tmp_path: Path) -> None:
         "guide.md",
         "notes.txt",
     ]
+    # One string is one pattern (it was read as one a character: "*", ".", "m", "d"), as
+    # spansplit.ray_data.chunk_files reads it; a path may be a pathlib.Path.
+    assert names(documents_of([Path(docs)], recursive=True, include="*.md")) == [
+        "more.md",
+        "guide.md",
+    ]
+    assert names(documents_of([docs], exclude="*.md")) == ["notes.txt"]
     assert names(documents_of([str(tmp_path / "docs" / "*.txt"), str(tmp_path / "empty")])) == [
         "error:empty",
         "notes.txt",

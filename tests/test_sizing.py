@@ -407,6 +407,26 @@ def test_the_path_of_a_tokenizer_json_is_a_length(bpe: Tokenizer, tmp_path: Path
     assert length.count(text) == len(bpe.encode(text, add_special_tokens=False).ids)
 
 
+def test_a_tokenizer_json_as_a_pathlib_path_or_unreadable_is_tokenizer_unavailable(
+    bpe: Tokenizer, tmp_path: Path
+) -> None:
+    """A ``pathlib.Path`` was refused as a length; a file that is no tokenizer raised a
+    ``TypeError``, where the README says a tokenizer that cannot be loaded raises
+    ``TokenizerUnavailableError`` (a ``ValueError``)."""
+    path = tmp_path / "tokenizer.json"
+    bpe.save(str(path))
+    assert resolve_length(path).count("a few words") == resolve_length(str(path)).count(
+        "a few words"
+    )
+    with pytest.raises(TokenizerUnavailableError, match="no such file"):
+        resolve_length(tmp_path / "missing.json")
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    for spelled in (broken, str(broken)):
+        with pytest.raises(TokenizerUnavailableError, match=r"not a tokenizer\.json file"):
+            resolve_length(spelled)
+
+
 def test_unknown_encoding_name_for_load_encoding() -> None:
     with pytest.raises(TokenizerUnavailableError, match=r"known encodings are .*o200k_base"):
         loader.load_encoding("gpt-4")

@@ -29,7 +29,7 @@ from .chunk import Chunk, convert_offsets, with_page_numbers
 from .errors import InvalidParameterError, ParameterTypeError, SpansplitError, WorkerStoppedError
 from .sizing.tiktoken import THREADS_VARIABLE
 from .splitters.base import Splitter
-from .validate import check_int
+from .validate import check_bool, check_int, check_text
 
 OnError = Literal["raise", "skip"]
 
@@ -223,18 +223,32 @@ def as_document(item: object, position: int) -> Item:
     large or not JSON, are not copied into every chunk's record unless put in its
     ``metadata``), or a string (its id is its position); a :class:`DocumentSource` and a
     :class:`DocumentError` (a document that could not even be read) stay as they are."""
-    if isinstance(item, (Document, DocumentSource, DocumentError)):
+    if isinstance(item, (DocumentSource, DocumentError)):
         return item
+    if isinstance(item, Document):
+        return _with_text(item)
     if isinstance(item, str):
         return Document(item, str(position))
     if isinstance(item, Mapping) and "text" in item:
         metadata = item.get("metadata") or {}
-        return Document(item["text"], str(item.get("id", position)), metadata)
+        return _with_text(Document(item["text"], str(item.get("id", position)), metadata))
     raise ParameterTypeError(
         f"documents[{position}] must be a Document, a DocumentSource, a mapping with "
         "'text', or a str, "
         f"got {type(item).__name__}: {item!r:.80}"
     )
+
+
+def _with_text(document: Document) -> Document | DocumentError:
+    """``document``, or its :class:`DocumentError` where its text is no ``str`` (``None``
+    from an empty cell of a table, bytes): that document fails, not the run."""
+    if isinstance(document.text, str):
+        return document
+    try:
+        check_text(document.text)
+    except SpansplitError as error:
+        return DocumentError(document.id, error, _source(document))
+    raise AssertionError("check_text passed a text that is no str")  # pragma: no cover
 
 
 def _source(document: Document) -> str | None:
@@ -326,6 +340,10 @@ def _documents(
     workers = check_int("workers", workers, 1)
     if on_error not in ("raise", "skip"):
         raise InvalidParameterError("on_error", on_error, "must be 'raise' or 'skip'")
+    task.check()
+    methods = multiprocessing.get_all_start_methods()
+    if start_method not in methods:
+        raise InvalidParameterError("start_method", start_method, f"must be one of {methods}")
     state = Progress()
     items = (as_document(item, i) for i, item in enumerate(documents))
     parallel = None if workers == 1 else _parallel(task, items, workers, start_method)
@@ -365,6 +383,17 @@ class _Task:
     pages: bool
     byte_offsets: bool
     render: Callable[[ChunkRecord], bytes] | None = None
+
+    def check(self) -> None:
+        """Typed errors for settings that would fail every document (or, with
+        ``on_error="skip"``, skip them all without a word about why)."""
+        if not (isinstance(self.splitter, Splitter) or callable(self.splitter)):
+            raise ParameterTypeError(
+                "splitter must be a splitter or a function from a document to one, got "
+                f"{type(self.splitter).__name__}: {self.splitter!r:.60}"
+            )
+        check_bool("pages", self.pages)
+        check_bool("byte_offsets", self.byte_offsets)
 
     def __call__(self, item: Item) -> Outcome:
         if isinstance(item, DocumentError):

@@ -28,7 +28,13 @@ from pathlib import PurePath
 from typing import Any
 
 from .batch import Document, DocumentError, DocumentSource
-from .errors import GrammarUnavailableError, InputTypeError, InvalidInputError, SpansplitError
+from .errors import (
+    GrammarUnavailableError,
+    InputTypeError,
+    InvalidInputError,
+    ParameterTypeError,
+    SpansplitError,
+)
 from .sizing import LengthSpec
 from .splitters.base import Splitter
 from .validate import check_text
@@ -82,6 +88,14 @@ def shown_name(name: str) -> str:
     )
 
 
+def check_patterns(name: str, patterns: Sequence[str]) -> list[str]:
+    """``include``/``exclude`` as a list (one string is one pattern, not one a character)."""
+    given = [patterns] if isinstance(patterns, str) else patterns
+    if not isinstance(given, Sequence) or not all(isinstance(p, str) for p in given):
+        raise ParameterTypeError(f"{name} must be a sequence of patterns, got {patterns!r:.60}")
+    return list(given)
+
+
 def find_files(
     inputs: Sequence[str],
     *,
@@ -106,10 +120,20 @@ def find_files(
     not be searched (no permission), so that nothing is left out without a word. A file
     named itself that the patterns leave out is only listed when no file is found at all
     (``src/* --include '*.py'`` filters a list the shell made)."""
+    if (
+        isinstance(inputs, (str, bytes, PurePath))
+        or not isinstance(inputs, Sequence)
+        or not all(isinstance(item, (str, os.PathLike)) for item in inputs)
+    ):
+        raise InputTypeError(
+            f"paths must be a sequence of paths (a list of str), got {type(inputs).__name__}: "
+            f"{inputs!r:.60}"
+        )
+    include, exclude = check_patterns("include", include), check_patterns("exclude", exclude)
     found: dict[str, str] = {}  # real path -> the path as found first
     missing: list[tuple[str, str]] = []
     filtered: list[tuple[str, str]] = []  # files named themselves, left out by the patterns
-    for item in inputs:
+    for item in map(os.fspath, inputs):
         if item == "-":
             found.setdefault(item, item)
             continue

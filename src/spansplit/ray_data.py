@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .batch import Document, DocumentError, OnError, _source, _Task, row_schema
-from .corpus import display_name, find_files, read_document, shown_name
+from .corpus import check_patterns, display_name, find_files, read_document, shown_name
 from .errors import ExtraNotInstalledError, InvalidParameterError, ParameterTypeError
 from .splitters.base import Splitter
 
@@ -67,6 +67,7 @@ class _Chunking:
     def __post_init__(self) -> None:
         if self.on_error not in ("raise", "skip"):
             raise InvalidParameterError("on_error", self.on_error, "must be 'raise' or 'skip'")
+        _Task(self.splitter, self.pages, self.byte_offsets).check()
 
     def rows(self, document: Document | DocumentError) -> list[dict[str, Any]]:
         """The chunk rows of one document, as :func:`~spansplit.batch.split_documents`
@@ -312,7 +313,7 @@ def _select_files(
     """The paths :func:`chunk_files` gives ``ray.data.read_binary_files``: local files as
     the command line selects them (Ray's own listing of a local folder would read hidden
     files below its first level and leave out names starting with ``_``), URIs as given."""
-    include, exclude = _patterns("include", include), _patterns("exclude", exclude)
+    include, exclude = check_patterns("include", include), check_patterns("exclude", exclude)
     uris = [item for item in items if _URI.match(item)]
     if uris:
         if len(uris) < len(items):
@@ -371,14 +372,6 @@ def _path_list(paths: PathInput | Sequence[PathInput]) -> list[str]:
             f"paths must be a path or a sequence of paths, got {type(paths).__name__}"
         )
     return [os.fspath(item) for item in items]
-
-
-def _patterns(name: str, patterns: Sequence[str]) -> list[str]:
-    """``include``/``exclude`` as a list (one string is one pattern)."""
-    given = [patterns] if isinstance(patterns, str) else patterns
-    if not isinstance(given, Sequence) or not all(isinstance(p, str) for p in given):
-        raise ParameterTypeError(f"{name} must be a sequence of patterns, got {patterns!r:.60}")
-    return list(given)
 
 
 def conform_rows(batch: Any) -> Any:

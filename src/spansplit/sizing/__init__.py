@@ -61,6 +61,16 @@ def resolve_length(length: LengthSpec = None) -> LengthFunction:
             return tiktoken_length(length)
         except TokenizerUnavailableError as error:  # named as the parameter it came in
             raise TokenizerUnavailableError(f"length={length!r}: {error}") from None
+    if isinstance(length, os.PathLike):  # a tokenizer.json as a pathlib.Path
+        path = os.fspath(length)
+        if not isinstance(path, str) or not os.path.isfile(path):
+            raise TokenizerUnavailableError(
+                f"length={length!r}: no such file (a tokenizer.json must be the path of an "
+                "existing file)"
+            )
+        from .hf import load_tokenizer_file
+
+        return load_tokenizer_file(path)
     if hasattr(length, "encode_ordinary"):
         from .tiktoken import TiktokenLength
 

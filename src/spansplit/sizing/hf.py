@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..chunk import Span
-from ..errors import ParameterTypeError
+from ..errors import ParameterTypeError, TokenizerUnavailableError
 from .base import LengthFunction
 
 try:
@@ -117,7 +117,9 @@ def load_tokenizer_file(path: str) -> TokenizerLength:
     try:
         tokenizer = FileTokenizer.from_file(path)
     except Exception as error:  # the tokenizers library raises its own exception types
-        raise ParameterTypeError(f"length={path!r}: not a tokenizer.json file ({error})") from error
+        raise TokenizerUnavailableError(
+            f"length={path!r}: not a tokenizer.json file ({error})"
+        ) from error
     with open(path, "rb") as file:
         digest = _digest(file.read())
     return TokenizerLength(tokenizer, name=f"{path.rsplit('/', 1)[-1]} {digest}")
