@@ -173,6 +173,21 @@ def test_a_document_whose_text_is_no_str_fails_alone() -> None:
         assert "decode it first" in skipped[1].reason
 
 
+def test_a_document_that_cannot_travel_to_a_worker_is_split_here() -> None:
+    """Metadata that does not pickle (a lock) worked with one worker and ended a run with
+    two in a bare TypeError, even with on_error="skip"."""
+    documents = [
+        DOCUMENTS[0],
+        Document("a locked note, short", "locked", {"lock": threading.Lock()}),
+        DOCUMENTS[1],
+    ]
+    splitter = RecursiveSplitter(80)
+    alone = [(r.document_id, r.chunk.text) for r in split_documents(documents, splitter)]
+    shared = split_documents(documents, splitter, workers=2, on_error="skip")
+    assert [(r.document_id, r.chunk.text) for r in shared] == alone
+    assert "locked" in {document_id for document_id, _ in alone}
+
+
 @pytest.mark.parametrize(
     ("settings", "error", "message"),
     [

@@ -507,10 +507,12 @@ _Returned = tuple[list[Outcome], list[tuple[str, type[Warning]]]]
 """What a worker returns for a batch: its outcomes and the warnings it gave."""
 
 
-def _outcomes(future: Future[_Returned], batch: list[Item]) -> list[Outcome]:
+def _outcomes(future: Future[_Returned], batch: list[Item], task: _Task) -> list[Outcome]:
     """The outcomes of a batch sent to a worker, its warnings given here (shown once, as
     this process's own); :class:`WorkerStoppedError` naming its documents where a worker
-    process stopped (the pool is then broken: nothing after it is split)."""
+    process stopped (the pool is then broken: nothing after it is split). A batch that
+    could not travel to a worker or back (metadata that does not pickle, a lock, an open
+    file) is split here instead, as with one worker."""
     try:
         outcomes, notes = future.result()
     except BrokenProcessPool as error:
@@ -521,6 +523,8 @@ def _outcomes(future: Future[_Returned], batch: list[Item]) -> list[Outcome]:
             f"started without `if __name__ == '__main__':` that a spawned worker ran again?) "
             f"before it returned the chunks of {which}; nothing from there on was split"
         ) from error
+    except Exception:  # (the task itself fails no document: each becomes its own error)
+        return [task(item) for item in batch]
     for message, category in notes:
         warnings.warn(message, category, stacklevel=2)
     return outcomes
@@ -564,10 +568,10 @@ def _parallel(
             while len(pending) >= ahead or (queued > room and len(pending) > workers):
                 size, future, batch = pending.popleft()
                 queued -= size
-                yield from _outcomes(future, batch)
+                yield from _outcomes(future, batch, task)
         while pending:
             _, future, batch = pending.popleft()
-            yield from _outcomes(future, batch)
+            yield from _outcomes(future, batch, task)
         finished = True
     finally:
         if finished:
