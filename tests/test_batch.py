@@ -173,6 +173,29 @@ def test_a_document_whose_text_is_no_str_fails_alone() -> None:
         assert "decode it first" in skipped[1].reason
 
 
+class _SourceOfNothing(batch.DocumentSource):
+    """A source whose document has no text (a store's empty row)."""
+
+    name = "empty-row"
+
+    def read(self) -> Document:
+        return Document(None, "empty-row")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_source_whose_document_has_no_str_text_fails_alone(workers: int) -> None:
+    skipped: list[DocumentError] = []
+    records = split_documents(
+        [_SourceOfNothing(), DOCUMENTS[0]],
+        RecursiveSplitter(100),
+        workers=workers,
+        on_error="skip",
+        on_skip=skipped.append,
+    )
+    assert {r.document_id for r in records} == {"english"}
+    assert [e.reason for e in skipped] == ["text must be str, got NoneType"]
+
+
 def test_a_document_that_cannot_travel_to_a_worker_is_split_here() -> None:
     """Metadata that does not pickle (a lock) worked with one worker and ended a run with
     two in a bare TypeError, even with on_error="skip"."""
@@ -193,7 +216,11 @@ def test_a_document_that_cannot_travel_to_a_worker_is_split_here() -> None:
     [
         ({"pages": "no"}, ParameterTypeError, "pages must be bool, got str: 'no'"),
         ({"byte_offsets": 1}, ParameterTypeError, "byte_offsets must be bool, got int: 1"),
-        ({"start_method": "bogus"}, InvalidParameterError, "start_method='bogus': must be one"),
+        (
+            {"start_method": "bogus", "workers": 2},
+            InvalidParameterError,
+            "start_method='bogus': must be one",
+        ),
     ],
 )
 def test_bad_batch_settings_are_typed_errors(
@@ -213,12 +240,19 @@ def test_a_splitter_that_is_no_splitter_is_a_typed_error_not_every_document_skip
         list(split_documents(["text"], "cl100k_base", on_error="skip"))  # type: ignore[arg-type]
 
 
-def test_paths_that_are_no_sequence_of_paths_are_typed_errors() -> None:
+def test_paths_that_are_no_sequence_of_paths_are_typed_errors(tmp_path: Path) -> None:
     for paths in (None, [1], 5):
         with pytest.raises(InputTypeError, match="paths must be a sequence of paths"):
             list(documents_of(paths))  # type: ignore[arg-type]
     with pytest.raises(ParameterTypeError, match="include must be a sequence of patterns"):
         find_files(["."], include=[1])  # type: ignore[list-item]
+    # Any iterable of paths and of patterns, and None for no patterns, as before
+    (tmp_path / "a.md").write_text("A")
+    (tmp_path / "b.txt").write_text("B")
+    wanted = find_files([str(tmp_path)]).files
+    assert find_files(str(tmp_path) for _ in range(1)).files == wanted  # type: ignore[arg-type]
+    assert find_files({str(tmp_path): 1}.keys(), include=None).files == wanted  # type: ignore[arg-type]
+    assert find_files([tmp_path], include={"*.md"}).files == [str(tmp_path / "a.md")]  # type: ignore[list-item,arg-type]
 
 
 def test_a_bad_document_raises_naming_it_or_is_skipped_and_reported() -> None:
@@ -334,12 +368,15 @@ def test_documents_go_to_workers_in_batches_in_order(monkeypatch: pytest.MonkeyP
     error = DocumentError("gone", OSError("no such file"), "gone.txt")
     items = [Document("x" * n, str(k)) for k, n in enumerate([60, 30, 20, 5, 5, 5, 5, 150])]
     items.insert(2, error)  # type: ignore[arg-type]
+    items.insert(6, Document("locked", "lock", {"lock": threading.Lock()}))
     batches = list(batch._batches(iter(items)))
-    ids = [[getattr(item, "id", "error") for item in group] for _, group in batches]
-    # 60 + 30 fit, then the error alone, then 20 + 5 + 5 (three at most), 5 + 5, and the
-    # document longer than a batch alone: order kept, no document left out.
-    assert ids == [["0", "1"], ["error"], ["2", "3", "4"], ["5", "6"], ["7"]]
-    assert [size for size, _ in batches] == [90, 0, 30, 10, 150]
+    ids = [[getattr(item, "id", "error") for item in group] for _, group, _ in batches]
+    # 60 + 30 fit, then the error alone, then 20 + 5 + 5 (three at most), the document that
+    # cannot be pickled alone, 5 + 5, and the document longer than a batch alone: order
+    # kept, no document left out, the error and the unpicklable one split here.
+    assert ids == [["0", "1"], ["error"], ["2", "3", "4"], ["lock"], ["5", "6"], ["7"]]
+    assert [size for size, _, _ in batches] == [90, 0, 30, 0, 10, 150]
+    assert [here for _, _, here in batches] == [False, True, False, True, False, False]
 
 
 @pytest.mark.parametrize("workers", [1, 2])

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import pickle
 import signal
 import warnings
 from abc import ABC, abstractmethod
@@ -342,7 +343,7 @@ def _documents(
         raise InvalidParameterError("on_error", on_error, "must be 'raise' or 'skip'")
     task.check()
     methods = multiprocessing.get_all_start_methods()
-    if start_method not in methods:
+    if workers > 1 and start_method is not None and start_method not in methods:
         raise InvalidParameterError("start_method", start_method, f"must be one of {methods}")
     state = Progress()
     items = (as_document(item, i) for i, item in enumerate(documents))
@@ -400,11 +401,14 @@ class _Task:
             return 0, item
         if isinstance(item, DocumentSource):
             try:
-                document = item.read()
+                read = _with_text(item.read())
             except DocumentError as error:
                 return 0, error
             except Exception as error:  # a source's own failure fails that document only
                 return 0, DocumentError(item.name, error, item.name)
+            if isinstance(read, DocumentError):
+                return 0, read
+            document = read
         else:
             document = item
         return len(document.text), self._split(document)
@@ -481,38 +485,50 @@ def _run_in_worker(batch: list[Item]) -> tuple[list[Outcome], list[tuple[str, ty
     return outcomes, notes
 
 
-def _batches(items: Iterator[Item]) -> Iterator[tuple[int, list[Item]]]:
+def _batches(items: Iterator[Item]) -> Iterator[tuple[int, list[Item], bool]]:
     """``items`` in order, in batches (see :data:`BATCH_DOCUMENTS`), each with its
-    characters; an unreadable document is a batch of its own, which stays here."""
+    characters and whether it stays here: an unreadable document, or one that cannot
+    travel, is a batch of its own, which does (see :func:`_stays_here`)."""
     batch: list[Item] = []
     size = 0
     for item in items:
-        if isinstance(item, DocumentError):
+        if _stays_here(item):
             if batch:
-                yield size, batch
+                yield size, batch, False
                 batch, size = [], 0
-            yield 0, [item]
+            yield 0, [item], True
             continue
         characters = _characters(item)
         if batch and (size + characters > BATCH_CHARACTERS or len(batch) == BATCH_DOCUMENTS):
-            yield size, batch
+            yield size, batch, False
             batch, size = [], 0
         batch.append(item)
         size += characters
     if batch:
-        yield size, batch
+        yield size, batch, False
+
+
+def _stays_here(item: Item) -> bool:
+    """Whether ``item`` is split in this process, not a worker's: a document that could
+    not be read, or one that cannot be pickled to travel there (a document's metadata or
+    a source may hold a lock or an open file), which is split here as with one worker."""
+    if isinstance(item, DocumentError):
+        return True
+    try:  # (a document's text and id always travel: only its metadata is tried)
+        pickle.dumps(item.metadata if isinstance(item, Document) else item)
+    except Exception:
+        return True
+    return False
 
 
 _Returned = tuple[list[Outcome], list[tuple[str, type[Warning]]]]
 """What a worker returns for a batch: its outcomes and the warnings it gave."""
 
 
-def _outcomes(future: Future[_Returned], batch: list[Item], task: _Task) -> list[Outcome]:
+def _outcomes(future: Future[_Returned], batch: list[Item]) -> list[Outcome]:
     """The outcomes of a batch sent to a worker, its warnings given here (shown once, as
     this process's own); :class:`WorkerStoppedError` naming its documents where a worker
-    process stopped (the pool is then broken: nothing after it is split). A batch that
-    could not travel to a worker or back (metadata that does not pickle, a lock, an open
-    file) is split here instead, as with one worker."""
+    process stopped (the pool is then broken: nothing after it is split)."""
     try:
         outcomes, notes = future.result()
     except BrokenProcessPool as error:
@@ -523,8 +539,6 @@ def _outcomes(future: Future[_Returned], batch: list[Item], task: _Task) -> list
             f"started without `if __name__ == '__main__':` that a spawned worker ran again?) "
             f"before it returned the chunks of {which}; nothing from there on was split"
         ) from error
-    except Exception:  # (the task itself fails no document: each becomes its own error)
-        return [task(item) for item in batch]
     for message, category in notes:
         warnings.warn(message, category, stacklevel=2)
     return outcomes
@@ -557,8 +571,8 @@ def _parallel(
     pool = ProcessPoolExecutor(workers, context, _start_worker, (task,))
     finished = False
     try:
-        for size, batch in _batches(items):
-            if isinstance(batch[0], DocumentError):
+        for size, batch, here in _batches(items):
+            if here:
                 done: Future[_Returned] = Future()
                 done.set_result(([task(batch[0])], []))
                 pending.append((0, done, batch))
@@ -568,10 +582,10 @@ def _parallel(
             while len(pending) >= ahead or (queued > room and len(pending) > workers):
                 size, future, batch = pending.popleft()
                 queued -= size
-                yield from _outcomes(future, batch, task)
+                yield from _outcomes(future, batch)
         while pending:
             _, future, batch = pending.popleft()
-            yield from _outcomes(future, batch, task)
+            yield from _outcomes(future, batch)
         finished = True
     finally:
         if finished:

@@ -22,7 +22,7 @@ import stat
 import sys
 import unicodedata
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
@@ -88,12 +88,16 @@ def shown_name(name: str) -> str:
     )
 
 
-def check_patterns(name: str, patterns: Sequence[str]) -> list[str]:
-    """``include``/``exclude`` as a list (one string is one pattern, not one a character)."""
-    given = [patterns] if isinstance(patterns, str) else patterns
-    if not isinstance(given, Sequence) or not all(isinstance(p, str) for p in given):
+def check_patterns(name: str, patterns: Iterable[str] | str | None) -> list[str]:
+    """``include``/``exclude`` as a list (one string is one pattern, not one a character;
+    ``None``, none)."""
+    given = [] if patterns is None else [patterns] if isinstance(patterns, str) else patterns
+    if isinstance(given, (bytes, bytearray)) or not isinstance(given, Iterable):
         raise ParameterTypeError(f"{name} must be a sequence of patterns, got {patterns!r:.60}")
-    return list(given)
+    listed = list(given)
+    if not all(isinstance(pattern, str) for pattern in listed):
+        raise ParameterTypeError(f"{name} must be a sequence of patterns, got {patterns!r:.60}")
+    return listed
 
 
 def find_files(
@@ -120,11 +124,12 @@ def find_files(
     not be searched (no permission), so that nothing is left out without a word. A file
     named itself that the patterns leave out is only listed when no file is found at all
     (``src/* --include '*.py'`` filters a list the shell made)."""
-    if (
-        isinstance(inputs, (str, bytes, PurePath))
-        or not isinstance(inputs, Sequence)
-        or not all(isinstance(item, (str, os.PathLike)) for item in inputs)
-    ):
+    listed = (
+        None
+        if isinstance(inputs, (str, bytes, PurePath)) or not isinstance(inputs, Iterable)
+        else list(inputs)
+    )
+    if listed is None or not all(isinstance(item, (str, os.PathLike)) for item in listed):
         raise InputTypeError(
             f"paths must be a sequence of paths (a list of str), got {type(inputs).__name__}: "
             f"{inputs!r:.60}"
@@ -133,7 +138,7 @@ def find_files(
     found: dict[str, str] = {}  # real path -> the path as found first
     missing: list[tuple[str, str]] = []
     filtered: list[tuple[str, str]] = []  # files named themselves, left out by the patterns
-    for item in map(os.fspath, inputs):
+    for item in map(os.fspath, listed):
         if item == "-":
             found.setdefault(item, item)
             continue
