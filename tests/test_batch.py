@@ -196,19 +196,49 @@ def test_a_source_whose_document_has_no_str_text_fails_alone(workers: int) -> No
     assert [e.reason for e in skipped] == ["text must be str, got NoneType"]
 
 
+class _LockedOnRead(batch.DocumentSource):
+    """A source that pickles, whose document's metadata does not (it holds a lock)."""
+
+    name = "locked-on-read"
+
+    def read(self) -> Document:
+        return Document("text read from a store", "locked-on-read", {"h": threading.Lock()})
+
+
+def test_chunks_that_cannot_travel_back_from_a_worker_fail_their_document_alone() -> None:
+    """The pool pickled a batch's results whole: one document whose records held a lock
+    ended the run with a bare TypeError, the batch's other documents lost with it."""
+    documents = [DOCUMENTS[0], _LockedOnRead(), DOCUMENTS[1]]
+    skipped: list[DocumentError] = []
+    records = split_documents(
+        documents, RecursiveSplitter(100), workers=2, on_error="skip", on_skip=skipped.append
+    )
+    assert {r.document_id for r in records} == {"english", "chinese"}
+    assert [e.where for e in skipped] == ["locked-on-read"]
+    assert "could not be sent back from a worker process" in skipped[0].reason
+
+
 def test_a_document_that_cannot_travel_to_a_worker_is_split_here() -> None:
     """Metadata that does not pickle (a lock) worked with one worker and ended a run with
     two in a bare TypeError, even with on_error="skip"."""
     documents = [
         DOCUMENTS[0],
         Document("a locked note, short", "locked", {"lock": threading.Lock()}),
+        Document("an id that is a lock", threading.Lock()),  # type: ignore[arg-type]
+        Document("no metadata at all", "bare", None),  # type: ignore[arg-type]
         DOCUMENTS[1],
     ]
     splitter = RecursiveSplitter(80)
-    alone = [(r.document_id, r.chunk.text) for r in split_documents(documents, splitter)]
-    shared = split_documents(documents, splitter, workers=2, on_error="skip")
-    assert [(r.document_id, r.chunk.text) for r in shared] == alone
-    assert "locked" in {document_id for document_id, _ in alone}
+    runs = []
+    for workers in (1, 2):
+        skipped: list[DocumentError] = []
+        records = split_documents(
+            documents, splitter, workers=workers, on_error="skip", on_skip=skipped.append
+        )
+        runs.append(([(r.document_id, r.chunk.text) for r in records], [e.where for e in skipped]))
+    assert runs[0] == runs[1]
+    assert "locked" in {document_id for document_id, _ in runs[0][0]}
+    assert runs[0][1] == ["bare"]  # (metadata that is no mapping fails its document alone)
 
 
 @pytest.mark.parametrize(
@@ -246,6 +276,13 @@ def test_paths_that_are_no_sequence_of_paths_are_typed_errors(tmp_path: Path) ->
             list(documents_of(paths))  # type: ignore[arg-type]
     with pytest.raises(ParameterTypeError, match="include must be a sequence of patterns"):
         find_files(["."], include=[1])  # type: ignore[list-item]
+
+    class BytesPath:
+        def __fspath__(self) -> bytes:
+            return b"."
+
+    with pytest.raises(InputTypeError, match="paths must be a sequence of paths"):
+        find_files([BytesPath()])  # type: ignore[list-item]
     # Any iterable of paths and of patterns, and None for no patterns, as before
     (tmp_path / "a.md").write_text("A")
     (tmp_path / "b.txt").write_text("B")

@@ -254,7 +254,8 @@ def _with_text(document: Document) -> Document | DocumentError:
 
 def _source(document: Document) -> str | None:
     """The file a document came from, where its metadata says (``source``)."""
-    source = document.metadata.get("source")
+    metadata = document.metadata
+    source = metadata.get("source") if isinstance(metadata, Mapping) else None
     return None if source is None else str(source)
 
 
@@ -477,12 +478,33 @@ def _keep_note(message: Warning | str, category: type[Warning], *_: object, **__
     _WORKER_NOTES.append((str(message), category))
 
 
-def _run_in_worker(batch: list[Item]) -> tuple[list[Outcome], list[tuple[str, type[Warning]]]]:
+def _run_in_worker(batch: list[Item]) -> bytes:
+    """The outcomes of ``batch`` and the warnings given, pickled here: an outcome that
+    cannot travel back (a source read a document whose metadata holds a lock) fails its
+    document alone, where the pool's own pickling would fail the whole batch and the run."""
     assert _WORKER_TASK is not None, "worker started without its task"
     outcomes = list(map(_WORKER_TASK, batch))
     notes = _WORKER_NOTES[:]
     _WORKER_NOTES.clear()
-    return outcomes, notes
+    try:
+        return pickle.dumps((outcomes, notes), pickle.HIGHEST_PROTOCOL)
+    except Exception:
+        outcomes = [_sendable(outcome, item) for outcome, item in zip(outcomes, batch)]
+        return pickle.dumps((outcomes, notes), pickle.HIGHEST_PROTOCOL)
+
+
+def _sendable(outcome: Outcome, item: Item) -> Outcome:
+    """``outcome``, or where it cannot be pickled its document's :class:`DocumentError`
+    saying so."""
+    try:
+        pickle.dumps(outcome, pickle.HIGHEST_PROTOCOL)
+    except Exception as error:
+        name = _name_of(item)
+        why = SpansplitError(
+            f"its chunks could not be sent back from a worker process ({describe_error(error)})"
+        )
+        return 0, DocumentError(name, why, name)
+    return outcome
 
 
 def _batches(items: Iterator[Item]) -> Iterator[tuple[int, list[Item], bool]]:
@@ -514,23 +536,23 @@ def _stays_here(item: Item) -> bool:
     a source may hold a lock or an open file), which is split here as with one worker."""
     if isinstance(item, DocumentError):
         return True
-    try:  # (a document's text and id always travel: only its metadata is tried)
-        pickle.dumps(item.metadata if isinstance(item, Document) else item)
+    try:  # (a document's text always travels: its id and metadata are tried)
+        pickle.dumps((item.id, item.metadata) if isinstance(item, Document) else item)
     except Exception:
         return True
     return False
 
 
 _Returned = tuple[list[Outcome], list[tuple[str, type[Warning]]]]
-"""What a worker returns for a batch: its outcomes and the warnings it gave."""
+"""What a batch gives: its outcomes and the warnings it gave (pickled, from a worker)."""
 
 
-def _outcomes(future: Future[_Returned], batch: list[Item]) -> list[Outcome]:
+def _outcomes(future: Future[_Returned | bytes], batch: list[Item]) -> list[Outcome]:
     """The outcomes of a batch sent to a worker, its warnings given here (shown once, as
     this process's own); :class:`WorkerStoppedError` naming its documents where a worker
     process stopped (the pool is then broken: nothing after it is split)."""
     try:
-        outcomes, notes = future.result()
+        returned = future.result()
     except BrokenProcessPool as error:
         names = [_name_of(item) for item in batch]
         which = names[0] if len(names) == 1 else f"{len(names)} documents from {names[0]} on"
@@ -539,6 +561,7 @@ def _outcomes(future: Future[_Returned], batch: list[Item]) -> list[Outcome]:
             f"started without `if __name__ == '__main__':` that a spawned worker ran again?) "
             f"before it returned the chunks of {which}; nothing from there on was split"
         ) from error
+    outcomes, notes = pickle.loads(returned) if isinstance(returned, bytes) else returned
     for message, category in notes:
         warnings.warn(message, category, stacklevel=2)
     return outcomes
@@ -567,13 +590,13 @@ def _parallel(
     context = multiprocessing.get_context(start_method)
     ahead, room = AHEAD_PER_WORKER * workers, AHEAD_CHARACTERS * workers
     queued = 0  # characters of the batches in the window
-    pending: deque[tuple[int, Future[_Returned], list[Item]]] = deque()
+    pending: deque[tuple[int, Future[_Returned | bytes], list[Item]]] = deque()
     pool = ProcessPoolExecutor(workers, context, _start_worker, (task,))
     finished = False
     try:
         for size, batch, here in _batches(items):
             if here:
-                done: Future[_Returned] = Future()
+                done: Future[_Returned | bytes] = Future()
                 done.set_result(([task(batch[0])], []))
                 pending.append((0, done, batch))
             else:

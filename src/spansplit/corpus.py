@@ -100,6 +100,11 @@ def check_patterns(name: str, patterns: Iterable[str] | str | None) -> list[str]
     return listed
 
 
+def _path_text(item: object) -> object:
+    """``item`` as the ``str`` of a path where it is one (a ``str``, an ``os.PathLike``)."""
+    return os.fspath(item) if isinstance(item, os.PathLike) else item
+
+
 def find_files(
     inputs: Sequence[str],
     *,
@@ -129,7 +134,7 @@ def find_files(
         if isinstance(inputs, (str, bytes, PurePath)) or not isinstance(inputs, Iterable)
         else list(inputs)
     )
-    if listed is None or not all(isinstance(item, (str, os.PathLike)) for item in listed):
+    if listed is None or not all(isinstance(_path_text(item), str) for item in listed):
         raise InputTypeError(
             f"paths must be a sequence of paths (a list of str), got {type(inputs).__name__}: "
             f"{inputs!r:.60}"
