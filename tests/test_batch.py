@@ -9,8 +9,10 @@ import itertools
 import json
 import multiprocessing
 import os
+import re
 import threading
 import time
+import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -216,6 +218,82 @@ def test_chunks_that_cannot_travel_back_from_a_worker_fail_their_document_alone(
     assert {r.document_id for r in records} == {"english", "chinese"}
     assert [e.where for e in skipped] == ["locked-on-read"]
     assert "could not be sent back from a worker process" in skipped[0].reason
+
+
+class _TwoArguments(Exception):
+    """An exception that pickles and does not unpickle (its __init__ needs two)."""
+
+    def __init__(self, first: str, second: str) -> None:
+        super().__init__(f"{first} {second}")
+
+
+class _FailingSource(batch.DocumentSource):
+    """A source whose read() raises ``kind`` of error."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    @property
+    def name(self) -> str:
+        return f"failing-{self.kind}"
+
+    def read(self) -> Document:
+        if self.kind == "lock":
+            raise OSError("disk gone", threading.Lock())
+        raise _TwoArguments("store", "gone")
+
+
+def _splitter_for(document: Document) -> RecursiveSplitter:
+    """A splitter by document that finds none for ``.xyz`` (its error holds a lock)."""
+    if str(document.metadata.get("source", "")).endswith(".xyz"):
+        error = ValueError("no splitter for .xyz")
+        error.held = threading.Lock()  # type: ignore[attr-defined]
+        raise error
+    return RecursiveSplitter(100)
+
+
+def test_errors_that_cannot_travel_back_keep_their_document_and_reason() -> None:
+    """An error holding a lock was reported as "its chunks could not be sent back" under
+    the wrong id, and one that does not unpickle ended the run."""
+    documents = [
+        DOCUMENTS[0],
+        _FailingSource("lock"),
+        _FailingSource("two"),
+        Document("three", "bad", {"source": "/data/f.xyz"}),
+        DOCUMENTS[1],
+    ]
+    runs = []
+    for workers in (1, 2):
+        skipped: list[DocumentError] = []
+        records = split_documents(
+            documents, _splitter_for, workers=workers, on_error="skip", on_skip=skipped.append
+        )
+        ids = sorted({r.document_id for r in records})
+        reasons = [re.sub(" at 0x[0-9a-f]+", "", e.reason) for e in skipped]  # (an address)
+        runs.append((ids, [(e.document_id, e.where, r) for e, r in zip(skipped, reasons)]))
+    assert runs[0] == runs[1]
+    assert runs[0][0] == ["chinese", "english"]
+    assert [where for _, where, _ in runs[0][1]] == ["failing-lock", "failing-two", "/data/f.xyz"]
+    assert runs[0][1][0][2] == "[Errno disk gone] <unlocked _thread.lock object>"
+    assert runs[0][1][1:] == [
+        ("failing-two", "failing-two", "store gone"),
+        ("bad", "/data/f.xyz", "no splitter for .xyz"),
+    ]
+
+
+def _warning_splitter(document: Document) -> RecursiveSplitter:
+    """A splitter by document that warns with a warning class made on the fly."""
+    warnings.warn("made on the fly", type("LocalWarning", (UserWarning,), {}), stacklevel=1)
+    return RecursiveSplitter(100)
+
+
+def test_a_worker_warning_of_a_class_made_on_the_fly_is_shown_not_fatal() -> None:
+    """Its class did not pickle: the run ended with a PicklingError, even with skip."""
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter("always")
+        records = list(split_documents(DOCUMENTS, _warning_splitter, workers=2))
+    assert {r.document_id for r in records} == {document.id for document in DOCUMENTS}
+    assert any(str(w.message) == "made on the fly" for w in shown)
 
 
 def test_a_document_that_cannot_travel_to_a_worker_is_split_here() -> None:

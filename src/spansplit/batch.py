@@ -478,33 +478,56 @@ def _keep_note(message: Warning | str, category: type[Warning], *_: object, **__
     _WORKER_NOTES.append((str(message), category))
 
 
-def _run_in_worker(batch: list[Item]) -> bytes:
-    """The outcomes of ``batch`` and the warnings given, pickled here: an outcome that
-    cannot travel back (a source read a document whose metadata holds a lock) fails its
-    document alone, where the pool's own pickling would fail the whole batch and the run."""
+def _run_in_worker(batch: list[Item]) -> _Returned:
+    """The outcomes of ``batch``, each pickled here, and the warnings given: an outcome
+    that cannot travel back (an error or metadata holding a lock) fails its document
+    alone, where the pool's own pickling would fail the whole batch and the run."""
     assert _WORKER_TASK is not None, "worker started without its task"
-    outcomes = list(map(_WORKER_TASK, batch))
-    notes = _WORKER_NOTES[:]
+    outcomes: list[Outcome | bytes] = [_pickled(_WORKER_TASK(item), item) for item in batch]
+    notes = [
+        (message, category if _pickles(category) else UserWarning)  # (a class made on the fly)
+        for message, category in _WORKER_NOTES
+    ]
     _WORKER_NOTES.clear()
+    return outcomes, notes
+
+
+def _pickles(value: object) -> bool:
     try:
-        return pickle.dumps((outcomes, notes), pickle.HIGHEST_PROTOCOL)
+        pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
     except Exception:
-        outcomes = [_sendable(outcome, item) for outcome, item in zip(outcomes, batch)]
-        return pickle.dumps((outcomes, notes), pickle.HIGHEST_PROTOCOL)
+        return False
+    return True
 
 
-def _sendable(outcome: Outcome, item: Item) -> Outcome:
-    """``outcome``, or where it cannot be pickled its document's :class:`DocumentError`
-    saying so."""
+def _pickled(outcome: Outcome, item: Item) -> bytes:
+    """``outcome`` pickled to travel back; a :class:`DocumentError` whose error does not
+    pickle and unpickle goes with that error as text (its document and reason kept), and
+    chunks that do not pickle as their document's error."""
+    size, result = outcome
+    if isinstance(result, DocumentError):
+        try:
+            data = pickle.dumps(outcome, pickle.HIGHEST_PROTOCOL)
+            pickle.loads(data)  # (an error may pickle and not unpickle: a required argument)
+            return data
+        except Exception:
+            plain = SpansplitError(describe_error(result.error))
+            return pickle.dumps((size, DocumentError(result.document_id, plain, result.source)))
     try:
-        pickle.dumps(outcome, pickle.HIGHEST_PROTOCOL)
+        return pickle.dumps(outcome, pickle.HIGHEST_PROTOCOL)
     except Exception as error:
-        name = _name_of(item)
         why = SpansplitError(
             f"its chunks could not be sent back from a worker process ({describe_error(error)})"
         )
-        return 0, DocumentError(name, why, name)
-    return outcome
+        return pickle.dumps((0, _error_of(item, why)), pickle.HIGHEST_PROTOCOL)
+
+
+def _error_of(item: Item, error: Exception) -> DocumentError:
+    """The :class:`DocumentError` of ``item`` for ``error``, named as the document is."""
+    if isinstance(item, Document):
+        return DocumentError(item.id, error, _source(item))
+    name = _name_of(item)
+    return DocumentError(name, error, name)
 
 
 def _batches(items: Iterator[Item]) -> Iterator[tuple[int, list[Item], bool]]:
@@ -543,11 +566,11 @@ def _stays_here(item: Item) -> bool:
     return False
 
 
-_Returned = tuple[list[Outcome], list[tuple[str, type[Warning]]]]
-"""What a batch gives: its outcomes and the warnings it gave (pickled, from a worker)."""
+_Returned = tuple[list["Outcome | bytes"], list[tuple[str, type[Warning]]]]
+"""What a batch gives: its outcomes (each pickled, from a worker) and the warnings given."""
 
 
-def _outcomes(future: Future[_Returned | bytes], batch: list[Item]) -> list[Outcome]:
+def _outcomes(future: Future[_Returned], batch: list[Item]) -> list[Outcome]:
     """The outcomes of a batch sent to a worker, its warnings given here (shown once, as
     this process's own); :class:`WorkerStoppedError` naming its documents where a worker
     process stopped (the pool is then broken: nothing after it is split)."""
@@ -561,10 +584,24 @@ def _outcomes(future: Future[_Returned | bytes], batch: list[Item]) -> list[Outc
             f"started without `if __name__ == '__main__':` that a spawned worker ran again?) "
             f"before it returned the chunks of {which}; nothing from there on was split"
         ) from error
-    outcomes, notes = pickle.loads(returned) if isinstance(returned, bytes) else returned
+    found, notes = returned
+    outcomes = [_unpickled(data, item) for data, item in zip(found, batch)]
     for message, category in notes:
-        warnings.warn(message, category, stacklevel=2)
+        warnings.warn(message, category, stacklevel=1)  # (one place: shown once)
     return outcomes
+
+
+def _unpickled(data: Outcome | bytes, item: Item) -> Outcome:
+    """An outcome a worker pickled (one split here as it is), or its document's error
+    where it does not unpickle."""
+    if not isinstance(data, bytes):
+        return data
+    try:
+        outcome: Outcome = pickle.loads(data)
+    except Exception as error:
+        why = SpansplitError(f"its result could not be read from a worker process ({error})")
+        return 0, _error_of(item, why)
+    return outcome
 
 
 def _name_of(item: Item) -> str:
@@ -590,13 +627,13 @@ def _parallel(
     context = multiprocessing.get_context(start_method)
     ahead, room = AHEAD_PER_WORKER * workers, AHEAD_CHARACTERS * workers
     queued = 0  # characters of the batches in the window
-    pending: deque[tuple[int, Future[_Returned | bytes], list[Item]]] = deque()
+    pending: deque[tuple[int, Future[_Returned], list[Item]]] = deque()
     pool = ProcessPoolExecutor(workers, context, _start_worker, (task,))
     finished = False
     try:
         for size, batch, here in _batches(items):
             if here:
-                done: Future[_Returned | bytes] = Future()
+                done: Future[_Returned] = Future()
                 done.set_result(([task(batch[0])], []))
                 pending.append((0, done, batch))
             else:

@@ -101,8 +101,14 @@ def check_patterns(name: str, patterns: Iterable[str] | str | None) -> list[str]
 
 
 def _path_text(item: object) -> object:
-    """``item`` as the ``str`` of a path where it is one (a ``str``, an ``os.PathLike``)."""
-    return os.fspath(item) if isinstance(item, os.PathLike) else item
+    """``item`` as the ``str`` of a path where it is one (a ``str``, an ``os.PathLike``);
+    ``None`` for an ``os.PathLike`` that gives no path."""
+    if not isinstance(item, os.PathLike):
+        return item
+    try:
+        return os.fspath(item)
+    except Exception:
+        return None
 
 
 def find_files(
