@@ -227,6 +227,13 @@ class _TwoArguments(Exception):
         super().__init__(f"{first} {second}")
 
 
+class _DefaultArgument(Exception):
+    """An exception that unpickles with another message (its default argument added)."""
+
+    def __init__(self, first: str, second: str = "extra") -> None:
+        super().__init__(f"{first} {second}")
+
+
 class _FailingSource(batch.DocumentSource):
     """A source whose read() raises ``kind`` of error."""
 
@@ -240,6 +247,10 @@ class _FailingSource(batch.DocumentSource):
     def read(self) -> Document:
         if self.kind == "lock":
             raise OSError("disk gone", threading.Lock())
+        if self.kind == "default":
+            raise _DefaultArgument("x", "y")
+        if self.kind == "locked-metadata":
+            return Document("text of a store", "its-id", {"h": threading.Lock()})
         raise _TwoArguments("store", "gone")
 
 
@@ -259,6 +270,7 @@ def test_errors_that_cannot_travel_back_keep_their_document_and_reason() -> None
         DOCUMENTS[0],
         _FailingSource("lock"),
         _FailingSource("two"),
+        _FailingSource("default"),
         Document("three", "bad", {"source": "/data/f.xyz"}),
         DOCUMENTS[1],
     ]
@@ -273,12 +285,22 @@ def test_errors_that_cannot_travel_back_keep_their_document_and_reason() -> None
         runs.append((ids, [(e.document_id, e.where, r) for e, r in zip(skipped, reasons)]))
     assert runs[0] == runs[1]
     assert runs[0][0] == ["chinese", "english"]
-    assert [where for _, where, _ in runs[0][1]] == ["failing-lock", "failing-two", "/data/f.xyz"]
     assert runs[0][1][0][2] == "[Errno disk gone] <unlocked _thread.lock object>"
     assert runs[0][1][1:] == [
         ("failing-two", "failing-two", "store gone"),
+        ("failing-default", "failing-default", "x y"),  # (not "x y extra")
         ("bad", "/data/f.xyz", "no splitter for .xyz"),
     ]
+    # Chunks that cannot travel back fail under their document's own id, not the source's.
+    skipped = []
+    records = split_documents(
+        [_FailingSource("locked-metadata")],
+        _splitter_for,
+        workers=2,
+        on_error="skip",
+        on_skip=skipped.append,
+    )
+    assert list(records) == [] and [e.document_id for e in skipped] == ["its-id"]
 
 
 def _warning_splitter(document: Document) -> RecursiveSplitter:

@@ -479,16 +479,19 @@ def _keep_note(message: Warning | str, category: type[Warning], *_: object, **__
 
 
 def _run_in_worker(batch: list[Item]) -> _Returned:
-    """The outcomes of ``batch``, each pickled here, and the warnings given: an outcome
-    that cannot travel back (an error or metadata holding a lock) fails its document
-    alone, where the pool's own pickling would fail the whole batch and the run."""
+    """The outcomes of ``batch`` and the warnings given, each pickled here: an outcome or
+    a warning that cannot travel back (an error or metadata holding a lock, a warning
+    class made on the fly) fails its document alone or is shown as a ``UserWarning``,
+    where the pool's own pickling would fail the whole batch and the run."""
     assert _WORKER_TASK is not None, "worker started without its task"
-    outcomes: list[Outcome | bytes] = [_pickled(_WORKER_TASK(item), item) for item in batch]
-    notes = [
-        (message, category if _pickles(category) else UserWarning)  # (a class made on the fly)
-        for message, category in _WORKER_NOTES
-    ]
-    _WORKER_NOTES.clear()
+    try:
+        outcomes: list[Outcome | bytes] = [_pickled(_WORKER_TASK(item), item) for item in batch]
+        notes: list[tuple[str, type[Warning] | bytes]] = [
+            (message, pickle.dumps(category if _pickles(category) else UserWarning))
+            for message, category in _WORKER_NOTES
+        ]
+    finally:
+        _WORKER_NOTES.clear()
     return outcomes, notes
 
 
@@ -501,25 +504,34 @@ def _pickles(value: object) -> bool:
 
 
 def _pickled(outcome: Outcome, item: Item) -> bytes:
-    """``outcome`` pickled to travel back; a :class:`DocumentError` whose error does not
-    pickle and unpickle goes with that error as text (its document and reason kept), and
-    chunks that do not pickle as their document's error."""
+    """``outcome`` pickled to travel back. A :class:`DocumentError` whose error does not
+    come back as it went (it does not pickle, or unpickles as something else: a required
+    argument, a default one) goes with that error as text, its document and reason kept;
+    chunks that do not pickle go as their document's error."""
     size, result = outcome
     if isinstance(result, DocumentError):
         try:
             data = pickle.dumps(outcome, pickle.HIGHEST_PROTOCOL)
-            pickle.loads(data)  # (an error may pickle and not unpickle: a required argument)
-            return data
+            back = pickle.loads(data)[1]
+            if describe_error(back.error) == result.reason:
+                return data
         except Exception:
-            plain = SpansplitError(describe_error(result.error))
-            return pickle.dumps((size, DocumentError(result.document_id, plain, result.source)))
+            pass
+        plain = SpansplitError(result.reason)
+        return pickle.dumps((size, DocumentError(result.document_id, plain, result.source)))
     try:
         return pickle.dumps(outcome, pickle.HIGHEST_PROTOCOL)
     except Exception as error:
         why = SpansplitError(
             f"its chunks could not be sent back from a worker process ({describe_error(error)})"
         )
-        return pickle.dumps((0, _error_of(item, why)), pickle.HIGHEST_PROTOCOL)
+        if isinstance(result, list) and result:  # (named by its records: a source's document)
+            first = result[0]
+            source = first.document_metadata.get("source")
+            failed = DocumentError(first.document_id, why, None if source is None else str(source))
+        else:
+            failed = _error_of(item, why)
+        return pickle.dumps((0, failed), pickle.HIGHEST_PROTOCOL)
 
 
 def _error_of(item: Item, error: Exception) -> DocumentError:
@@ -566,7 +578,7 @@ def _stays_here(item: Item) -> bool:
     return False
 
 
-_Returned = tuple[list["Outcome | bytes"], list[tuple[str, type[Warning]]]]
+_Returned = tuple[list["Outcome | bytes"], list["tuple[str, type[Warning] | bytes]"]]
 """What a batch gives: its outcomes (each pickled, from a worker) and the warnings given."""
 
 
@@ -587,8 +599,20 @@ def _outcomes(future: Future[_Returned], batch: list[Item]) -> list[Outcome]:
     found, notes = returned
     outcomes = [_unpickled(data, item) for data, item in zip(found, batch)]
     for message, category in notes:
-        warnings.warn(message, category, stacklevel=1)  # (one place: shown once)
+        warnings.warn(message, _category(category), stacklevel=1)  # (one place: shown once)
     return outcomes
+
+
+def _category(category: type[Warning] | bytes) -> type[Warning]:
+    """A worker's warning class (pickled), or ``UserWarning`` where it does not unpickle
+    here (a class made on the fly in the worker)."""
+    if not isinstance(category, bytes):
+        return category
+    try:
+        found = pickle.loads(category)
+    except Exception:
+        return UserWarning
+    return found if isinstance(found, type) and issubclass(found, Warning) else UserWarning
 
 
 def _unpickled(data: Outcome | bytes, item: Item) -> Outcome:
