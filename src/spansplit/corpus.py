@@ -92,9 +92,11 @@ def check_patterns(name: str, patterns: Iterable[str] | str | None) -> list[str]
     """``include``/``exclude`` as a list (one string is one pattern, not one a character;
     ``None``, none)."""
     given = [] if patterns is None else [patterns] if isinstance(patterns, str) else patterns
-    if isinstance(given, (bytes, bytearray)) or not isinstance(given, Iterable):
-        raise ParameterTypeError(f"{name} must be a sequence of patterns, got {patterns!r:.60}")
-    listed = list(given)
+    listed = (
+        list(given)
+        if isinstance(given, Iterable) and not isinstance(given, (bytes, bytearray))
+        else [given]
+    )
     if not all(isinstance(pattern, str) for pattern in listed):
         raise ParameterTypeError(f"{name} must be a sequence of patterns, got {patterns!r:.60}")
     return listed
@@ -135,12 +137,10 @@ def find_files(
     not be searched (no permission), so that nothing is left out without a word. A file
     named itself that the patterns leave out is only listed when no file is found at all
     (``src/* --include '*.py'`` filters a list the shell made)."""
-    listed = (
-        None
-        if isinstance(inputs, (str, bytes, PurePath)) or not isinstance(inputs, Iterable)
-        else list(inputs)
-    )
-    if listed is None or not all(isinstance(_path_text(item), str) for item in listed):
+    single = isinstance(inputs, (str, bytes, PurePath)) or not isinstance(inputs, Iterable)
+    given = [] if single else [_path_text(item) for item in inputs]
+    paths = [path for path in given if isinstance(path, str)]
+    if single or len(paths) != len(given):
         raise InputTypeError(
             f"paths must be a sequence of paths (a list of str), got {type(inputs).__name__}: "
             f"{inputs!r:.60}"
@@ -149,7 +149,7 @@ def find_files(
     found: dict[str, str] = {}  # real path -> the path as found first
     missing: list[tuple[str, str]] = []
     filtered: list[tuple[str, str]] = []  # files named themselves, left out by the patterns
-    for item in map(os.fspath, listed):
+    for item in paths:
         if item == "-":
             found.setdefault(item, item)
             continue
