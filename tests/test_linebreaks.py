@@ -551,7 +551,7 @@ def test_clause_starts() -> None:
 
 
 # Prose for the sentence starts overlap may take: abbreviations, terminators before
-# lower-case words, quotations, every line ending and paragraph separator, CJK.
+# lower-case words, quotations, every line ending and paragraph separator, list items, CJK.
 sentence_texts = st.lists(
     st.sampled_from(
         [
@@ -574,6 +574,10 @@ sentence_texts = st.lists(
             "中文。",
             "」",
             "a,",
+            "\n- ",  # list items: a stretch may end before one (a long list has no blank line)
+            "\r2. ",
+            "\n— Non. ",
+            "\n500. ",
         ]
     ),
     max_size=60,
@@ -599,6 +603,31 @@ def test_sentence_starts_read_a_stretch_at_a_time_are_the_whole_texts(
             end = min(low + width, len(text))
             assert starts(text, low, end) == [s for s in whole if low <= s < end]
     sentences.forget_sentence_starts()
+
+
+@pytest.mark.parametrize(
+    "item", ["- a list item ending in LF\n", "2. an item\r\n", "— Une réplique.\n"]
+)
+def test_a_long_list_without_blank_lines_is_read_for_overlap_a_stretch_at_a_time(
+    item: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stretch once ended only at blank lines: a megabyte of list items was read for
+    sentences at once, at about seven times the text's size (a line that opens an item
+    starts a sentence, so a stretch may end there)."""
+    text = item * 20_000
+    read: list[int] = []
+    whole = sentences.sentence_ends
+
+    def recorded(text: str, start: int, stop: int, *args: object, **kwargs: object) -> list[int]:
+        read.append(stop - start)
+        return whole(text, start, stop, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sentences, "sentence_ends", recorded)
+    sentences.forget_sentence_starts()
+    starts = SentenceStarts()(text, len(text) - 100, len(text))
+    sentences.forget_sentence_starts()
+    assert starts == [at for at in range(0, len(text), len(item)) if at >= len(text) - 100]
+    assert max(read) < 2 * sentences.STARTS_STRETCH
 
 
 def test_packing_lets_go_of_the_sentences_it_read() -> None:

@@ -34,9 +34,9 @@ BLANK_CHARACTERS = " \t\r\n"
 # end of the text. A run of one character class keeps no state per character, where a
 # repeated group of lines kept some for each line (0.9 GB for five million blank lines).
 _SEPARATOR_LF = re.compile(r"\n(?=[ \t]*(?:\r?\n|\Z))[ \t\r\n]*(?:\Z|(?<=\n))")
-_SEPARATOR_ANY = re.compile(
-    r"(?:\r\n|\r(?!\n)|\n)(?=[ \t]*(?:[\r\n]|\Z))[ \t\r\n]*(?:\Z|(?<=\n)|(?<=\r)(?!\n))"
-)
+SEPARATOR = r"(?:\r\n|\r(?!\n)|\n)(?=[ \t]*(?:[\r\n]|\Z))[ \t\r\n]*(?:\Z|(?<=\n)|(?<=\r)(?!\n))"
+"""A paragraph separator (any line endings), as a pattern to search for or to build on."""
+_SEPARATOR_ANY = re.compile(SEPARATOR)
 # Blank lines at the start of the text (the last one may end the text), the same way.
 _LEADING_BLANKS = re.compile(r"(?:[ \t\r\n]*(?:\Z|(?<=\n)|(?<=\r)(?!\n)))?")
 
@@ -61,13 +61,6 @@ def _separators(
         after_cr[0] = after_cr[0] and starts[0] > start
         starts = list(map(sub, starts, after_cr))
     return starts, list(map(_match_end, found))
-
-
-def paragraph_break_end(text: str, at: int) -> int:
-    """Where the first paragraph separator (blank lines) that ends after ``at`` ends: a
-    paragraph start, or the end of the text where no separator follows."""
-    found = _SEPARATOR_ANY.search(text, at)
-    return len(text) if found is None else found.end()
 
 
 def leading_blanks_end(text: str, start: int = 0, stop: int | None = None) -> int:

@@ -91,7 +91,7 @@ from ..chunk import JOINING_MARKS, Span
 from ..errors import InputTypeError, InvalidParameterError, ParameterTypeError
 from ..lines import offset_typecode
 from ..validate import check_bool, check_int
-from .paragraphs import paragraph_break_end, paragraph_spans
+from .paragraphs import SEPARATOR, paragraph_spans
 
 DEFAULT_ABBREVIATIONS: frozenset[str] = frozenset(
     {
@@ -435,6 +435,23 @@ def _item_lines(text: str, start: int, stop: int) -> list[int]:
     return [line for line in lines if _opens_item(text, line)]
 
 
+_MUST_END = re.compile(f"(?P<separator>{SEPARATOR})|[{_LINE_ENDINGS}](?={_LIST_ITEM})")
+"""A paragraph separator, or a line ending before a line that may open a list item."""
+
+
+def _sentence_must_end(text: str, at: int) -> int:
+    """The first place after ``at`` where a sentence ends whatever comes before it, where
+    lines are unwrapped: after a paragraph separator (blank lines), or before a line that
+    opens a list item (see :func:`_item_lines`: the line ending before it stays a line
+    ending, after which UAX #29 always ends a sentence); the end of the text where
+    neither follows. Found in one scan, so a long list with no blank line is read a few
+    items at a time."""
+    for found in _MUST_END.finditer(text, at):
+        if found.group("separator") is not None or _opens_item(text, found.end()):
+            return found.end()
+    return len(text)
+
+
 def _opens_item(text: str, line: int) -> bool:
     """Whether the line at ``line``, which starts with a list marker, opens an item (see
     :func:`_item_lines`)."""
@@ -751,9 +768,10 @@ text after it: the stretches before are not asked about again)."""
 
 class _Stretches:
     """The sentence starts of one text, read a stretch at a time: each stretch ends where
-    a sentence must (after a paragraph separator, or a line ending where lines are not
-    wrapped), so a stretch read alone has the sentences of the whole text; the starts of
-    the :data:`KEPT_STRETCHES` last read are kept, and where each stretch begins."""
+    a sentence must (after a paragraph separator or before a line that opens a list item,
+    or after any line ending where lines are not wrapped), so a stretch read alone has the
+    sentences of the whole text; the starts of the :data:`KEPT_STRETCHES` last read are
+    kept, and where each stretch begins."""
 
     def __init__(self, text: str, settings: SentenceStarts) -> None:
         self.text = text
@@ -769,7 +787,7 @@ class _Stretches:
             if at >= len(text):
                 stop = len(text)
             elif self.settings.wrapped:
-                stop = paragraph_break_end(text, at)
+                stop = _sentence_must_end(text, at)
             else:
                 line_end = _LINE_END.search(text, at)
                 stop = len(text) if line_end is None else line_end.end()
