@@ -240,7 +240,7 @@ def test_llama_index_chained_parsers_keep_the_whole_header_path() -> None:
     shared = [n for n in chained if n.start_char_idx in direct]  # type: ignore[attr-defined]
     assert len(shared) > len(chained) // 2
     assert all(n.metadata["header_path"] == direct[n.start_char_idx] for n in shared)  # type: ignore[attr-defined]
-    assert any(n.metadata["header_path"].count("/") > 3 for n in shared)  # type: ignore[attr-defined]
+    assert any(n.metadata["header_path"].count("/") > 2 for n in shared)  # type: ignore[attr-defined]
     # After the stock parser, its path comes first (it reads no setext headings, so its
     # paths differ from ours there).
     coarse = MarkdownNodeParser().get_nodes_from_documents([document])
@@ -356,7 +356,8 @@ def test_llama_index_no_room_error_names_the_header_path_and_adds_up() -> None:
 
     text = (
         "# A very long heading title with many words in it\n\n"
-        "## Another fairly long subheading title here\n\n" + "Body sentence here. " * 30
+        "## Another fairly long subheading title here\n\n"
+        "### A third heading\n\n" + "Body sentence here. " * 30
     )
     document = Document(text=text, metadata={"file_name": "x" * 40})
     with pytest.raises(InvalidParameterError) as caught:
@@ -434,3 +435,22 @@ def test_llama_index_header_paths_as_markdown_node_parser() -> None:
         assert SMALL_SECTIONS[node.start_char_idx : node.end_char_idx] == node.text
     merged = SpanMarkdownNodeParser(chunk_size=1000, merge_sections=True)
     assert len(merged.get_nodes_from_documents([document])) == 1
+
+
+def test_llama_index_header_path_is_one_for_every_node_of_a_section() -> None:
+    """The nodes after a long section's first once had its own heading in their path
+    ('/Guide/Install/' after '/Guide/'): MarkdownNodeParser's node of the section, and
+    every piece a splitter after it makes, have '/Guide/'."""
+    pytest.importorskip("llama_index.core")
+    from llama_index.core import Document
+    from llama_index.core.node_parser import MarkdownNodeParser, SentenceSplitter
+    from llama_index.node_parser.spansplit import SpanMarkdownNodeParser
+
+    text = "# Guide\n\n## Install\n\n" + "Install it with pip. " * 40 + "\n\nThen run it.\n"
+    ours = SpanMarkdownNodeParser(chunk_size=64).get_nodes_from_documents([Document(text=text)])
+    stock = SentenceSplitter(chunk_size=64, chunk_overlap=0).get_nodes_from_documents(
+        MarkdownNodeParser().get_nodes_from_documents([Document(text=text)])
+    )
+    paths = [node.metadata["header_path"] for node in ours]
+    assert len(ours) > 3 and paths == ["/", *["/Guide/"] * (len(ours) - 1)]
+    assert {node.metadata["header_path"] for node in stock[1:]} == {"/Guide/"}

@@ -13,7 +13,6 @@ from llama_index.core.node_parser.node_utils import build_nodes_from_splits
 from llama_index.core.schema import BaseNode, NodeRelationship
 
 from spansplit import Chunk, LineIndex, MarkdownSplitter, Splitter
-from spansplit.splitters.markdown import headings_before
 
 from .base import END_LINE, LINE_KEYS, START_LINE, _NodeFactory, _Origin, _origin
 from .parsers import _OverlapMixin
@@ -27,12 +26,13 @@ HIDDEN_KEYS = (SECTION_START, SECTION_END, NODE_ROLE)
 """Metadata for retrieval code, left out of what the embedding model and the LLM see."""
 
 
-def header_path(metadata: Mapping[str, Any], start: int, separator: str) -> str:
-    """LlamaIndex's ``header_path`` for a chunk (its metadata and start offset): the
-    headings above it, between and around ``separator`` (``"/Guide/Install/"``); the
-    innermost is left out when the chunk starts with it, as LlamaIndex leaves out a
-    section's own heading."""
-    headings = [str(h["text"]) for h in headings_before(metadata, start)]
+def header_path(metadata: Mapping[str, Any], separator: str) -> str:
+    """LlamaIndex's ``header_path`` for a chunk (its metadata): the headings above its
+    section, between and around ``separator`` (``"/Guide/Install/"``). The section's own
+    heading is left out of every chunk of the section, as ``MarkdownNodeParser`` leaves it
+    out of the section's node (and a splitter after it, of every piece of that node), so
+    one section has one path to filter on."""
+    headings = [str(heading["text"]) for heading in metadata.get("headings", ())][:-1]
     return separator + separator.join(headings) + separator if headings else separator
 
 
@@ -89,7 +89,7 @@ class SpanMarkdownNodeParser(_OverlapMixin):
     def _node_metadata(self, node: BaseNode, origin: _Origin, chunk: Chunk) -> dict[str, Any]:
         metadata = super()._node_metadata(node, origin, chunk)
         if self.include_metadata:
-            path = header_path(chunk.metadata, chunk.start, self.header_path_separator)
+            path = header_path(chunk.metadata, self.header_path_separator)
             above = node.metadata.get(HEADER_PATH)  # the input's own: a node of a section
             separator = self.header_path_separator
             if isinstance(above, str) and above.endswith(separator) and above != separator:
