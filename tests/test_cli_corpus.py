@@ -795,26 +795,46 @@ def test_code_from_standard_input_without_a_language_is_bad_usage(
     assert "Traceback" not in err
 
 
-def test_code_names_a_file_whose_language_its_name_does_not_tell_once(
+def test_code_leaves_out_files_found_in_a_folder_whose_language_their_name_does_not_tell(
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    # It said "proj/Makefile: path='proj/Makefile': no language for the extension '';
-    # pass the language by name (one of [29 names])" on every such file.
-    tree(tmp_path, {"proj/a.py": "x = 1\n", "proj/Makefile": "all:\n", "proj/notes.txt": "hi\n"})
+    # Every such file failed the run (exit status 1), one line each: a source tree holds a
+    # README, a Makefile or a py.typed marker. A file named itself still fails alone.
+    tree(
+        tmp_path,
+        {
+            "proj/a.py": "x = 1\n",
+            "proj/Makefile": "all:\n",
+            "proj/notes.txt": "hi\n",
+            "proj/pkg/py.typed": "",
+            "proj/pkg/b.txt": "b\n",
+        },
+    )
     status, out, err = run(capfd, "code", str(tmp_path / "proj"), "-r", "--chunk-size", "50")
+    assert status == 0 and [r["source"] for r in records(out)] == [f"{tmp_path}/proj/a.py"]
+    assert err.splitlines() == [
+        "spansplit code: note: left out 4 files found in folders or by patterns whose name "
+        "tells no language: '.txt' (2), '.typed' (1), no extension (1) (--language NAME reads "
+        "every file as NAME)"
+    ]
+    status, out, err = run(capfd, "code", f"{tmp_path}/proj/*", "--chunk-size", "50")
+    assert status == 0 and len(records(out)) == 1 and "note: left out 4 files" in err
+    status, out, err = run(
+        capfd,
+        "code",
+        str(tmp_path / "proj/Makefile"),
+        str(tmp_path / "proj/a.py"),
+        "--chunk-size",
+        "50",
+    )
     lines = err.splitlines()
     assert status == 1 and len(records(out)) == 1
     assert (
         f"spansplit: {tmp_path}/proj/Makefile: no extension to tell its language by "
         "(spansplit code --language NAME reads every file as NAME)"
     ) in lines
-    assert any(
-        line.endswith(
-            "notes.txt: no language for the extension '.txt' "
-            "(spansplit code --language NAME reads every file as NAME)"
-        )
-        for line in lines
-    )
+    status, out, err = run(capfd, "code", str(tmp_path / "proj/pkg"), "--chunk-size", "50")
+    assert status == 1 and out == "" and "left out 2 files" in err  # nothing else to split
 
 
 def test_a_pattern_ending_in_a_slash_matches_folders_only(tmp_path: Path) -> None:

@@ -768,6 +768,7 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
     found = find_files(
         options.paths, recursive=options.recursive, include=options.include, exclude=options.exclude
     )
+    without_language = _without_language(found.files, options.paths, splitter)
     own: list[str] = []  # never read back what this run writes (an earlier run's output)
     if options.output != "-":
         written = Path(options.output).resolve()
@@ -776,7 +777,9 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
     report = _Report(len(found.files), options.progress)
     for path in own:
         report.say(f"spansplit: {shown_name(path)}: left out: it is this run's output")
-    if own and not found.files:
+    if without_language:
+        report.say(f"spansplit code: note: {without_language}")
+    if (own or without_language) and not found.files:
         report.empty_inputs += 1  # (the inputs gave no other file: not a run that did its job)
     for path, reason in found.missing:  # inputs that gave no file, folders not readable
         report.say(f"spansplit: {shown_name(path)}: {reason}")
@@ -817,6 +820,38 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
         return TERMINATED if isinstance(stop, _Terminated) else INTERRUPTED
     report.summary(state)
     return FAILED_INPUT if report.failed_any else OK
+
+
+def _without_language(files: list[str], named: Sequence[str], splitter: SplitterChoice) -> str:
+    """For ``spansplit code`` by extension: leave out of ``files`` those found in a folder
+    or by a pattern whose name tells no language (a README, a Makefile, ``py.typed``), and
+    say which in one line (empty where none is); a file named itself is kept, and fails
+    with its own line if its name tells no language."""
+    if not isinstance(splitter, CodeByExtension):
+        return ""
+    from .boundaries.code_languages import language_for_path
+
+    given = set(named)
+    left_out: dict[str, int] = {}
+    kept: list[str] = []
+    for path in files:
+        if path != "-" and path not in given:
+            try:
+                language_for_path(path)
+            except InvalidParameterError:
+                suffix = PurePath(path).suffix
+                name = f"{suffix!r}" if suffix else "no extension"
+                left_out[name] = left_out.get(name, 0) + 1
+                continue
+        kept.append(path)
+    if not left_out:
+        return ""
+    files[:] = kept
+    kinds = ", ".join(f"{name} ({count})" for name, count in sorted(left_out.items()))
+    return (
+        f"left out {_counted(sum(left_out.values()), 'file')} found in folders or by patterns "
+        f"whose name tells no language: {kinds} (--language NAME reads every file as NAME)"
+    )
 
 
 def _counted(count: int, noun: str) -> str:
