@@ -917,6 +917,29 @@ def test_page_numbers_and_a_bad_text_named_or_skipped(caplog: pytest.LogCaptureF
     assert "skipped b.pdf" in caplog.text
 
 
+def test_a_bad_document_is_named_by_its_source_id_or_place_among_the_documents(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """split_documents named a document without a source 'texts[1]', though no texts were
+    given."""
+    documents = [
+        Document(page_content="fine"),
+        Document(page_content="bad\x00one", id="doc-7"),
+        Document(page_content="bad\x00two"),
+        Document(page_content="bad\x00three", id="doc-9", metadata={"source": "c.txt"}),
+    ]
+    lenient = SpanRecursiveTextSplitter(chunk_size=10, chunk_overlap=0, on_error="skip")
+    assert [d.page_content for d in lenient.split_documents(documents)] == ["fine"]
+    assert [e.where for e in lenient.skipped] == ["doc-7", "documents[2]", "c.txt"]
+    assert "skipped documents[2]" in caplog.text
+    assert [d.page_content for d in lenient.transform_documents(documents)] == ["fine"]
+    assert [e.where for e in lenient.skipped] == ["doc-7", "documents[2]", "c.txt"]
+    with pytest.raises(SpansplitError, match=r"document 'doc-7'.*NUL"):
+        SpanRecursiveTextSplitter(chunk_size=10, chunk_overlap=0).split_documents(documents)
+    lenient.create_documents(["bad\x00"])
+    assert [e.where for e in lenient.skipped] == ["texts[0]"]
+
+
 def test_concurrent_calls_keep_their_own_skipped_texts() -> None:
     """``atransform_documents`` runs ``create_documents`` on a thread: a call that ran
     while another was under way made the other's ``skipped`` hold its texts."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import logging
 import sys
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Literal, TypeGuard
@@ -127,19 +127,17 @@ class SpanTextSplitter(TextSplitter):
         return [chunk.text for chunk in self._splitter.split(text)]
 
     def _chunks(
-        self, text: str, position: int, metadata: Mapping[Any, Any], skipped: list[DocumentError]
+        self, text: str, name: str, metadata: Mapping[Any, Any], skipped: list[DocumentError]
     ) -> list[Chunk]:
         """The chunks of one text (with page numbers on request); a text that cannot be
         split raises :class:`~spansplit.batch.DocumentError` naming it (its ``source``
-        metadata, else its position), or is left out and reported (``on_error="skip"``:
+        metadata, else ``name``), or is left out and reported (``on_error="skip"``:
         appended to ``skipped``, and a warning)."""
         try:
             chunks = self._splitter.split(text)
         except (InvalidInputError, ChunkTooLargeError) as error:  # the text, not the settings
             source = metadata.get("source")
-            failure = DocumentError(
-                f"texts[{position}]", error, None if source is None else str(source)
-            )
+            failure = DocumentError(name, error, None if source is None else str(source))
             if self._on_error == "raise":
                 raise failure from error
             skipped.append(failure)
@@ -158,11 +156,33 @@ class SpanTextSplitter(TextSplitter):
     ) -> list[Document]:
         """One Document per chunk of each text; metadata deep-copied per chunk.
 
-        ``metadatas`` of ``None`` or ``[]`` means no metadata, as in LangChain. Covers
-        ``split_documents``, ``transform_documents`` and ``atransform_documents``, which
-        LangChain routes through here. A subclass that overrides :meth:`split_text` gets
-        LangChain's own ``create_documents`` over it.
+        ``metadatas`` of ``None`` or ``[]`` means no metadata, as in LangChain. A text that
+        cannot be split is named by its ``source`` metadata, else as ``texts[i]``. A
+        subclass that overrides :meth:`split_text` gets LangChain's own
+        ``create_documents`` over it.
         """
+        return self._documents(texts, metadatas, [f"texts[{k}]" for k in range(len(texts))])
+
+    def split_documents(self, documents: Iterable[Document]) -> list[Document]:
+        """:meth:`create_documents` of the documents' texts and metadata (and so
+        ``transform_documents`` and ``atransform_documents``, which LangChain routes
+        through here); a document that cannot be split is named by its ``source``
+        metadata, else its ``id``, else as ``documents[i]``."""
+        if type(self).create_documents is not SpanTextSplitter.create_documents:
+            return super().split_documents(documents)  # (a subclass's own create_documents)
+        given = list(documents)
+        names = [
+            str(document.id) if getattr(document, "id", None) else f"documents[{k}]"
+            for k, document in enumerate(given)
+        ]
+        texts = [document.page_content for document in given]
+        return self._documents(texts, [document.metadata for document in given], names)
+
+    def _documents(
+        self, texts: list[str], metadatas: list[dict[Any, Any]] | None, names: list[str]
+    ) -> list[Document]:
+        """:meth:`create_documents`, each text named in errors by ``names`` (where it has no
+        ``source`` metadata)."""
         if isinstance(texts, str):
             raise ParameterTypeError("texts must be a list of str, got str: pass [text]")
         if metadatas and len(metadatas) != len(texts):
@@ -177,7 +197,7 @@ class SpanTextSplitter(TextSplitter):
         skipped: list[DocumentError] = []
         for position, text in enumerate(texts):
             source = metadatas[position] if metadatas else {}
-            chunks = self._chunks(text, position, source, skipped)
+            chunks = self._chunks(text, names[position], source, skipped)
             offset, first_line = _span_of(source, text)
             page = first_page(source) if offset is not None else 1
             for chunk in chunks:
