@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 import pytest
-from conftest import sample
+from conftest import ROOT, sample
 
 import spansplit
 from spansplit import (
@@ -31,6 +31,7 @@ from spansplit import (
 )
 from spansplit.compat import PlainParagraphSplitter
 from spansplit.packing import Structure, pack
+from spansplit.packing.merge import holds_content
 from spansplit.splitters import base
 
 TEXT = sample("english.txt")[:6000] + "\n\n" + sample("chinese.txt")[:1500]
@@ -472,6 +473,31 @@ def test_a_heading_never_ends_a_chunk_that_holds_other_text(
         alone = all(line.startswith("#") for line in new_text.split("\n") if line.strip())
         assert not _ends_with_heading(chunk) or alone, chunk.text
         previous_end = chunk.end
+
+
+@pytest.mark.parametrize("name", ["recursive", "paragraphs", "sentences"])
+@pytest.mark.parametrize(("size", "overlap"), [(300, 60), (300, 50), (200, 40), (400, 80)])
+def test_no_short_chunk_holds_only_what_its_neighbours_hold(
+    name: str, size: int, overlap: int
+) -> None:
+    """In examples/sample.md at 300 characters and 60 of overlap, a chunk held the end of
+    the section before its thematic break ('---') and the next section's heading, all of
+    it in the chunks either side, which shared the '---' alone: it was kept, for they
+    would have overlapped by punctuation only. It goes, and the next chunk starts at the
+    heading."""
+    text = (ROOT / "examples" / "sample.md").read_text(encoding="utf-8")
+    chunks = HEADED_SPLITTERS[name](size, overlap).split(text)
+    for before, chunk, after in zip(chunks, chunks[1:], chunks[2:]):
+        held = after.start <= before.end or text[before.end : after.start].isspace()
+        new_text = text[before.end : chunk.end].strip()
+        short = chunk.size <= size // 2 and min(chunk.size, len(new_text)) <= overlap
+        assert not (held and short), (before.text, chunk.text, after.text)
+    for before, after in pairwise(chunks):
+        shared = text[after.start : before.end]
+        assert not shared or holds_content(shared, 0, len(shared)), (before.text, after.text)
+    if (name, size, overlap) == ("recursive", 300, 60):
+        assert not any(c.text.endswith("## Sharing the log") for c in chunks)
+        assert any(c.text.startswith("## Sharing the log\n\nNeighbours") for c in chunks)
 
 
 @pytest.mark.parametrize("name", ["recursive", "paragraphs"])

@@ -491,11 +491,22 @@ def test_without_repeated_keeps_what_only_the_chunk_holds() -> None:
     # Never the first or the last chunk, nor anything without overlap.
     assert len(without_repeated(text, [(0, 3, 3), (2, 7, 5)], 9, 20)) == 2
     assert len(without_repeated(text, [(0, 7, 7), (5, 10, 5), (7, 15, 8)], 0, 10)) == 3
-    # Where its neighbours would then share punctuation alone, it stays: "| 1 |" and
-    # "|\na bb" overlap by "|", no overlap a reader needs (found by the fuzz test).
+    # Where its neighbours would then share punctuation alone ("| 1 |" and "|\na bb"
+    # overlap by "|", no overlap a reader needs: found by the fuzz test), it goes and the
+    # next chunk starts after that (it stayed, and its neighbours held all its text).
     text = "| 1 |\na bb"
     chunks = [(0, 5, 5), (2, 7, 5), (4, 10, 6)]
-    assert without_repeated(text, chunks, 3, 10) == chunks
+    assert without_repeated(text, chunks, 3, 10) == [(0, 5, 5), (6, 10, 4)]
+    assert without_repeated(text, chunks, 3, 10, strip_whitespace=False) == [
+        (0, 5, 5),
+        (5, 10, 5),
+    ]
+    # ... unless only whitespace is left after it: the next chunk is then that punctuation.
+    assert without_repeated("| 1 |\n", [(0, 5, 5), (2, 6, 4), (4, 5, 1)], 3, 10) == [
+        (0, 5, 5),
+        (2, 6, 4),
+        (4, 5, 1),
+    ]
     # With a word in what they share, it goes.
     text = "| 1 a\nb bb"
     assert without_repeated(text, chunks, 3, 10) == [(0, 5, 5), (4, 10, 6)]

@@ -132,7 +132,13 @@ def pack(
         chunks = _chunks(text, structure, config, start, end, region, measurer, lead)
         check_budget(chunks, config)
         return without_repeated(
-            text, chunks, config.chunk_overlap, config.chunk_size, config.length, reach
+            text,
+            chunks,
+            config.chunk_overlap,
+            config.chunk_size,
+            config.length,
+            reach,
+            config.strip_whitespace,
         )
     finally:
         forget_sentence_starts()  # overlap read the text's sentences once: let them go
@@ -197,16 +203,19 @@ def without_repeated(
     budget: int,
     length: LengthFunction = CODE_POINTS,
     reach: Reach | None = None,
+    strip_whitespace: bool = True,
 ) -> list[SizedSpan]:
     """``chunks`` less every one no larger than half the ``budget`` whose text the chunks
     either side of it hold between them (whitespace aside) and whose own new text (after
     the previous chunk) is no larger than ``overlap``: such a chunk is the previous
     chunk's tail and a short run that the next chunk repeats as its overlap, as a chapter
     title alone between two paragraphs that had to be split. A runt that adds nothing.
-    It stays where its neighbours would then share punctuation alone (no overlap at all is
-    better than one that repeats nothing a reader needs). Where its neighbours would only
-    meet inside a paragraph, ``reach`` gives the next chunk an overlap from the one before,
-    where one fits, so that they share text as overlapping chunks do (a chunk that starts a
+    Where its neighbours would then share punctuation alone (a thematic break ``---``, a
+    closing fence), the next chunk starts after it instead, where the one before ends (no
+    overlap at all is better than one that repeats nothing a reader needs; with
+    ``strip_whitespace``, trimmed). Where its neighbours would only meet inside a
+    paragraph, ``reach`` gives the next chunk an overlap from the one before, where one
+    fits, so that they share text as overlapping chunks do (a chunk that starts a
     paragraph, a chapter's title, starts there). The chunk before is the last one kept, so
     a run of such chunks goes as far as the chunks kept either side of it still meet."""
     if min(overlap, budget // 2) <= 0 or len(chunks) < 3:
@@ -215,18 +224,24 @@ def without_repeated(
     kept = [chunks[0]]
     for index in range(1, len(chunks) - 1):
         chunk, before = chunks[index], kept[-1]
-        following = chunks[index + 1][0]
-        if (
-            (following <= before[1] or text[before[1] : following].isspace())
-            # What its neighbours then share must still be an overlap: a word or a symbol.
-            and (following >= before[1] or holds_content(text, following, before[1]))
-            and adds_too_little(
-                chunk[2], partial(_size_after, text, before[1], chunk[1], length), budget, overlap
-            )
+        after = chunks[index + 1]
+        following = after[0]
+        if (following <= before[1] or text[before[1] : following].isspace()) and adds_too_little(
+            chunk[2], partial(_size_after, text, before[1], chunk[1], length), budget, overlap
         ):
+            if following < before[1] and not holds_content(text, following, before[1]):
+                # What its neighbours would share is no overlap: the next starts after it.
+                low, high = before[1], after[1]
+                if strip_whitespace:
+                    low, high = trim_span(text, low, high)
+                if low < high:
+                    chunks[index + 1] = (low, high, length.count(text[low:high]))
+                    continue
+                kept.append(chunk)
+                continue
             starts_paragraph = _BLANK_LINE.search(text, before[1], following) is not None
             if reach is not None and following >= before[1] and not starts_paragraph:
-                chunks[index + 1] = reach(before, chunks[index + 1]) or chunks[index + 1]
+                chunks[index + 1] = reach(before, after) or after
             continue
         kept.append(chunk)
     kept.append(chunks[-1])
