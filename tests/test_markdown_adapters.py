@@ -454,3 +454,30 @@ def test_llama_index_header_path_is_one_for_every_node_of_a_section() -> None:
     paths = [node.metadata["header_path"] for node in ours]
     assert len(ours) > 3 and paths == ["/", *["/Guide/"] * (len(ours) - 1)]
     assert {node.metadata["header_path"] for node in stock[1:]} == {"/Guide/"}
+
+
+def test_langchain_sections_split_again_warn_where_offsets_would_mix_two_frames() -> None:
+    """Sections made without add_start_index, split again with it: each chunk's
+    start_index was an offset in its section while the section_start beside it was in the
+    file, with no word said. Made with it, every offset is in the file."""
+    pytest.importorskip("langchain_text_splitters")
+    import warnings
+
+    from langchain_spansplit import SpanMarkdownTextSplitter, SpanSentenceTextSplitter
+
+    headers = [("#", "Header 1"), ("##", "Header 2")]
+    fine = SpanSentenceTextSplitter(chunk_size=200, chunk_overlap=40, add_start_index=True)
+    bare = SpanMarkdownTextSplitter(headers, chunk_size=4000, chunk_overlap=0)
+    sections = bare.create_documents([HANDBOOK], [{"source": "m.md"}])
+    with pytest.warns(UserWarning, match=r"m.md: its chunks' start_index/end_index are offsets"):
+        fine.split_documents(sections)
+    indexed = SpanMarkdownTextSplitter(
+        headers, chunk_size=4000, chunk_overlap=0, add_start_index=True
+    ).create_documents([HANDBOOK], [{"source": "m.md"}])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        children = fine.split_documents(indexed)
+    for child in children:
+        meta = child.metadata
+        assert HANDBOOK[meta["start_index"] : meta["end_index"]] == child.page_content
+        assert meta["section_start"] <= meta["start_index"] < meta["section_end"]

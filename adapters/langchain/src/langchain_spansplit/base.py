@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import logging
 import sys
+import warnings
 from collections.abc import Callable, Collection, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -44,6 +45,10 @@ SPAN_METADATA_KEYS = (START_INDEX, END_INDEX, START_LINE, END_LINE)
 """Metadata keys written on every Document when ``add_start_index`` is true: code point
 offsets into the text that was split (``end_index`` exclusive) and its 1-based lines
 (``end_line`` inclusive)."""
+
+SECTION_START = "section_start"
+SECTION_END = "section_end"
+"""Where ``SpanMarkdownTextSplitter`` says the section holding a chunk lies in its source."""
 
 DEFAULT_ENCODING = "cl100k_base"
 """Encoding of ``from_tiktoken_encoder`` when none is named (LangChain's ``gpt2`` cannot be
@@ -195,10 +200,13 @@ class SpanTextSplitter(TextSplitter):
             return TextSplitter.create_documents(self, list(texts), metadatas)
         documents = []
         skipped: list[DocumentError] = []
+        mixed = ""  # a Document whose chunks would get offsets in two frames (see below)
         for position, text in enumerate(texts):
             source = metadatas[position] if metadatas else {}
             chunks = self._chunks(text, names[position], source, skipped)
             offset, first_line = _span_of(source, text)
+            if self._add_start_index and offset is None and SECTION_START in source:
+                mixed = mixed or str(source.get("source", names[position]))
             page = first_page(source) if offset is not None else 1
             for chunk in chunks:
                 metadata = copy.deepcopy(source)
@@ -219,6 +227,14 @@ class SpanTextSplitter(TextSplitter):
                     metadata.pop(END_LINE, None)
                 documents.append(Document(page_content=chunk.text, metadata=metadata))
         self.skipped = skipped
+        if mixed:
+            warnings.warn(
+                f"{mixed}: its chunks' start_index/end_index are offsets in its own text, "
+                "while the section_start/section_end it carries are in its source: split the "
+                "sections with add_start_index=True too, and every offset is in the source",
+                UserWarning,
+                stacklevel=3,
+            )
         return documents
 
     @classmethod

@@ -17,15 +17,12 @@ from spansplit import Chunk, InvalidParameterError, MarkdownSplitter
 from spansplit.batch import OnError
 from spansplit.sizing import LengthSpec
 
-from .base import SpanTextSplitter, length_spec
+from .base import SECTION_END, SECTION_START, SpanTextSplitter, length_spec
 
 DEFAULT_HEADERS: tuple[tuple[str, str], ...] = tuple(
     ("#" * level, f"Header {level}") for level in range(1, 7)
 )
 """``headers_to_split_on`` when none are given: every level, named as LangChain's docs do."""
-
-SECTION_START = "section_start"
-SECTION_END = "section_end"
 
 
 class SpanMarkdownTextSplitter(SpanTextSplitter):
