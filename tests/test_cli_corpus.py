@@ -293,6 +293,36 @@ def test_an_interrupted_run_leaves_whole_records(tmp_path: Path, jobs: str) -> N
     assert lines and all(json.loads(line)["text"] for line in lines)
 
 
+def test_an_interrupted_run_counts_the_chunks_it_wrote(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped inside a document, the summary counted that document's chunks, which the
+    Parquet file leaves out ('91 of 240 files split' with 92 files' chunks)."""
+    pytest.importorskip("pyarrow")
+    import pyarrow.parquet as parquet
+
+    from spansplit import cli
+
+    for name in ("a.txt", "b.txt"):
+        (tmp_path / name).write_text("alpha beta gamma delta. " * 20)
+    written = 0
+
+    def write(self: Any, record: Any) -> None:
+        nonlocal written
+        if str(record.document_metadata.get("source")).endswith("b.txt"):
+            raise KeyboardInterrupt
+        written += 1
+        self.document.append(record.to_row())
+
+    monkeypatch.setattr(cli._Parquet, "write", write)
+    target = tmp_path / "out.parquet"
+    argv = ["recursive", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"), "--chunk-size", "50"]
+    status, _, err = run(capfd, *argv, "-o", str(target))
+    assert status == 130 and written > 1
+    assert parquet.read_table(target).num_rows == written
+    assert f"1 of 2 files split, {written} chunks" in err
+
+
 def test_the_output_file_is_not_read_back(
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:

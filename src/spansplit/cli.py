@@ -30,7 +30,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
 from typing import Any, BinaryIO
 
@@ -789,7 +789,9 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
 
     def advanced(progress: Progress) -> None:
         nonlocal state
-        state = progress
+        # A copy: the batch counts the next document's chunks as it hands them out, and an
+        # interrupt then would have the summary count chunks that were never written.
+        state = replace(progress)
         output.flush()  # a document's records are out before the next one starts
         report.advance(progress)
 
