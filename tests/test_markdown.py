@@ -1906,3 +1906,13 @@ def test_a_quotes_blank_lines_go_with_the_block_after_them_with_any_line_ending(
         "> $ nm -C lib.o",
         "> ```",
     ]
+
+
+def test_a_chunk_started_after_shared_punctuation_never_repeats_the_next_ones_start() -> None:
+    """A short chunk between two that shared punctuation alone went, and the next chunk was
+    started after that punctuation, where the one after it started too: two chunks began
+    at one offset, the first inside the second (found by a review's random test)."""
+    text = "。d!`\n1. .Some text that goes on  a whil  #"
+    chunks = MarkdownSplitter(32, 27).split(text)
+    assert [(c.start, c.end) for c in chunks] == [(0, 4), (5, 34), (35, 42)]
+    check_chunks(text, chunks, 32)

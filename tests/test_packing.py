@@ -507,6 +507,10 @@ def test_without_repeated_keeps_what_only_the_chunk_holds() -> None:
         (2, 6, 4),
         (4, 5, 1),
     ]
+    # Started after that, it may lie inside the chunk after it (which started there
+    # too): it goes as well, and starts never repeat (found by a review's random test).
+    four = [(0, 5, 5), (2, 7, 5), (4, 10, 6), (6, 13, 7)]
+    assert without_repeated("| 1 |\na bb cc", four, 3, 12) == [(0, 5, 5), (6, 13, 7)]
     # With a word in what they share, it goes.
     text = "| 1 a\nb bb"
     assert without_repeated(text, chunks, 3, 10) == [(0, 5, 5), (4, 10, 6)]

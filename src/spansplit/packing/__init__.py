@@ -226,16 +226,23 @@ def without_repeated(
         chunk, before = chunks[index], kept[-1]
         after = chunks[index + 1]
         following = after[0]
+        if following <= chunk[0]:
+            # A chunk started after punctuation alone (below) that the next one holds
+            # whole: it goes, and the next one starts there too if it started before.
+            if following < chunk[0]:
+                chunks[index + 1] = _restarted(text, chunk[0], after, length, budget)
+            continue
         if (following <= before[1] or text[before[1] : following].isspace()) and adds_too_little(
             chunk[2], partial(_size_after, text, before[1], chunk[1], length), budget, overlap
         ):
             if following < before[1] and not holds_content(text, following, before[1]):
                 # What its neighbours would share is no overlap: the next starts after it.
-                low, high = before[1], after[1]
+                low = before[1]
                 if strip_whitespace:
-                    low, high = trim_span(text, low, high)
-                if low < high:
-                    chunks[index + 1] = (low, high, length.count(text[low:high]))
+                    low = trim_span(text, low, after[1])[0]
+                restarted = _restarted(text, low, after, length, budget)
+                if restarted is not after:
+                    chunks[index + 1] = restarted
                     continue
                 kept.append(chunk)
                 continue
@@ -246,6 +253,18 @@ def without_repeated(
         kept.append(chunk)
     kept.append(chunks[-1])
     return kept
+
+
+def _restarted(
+    text: str, start: int, chunk: SizedSpan, length: LengthFunction, budget: int
+) -> SizedSpan:
+    """``chunk`` started at ``start`` instead (inside it, at its text), measured again;
+    ``chunk`` itself where nothing would be left or a tokenizer counts more than the
+    budget in what is left (a suffix may take other tokens)."""
+    if start >= chunk[1]:
+        return chunk
+    size = length.count(text[start : chunk[1]])
+    return (start, chunk[1], size) if size <= budget else chunk
 
 
 def _overlap_reach(
