@@ -863,6 +863,10 @@ def test_code_leaves_out_files_found_in_a_folder_whose_language_their_name_does_
         f"spansplit: {tmp_path}/proj/Makefile: no extension to tell its language by "
         "(spansplit code --language NAME reads every file as NAME)"
     ) in lines
+    for spelling in ("proj/./Makefile", "proj//Makefile"):  # the same file, named itself
+        status, out, err = run(capfd, "code", f"{tmp_path}/{spelling}", "--chunk-size", "50")
+        assert status == 1 and "no extension to tell its language by" in err
+        assert "left out" not in err and "gave no file" not in err
     status, out, err = run(capfd, "code", str(tmp_path / "proj/pkg"), "--chunk-size", "50")
     assert status == 1 and out == "" and "left out 2 files" in err  # nothing else to split
 

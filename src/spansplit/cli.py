@@ -826,25 +826,28 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
 
 def _without_language(files: list[str], named: Sequence[str], splitter: SplitterChoice) -> str:
     """For ``spansplit code`` by extension: leave out of ``files`` those found in a folder
-    or by a pattern whose name tells no language (a README, a Makefile, ``py.typed``), and
+    or by a pattern whose name tells no language (a LICENSE, a Makefile, ``py.typed``), and
     say which in one line (empty where none is); a file named itself is kept, and fails
     with its own line if its name tells no language."""
     if not isinstance(splitter, CodeByExtension):
         return ""
     from .boundaries.code_languages import language_for_path
 
-    given = set(named)
+    given: set[str] | None = None  # the real paths of the inputs, made when first needed
     left_out: dict[str, int] = {}
     kept: list[str] = []
     for path in files:
-        if path != "-" and path not in given:
+        if path != "-":
             try:
                 language_for_path(path)
             except InvalidParameterError:
-                suffix = PurePath(path).suffix
-                name = f"{suffix!r}" if suffix else "no extension"
-                left_out[name] = left_out.get(name, 0) + 1
-                continue
+                if given is None:  # (the same file named ./LICENSE or d//LICENSE)
+                    given = {os.path.realpath(name) for name in named if name != "-"}
+                if os.path.realpath(path) not in given:
+                    suffix = PurePath(path).suffix
+                    name = f"{suffix!r}" if suffix else "no extension"
+                    left_out[name] = left_out.get(name, 0) + 1
+                    continue
         kept.append(path)
     if not left_out:
         return ""
