@@ -750,10 +750,11 @@ TEXTS = st.lists(PIECES, max_size=60).map("".join)
 
 def test_a_cluster_over_what_the_metadata_leaves_names_chunk_size_and_the_metadata() -> None:
     family = "\U0001f469\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
-    heading = "word" + "\u00dcn\u00efc\u00f8d\u00e9" * 3 + family * 3 + "# Title\n---\n"
+    # (the header_path of the text under "## Title": the long heading above it)
+    text = "# word" + "\u00dcn\u00efc\u00f8d\u00e9" * 12 + "\n\n## Title\n\n" + family * 3 + "\n"
     parser = make(SpanMarkdownNodeParser, 80, length="cl100k_base")
     with pytest.raises(DocumentError, match=r"chunk_size=80 less \d+ .* for the metadata"):
-        parser([Document(text=heading)])
+        parser([Document(text=text)])
 
 
 @settings(max_examples=60)

@@ -481,3 +481,23 @@ def test_langchain_sections_split_again_warn_where_offsets_would_mix_two_frames(
         meta = child.metadata
         assert HANDBOOK[meta["start_index"] : meta["end_index"]] == child.page_content
         assert meta["section_start"] <= meta["start_index"] < meta["section_end"]
+
+
+def test_llama_index_header_path_of_merged_subsections_is_theirs() -> None:
+    """A node of merged subsections (## B and ## C under # A) lost A from its path: the
+    headings of a merged chunk are those of the section holding all of it (A), whose own
+    heading is not the one the node's text starts under."""
+    pytest.importorskip("llama_index.core")
+    from llama_index.core import Document
+    from llama_index.node_parser.spansplit import SpanMarkdownNodeParser
+
+    for head, sub in (("# A\n\n", "## {}\n\n"), ("A\n===\n\n", "{}\n---\n\n")):
+        text = head + "intro words here. " * 4 + "\n\n" + sub.format("B") + "bee text.\n\n"
+        text += sub.format("C") + "cee text.\n"
+        for merge in (True, False):
+            parser = SpanMarkdownNodeParser(chunk_size=80, merge_sections=merge, length=len)
+            paths = {
+                node.text.lstrip("# ")[:1]: node.metadata["header_path"]  # type: ignore[attr-defined]
+                for node in parser.get_nodes_from_documents([Document(text=text)])
+            }
+            assert paths == {"A": "/", "i": "/", "B": "/A/", **({} if merge else {"C": "/A/"})}

@@ -5,6 +5,7 @@ offsets, and optionally the sections as parent nodes of their chunks.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,14 +27,31 @@ HIDDEN_KEYS = (SECTION_START, SECTION_END, NODE_ROLE)
 """Metadata for retrieval code, left out of what the embedding model and the LLM see."""
 
 
-def header_path(metadata: Mapping[str, Any], separator: str) -> str:
-    """LlamaIndex's ``header_path`` for a chunk (its metadata): the headings above its
-    section, between and around ``separator`` (``"/Guide/Install/"``). The section's own
-    heading is left out of every chunk of the section, as ``MarkdownNodeParser`` leaves it
-    out of the section's node (and a splitter after it, of every piece of that node), so
-    one section has one path to filter on."""
-    headings = [str(heading["text"]) for heading in metadata.get("headings", ())][:-1]
+_ATX_HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]|$)", re.MULTILINE)
+_SETEXT_UNDERLINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n) {0,3}(=+|-+)[ \t]*(?:\r\n|\r|\n|$)")
+
+
+def header_path(metadata: Mapping[str, Any], text: str, separator: str) -> str:
+    """LlamaIndex's ``header_path`` for a chunk (its metadata and text): the headings above
+    the section its text starts in, between and around ``separator`` (``"/Guide/Install/"``).
+    A section's own heading is left out of every chunk of the section, as
+    ``MarkdownNodeParser`` leaves it out of the section's node (and a splitter after it,
+    of every piece of that node), so one section has one path to filter on; a chunk of
+    merged sections that starts with a subsection's heading has the path of that
+    subsection (its ``headings`` are those of the section holding all of it)."""
+    headings = [str(heading["text"]) for heading in metadata.get("headings", ())]
+    if headings and not _opens_subsection(text, int(metadata["headings"][-1]["level"])):
+        headings.pop()
     return separator + separator.join(headings) + separator if headings else separator
+
+
+def _opens_subsection(text: str, level: int) -> bool:
+    """Whether ``text`` starts with a heading deeper than ``level`` (ATX or setext)."""
+    atx = _ATX_HEADING.match(text)
+    if atx is not None:
+        return len(atx.group(1)) > level
+    setext = _SETEXT_UNDERLINE.match(text)
+    return setext is not None and (1 if setext.group(1)[0] == "=" else 2) > level
 
 
 class SpanMarkdownNodeParser(_OverlapMixin):
@@ -89,7 +107,7 @@ class SpanMarkdownNodeParser(_OverlapMixin):
     def _node_metadata(self, node: BaseNode, origin: _Origin, chunk: Chunk) -> dict[str, Any]:
         metadata = super()._node_metadata(node, origin, chunk)
         if self.include_metadata:
-            path = header_path(chunk.metadata, self.header_path_separator)
+            path = header_path(chunk.metadata, chunk.text, self.header_path_separator)
             above = node.metadata.get(HEADER_PATH)  # the input's own: a node of a section
             separator = self.header_path_separator
             if isinstance(above, str) and above.endswith(separator) and above != separator:
