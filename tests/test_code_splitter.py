@@ -1741,3 +1741,21 @@ def test_describing_deeply_nested_code_walks_each_unit_about_once(
         check_chunks(text, splitter.split(text), splitter)
         walked.append(calls)
     assert walked[1] < 2.5 * walked[0], walked
+
+
+def test_a_line_of_several_definitions_names_the_one_that_holds_each_piece() -> None:
+    """Minified code: a line is named by its first definition, and every piece of it was
+    put inside that one (f1's name after f0's, a piece of f1 and f2 in f0)."""
+    needs_grammar("javascript")
+    text = (
+        "function f0(a,b){return a+b};function f1(a,b){return a*b};function f2(a,b){return a-b}\n"
+    )
+    chunks = CodeSplitter("javascript", 12).split(text)
+    for chunk in chunks:
+        holders = [
+            name
+            for name, (low, high) in (("f0", (0, 29)), ("f1", (29, 58)), ("f2", (58, 87)))
+            if low <= chunk.start and chunk.end <= high + 1
+        ]
+        assert chunk.metadata["symbols"] == holders, (chunk.text, chunk.metadata["symbols"])
+    assert {tuple(c.metadata["symbols"]) for c in chunks} == {("f0",), ("f1",), ("f2",), ()}

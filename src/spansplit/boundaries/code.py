@@ -1066,7 +1066,10 @@ class SyntaxLevel:
             if not children:
                 path, own_kind = descent.result()
                 if _one_line(unit):
-                    more, kind = self._within_line(unit, start, end)
+                    more, kind, elsewhere = self._within_line(unit, start, end)
+                    own = self._line_name(unit)
+                    if elsewhere and own and path[-len(own) :] == list(own):
+                        path = path[: -len(own)]  # (the line's first definition does not hold it)
                     return path + more, kind or own_kind
                 return path, own_kind
             inner = _containing(children, start, end)
@@ -1126,18 +1129,34 @@ class SyntaxLevel:
                 return child
         return None
 
-    def _within_line(self, unit: Unit, start: int, end: int) -> tuple[list[str], list[str]]:
+    def _line_name(self, unit: Unit) -> tuple[str, ...]:
+        """The name that the one-line ``unit``'s main node gives the walk: the unit's own,
+        or that of the unit of comments above it that it is attached to."""
+        if unit.name:
+            return unit.name
+        units = self._descent.units
+        if len(units) > 1 and units[-1] is unit:
+            parent = units[-2]
+            if parent.attached is not None and parent.attached[1] is unit:
+                return parent.name
+        return ()
+
+    def _within_line(self, unit: Unit, start: int, end: int) -> tuple[list[str], list[str], bool]:
         """For a piece ``[start, end)`` of the one-line ``unit`` (a line over budget): the
         names of the definitions on that line holding it, outermost first (the unit's own
-        name aside), and the kind of the smallest named node holding it. Found by going
-        down from the unit's node that holds the piece, at most :data:`LINE_DEPTH` nodes
-        deep, however deeply the line nests; no kind where no one node of the unit holds it."""
+        name aside), the kind of the smallest named node holding it, and whether it lies
+        outside the line's main node (which names the unit: minified code holds several
+        definitions on one line). Found by going down from the unit's node that holds the
+        piece, at most :data:`LINE_DEPTH` nodes deep, however deeply the line nests; no
+        kind where no one node of the unit holds it."""
         line, low, high, index = self._line_piece(unit, start, end)
         items = unit.items
+        main = line.main
+        elsewhere = main is not None and not (main.start_byte <= low and high <= main.end_byte)
         if index < 0 or items[index].node.end_byte < high:
             # (a line whose one node holds only part of it: see _partly_held_kind)
-            return [], _enclosing_kind(items[0].node, low, high) if len(items) == 1 else []
-        main = line.main
+            kinds = _enclosing_kind(items[0].node, low, high) if len(items) == 1 else []
+            return [], kinds, elsewhere
         definitions, wrappers = self.language.definitions, self.language.wrappers
         names: list[str] = []
         kind = ""
@@ -1160,7 +1179,7 @@ class SyntaxLevel:
                 wrapped = node == main and node.type in self.language.statement_wrappers
             if cursor.goto_first_child_for_byte(low) is None:
                 break
-        return names, [kind] if kind else []
+        return names, [kind] if kind else [], elsewhere
 
     def _line_piece(self, unit: Unit, start: int, end: int) -> tuple[_Line, int, int, int]:
         """The line of the one-line ``unit``, the UTF-8 offsets of ``[start, end)`` within
