@@ -501,3 +501,34 @@ def test_llama_index_header_path_of_merged_subsections_is_theirs() -> None:
                 for node in parser.get_nodes_from_documents([Document(text=text)])
             }
             assert paths == {"A": "/", "i": "/", "B": "/A/", **({} if merge else {"C": "/A/"})}
+
+
+@pytest.mark.parametrize("merge", [True, False])
+def test_llama_index_header_path_is_not_fooled_by_heading_lines_in_code(merge: bool) -> None:
+    """A chunk that starts with a '## comment' line of a shell block, or a fence and a
+    YAML '---' (read as a setext heading), kept its section's own heading in its path."""
+    pytest.importorskip("llama_index.core")
+    from llama_index.core import Document
+    from llama_index.node_parser.spansplit import SpanMarkdownNodeParser
+
+    block = "echo hello world and more words\n" * 3 + "## comment here\n" + "echo bye\n" * 3
+    texts = [
+        ("# A\n\nintro.\n\n```bash\n" + block + "```\n", 60),
+        (
+            "# A\n\nintro words here that are long enough to split.\n\n"
+            "```yaml\n---\nkey: value\nother: thing\n```\n",
+            40,
+        ),
+        ("# A\r\n\r\n" + "intro words here. " * 4 + "\r\n\r\n##\r\n\r\nbee text.\r\n", 80),
+    ]
+    for text, size in texts:
+        parser = SpanMarkdownNodeParser(chunk_size=size, merge_sections=merge, length=len)
+        nodes = parser.get_nodes_from_documents([Document(text=text)])
+        paths = {n.metadata["header_path"] for n in nodes if not n.text.startswith("##\r")}  # type: ignore[attr-defined]
+        assert len(nodes) > 1 and paths == {"/"}, [
+            (n.text[:20], n.metadata["header_path"]) for n in nodes
+        ]  # type: ignore[attr-defined]
+        if text.startswith("# A\r\n"):  # an empty heading under A, CRLF: its node is in A
+            assert [n.metadata["header_path"] for n in nodes if n.text.startswith("##\r")] == [
+                "/A/"
+            ]  # type: ignore[attr-defined]

@@ -11,7 +11,7 @@ from typing import Any
 
 from llama_index.core.bridge.pydantic import Field
 from llama_index.core.node_parser.node_utils import build_nodes_from_splits
-from llama_index.core.schema import BaseNode, NodeRelationship
+from llama_index.core.schema import BaseNode, MetadataMode, NodeRelationship
 
 from spansplit import Chunk, LineIndex, MarkdownSplitter, Splitter
 
@@ -27,31 +27,45 @@ HIDDEN_KEYS = (SECTION_START, SECTION_END, NODE_ROLE)
 """Metadata for retrieval code, left out of what the embedding model and the LLM see."""
 
 
-_ATX_HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]|$)", re.MULTILINE)
-_SETEXT_UNDERLINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n) {0,3}(=+|-+)[ \t]*(?:\r\n|\r|\n|$)")
+_ATX_HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t\r\n]|$)")
+_SETEXT_HEADING = re.compile(
+    r" {0,3}[^\s>`~*+#|-][^\r\n]*(?:\r\n|\r|\n) {0,3}(=+|-+)[ \t]*(?:\r\n|\r|\n|$)"
+)
+"""A setext heading's two lines, its text not a list item, a quote, a fence or a table."""
+_FENCE = re.compile(r"^ {0,3}(?:```|~~~)", re.MULTILINE)
 
 
-def header_path(metadata: Mapping[str, Any], text: str, separator: str) -> str:
-    """LlamaIndex's ``header_path`` for a chunk (its metadata and text): the headings above
-    the section its text starts in, between and around ``separator`` (``"/Guide/Install/"``).
+def header_path(metadata: Mapping[str, Any], separator: str, opens: bool = False) -> str:
+    """LlamaIndex's ``header_path`` for a chunk (its metadata): the headings above the
+    section its text starts in, between and around ``separator`` (``"/Guide/Install/"``).
     A section's own heading is left out of every chunk of the section, as
     ``MarkdownNodeParser`` leaves it out of the section's node (and a splitter after it,
-    of every piece of that node), so one section has one path to filter on; a chunk of
-    merged sections that starts with a subsection's heading has the path of that
-    subsection (its ``headings`` are those of the section holding all of it)."""
+    of every piece of that node), so one section has one path to filter on; ``opens``: the
+    chunk holds merged sections and starts with a subsection's heading, so the path is
+    that subsection's (the ``headings`` are those of the section holding all of it)."""
     headings = [str(heading["text"]) for heading in metadata.get("headings", ())]
-    if headings and not _opens_subsection(text, int(metadata["headings"][-1]["level"])):
+    if headings and not opens:
         headings.pop()
     return separator + separator.join(headings) + separator if headings else separator
 
 
-def _opens_subsection(text: str, level: int) -> bool:
-    """Whether ``text`` starts with a heading deeper than ``level`` (ATX or setext)."""
-    atx = _ATX_HEADING.match(text)
+def opens_subsection(text: str, start: int, metadata: Mapping[str, Any]) -> bool:
+    """Whether the chunk at ``start`` of ``text`` starts with a heading deeper than the
+    innermost of its ``headings`` (ATX or setext) outside a fenced code block of its
+    section: a chunk of merged sections that starts at a subsection."""
+    headings = metadata.get("headings") or ()
+    section = metadata.get("section")
+    if not headings or section is None:
+        return False
+    level = int(headings[-1]["level"])
+    atx = _ATX_HEADING.match(text, start)
+    setext = None if atx else _SETEXT_HEADING.match(text, start)
     if atx is not None:
-        return len(atx.group(1)) > level
-    setext = _SETEXT_UNDERLINE.match(text)
-    return setext is not None and (1 if setext.group(1)[0] == "=" else 2) > level
+        deeper = len(atx.group(1)) > level
+    else:
+        deeper = setext is not None and (1 if setext.group(1)[0] == "=" else 2) > level
+    # (a fence's marks an even number of times before it in the section: not in code)
+    return deeper and len(_FENCE.findall(text, int(section[0]), start)) % 2 == 0
 
 
 class SpanMarkdownNodeParser(_OverlapMixin):
@@ -107,7 +121,10 @@ class SpanMarkdownNodeParser(_OverlapMixin):
     def _node_metadata(self, node: BaseNode, origin: _Origin, chunk: Chunk) -> dict[str, Any]:
         metadata = super()._node_metadata(node, origin, chunk)
         if self.include_metadata:
-            path = header_path(chunk.metadata, chunk.text, self.header_path_separator)
+            opens = self.merge_sections and opens_subsection(
+                node.get_content(metadata_mode=MetadataMode.NONE), chunk.start, chunk.metadata
+            )
+            path = header_path(chunk.metadata, self.header_path_separator, opens)
             above = node.metadata.get(HEADER_PATH)  # the input's own: a node of a section
             separator = self.header_path_separator
             if isinstance(above, str) and above.endswith(separator) and above != separator:
