@@ -19,11 +19,18 @@ import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spansplit import ChunkConfig, ParagraphSplitter, RecursiveSplitter, compat, split_paragraphs
+from spansplit import (
+    ChunkConfig,
+    ParagraphSplitter,
+    RecursiveSplitter,
+    SentenceSplitter,
+    compat,
+    split_paragraphs,
+)
 from spansplit.boundaries.linebreaks import break_opportunities
 from spansplit.chunk import after_whitespace, before_whitespace, trim_span
 from spansplit.errors import ChunkTooLargeError, InconsistentLengthError
-from spansplit.packing import Structure, hard_cut, pack, without_repeated
+from spansplit.packing import Structure, _restarted, hard_cut, pack, without_repeated
 from spansplit.packing.merge import Plan, _Packer, merge
 from spansplit.packing.pieces import Pieces, _longest_fitting_prefix, _trim_spans, fit
 from spansplit.sizing import CODE_POINTS, UTF8_BYTES, UTF16_UNITS, CallableLength
@@ -501,12 +508,9 @@ def test_without_repeated_keeps_what_only_the_chunk_holds() -> None:
         (0, 5, 5),
         (5, 10, 5),
     ]
-    # ... unless only whitespace is left after it: the next chunk is then that punctuation.
-    assert without_repeated("| 1 |\n", [(0, 5, 5), (2, 6, 4), (4, 5, 1)], 3, 10) == [
-        (0, 5, 5),
-        (2, 6, 4),
-        (4, 5, 1),
-    ]
+    # ... unless nothing is left of it, or a length counts more than the budget in it.
+    assert _restarted("| 1 |\n", 5, (4, 5, 1), CODE_POINTS, 10) == (4, 5, 1)
+    assert _restarted("| 1 |\na bb", 6, (4, 10, 6), CallableLength(lambda t: 99), 10) == (4, 10, 6)
     # Started after that, it may lie inside the chunk after it (which started there
     # too): it goes as well, and starts never repeat (found by a review's random test).
     four = [(0, 5, 5), (2, 7, 5), (4, 10, 6), (6, 13, 7)]
@@ -552,6 +556,31 @@ def test_pack_raises_when_a_length_contradicts_itself() -> None:
     assert (error.start, error.end, error.size, error.budget) == (2, 4, 10, 8)
     assert "edgy" in str(error) and "chunk_size=8" in str(error)
     assert isinstance(error, ValueError)
+
+
+def test_a_length_that_is_not_monotonic_never_nests_a_chunk_in_the_one_before() -> None:
+    """A length that counts a text starting with some punctuation as 3 more gave a chunk
+    inside the one before it ((87, 89) after (84, 92)): the overlap measured smaller than
+    a shorter span. Such a chunk holds nothing the other lacks, and goes (a review's
+    random test)."""
+
+    def bumpy(text: str) -> int:
+        return len(text) + (3 if text[:1] in "-|)\u3002" else 0)
+
+    text = (
+        ",.```\u2014\u2014\u3002\u2014)## S\n\n.| a | b |\n|---|---|\n```py\nx=1\n```\n- x\n"
+        "a b# H\n```py\nx=1\n```\n***\u2014\u2014## S\n\n|)  a b"
+    )
+    chunks = SentenceSplitter(9, 8, length=bumpy).split(text)
+    assert all(a.start < b.start and a.end < b.end for a, b in pairwise(chunks))
+    assert (84, 92) in [(c.start, c.end) for c in chunks]
+    covered = {i for c in chunks for i in range(c.start, c.end)}
+    assert all(i in covered for i, ch in enumerate(text) if not ch.isspace())
+    assert without_repeated("abcdefgh", [(0, 4, 4), (2, 6, 4), (3, 5, 2), (5, 8, 3)], 2, 4) == [
+        (0, 4, 4),
+        (2, 6, 4),
+        (5, 8, 3),
+    ]
 
 
 def test_pack_raises_for_a_cluster_over_budget() -> None:

@@ -24,6 +24,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
+from itertools import accumulate, pairwise
 
 from ..boundaries.levels import (
     FirstSplit,
@@ -218,6 +219,11 @@ def without_repeated(
     fits, so that they share text as overlapping chunks do (a chunk that starts a
     paragraph, a chapter's title, starts there). The chunk before is the last one kept, so
     a run of such chunks goes as far as the chunks kept either side of it still meet."""
+    if any(after[1] <= before[1] for before, after in pairwise(chunks)):
+        # A chunk that ends inside the one before (from a length that is not monotonic:
+        # its overlap measured smaller than a shorter one) holds nothing the other lacks.
+        ends = accumulate((end for _, end, _ in chunks), max)
+        chunks = [chunks[0], *(c for c, most in zip(chunks[1:], ends) if c[1] > most)]
     if min(overlap, budget // 2) <= 0 or len(chunks) < 3:
         return chunks
     chunks = list(chunks)  # (a next chunk may be given an overlap)
