@@ -532,3 +532,31 @@ def test_llama_index_header_path_is_not_fooled_by_heading_lines_in_code(merge: b
             assert [n.metadata["header_path"] for n in nodes if n.text.startswith("##\r")] == [
                 "/A/"
             ]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        "- ```sh\n  ls\n  ```\n\n",  # a fence in a list item
+        "~~~md\n```\n~~~\n\n",  # a backtick line inside a tilde fence
+        "```x``` is inline.\n\n",  # no fence: backticks in its info string
+        "    ## indented code\n\n",
+        "<div>\n## in html\n</div>\n\n",
+    ],
+)
+def test_llama_index_merged_subsections_are_found_as_the_parse_has_them(before: str) -> None:
+    """Whether a merged node starts at a subsection was read with patterns: a fence in a
+    list item, a backtick line in a tilde fence or inline backticks miscounted the fences
+    before it, and an indented code line or an HTML block read as a heading; the
+    Markdown parse of the text says."""
+    pytest.importorskip("llama_index.core")
+    from llama_index.core import Document
+    from llama_index.node_parser.spansplit import SpanMarkdownNodeParser
+
+    text = "# A\n\n" + "intro words here that fill. " * 2 + "\n\n" + before
+    text += "## B\n\nbee.\n\n## C\n\nsee.\n"
+    parser = SpanMarkdownNodeParser(chunk_size=40, merge_sections=True, length=len)
+    nodes = parser.get_nodes_from_documents([Document(text=text)])
+    paths = {n.text[:4]: n.metadata["header_path"] for n in nodes}  # type: ignore[attr-defined]
+    assert paths.get("## B") == "/A/"
+    assert all(p == "/" for t, p in paths.items() if not t.startswith("## B"))

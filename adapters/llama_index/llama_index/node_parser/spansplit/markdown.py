@@ -5,7 +5,7 @@ offsets, and optionally the sections as parent nodes of their chunks.
 
 from __future__ import annotations
 
-import re
+import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,6 +14,7 @@ from llama_index.core.node_parser.node_utils import build_nodes_from_splits
 from llama_index.core.schema import BaseNode, MetadataMode, NodeRelationship
 
 from spansplit import Chunk, LineIndex, MarkdownSplitter, Splitter
+from spansplit.boundaries.markdown import MarkdownLayout
 
 from .base import END_LINE, LINE_KEYS, START_LINE, _NodeFactory, _Origin, _origin
 from .parsers import _OverlapMixin
@@ -27,12 +28,8 @@ HIDDEN_KEYS = (SECTION_START, SECTION_END, NODE_ROLE)
 """Metadata for retrieval code, left out of what the embedding model and the LLM see."""
 
 
-_ATX_HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t\r\n]|$)")
-_SETEXT_HEADING = re.compile(
-    r" {0,3}[^\s>`~*+#|-][^\r\n]*(?:\r\n|\r|\n) {0,3}(=+|-+)[ \t]*(?:\r\n|\r|\n|$)"
-)
-"""A setext heading's two lines, its text not a list item, a quote, a fence or a table."""
-_FENCE = re.compile(r"^ {0,3}(?:```|~~~)", re.MULTILINE)
+_LAST_LAYOUT = threading.local()
+"""The text whose Markdown layout :func:`opens_subsection` read last on this thread."""
 
 
 def header_path(metadata: Mapping[str, Any], separator: str, opens: bool = False) -> str:
@@ -50,22 +47,22 @@ def header_path(metadata: Mapping[str, Any], separator: str, opens: bool = False
 
 
 def opens_subsection(text: str, start: int, metadata: Mapping[str, Any]) -> bool:
-    """Whether the chunk at ``start`` of ``text`` starts with a heading deeper than the
-    innermost of its ``headings`` (ATX or setext) outside a fenced code block of its
-    section: a chunk of merged sections that starts at a subsection."""
+    """Whether the chunk at ``start`` of ``text`` starts at the heading of a section deeper
+    than the innermost of its ``headings`` (a chunk of merged sections that starts at a
+    subsection), as the Markdown parse of ``text`` has its sections (read once per text)."""
     headings = metadata.get("headings") or ()
-    section = metadata.get("section")
-    if not headings or section is None:
+    if not headings:
         return False
-    level = int(headings[-1]["level"])
-    atx = _ATX_HEADING.match(text, start)
-    setext = None if atx else _SETEXT_HEADING.match(text, start)
-    if atx is not None:
-        deeper = len(atx.group(1)) > level
-    else:
-        deeper = setext is not None and (1 if setext.group(1)[0] == "=" else 2) > level
-    # (a fence's marks an even number of times before it in the section: not in code)
-    return deeper and len(_FENCE.findall(text, int(section[0]), start)) % 2 == 0
+    found = getattr(_LAST_LAYOUT, "found", None)
+    if found is None or found[0] is not text:
+        found = _LAST_LAYOUT.found = (text, MarkdownLayout(text))
+    sections = found[1].headings
+    index = found[1].section_of(start, start + 1)
+    return (
+        index >= 0
+        and sections.starts[index] <= start <= sections.starts[index] + 3
+        and sections.levels[index] > int(headings[-1]["level"])
+    )
 
 
 class SpanMarkdownNodeParser(_OverlapMixin):
@@ -146,7 +143,10 @@ class SpanMarkdownNodeParser(_OverlapMixin):
         return (*super()._hidden_keys(), *hidden)
 
     def _fitted_nodes(self, node: BaseNode, text: str) -> list[BaseNode]:
-        chunks = super()._fitted_nodes(node, text)
+        try:
+            chunks = super()._fitted_nodes(node, text)
+        finally:
+            _LAST_LAYOUT.found = None  # (the text's layout, read for merged sections)
         if not self.include_sections:
             return chunks
         return chunks + self._sections(node, text, chunks)
