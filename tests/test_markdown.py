@@ -28,6 +28,8 @@ from spansplit import (
     MarkdownSplitter,
     ParagraphSplitter,
     ParameterTypeError,
+    RecursiveSplitter,
+    Splitter,
     resolve_length,
     split_markdown,
     with_heading_path,
@@ -1870,21 +1872,73 @@ def test_a_chunk_ending_early_for_its_overlap_does_not_end_on_a_heading() -> Non
 
 
 @pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
-def test_fences_around_one_line_stand_apart_with_any_line_ending(ending: str) -> None:
-    """A fence of one line over budget: its fences stand apart from that line (the CR of
-    the CRLF before the closing fence read as a second line glued them; rust-lang-book
-    ch01-01 in CRLF)."""
+def test_the_fences_of_one_line_over_budget_go_with_its_parts_with_any_line_ending(
+    ending: str,
+) -> None:
+    """A fence of one line over budget: the opening fence goes with the line's first part
+    and the closing fence with its last, never a chunk alone (rust-lang-book ch01-01, also
+    in CRLF, where the CR before the closing fence once read as a line of its own)."""
     lf = "```console\n$ curl --proto '=https' --tlsv1.2 https://sh.rustup.rs -sSf | sh\n```\n"
     text = lf.replace("\n", ending)
     splitter = MarkdownSplitter(
         60, length=lambda s: len(s.replace("\r", "\n" if ending == "\r" else ""))
     )
-    assert [c.text.replace("\r", "") for c in splitter.split(text)] == [
-        "```console",
-        "$ curl --proto '=https' --tlsv1.2",
-        "https://sh.rustup.rs -sSf | sh",
-        "```",
+    assert [c.text.replace("\r\n", "\n").replace("\r", "\n") for c in splitter.split(text)] == [
+        "```console\n$ curl --proto '=https' --tlsv1.2",
+        "https://sh.rustup.rs -sSf | sh\n```",
     ]
+
+
+_LONG_COMMAND = "echo this is a very very long command line used to test whether it is cut"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Intro.\n\n```bash\n{_LONG_COMMAND}\n```\n\nAfter.\n",
+        f"~~~\n{_LONG_COMMAND}\n~~~\n",
+        f"```bash\n{_LONG_COMMAND}\nls\n```\n",
+        f"> Note:\n>\n> ```bash\n> {_LONG_COMMAND}\n> ```\n",
+        f"- item\n\n  ```bash\n  {_LONG_COMMAND}\n  ```\n- next\n",
+        f"```py\n{_LONG_COMMAND}\n```\nText after it.\n",
+        f"```bash\r\n{_LONG_COMMAND}\r\n```\r\n",
+        f"```bash\r{_LONG_COMMAND}\r```\r",
+    ],
+)
+@pytest.mark.parametrize(
+    "splitter",
+    [
+        MarkdownSplitter(60),
+        MarkdownSplitter(60, 10),
+        ParagraphSplitter(60),
+        RecursiveSplitter.from_preset("markdown", 60),
+        RecursiveSplitter(60, 10),
+    ],
+    ids=["markdown", "markdown-overlap", "paragraphs", "recursive-markdown", "recursive"],
+)
+def test_no_fence_line_is_a_chunk_alone_when_the_line_after_it_is_cut(
+    text: str, splitter: Splitter
+) -> None:
+    """A line over budget in a fenced block is cut at its words; the opening fence goes with
+    its first part and the closing fence with its last part, in a quote, a list item or
+    not (each stood alone: a chunk that says nothing)."""
+    chunks = splitter.split(text)
+    check_chunks(text, chunks, 60, len)
+    fences = re.compile(r"[ >]*(```|~~~)\w*")
+    assert not [c.text for c in chunks if fences.fullmatch(c.text.strip())]
+    opening = next(c for c in chunks if "echo" in c.text)
+    assert re.search(r"(```|~~~)\w*\r?[\r\n][ >]*echo", opening.text), opening.text
+    closing = next(c for c in chunks if "cut" in c.text)
+    if "\nls\n" not in text:
+        assert re.search(r"cut\r?[\r\n][ >]*(```|~~~)", closing.text), closing.text
+
+
+def test_a_fence_line_that_closes_nothing_stays_where_packing_puts_it() -> None:
+    """A bare fence line after a long prose line that opens a code block below is not
+    taken for a closing fence: it stays with the code after it."""
+    text = f"{_LONG_COMMAND}\n```\nls\n```\n"
+    chunks = [c.text for c in ParagraphSplitter(60).split(text)]
+    assert chunks[-1] == "```\nls\n```"
 
 
 @pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])

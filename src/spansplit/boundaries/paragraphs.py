@@ -222,6 +222,33 @@ _NOT_A_TITLE = re.compile(r"[ \t]*(?:[#>|]|[-+*][ \t]|\d{1,9}[.)][ \t]|$)")
 row, a list item, a blank line)."""
 
 
+_FENCE_LINE = re.compile(r"[ \t>\r\n]*(?P<fence>`{3,}|~{3,})(?P<info>[^\r\n]*)")
+"""A fence line of a code block, in a quote or list item or not (CommonMark), after the
+quote's blank lines that go with it."""
+
+
+def fence_info(text: str, start: int, end: int) -> str | None:
+    """The info string (``"bash"``, or ``""``) of the fence line that ``text[start:end]`` is
+    (blank lines and a quote's markers around it aside), ``None`` when it is no whole fence
+    line: a fence is what a reader expects to stay with the code next to it, never to
+    stand alone. A fence line with an info string can only open a block."""
+    if end - start > HEADING_MOST_CHARS:
+        return None
+    piece = text[start:end]
+    content = piece.strip(_BLANK)
+    found = _FENCE_LINE.fullmatch(content)
+    if found is None:
+        return None
+    first = end - len(piece.lstrip(_BLANK))
+    line_start = _line_start(text, first)
+    if line_start < 0 or text[line_start:first].strip(" \t>"):
+        return None  # not at a line start (after a quote's markers and an indent)
+    if not _rest_of_line_blank(text, first + len(content)):
+        return None  # a part of a line
+    info = found["info"].strip(" \t")
+    return None if found["fence"][0] == "`" and "`" in info else info
+
+
 def _line_start(text: str, position: int) -> int:
     """Where the line holding ``position`` starts, looking back at most a heading's length
     (-1 where it starts further back)."""

@@ -18,7 +18,7 @@ import regex
 from ..boundaries.graphemes import cluster_ends, first_cluster_end
 from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
 from ..boundaries.linebreaks import break_opportunities, forbidden_at, glue
-from ..boundaries.paragraphs import STACKED_HEADINGS, looks_like_heading
+from ..boundaries.paragraphs import STACKED_HEADINGS, fence_info, looks_like_heading
 from ..chunk import FIRST_PREPEND, SizedSpan, Span, before_whitespace, trim_span
 from ..errors import ChunkTooLargeError
 from ..sizing.base import LengthFunction, TextMeasurer
@@ -277,7 +277,7 @@ def _close(text: str, frame: _Frame, out: Pieces, rules: _Rules) -> None:
     """Mark the breaks around the pieces that the piece of ``frame`` being split became;
     where they start a chunk, the heading lines just before them go with them (with
     ``isolate`` their chunks are evened out apart from the pieces around them: a heading was
-    left a chunk alone)."""
+    left a chunk alone), and so do the fences of a code block around them."""
     assert frame.refining is not None
     k, first = frame.refining
     frame.refining = None
@@ -299,11 +299,29 @@ def _close(text: str, frame: _Frame, out: Pieces, rules: _Rules) -> None:
         out.starts.discard(first)
         first -= 1
         moved += 1
+    # A fence line just before opens the block (one with an info string, or the region's
+    # first line): it goes with the code's first part.
+    opening = fence_info(text, *frame.spans[k - 1]) if rules.isolate and k > 0 else None
+    fenced = opening is not None and (k == 1 or opening != "")
+    if fenced and not moved and (not before or out.balanced[before - 1][1] < first):
+        out.breaks.discard(first)
+        out.starts.discard(first)
+        first -= 1
     if k in frame.wanted or rules.isolate:
         out.breaks.add(first)
     if k in frame.wanted:
         out.starts.add(first)
     if rules.isolate:
+        after = frame.done
+        if (
+            after < len(frame.spans)
+            and after not in frame.wanted
+            and frame.sizes[after] <= rules.budget
+            and (fenced or (k > 1 and fence_info(text, *frame.spans[0]) is not None))
+            and fence_info(text, *frame.spans[after]) == ""
+        ):
+            _append_fitting(frame, after + 1, out, rules)  # the closing fence: with the last
+            frame.done = after + 1
         out.balanced.append((first, len(out.spans)))
         if frame.done < len(frame.spans):
             out.breaks.add(len(out.spans))
