@@ -33,7 +33,7 @@ from spansplit import (
     ParagraphSplitter,
     split_paragraphs,
 )
-from spansplit.boundaries.paragraphs import looks_like_code
+from spansplit.boundaries.paragraphs import code_line_starts, looks_like_code
 from spansplit.compat import PlainParagraphSplitter, split_token_paragraphs
 from spansplit.sizing import resolve_length
 
@@ -193,6 +193,55 @@ def test_overlap_never_opens_a_chunk_inside_fenced_code_the_chunk_before_closed(
     chunks = split_paragraphs(text, 60, 15)
     check_chunks(text, chunks, 60, len, overlap=15)
     assert any(b.start < a.end for a, b in pairwise(chunks))
+
+
+def test_overlap_of_prose_before_a_fenced_block_starts_at_a_sentence_not_a_line() -> None:
+    """A fence on a line of the overlap's window made the whole window read as code, so the
+    hard-wrapped prose before it got line starts ("storage. Therefore, ..." opened a
+    chunk of rust-lang-book ch08-02 at 512+64 cl100k tokens)."""
+    prose = (
+        "The answer is 24: that is the number of bytes it takes to encode the word in\n"
+        "UTF-8, because each scalar value in that string takes 2 bytes of\n"
+        "storage. Therefore, an index into the string's bytes will not always match\n"
+        "a valid scalar value. To show this, consider this invalid code:\n\n"
+    )
+    text = prose + '```rust\nlet hello = "hello";\nlet answer = &hello[0];\n```\n'
+    starts = code_line_starts(text, 0, len(text))
+    assert starts and all(start > len(prose) for start in starts)  # the code's lines only
+    path = corpus_path("markdown_docs/rust-lang-book/src/ch08-02-strings.md")
+    book = path.read_text(encoding="utf-8")
+    chunks = split_paragraphs(book, 512, 64, length=CL100K)
+    check_chunks(book, chunks, 512, TOKENS.count, overlap=64)
+    starts = [c.start for c in chunks]
+    assert book.index("storage. Therefore") not in starts
+    opening = [c for c in chunks if c.start < book.index("Therefore, an index") < c.end][-1]
+    assert book[opening.start - 2 : opening.start] in (". ", "\n\n")  # a sentence's start
+
+
+def test_a_line_cut_at_the_overlap_windows_end_does_not_make_prose_code() -> None:
+    """The window's last line, cut at its end ("trunks, a"), ended like code and made a
+    hard-wrapped paragraph read as code: overlap started at the line start
+    ("trunks, a crate ...") where more words fit."""
+    text = sample("english.txt")
+    chunks = split_paragraphs(text, 100, 20)
+    check_chunks(text, chunks, 100, len, overlap=20)
+    assert text.index("trunks, a crate") not in [c.start for c in chunks]
+    assert text.index("two\ntrunks, a crate") in [c.start for c in chunks]
+
+
+def test_a_table_is_cut_at_its_row_ends() -> None:
+    """A Markdown table read as prose was cut at its words, mid-row ("| Staff 0," |
+    "enamelled steel | 0 | ..."): its rows are cut at line ends, as code's are."""
+    rows = "".join(
+        f"| Staff {i}, enamelled steel | {i} | graduated every centimetre |\n" for i in range(6)
+    )
+    text = f"Parts.\n\n| Item | Count | Note |\n|------|------:|-------|\n{rows}"
+    assert looks_like_code(text, text.index("|"), len(text))
+    chunks = split_paragraphs(text, 120)
+    check_chunks(text, chunks, 120, len)
+    assert all(c.text.startswith(("Parts", "|")) and c.text.endswith((".", "|")) for c in chunks)
+    assert "| Item |" in chunks[0].text
+    assert chunks[0].text.endswith("| 0 | graduated every centimetre |")
 
 
 def test_without_a_tokenizer_any_length_works() -> None:

@@ -88,11 +88,11 @@ def paragraph_spans(text: str, start: int = 0, end: int | None = None) -> list[S
 _LINE_STARTS = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 _LINE_SPLIT = re.compile(r"\r\n|\r|\n")
 # What any code line shows at least one of (a quick test before the lines are read).
-_CODE_HINT = re.compile(r"[{}();\[\]\\,:#/@>`~\t]|    |\.\.\.")
+_CODE_HINT = re.compile(r"[{}();\[\]\\,:#/@>`~|\t]|    |\.\.\.")
 _SESSION = (">>>", "```", "~~~", "... ")  # a doctest prompt or a fence: code at once
 # A line whose first character is none of these and whose last is none of those is
 # neither a doctest prompt or fence nor code nor ends like code: most lines of prose.
-_MAYBE_CODE_FIRST = " \t.#/@>`~"
+_MAYBE_CODE_FIRST = " \t.#/@>`~|"
 _MAYBE_CODE_LAST = " \t{}();[]\\:,"
 _CODE_START = ("\t", "    ", "...")
 _COMMENT_START = ("//", "#", "@")
@@ -128,7 +128,8 @@ _CODE, _ENDS_LIKE_CODE = 2, 1
 
 def _code_line_kind(line: str) -> int:
     """``_CODE`` for a line that only code shows (indented by a tab or four spaces, a
-    comment or decorator start, a bare ``else:``), ``_ENDS_LIKE_CODE`` for one ending with
+    comment or decorator start, a bare ``else:``) or a table row (between pipes: cut at
+    line ends as code is), ``_ENDS_LIKE_CODE`` for one ending with
     a bracket, brace, semicolon, backslash, a comma right after a word, quote or bracket,
     or a block opener such as "):" (code unless it reads as prose), else 0."""
     if line.startswith(_CODE_START):
@@ -138,7 +139,9 @@ def _code_line_kind(line: str) -> int:
     if content.startswith(_COMMENT_START) and (content[0] != "@" or content[1:2].isalnum()):
         return _CODE
     content = content.rstrip(" \t")
-    if content in ("else:", "try:", "finally:"):
+    if content in ("else:", "try:", "finally:") or (
+        len(content) > 1 and content[0] == "|" and content[-1] == "|"
+    ):
         return _CODE
     if (
         content.endswith(_CODE_END)
@@ -407,8 +410,23 @@ code_line_spans = _CodeLines()
 
 
 def code_line_starts(text: str, low: int, end: int) -> list[int]:
-    """Line starts in ``[low, end)`` where the lines around them read as code: where
-    overlap of code starts at a line."""
+    """Line starts in ``[low, end)`` where the lines of the paragraph around them read as
+    code: where overlap of code starts at a line. Each paragraph is read on its own (the
+    prose before a fenced block is not code because of the fence), and whole: to its end
+    where that is near, else to the last line that ends before ``end`` (a line cut at
+    ``end`` may end like code)."""
     reach = max(0, low - 1024)  # a line start not far back (a longer line: from low)
     first = max(text.rfind("\n", reach, low), text.rfind("\r", reach, low)) + 1 or low
-    return [start for start, _ in code_line_spans(text, first, end)[1:] if start >= low]
+    after = _SEPARATOR_ANY.search(text, end, end + 1024)
+    if after is not None:
+        stop = after.start()
+    elif end >= len(text):
+        stop = len(text)
+    else:
+        stop = max(text.rfind("\n", first, end), text.rfind("\r", first, end)) + 1
+    return [
+        start
+        for paragraph in paragraph_spans(text, first, stop)
+        for start, _ in code_line_spans(text, *paragraph)[1:]
+        if low <= start < end
+    ]

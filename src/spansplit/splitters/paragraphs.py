@@ -2,7 +2,7 @@
 
 Paragraphs (maximal runs of non-blank lines) are packed greedily up to ``chunk_size``; a
 paragraph over the budget is split at its line ends if it reads as code (indented lines,
-doctest prompts, fences), else at sentence boundaries (Chinese and English punctuation,
+doctest prompts, fences, table rows), else at sentence boundaries (Chinese and English punctuation,
 UAX #29; a line ending inside a paragraph reads as a space, for hard-wrapped text), a
 sentence over the budget at clauses, then word boundaries, and a word at line-break
 opportunities or grapheme clusters where the real length function says the budget is
