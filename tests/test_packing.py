@@ -24,6 +24,7 @@ from spansplit import (
     ParagraphSplitter,
     RecursiveSplitter,
     SentenceSplitter,
+    Splitter,
     compat,
     split_paragraphs,
 )
@@ -847,3 +848,36 @@ def test_overlap_never_starts_at_closing_punctuation(splitter: RecursiveSplitter
     chunks = splitter.split(text)
     assert len(chunks) > 2 and all(a.end > b.start for a, b in pairwise(chunks))
     assert not any(chunk.text.startswith(")") for chunk in chunks)
+
+
+_SECTIONS = (
+    "Strings are stored as UTF-8 bytes. Indexing a byte would often return half a letter, "
+    "so Rust rejects it.\n\nThis keeps surprising bugs out of programs.\n\n"
+    "## Bytes and scalar values\n\nThere are three ways to look at a string in Rust: as "
+    "bytes, as scalar values, and as grapheme clusters."
+)
+
+
+@pytest.mark.parametrize(
+    "splitter",
+    [
+        RecursiveSplitter(120, 30),
+        ParagraphSplitter(120, 60),
+        SentenceSplitter(120, 60),
+        ParagraphSplitter(110, 40, length="cl100k_base"),
+    ],
+    ids=["recursive", "paragraphs", "sentences", "paragraphs-tokens"],
+)
+@pytest.mark.parametrize("heading", ["## Bytes and scalar values", "Bytes and scalar values\n---"])
+def test_with_overlap_no_chunk_ends_with_a_heading_and_none_starts_inside_one(
+    splitter: Splitter, heading: str
+) -> None:
+    """With overlap, a heading that could not go with its paragraph was a chunk with the
+    previous chunk's tail before it (a heading ending a chunk of other text), and the next
+    chunk's overlap started inside the heading ('scalar values\\n\\nThere are ...')."""
+    text = _SECTIONS.replace("## Bytes and scalar values", heading)
+    chunks = splitter.split(text)
+    check_chunks(text, chunks, splitter.chunk_size, splitter.length.count)
+    assert not [c.text for c in chunks if c.text.endswith(heading) and c.text != heading]
+    inside = range(text.index(heading) + 1, text.index(heading) + len(heading))
+    assert not [c.text for c in chunks if c.start in inside]

@@ -309,6 +309,23 @@ def heading_hint(text: str, line_start: int, end: int) -> bool:
     )
 
 
+def inside_heading(text: str, position: int) -> bool:
+    """Whether ``position`` lies inside a heading line (:func:`looks_like_heading`), after
+    its first character: no overlap starts there (a chunk opening mid-heading)."""
+    start = _line_start(text, position)
+    lead = text[start:position].lstrip(" ")[:1] if start >= 0 else ""
+    if not lead:
+        return False  # a long line, or the line's start
+    if lead not in ("#", "=", "-"):  # a setext heading's text line at most: is one under it?
+        feed = text.find("\n", position, position + HEADING_MOST_CHARS + 1)
+        lone_cr = feed >= 0 and 0 <= text.find("\r", position, feed) < feed - 1
+        if feed >= 0 and not lone_cr and text[feed + 1 : feed + 5].lstrip(" ")[:1] not in "=-":
+            return False
+    found = _LINES.search(text, position, position + HEADING_MOST_CHARS + 1)
+    stop = found.start() if found else min(len(text), position + HEADING_MOST_CHARS + 1)
+    return heading_hint(text, start, stop) and looks_like_heading(text, start, stop)
+
+
 def looks_like_code(text: str, start: int, end: int) -> bool:
     """Whether the lines of ``text[start:end]`` read as code: a doctest prompt (indented
     too) or a fence on any line, or at least half of the lines indented or ending like

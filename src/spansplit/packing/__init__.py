@@ -34,6 +34,7 @@ from ..boundaries.levels import (
     is_recursive,
     splits,
 )
+from ..boundaries.paragraphs import looks_like_heading
 from ..boundaries.sentences import forget_sentence_starts
 from ..boundaries.separators import SeparatorLevel, is_line_feeds, line_endings
 from ..chunk import SizedSpan, Span, trim_span
@@ -197,6 +198,12 @@ Reach = Callable[[SizedSpan, SizedSpan], "SizedSpan | None"]
 one fits; ``None`` where none does (see :func:`_overlap_reach`)."""
 
 
+def _ends_with_heading(text: str, start: int, end: int) -> bool:
+    """Whether the last line of ``text[start:end]`` is a heading."""
+    line = max(text.rfind("\n", start, end), text.rfind("\r", start, end)) + 1 or start
+    return looks_like_heading(text, max(line, start), end)
+
+
 def without_repeated(
     text: str,
     chunks: list[SizedSpan],
@@ -218,7 +225,10 @@ def without_repeated(
     paragraph, ``reach`` gives the next chunk an overlap from the one before, where one
     fits, so that they share text as overlapping chunks do (a chunk that starts a
     paragraph, a chapter's title, starts there). The chunk before is the last one kept, so
-    a run of such chunks goes as far as the chunks kept either side of it still meet."""
+    a run of such chunks goes as far as the chunks kept either side of it still meet. A
+    chunk whose new text ends with a heading line and lies in the next chunk goes whatever
+    its size: it would end with that heading (and overlap across a heading repeats text of
+    another section)."""
     if any(after[1] <= before[1] for before, after in pairwise(chunks)):
         # A chunk that ends inside the one before (from a length that is not monotonic:
         # its overlap measured smaller than a shorter one) holds nothing the other lacks.
@@ -238,8 +248,11 @@ def without_repeated(
             if following < chunk[0]:
                 chunks[index + 1] = _restarted(text, chunk[0], after, length, budget)
             continue
-        if (following <= before[1] or text[before[1] : following].isspace()) and adds_too_little(
-            chunk[2], partial(_size_after, text, before[1], chunk[1], length), budget, overlap
+        if (following <= before[1] or text[before[1] : following].isspace()) and (
+            adds_too_little(
+                chunk[2], partial(_size_after, text, before[1], chunk[1], length), budget, overlap
+            )
+            or _ends_with_heading(text, before[1], chunk[1])
         ):
             if following < before[1] and not holds_content(text, following, before[1]):
                 # What its neighbours would share is no overlap: the next starts after it.

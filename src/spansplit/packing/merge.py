@@ -20,7 +20,12 @@ import regex
 from ..boundaries.graphemes import cuts_inside_clusters
 from ..boundaries.levels import Level, StartsLevel
 from ..boundaries.linebreaks import CLOSING, glue
-from ..boundaries.paragraphs import STACKED_HEADINGS, looks_like_code, looks_like_heading
+from ..boundaries.paragraphs import (
+    STACKED_HEADINGS,
+    inside_heading,
+    looks_like_code,
+    looks_like_heading,
+)
 from ..boundaries.sentences import SentenceStarts
 from ..chunk import SizedSpan, Span, after_whitespace, before_whitespace, trim_span
 from ..errors import InconsistentLengthError
@@ -266,8 +271,10 @@ class OverlapSearch:
                 if not _opens_with_closing(text, s, tail)
             ]
             best = self.longest_fit(found, end, room)
-            while best[0] is not None and cuts_inside_clusters(text, [best[0]]):
-                found.remove(best[0])  # a start inside a grapheme cluster is none
+            while best[0] is not None and (
+                cuts_inside_clusters(text, [best[0]]) or inside_heading(text, best[0])
+            ):
+                found.remove(best[0])  # a start inside a grapheme cluster or heading is none
                 best = self.longest_fit(found, end, room)
             if best[0] is not None and holds_content(text, best[0], end):
                 return best[0], best[1], kind
