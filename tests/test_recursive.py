@@ -1478,3 +1478,33 @@ def test_a_sliding_window_takes_a_cluster_larger_than_its_room() -> None:
     ):
         chunks = splitter.split(text)
         check_chunks(text, chunks, 6, splitter.length.count, overlap=1, strip=False)
+
+
+@pytest.mark.parametrize(
+    ("language", "name"),
+    [("python", "code.py"), ("go", "code.go"), ("java", "code.java"), ("rust", "code.rs")],
+)
+@pytest.mark.parametrize(("size", "overlap"), [(200, 40), (400, 80), (120, 60)])
+def test_a_languages_overlap_starts_at_a_line(
+    language: str, name: str, size: int, overlap: int
+) -> None:
+    """Overlap of code starts at a line (a chunk opened with '= errors\\n\\n    def ...'
+    where the room left no whole line: now it has no overlap there)."""
+    text = sample(name)
+    chunks = RecursiveSplitter.from_language(language, size, chunk_overlap=overlap).split(text)
+    check_chunks(text, chunks, size, len, overlap=overlap)
+    mid_line = [
+        c.text[:40]
+        for c in chunks
+        if text[text.rfind("\n", 0, c.start) + 1 : c.start].strip()
+        and all(len(line) <= size for line in text[: c.end].splitlines()[-3:])
+    ]
+    assert not mid_line
+
+
+def test_a_markup_languages_overlap_may_start_at_a_word() -> None:
+    """Markdown given as a language overlaps as its preset does: in prose, at a word where
+    no whole line fits."""
+    text = sample("markdown.md")
+    chunks = RecursiveSplitter.from_language("markdown", 200, chunk_overlap=40).split(text)
+    assert any(text[text.rfind("\n", 0, c.start) + 1 : c.start].strip() for c in chunks)

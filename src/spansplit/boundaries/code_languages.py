@@ -548,6 +548,10 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
 LANGUAGES: dict[str, CodeLanguage] = {language.name: language for language in _LANGUAGES}
 """Every language spansplit knows, by its name."""
 
+MARKUP_LANGUAGES = frozenset({"markdown", "latex", "html", "rst"})
+"""The languages whose texts are documents (prose in markup), not programs: overlap in
+them may start inside a line, at a word."""
+
 # TSX: TypeScript's definitions and separators with the grammar that reads JSX.
 _TS = LANGUAGES["typescript"]
 LANGUAGES["tsx"] = CodeLanguage(

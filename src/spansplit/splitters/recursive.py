@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..boundaries.code_languages import get_language
+from ..boundaries.code_languages import MARKUP_LANGUAGES, get_language
 from ..boundaries.levels import FirstSplit, Level, StartsLevel
 from ..boundaries.linebreaks import LINE_BREAKS, clause_starts_from, word_starts
 from ..boundaries.sentences import SentenceStarts
@@ -40,13 +40,14 @@ PROSE_OVERLAP: tuple[StartsLevel, ...] = (SentenceStarts(), clause_starts_from, 
 """Where overlap starts in prose, best first: sentences, clauses, words."""
 
 
-def separator_structure(levels: tuple[Level, ...], prose: bool) -> Structure:
+def separator_structure(levels: tuple[Level, ...], prose: bool, code: bool = False) -> Structure:
     """The structure of separator levels: for prose (the default separators, the ``plain``
     and ``cjk`` presets) overlap starts at sentences, clauses or words, cuts follow the
     punctuation rules of line breaking and the empty separator cuts at line-break
     opportunities; other separators cut as they are given, and overlap starts at their
     pieces, inside a piece never below a line-break opportunity (not inside a word, nor
-    at closing punctuation), unless the one separator is the empty one."""
+    at closing punctuation), unless the one separator is the empty one; for ``code`` (a
+    language's table) never inside a line."""
     # Where a line may break (between words, ideographs and kana), not between any two
     # grapheme clusters.
     finest = tuple(
@@ -62,6 +63,7 @@ def separator_structure(levels: tuple[Level, ...], prose: bool) -> Structure:
     overlap = tuple(
         level.lines if isinstance(level, HeadingLines) and level.separator == "\n" else level
         for level in finest
+        if not (code and (level is LINE_BREAKS or getattr(level, "separator", None) == " "))
     )
     return Structure(levels, isolate=True, punctuation=False, overlap_level=FirstSplit(overlap))
 
@@ -109,11 +111,13 @@ class RecursiveSplitter(BudgetedSplitter):
     def from_language(cls, language: Any, chunk_size: int, **options: Any) -> RecursiveSplitter:
         """A splitter with the separator table of a programming language (any name
         ``spansplit.LANGUAGES`` or its aliases know, a LangChain ``Language`` member):
-        definitions first, then control flow, blank lines, lines, words. Needs no grammar;
-        :class:`~spansplit.CodeSplitter` splits at the syntax tree instead."""
+        definitions first, then control flow, blank lines, lines, words; overlap starts at
+        a line (Markdown, LaTeX, HTML and reStructuredText: as their presets). Needs no
+        grammar; :class:`~spansplit.CodeSplitter` splits at the syntax tree instead."""
         chosen = get_language(language)
+        code = chosen.name not in MARKUP_LANGUAGES
         return cls._with_separators(
-            chosen.separators, chunk_size, options, f"language {chosen.name!r}"
+            chosen.separators, chunk_size, options, f"language {chosen.name!r}", code
         )
 
     @classmethod
@@ -131,7 +135,12 @@ class RecursiveSplitter(BudgetedSplitter):
 
     @classmethod
     def _with_separators(
-        cls, chosen: SeparatorPreset, chunk_size: int, options: dict[str, Any], name: str
+        cls,
+        chosen: SeparatorPreset,
+        chunk_size: int,
+        options: dict[str, Any],
+        name: str,
+        code: bool = False,
     ) -> RecursiveSplitter:
         fixed = sorted({"separators", "separators_are_regex"} & options.keys())
         if fixed:
@@ -150,7 +159,7 @@ class RecursiveSplitter(BudgetedSplitter):
         levels = splitter.structure.levels
         if chosen.levels is not None:
             levels = chosen.levels(splitter.keep_separator)
-        splitter.structure = separator_structure(levels, chosen.prose)
+        splitter.structure = separator_structure(levels, chosen.prose, code)
         return splitter
 
 
