@@ -871,6 +871,36 @@ def test_code_leaves_out_files_found_in_a_folder_whose_language_their_name_does_
     assert status == 1 and out == "" and "left out 2 files" in err  # nothing else to split
 
 
+def test_markdown_leaves_out_files_found_in_a_folder_without_a_markdown_extension(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # A docs folder's script and notes were split as Markdown without a word; named
+    # itself or chosen by --include, a file is still split as Markdown.
+    tree(
+        tmp_path,
+        {
+            "docs/a.md": "# A\n\nText.\n",
+            "docs/b.MARKDOWN": "# B\n\nMore.\n",
+            "docs/tool.py": "print(1)\n",
+            "docs/notes.txt": "notes\n",
+        },
+    )
+    docs = str(tmp_path / "docs")
+    status, out, err = run(capfd, "markdown", docs, "--chunk-size", "50")
+    assert status == 0
+    assert [r["source"] for r in records(out)] == [f"{docs}/a.md", f"{docs}/b.MARKDOWN"]
+    assert err.splitlines()[0] == (
+        "spansplit markdown: note: left out 2 files found in folders or by patterns without a "
+        "Markdown extension (.markdown, .md, .mdown, .mdx, .mkd): '.py' (1), '.txt' (1) "
+        "(--include GLOB splits them as Markdown; spansplit auto splits each by its kind)"
+    )
+    status, out, err = run(capfd, "markdown", f"{docs}/notes.txt", docs, "--chunk-size", "50")
+    assert status == 0 and len(records(out)) == 3 and "left out 1 file " in err
+    status, out, err = run(capfd, "markdown", docs, "--include", "*.txt", "--chunk-size", "50")
+    assert status == 0 and [r["source"] for r in records(out)] == [f"{docs}/notes.txt"]
+    assert "left out" not in err
+
+
 def test_a_pattern_ending_in_a_slash_matches_folders_only(tmp_path: Path) -> None:
     tree(tmp_path, {"d/a.txt": "a", "d/a-b.txt": "ab", "d/sub/b.txt": "b", "d/real/f.txt": "f"})
     found = find_files([f"{tmp_path}/d/*/"])

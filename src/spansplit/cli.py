@@ -768,7 +768,7 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
     found = find_files(
         options.paths, recursive=options.recursive, include=options.include, exclude=options.exclude
     )
-    without_language = _without_language(found.files, options.paths, splitter)
+    without_language = _not_its_kind(found.files, options, splitter)
     own: list[str] = []  # never read back what this run writes (an earlier run's output)
     if options.output != "-":
         written = Path(options.output).resolve()
@@ -778,7 +778,7 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
     for path in own:
         report.say(f"spansplit: {shown_name(path)}: left out: it is this run's output")
     if without_language:
-        report.say(f"spansplit code: note: {without_language}")
+        report.say(f"spansplit {options.command}: note: {without_language}")
     if (own or without_language) and not found.files:
         report.empty_inputs += 1  # (the inputs gave no other file: not a run that did its job)
     for path, reason in found.missing:  # inputs that gave no file, folders not readable
@@ -824,30 +824,47 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
     return FAILED_INPUT if report.failed_any else OK
 
 
-def _without_language(files: list[str], named: Sequence[str], splitter: SplitterChoice) -> str:
-    """For ``spansplit code`` by extension: leave out of ``files`` those found in a folder
-    or by a pattern whose name tells no language (a LICENSE, a Makefile, ``py.typed``), and
-    say which in one line (empty where none is); a file named itself is kept, and fails
-    with its own line if its name tells no language."""
-    if not isinstance(splitter, CodeByExtension):
-        return ""
-    from .boundaries.code_languages import language_for_path
+def _not_its_kind(files: list[str], options: argparse.Namespace, splitter: SplitterChoice) -> str:
+    """Leave out of ``files`` those found in a folder or by a pattern whose name says they
+    are not what the command splits, and say which in one line (empty where none is): for
+    ``spansplit code`` by extension, names that tell no language (a LICENSE, a Makefile,
+    ``py.typed``); for ``spansplit markdown`` without ``--include``, names without a
+    Markdown extension (a script, a ``.txt`` beside the docs). A file named itself is kept
+    (and fails with its own line if its name tells no language)."""
+    if isinstance(splitter, CodeByExtension):
+        from .boundaries.code_languages import language_for_path
 
+        def wanted(path: str) -> bool:
+            try:
+                language_for_path(path)
+            except InvalidParameterError:
+                return False
+            return True
+
+        what = "whose name tells no language"
+        hint = "--language NAME reads every file as NAME"
+    elif options.command == "markdown" and not options.include:
+        from .corpus import MARKDOWN_SUFFIXES
+
+        def wanted(path: str) -> bool:
+            return PurePath(path).suffix.lower() in MARKDOWN_SUFFIXES
+
+        what = f"without a Markdown extension ({', '.join(sorted(MARKDOWN_SUFFIXES))})"
+        hint = "--include GLOB splits them as Markdown; spansplit auto splits each by its kind"
+    else:
+        return ""
     given: set[str] | None = None  # the real paths of the inputs, made when first needed
     left_out: dict[str, int] = {}
     kept: list[str] = []
     for path in files:
-        if path != "-":
-            try:
-                language_for_path(path)
-            except InvalidParameterError:
-                if given is None:  # (the same file named ./LICENSE or d//LICENSE)
-                    given = {os.path.realpath(name) for name in named if name != "-"}
-                if os.path.realpath(path) not in given:
-                    suffix = PurePath(path).suffix
-                    name = f"{suffix!r}" if suffix else "no extension"
-                    left_out[name] = left_out.get(name, 0) + 1
-                    continue
+        if path != "-" and not wanted(path):
+            if given is None:  # (the same file named ./LICENSE or d//LICENSE)
+                given = {os.path.realpath(name) for name in options.paths if name != "-"}
+            if os.path.realpath(path) not in given:
+                suffix = PurePath(path).suffix
+                name = f"{suffix!r}" if suffix else "no extension"
+                left_out[name] = left_out.get(name, 0) + 1
+                continue
         kept.append(path)
     if not left_out:
         return ""
@@ -855,7 +872,7 @@ def _without_language(files: list[str], named: Sequence[str], splitter: Splitter
     kinds = ", ".join(f"{name} ({count})" for name, count in sorted(left_out.items()))
     return (
         f"left out {_counted(sum(left_out.values()), 'file')} found in folders or by patterns "
-        f"whose name tells no language: {kinds} (--language NAME reads every file as NAME)"
+        f"{what}: {kinds} ({hint})"
     )
 
 
