@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from spansplit import (
     ChunkConfig,
+    MarkdownSplitter,
     ParagraphSplitter,
     RecursiveSplitter,
     SentenceSplitter,
@@ -29,6 +30,7 @@ from spansplit import (
     split_paragraphs,
 )
 from spansplit.boundaries.linebreaks import break_opportunities
+from spansplit.boundaries.paragraphs import looks_like_lead_in
 from spansplit.chunk import after_whitespace, before_whitespace, trim_span
 from spansplit.errors import ChunkTooLargeError, InconsistentLengthError
 from spansplit.packing import Structure, _restarted, hard_cut, pack, without_repeated
@@ -881,3 +883,44 @@ def test_with_overlap_no_chunk_ends_with_a_heading_and_none_starts_inside_one(
     assert not [c.text for c in chunks if c.text.endswith(heading) and c.text != heading]
     inside = range(text.index(heading) + 1, text.index(heading) + len(heading))
     assert not [c.text for c in chunks if c.start in inside]
+
+
+_INSTALL = (
+    "### RHEL, Fedora and Rocky\n\n```bash\nsudo dnf config-manager --add-repo "
+    "https://packages.acme.example/rpm/acme.repo\nsudo dnf install -y acme-gateway\n"
+    "# Enable the service at boot\nsudo systemctl enable --now acme-gateway\n```\n\n"
+    "Check that the service is running:\n\n```console\n$ systemctl status acme-gateway\n"
+    "● acme-gateway.service - Acme API Gateway\n     Loaded: loaded "
+    "(/lib/systemd/system/acme-gateway.service; enabled; vendor preset: enabled)\n"
+    "     Active: active (running) since Tue 2024-03-12 09:14:02 UTC; 3s ago\n```\n"
+)
+
+
+@pytest.mark.parametrize(
+    "splitter",
+    [
+        RecursiveSplitter(300),
+        RecursiveSplitter(340, 30),
+        RecursiveSplitter(90, length="cl100k_base"),
+        ParagraphSplitter(300),
+        SentenceSplitter(300),
+        MarkdownSplitter(300),
+    ],
+    ids=["recursive", "recursive-overlap", "recursive-tokens", "paragraphs", "sentences", "md"],
+)
+def test_a_lead_in_goes_with_the_block_it_introduces(splitter: Splitter) -> None:
+    """'Check that the service is running:' ended the chunk of the command before it,
+    though it fits beside the command it introduces (a user's install guide)."""
+    chunks = splitter.split(_INSTALL)
+    check_chunks(_INSTALL, chunks, splitter.chunk_size, splitter.length.count)
+    assert not [c.text[-40:] for c in chunks if c.text.endswith("running:")]
+    assert any("Check that the service is running:\n\n```console" in c.text for c in chunks)
+
+
+def test_the_last_words_of_a_sentence_cut_short_are_no_lead_in() -> None:
+    text = "The keeper wrote at length about why the work of the light mattered: it kept ships."
+    colon = text.index(":") + 1
+    assert looks_like_lead_in(text, 0, colon)
+    assert not looks_like_lead_in(text, text.index("mattered"), colon)  # (a sentence's words)
+    assert looks_like_lead_in("Done.\n\nRun this:", 7, 16)
+    assert not looks_like_lead_in("Run this: now", 0, 13)

@@ -52,6 +52,11 @@ lists are aligned with ``difflib`` and each differing region is put in exactly o
     heading starts the chunk of its text (where that text must be split, it goes with its
     first part, which the ``balanced`` regions then also count).
 
+``lead_in``
+    A paragraph or line ending with a colon (``Check that it runs:``) that LangChain leaves
+    at the end of a chunk, the block it introduces starting the next one: ours ends the
+    chunk before it, where it fits in a chunk with what it introduces.
+
 ``runt_led``
     A chunk under a tenth of the budget that LangChain leaves alone before the chunks of
     a paragraph it had to split (a chapter's title, the chunk before it full): ours packs
@@ -66,32 +71,32 @@ lists are aligned with ``difflib`` and each differing region is put in exactly o
 Any other difference fails the test. The totals are kept in
 ``tests/snapshots/recursive-langchain.json`` (one case per row of this table, one record
 per column: the chunk counts, then the differing regions by class; ``ns``, ``side``,
-``ws``, ``bom``, ``bal``, ``hd``, ``crlf`` and ``runt`` abbreviate ``not_a_span``,
+``ws``, ``bom``, ``bal``, ``hd``, ``lead``, ``crlf`` and ``runt`` abbreviate ``not_a_span``,
 ``separator_side``, ``stripped_whitespace``, ``byte_order_mark``, ``balanced``,
-``heading_with_text``, ``line_endings`` and ``runt_led``). Measured with
-langchain-text-splitters 1.1.3:
+``heading_with_text``, ``lead_in``, ``line_endings`` and ``runt_led``). Measured with
+langchain-text-splitters 1.1.3 (``LC``: LangChain's chunks):
 
-========  =====  =====  =========  =====  =====  ===================================================
-corpus    size   keep   LangChain  ours   equal  differing regions by class
-========  =====  =====  =========  =====  =====  ===================================================
-English   500    False  5,636      6,310  1,966  19 ns · 2 ws · 2 bom · 312 bal · 68 crlf · 13 runt
-English   500    True   5,654      6,310  1,999  3 side · 9 ws · 2 bom · 318 bal · 89 crlf · 14 runt
-English   2,000  False  1,322      1,447  642    19 ns · 2 bom · 25 bal · 5 crlf · 2 runt
-English   2,000  True   1,322      1,447  660    3 ws · 2 bom · 27 bal · 5 crlf · 2 runt
-Markdown  500    False  6,396      6,365  4,618  2 ns · 8 ws · 549 bal · 23 hd · 37 runt
-Markdown  500    True   6,424      6,365  4,496  2 side · 57 ws · 539 bal · 22 hd · 38 runt
-Markdown  2,000  False  1,398      1,395  1,172  1 ns · 1 ws · 70 bal · 2 hd · 5 runt
-Markdown  2,000  True   1,399      1,395  1,145  1 side · 8 ws · 70 bal · 2 hd · 5 runt
-========  =====  =====  =========  =====  =====  ===================================================
+========  =====  =====  =====  =====  =====  =======================================================
+corpus    size   keep   LC     ours   equal  differing regions by class
+========  =====  =====  =====  =====  =====  =======================================================
+English   500    False  5,636  6,315  1,960  19 ns, 2 ws, 2 bom, 312 bal, 3 lead, 64 crlf, 13 runt
+English   500    True   5,654  6,315  1,991  3 side, 9 ws, 2 bom, 319 bal, 2 lead, 87 crlf, 14 runt
+English   2,000  False  1,322  1,452  623    19 ns, 2 bom, 27 bal, 1 lead, 6 crlf, 2 runt
+English   2,000  True   1,322  1,452  640    3 ws, 2 bom, 30 bal, 2 lead, 6 crlf, 2 runt
+Markdown  500    False  6,396  6,417  4,121  2 ns, 8 ws, 619 bal, 32 hd, 40 lead, 36 runt
+Markdown  500    True   6,424  6,417  4,044  1 side, 45 ws, 619 bal, 30 hd, 35 lead, 37 runt
+Markdown  2,000  False  1,398  1,400  948    1 ns, 119 bal, 3 hd, 4 lead, 5 runt
+Markdown  2,000  True   1,399  1,400  940    4 ws, 119 bal, 3 hd, 3 lead, 5 runt
+========  =====  =====  =====  =====  =====  =======================================================
 
-So 31 % to 82 % of the chunks are identical (the books with CRLF line endings differ
-almost throughout), and every difference is one of the nine documented reasons, each a
+So 31 % to 68 % of the chunks are identical (the books with CRLF line endings differ
+almost throughout), and every difference is one of the ten documented reasons, each a
 case where ours keeps a promise LangChain does not (exact spans, the seed's
 ``keep_separator``, the budget spent on returned text, no byte order mark in a chunk, no
-runt at the end of a split paragraph nor before it, a heading with its text, paragraphs
-in Windows text). One
-``stripped_whitespace``, ``balanced`` or ``heading_with_text`` region can span many chunks
-(a cut moved, so the cuts after it differ too); ``balanced`` regions are most of the
+runt at the end of a split paragraph nor before it, a heading or a lead-in with its text,
+paragraphs in Windows text). One
+``stripped_whitespace``, ``balanced``, ``heading_with_text`` or ``lead_in`` region can span
+many chunks (a cut moved, so the cuts after it differ too); ``balanced`` regions are most of the
 difference at 500 characters, where most hard-wrapped paragraphs are split.
 
 Overlap (langchain#8142) is compared separately, with LangChain's default
@@ -103,13 +108,13 @@ word). Consecutive pairs that share text:
 ============  ==============  ======================  ======================
 corpus        size / overlap  LangChain               ours
 ============  ==============  ======================  ======================
-English       500 / 100       4,527 of 6,230 (73 %)   6,835 of 6,903 (99.0 %)
-English       2,000 / 200     938 of 1,388 (68 %)     1,537 of 1,538 (99.9 %)
-Markdown      500 / 100       2,223 of 6,388 (35 %)   6,802 of 7,000 (97.2 %)
-Markdown      2,000 / 200     729 of 1,216 (60 %)     1,260 of 1,260 (100 %)
+English       500 / 100       4,527 of 6,230 (73 %)   6,836 of 6,906 (99.0 %)
+English       2,000 / 200     938 of 1,388 (68 %)     1,538 of 1,539 (99.9 %)
+Markdown      500 / 100       2,223 of 6,388 (35 %)   6,847 of 7,059 (97.0 %)
+Markdown      2,000 / 200     729 of 1,216 (60 %)     1,265 of 1,266 (99.9 %)
 ============  ==============  ======================  ======================
 
-Our 267 pairs without overlap are chunks whose first piece leaves no room for the last
+Our 284 pairs without overlap are chunks whose first piece leaves no room for the last
 word of the chunk before and is not cut for it (a line that does not start a sentence, a
 part of a sentence that had to be split, or text that reads as code; a piece that starts a
 sentence is cut inside for the overlap instead), or chunks that met once a chunk between
@@ -203,6 +208,18 @@ PARAGRAPH_END = re.compile(r"\r\n[ \t]*\r\n|\r[ \t]*\r(?!\n)")
 """A blank line in text with CRLF or CR line endings, which LangChain's "\\n\\n" misses."""
 
 
+def lead_in_moved(lc: list[str], us: list[str]) -> bool:
+    """Whether our chunks hold LangChain's text (whitespace aside) and fewer of ours end
+    with a colon: a lead-in went with the block it introduces."""
+
+    def lead_ins(chunks: list[str]) -> int:
+        return sum(chunk.rstrip().endswith(":") for chunk in chunks)
+
+    return "".join("".join(lc).split()) == "".join("".join(us).split()) and (
+        lead_ins(us) < lead_ins(lc)
+    )
+
+
 def classify(text: str, size: int, keep: bool, theirs: list[str], mine: list[str]) -> Comparison:
     """Count equal chunks and put each differing region in one class (see the docstring)."""
     result = Comparison(len(theirs), len(mine), 0, Counter())
@@ -233,6 +250,8 @@ def classify(text: str, size: int, keep: bool, theirs: list[str], mine: list[str
                 kind = "balanced"
             elif heading_moved(lc, us):
                 kind = "heading_with_text"
+            elif lead_in_moved(lc, us):
+                kind = "lead_in"
             elif "\r" in text and any(PARAGRAPH_END.search(chunk.rstrip()) for chunk in lc):
                 kind = "line_endings"
             else:
@@ -265,6 +284,7 @@ CLASSES = (
     "lc_over_limit",
     "balanced",
     "heading_with_text",
+    "lead_in",
     "line_endings",
     "runt_led",
 )

@@ -309,6 +309,30 @@ def heading_hint(text: str, line_start: int, end: int) -> bool:
     )
 
 
+LEAD_IN_MOST_CHARS = 400
+"""The longest text :func:`looks_like_lead_in` reads as a lead-in."""
+LEAD_IN_ENDS = ":\uff1a"
+"""What a lead-in ends with: a colon (a fullwidth one in CJK)."""
+_SENTENCE_BEFORE = frozenset("\r\n.!?\"')\u201d\u2019\u3002\uff01\uff1f\u300d\u300f")
+"""What may come right before a sentence (spaces aside): a line ending, a terminator or a
+closing mark after one."""
+
+
+def looks_like_lead_in(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` (blank lines around it aside) is a sentence or more that
+    ends with a colon, as one that introduces the block after it does ("Check that it
+    runs:" before a command): what a reader expects to lead that block, not to end a
+    chunk. At most :data:`LEAD_IN_MOST_CHARS`, one paragraph, starting at a line's start or
+    after a sentence's end (not the last words of a sentence cut short)."""
+    if end - start > LEAD_IN_MOST_CHARS:
+        return False
+    piece = text[start:end].rstrip(_BLANK)
+    if piece[-1:] not in LEAD_IN_ENDS or _SEPARATOR_ANY.search(piece) is not None:
+        return False
+    before = text[max(0, start - 8) : start].rstrip(" \t")
+    return not before or before[-1] in _SENTENCE_BEFORE
+
+
 def inside_heading(text: str, position: int) -> bool:
     """Whether ``position`` lies inside a heading line (:func:`looks_like_heading`), after
     its first character: no overlap starts there (a chunk opening mid-heading)."""

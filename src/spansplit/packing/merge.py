@@ -25,6 +25,7 @@ from ..boundaries.paragraphs import (
     inside_heading,
     looks_like_code,
     looks_like_heading,
+    looks_like_lead_in,
 )
 from ..boundaries.sentences import SentenceStarts
 from ..chunk import SizedSpan, Span, after_whitespace, before_whitespace, trim_span
@@ -588,13 +589,23 @@ class _Packer:
     def _before_headings(self, first: int, last: int) -> int:
         """``last``, or the last piece before the headings that end pieces ``first..last``
         where some piece before them is not one and they are no more than
-        :data:`STACKED_HEADINGS`."""
+        :data:`STACKED_HEADINGS`, or before a lead-in that ends them (see :meth:`_leads_in`)."""
         end = last
         while end >= first and last - end < STACKED_HEADINGS and self._is_heading(end):
             end -= 1
+        if end == last and last > first and self._leads_in(last):
+            return last - 1
         if end < first or end == last or (last - end == STACKED_HEADINGS and self._is_heading(end)):
             return last
         return end
+
+    def _leads_in(self, index: int) -> bool:
+        """Whether piece ``index`` is a lead-in (:func:`looks_like_lead_in`) that fits in a
+        chunk with the piece after it and the overlap (else it might be a chunk of its
+        own): it goes with that piece."""
+        if not looks_like_lead_in(self.text, *self.spans[index]):
+            return False
+        return self.sizes[index] + self.joined[index + 1] + self.overlap <= self.budget
 
     def _is_heading(self, index: int) -> bool:
         """Whether piece ``index`` is a Markdown heading line alone (``## Install``) that

@@ -28,9 +28,11 @@ from ..boundaries.levels import Level
 from ..boundaries.linebreaks import CLOSING, forbidden_run, punctuation_forbids
 from ..boundaries.paragraphs import (
     HEADING_MOST_CHARS,
+    LEAD_IN_ENDS,
     STACKED_HEADINGS,
     heading_hint,
     looks_like_heading,
+    looks_like_lead_in,
     may_hold_headings,
 )
 from ..boundaries.separators import SeparatorLevel, is_line_feeds, line_endings
@@ -200,8 +202,11 @@ class RecursiveScan:
                         self._check_clusters(start, content_start)
             limit = start + budget
             end = region_end if region_end <= limit else self._chunk_end(separator, pos, limit)
-            if self.hashes and not (parents or self.one_piece) and pos < end < region_end:
-                end = self._before_headings(separator, pos, end, region_end)
+            if not (parents or self.one_piece) and pos < end < region_end:
+                if self.hashes:
+                    end = self._before_headings(separator, pos, end, region_end)
+                if text[end - 1] in LEAD_IN_ENDS:
+                    end = self._before_lead_in(separator, pos, end, region_end)
             if (
                 pos < end < region_end
                 and RUNT_SHARE * (end - pos) < budget
@@ -281,6 +286,18 @@ class RecursiveScan:
             if self._over_budget(separator, last_end, region_end):
                 raise _JoinedSpace
             return last_end
+
+    def _before_lead_in(self, separator: str, pos: int, end: int, region_end: int) -> int:
+        """The end of the chunk of pieces from ``pos`` to ``end`` without the lead-in it
+        ends with (:func:`looks_like_lead_in`), where a piece comes before it and it fits in
+        a chunk with the piece after it and the overlap (the general path's rule)."""
+        piece_start = self._piece_start(separator, pos, end)
+        if piece_start <= pos or not looks_like_lead_in(self.text, piece_start, end):
+            return end
+        following_end = self._cut_after(separator, self._run_end(end), region_end)[0]
+        if following_end - piece_start + self.overlap > self.budget:
+            return end  # (with all the overlap: else it might be a chunk of its own)
+        return self._run_start(piece_start)
 
     def _heading_before(self, pos: int) -> bool:
         """Whether the line just before ``pos`` (whitespace between) is a heading line: the
