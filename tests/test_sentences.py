@@ -688,8 +688,9 @@ def test_tailorings_only_remove_breaks_or_move_them_before_an_opener(text: str) 
                 text[:end],
             )
             emphasis = regex.search(
-                r"[.!?…。！？‼⁇⁈⁉」』”’）〉》»][_*~]{1,3}[)\]»”’›\"']*[^\S\r\n\x85\u2028\u2029]*"
-                r"(?:\r\n|[\r\n\x85\u2028\u2029])?\Z",
+                r"(?:[.!?…。！？‼⁇⁈⁉」』”’）〉》»][_*~]{1,3}|[.!?…。！？‼⁇⁈⁉」』”’）〉》»)\]}]`+)"
+                r"[)\]»”’›\"']*(?:(?<=`[^\S\r\n]*)[.!?…]+[)\]»”’›\"']*)?"
+                r"[^\S\r\n\x85\u2028\u2029]*(?:\r\n|[\r\n\x85\u2028\u2029])?\Z",
                 text[:end],
             )
             opens = regex.match(
@@ -736,6 +737,13 @@ def test_tailorings_only_remove_breaks_or_move_them_before_an_opener(text: str) 
         ("._\x0c", ["._\x0c"]),
         ("._.", [".", "_."]),  # (no sentence starts with the full stop after it)
         ("Done. _Next_ one.", ["Done. ", "_Next_ one."]),  # (emphasis that opens)
+        # Markdown: the backticks that close inline code after a terminator or a bracket go
+        # with the sentence they close ("`. " was a sentence of its own: a chunk opened
+        # with it, rust-lang-book ch08-02)
+        ("turns `&s2` into `&s2[..]`. We go.", ["turns `&s2` into `&s2[..]`. ", "We go."]),
+        ("Call `f(x.)` Then go.", ["Call `f(x.)` ", "Then go."]),
+        ("It ends [..]`. we go. Next.", ["It ends [..]`. we go. ", "Next."]),
+        ("Done. `Code` starts here.", ["Done. ", "`Code` starts here."]),  # (code that opens)
     ],
 )
 def test_quotations_in_japanese_and_french(text: str, expected: list[str]) -> None:

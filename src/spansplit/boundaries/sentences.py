@@ -595,7 +595,7 @@ def sentence_ends(
 
 
 _BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-_EDGE_MARK = re.compile(f"[»”’›とっな_*~]|[{_BIDI_CONTROLS}]")
+_EDGE_MARK = re.compile(f"[»”’›とっな_*~`]|[{_BIDI_CONTROLS}]")
 """At a sentence's start, a character that may start a sentence that is none; at its
 end, a bidirectional control that belongs to the next (see :func:`_tailor_edges`)."""
 _BIDI_RUN_END = re.compile(f"[{_BIDI_CONTROLS}]+$")
@@ -618,6 +618,10 @@ _EMPHASIS_CLOSED = re.compile(rf"[_*~]{{1,3}}[)\]»”’›\"']*(?={_SPACE}|\Z)
 """Markdown's closing emphasis (``_``, ``**``, ``~~``) and the closing marks after it,
 followed by a space or the end (not by punctuation, which would start the next sentence),
 with the spaces after them."""
+_CODE_CLOSED = re.compile(rf"`+[)\]»”’›\"']*(?:[.!?…]+[)\]»”’›\"']*)?(?={_SPACE}|\Z){_LINE_SPACES}")
+"""The backticks that close Markdown's inline code after a terminator or closing bracket,
+with the terminator and closing marks after them and the spaces after those
+("`&s[..]`. We": UAX #29 ends a sentence after "]" and again after "`.")."""
 _TERMINATED = frozenset(".!?…。！？‼⁇⁈⁉")
 _LINE_ENDS = frozenset("\r\n\x85\u2028\u2029")
 """The line endings a sentence's spaces stop at (see ``_LINE_SPACES``)."""
@@ -632,7 +636,8 @@ def _tailor_edges(
     quotative particle goes on (``「本当ですか？」と聞いた。`` is one sentence); a closing
     quotation mark after a space, as French sets it (``« Tu viens ? » Il``), and Markdown's
     closing emphasis after the terminator (``See _Hackluyt._ And``) end the sentence they
-    close instead of starting the next. With ``openers``: bidirectional
+    close instead of starting the next, and so do the backticks that close inline code
+    after them (``into `&s[..]`. We``). With ``openers``: bidirectional
     controls after a sentence's spaces (a right-to-left mark, an isolate's start) start
     the next sentence, as an opening quote does, where UAX #29 (SB5) keeps them with the
     spaces before them. The last and first characters of the sentences are searched at
@@ -661,6 +666,12 @@ def _tailor_edges(
             if closing is not None and text.startswith((",", ";", ":"), closing.end("tail")):
                 changed[index] = -1  # a clause goes on after it (« Oui ? », dit-il.)
                 closing = None
+        elif text[position] == "`":
+            if before in _TERMINATED or before in _QUOTATION_CLOSED or before in ")]}":
+                closing = _CODE_CLOSED.match(text, position, stop)
+                if closing is not None and text[closing.end() : closing.end() + 1].islower():
+                    changed[index] = -1  # (a lower-case word goes on: to UAX #29's next end)
+                    closing = None
         elif before in _TERMINATED or before in _QUOTATION_CLOSED:
             closing = _EMPHASIS_CLOSED.match(text, position, stop)
         if closing is not None:  # (the mark alone: joined to the sentence before)
