@@ -917,6 +917,20 @@ def test_a_lead_in_goes_with_the_block_it_introduces(splitter: Splitter) -> None
     assert any("Check that the service is running:\n\n```console" in c.text for c in chunks)
 
 
+@pytest.mark.parametrize("size", [90, 100, 110])
+@pytest.mark.parametrize("splitter", [RecursiveSplitter, ParagraphSplitter, SentenceSplitter])
+def test_a_heading_before_a_lead_in_goes_with_it(splitter: type[Splitter], size: int) -> None:
+    """Stepping back over the lead-in left the heading before it ending the chunk (found by
+    a review)."""
+    text = (
+        "Some prose that is long enough to take room in the chunk.\n\n## Setup\n\n"
+        "Run this:\n\n```\npip install thing and more words\n```\n\nAfter text.\n"
+    )
+    chunks = splitter(size).split(text)  # type: ignore[call-arg]
+    check_chunks(text, chunks, size, len)
+    assert any(c.text.startswith("## Setup\n\nRun this:\n\n```") for c in chunks)
+
+
 def test_the_last_words_of_a_sentence_cut_short_are_no_lead_in() -> None:
     text = "The keeper wrote at length about why the work of the light mattered: it kept ships."
     colon = text.index(":") + 1
@@ -924,3 +938,4 @@ def test_the_last_words_of_a_sentence_cut_short_are_no_lead_in() -> None:
     assert not looks_like_lead_in(text, text.index("mattered"), colon)  # (a sentence's words)
     assert looks_like_lead_in("Done.\n\nRun this:", 7, 16)
     assert not looks_like_lead_in("Run this: now", 0, 13)
+    assert not looks_like_lead_in("a\n\n\nb", 1, 3)  # (a blank piece: it had read as one)

@@ -230,11 +230,13 @@ _FENCE_LINE = re.compile(r"[ \t>\r\n]*(?P<fence>`{3,}|~{3,})(?P<info>[^\r\n]*)")
 quote's blank lines that go with it."""
 
 
-def fence_info(text: str, start: int, end: int) -> str | None:
-    """The info string (``"bash"``, or ``""``) of the fence line that ``text[start:end]`` is
-    (blank lines and a quote's markers around it aside), ``None`` when it is no whole fence
-    line: a fence is what a reader expects to stay with the code next to it, never to
-    stand alone. A fence line with an info string can only open a block."""
+def fence_line(text: str, start: int, end: int) -> tuple[str, str] | None:
+    """The fence (```` ``` ````, ``~~~~``) and info string (``"bash"``, or ``""``) of the fence
+    line that ``text[start:end]`` is (blank lines and a quote's markers around it aside),
+    ``None`` when it is no whole fence line: a fence is what a reader expects to stay with
+    the code next to it, never to stand alone. A fence line with an info string can only
+    open a block; one closes a block opened by a fence of its character, as long or
+    shorter."""
     if end - start > HEADING_MOST_CHARS:
         return None
     piece = text[start:end]
@@ -248,8 +250,21 @@ def fence_info(text: str, start: int, end: int) -> str | None:
         return None  # not at a line start (after a quote's markers and an indent)
     if not _rest_of_line_blank(text, first + len(content)):
         return None  # a part of a line
-    info = found["info"].strip(" \t")
-    return None if found["fence"][0] == "`" and "`" in info else info
+    fence, info = found["fence"], found["info"].strip(" \t")
+    return None if fence[0] == "`" and "`" in info else (fence, info)
+
+
+def holds_blank_line(text: str, start: int, end: int) -> bool:
+    """Whether a paragraph separator (a blank line) lies in ``text[start:end]``."""
+    return _SEPARATOR_ANY.search(text, start, end) is not None
+
+
+def next_line(text: str, end: int, start: int) -> bool:
+    """Whether ``start`` is on the line right after the one ``end`` is on: one line ending
+    between them, and only spaces, tabs and a quote's markers besides."""
+    gap = text[end:start]
+    endings = gap.count("\n") + gap.count("\r") - gap.count("\r\n")
+    return endings == 1 and not gap.strip(" \t>\r\n")
 
 
 def _line_start(text: str, position: int) -> int:
@@ -327,7 +342,7 @@ def looks_like_lead_in(text: str, start: int, end: int) -> bool:
     if end - start > LEAD_IN_MOST_CHARS:
         return False
     piece = text[start:end].rstrip(_BLANK)
-    if piece[-1:] not in LEAD_IN_ENDS or _SEPARATOR_ANY.search(piece) is not None:
+    if not piece or piece[-1] not in LEAD_IN_ENDS or _SEPARATOR_ANY.search(piece) is not None:
         return False
     before = text[max(0, start - 8) : start].rstrip(" \t")
     return not before or before[-1] in _SENTENCE_BEFORE
@@ -453,21 +468,16 @@ code_line_spans = _CodeLines()
 def code_line_starts(text: str, low: int, end: int) -> list[int]:
     """Line starts in ``[low, end)`` where the lines of the paragraph around them read as
     code: where overlap of code starts at a line. Each paragraph is read on its own (the
-    prose before a fenced block is not code because of the fence), and whole: to its end
-    where that is near, else to the last line that ends before ``end`` (a line cut at
-    ``end`` may end like code)."""
+    prose before a fenced block is not code because of the fence), and in whole lines: a
+    line cut at ``end`` (it may end like code) is left out of the reading."""
     reach = max(0, low - 1024)  # a line start not far back (a longer line: from low)
     first = max(text.rfind("\n", reach, low), text.rfind("\r", reach, low)) + 1 or low
-    after = _SEPARATOR_ANY.search(text, end, end + 1024)
-    if after is not None:
-        stop = after.start()
-    elif end >= len(text):
-        stop = len(text)
-    else:
+    stop = end
+    if text[end : end + 1] not in ("", "\n", "\r"):
         stop = max(text.rfind("\n", first, end), text.rfind("\r", first, end)) + 1
     return [
         start
         for paragraph in paragraph_spans(text, first, stop)
         for start, _ in code_line_spans(text, *paragraph)[1:]
-        if low <= start < end
+        if start >= low
     ]

@@ -590,12 +590,11 @@ class _Packer:
         """``last``, or the last piece before the headings that end pieces ``first..last``
         where some piece before them is not one and they are no more than
         :data:`STACKED_HEADINGS`, or before a lead-in that ends them (see :meth:`_leads_in`)."""
-        end = last
-        while end >= first and last - end < STACKED_HEADINGS and self._is_heading(end):
+        top = last - 1 if last > first and self._leads_in(last) else last
+        end = top
+        while end >= first and top - end < STACKED_HEADINGS and self._is_heading(end):
             end -= 1
-        if end == last and last > first and self._leads_in(last):
-            return last - 1
-        if end < first or end == last or (last - end == STACKED_HEADINGS and self._is_heading(end)):
+        if end < first or (top - end == STACKED_HEADINGS and self._is_heading(end)):
             return last
         return end
 

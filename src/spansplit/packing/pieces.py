@@ -18,7 +18,13 @@ import regex
 from ..boundaries.graphemes import cluster_ends, first_cluster_end
 from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
 from ..boundaries.linebreaks import break_opportunities, forbidden_at, glue
-from ..boundaries.paragraphs import STACKED_HEADINGS, fence_info, looks_like_heading
+from ..boundaries.paragraphs import (
+    STACKED_HEADINGS,
+    fence_line,
+    holds_blank_line,
+    looks_like_heading,
+    next_line,
+)
 from ..chunk import FIRST_PREPEND, SizedSpan, Span, before_whitespace, trim_span
 from ..errors import ChunkTooLargeError
 from ..sizing.base import LengthFunction, TextMeasurer
@@ -299,10 +305,12 @@ def _close(text: str, frame: _Frame, out: Pieces, rules: _Rules) -> None:
         out.starts.discard(first)
         first -= 1
         moved += 1
-    # A fence line just before opens the block (one with an info string, or the region's
-    # first line): it goes with the code's first part.
-    opening = fence_info(text, *frame.spans[k - 1]) if rules.isolate and k > 0 else None
-    fenced = opening is not None and (k == 1 or opening != "")
+    # A fence line on the line before opens the block (one with an info string, or the
+    # region's first line): it goes with the code's first part.
+    opening = None
+    if rules.isolate and k > 0 and next_line(text, frame.spans[k - 1][1], frame.spans[k][0]):
+        opening = fence_line(text, *frame.spans[k - 1])
+    fenced = opening is not None and (k == 1 or opening[1] != "")
     if fenced and not moved and (not before or out.balanced[before - 1][1] < first):
         out.breaks.discard(first)
         out.starts.discard(first)
@@ -312,19 +320,45 @@ def _close(text: str, frame: _Frame, out: Pieces, rules: _Rules) -> None:
     if k in frame.wanted:
         out.starts.add(first)
     if rules.isolate:
-        after = frame.done
-        if (
-            after < len(frame.spans)
-            and after not in frame.wanted
-            and frame.sizes[after] <= rules.budget
-            and (fenced or (k > 1 and fence_info(text, *frame.spans[0]) is not None))
-            and fence_info(text, *frame.spans[after]) == ""
-        ):
-            _append_fitting(frame, after + 1, out, rules)  # the closing fence: with the last
-            frame.done = after + 1
+        if _closes_fence(text, frame, k, opening if fenced else None, rules):
+            _append_fitting(frame, k + 2, out, rules)  # the closing fence: with the last
+            frame.done = k + 2
         out.balanced.append((first, len(out.spans)))
         if frame.done < len(frame.spans):
             out.breaks.add(len(out.spans))
+
+
+_FENCE_REACH = 64
+"""The most lines back that :func:`_closes_fence` looks for the fence a block opens with."""
+
+
+def _closes_fence(
+    text: str, frame: _Frame, k: int, opening: tuple[str, str] | None, rules: _Rules
+) -> bool:
+    """Whether the piece after piece ``k`` of ``frame`` (a line cut in parts) is on the next
+    line and closes the fence that ``opening`` (the fence line before it) or the region's
+    first line opened, with no blank line between: that fence goes with its last part."""
+    after = k + 1
+    if (
+        frame.done != after
+        or after >= len(frame.spans)
+        or after in frame.wanted
+        or frame.sizes[after] > rules.budget
+        or not next_line(text, frame.spans[k][1], frame.spans[after][0])
+    ):
+        return False
+    closing = fence_line(text, *frame.spans[after])
+    if closing is None or closing[1]:
+        return False
+    if opening is None and 0 < k <= _FENCE_REACH:  # the region's first line, the same block
+        opening = fence_line(text, *frame.spans[0])
+        if opening is not None and holds_blank_line(text, frame.spans[0][1], frame.spans[k][0]):
+            opening = None
+    return (
+        opening is not None
+        and closing[0][0] == opening[0][0]
+        and len(closing[0]) >= len(opening[0])
+    )
 
 
 def _refine(text: str, span: Span, level: int, out: Pieces, rules: _Rules) -> _Frame | None:

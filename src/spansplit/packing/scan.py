@@ -203,10 +203,10 @@ class RecursiveScan:
             limit = start + budget
             end = region_end if region_end <= limit else self._chunk_end(separator, pos, limit)
             if not (parents or self.one_piece) and pos < end < region_end:
+                if text[end - 1] in LEAD_IN_ENDS:  # (then the headings before it)
+                    end = self._before_lead_in(separator, pos, end, region_end)
                 if self.hashes:
                     end = self._before_headings(separator, pos, end, region_end)
-                if text[end - 1] in LEAD_IN_ENDS:
-                    end = self._before_lead_in(separator, pos, end, region_end)
             if (
                 pos < end < region_end
                 and RUNT_SHARE * (end - pos) < budget
