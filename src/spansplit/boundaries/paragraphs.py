@@ -348,6 +348,12 @@ def looks_like_lead_in(text: str, start: int, end: int) -> bool:
     return not before or before[-1] in _SENTENCE_BEFORE
 
 
+def ends_with_heading(text: str, start: int, end: int) -> bool:
+    """Whether the last line of ``text[start:end]`` is a heading (:func:`looks_like_heading`)."""
+    line = _line_start(text, end)
+    return line >= 0 and looks_like_heading(text, max(line, start), end)
+
+
 def inside_heading(text: str, position: int) -> bool:
     """Whether ``position`` lies inside a heading line (:func:`looks_like_heading`), after
     its first character: no overlap starts there (a chunk opening mid-heading)."""

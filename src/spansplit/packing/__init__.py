@@ -34,7 +34,7 @@ from ..boundaries.levels import (
     is_recursive,
     splits,
 )
-from ..boundaries.paragraphs import looks_like_heading
+from ..boundaries.paragraphs import ends_with_heading
 from ..boundaries.sentences import forget_sentence_starts
 from ..boundaries.separators import SeparatorLevel, is_line_feeds, line_endings
 from ..chunk import SizedSpan, Span, trim_span
@@ -198,12 +198,6 @@ Reach = Callable[[SizedSpan, SizedSpan], "SizedSpan | None"]
 one fits; ``None`` where none does (see :func:`_overlap_reach`)."""
 
 
-def _ends_with_heading(text: str, start: int, end: int) -> bool:
-    """Whether the last line of ``text[start:end]`` is a heading."""
-    line = max(text.rfind("\n", start, end), text.rfind("\r", start, end)) + 1 or start
-    return looks_like_heading(text, max(line, start), end)
-
-
 def without_repeated(
     text: str,
     chunks: list[SizedSpan],
@@ -252,7 +246,7 @@ def without_repeated(
             adds_too_little(
                 chunk[2], partial(_size_after, text, before[1], chunk[1], length), budget, overlap
             )
-            or _ends_with_heading(text, before[1], chunk[1])
+            or ends_with_heading(text, before[1], chunk[1])
         ):
             if following < before[1] and not holds_content(text, following, before[1]):
                 # What its neighbours would share is no overlap: the next starts after it.
