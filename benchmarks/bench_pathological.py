@@ -96,6 +96,7 @@ FAMILIES: dict[str, Callable[[float], str]] = {
         + _repeat("> a quoted line with some words in it\n", mb)
     ),
     "heading run": lambda mb: _repeat("# a\n## b\n", mb),
+    "fence lines": lambda mb: _repeat("```\n", mb),
     "prose": lambda mb: _repeat(PROSE + "\n\n", mb),
 }
 

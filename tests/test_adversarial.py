@@ -409,3 +409,25 @@ def test_cluster_checks_inside_marks_take_linear_work(monkeypatch: pytest.Monkey
     text = "e\u0301\u0323" * 20_000
     RecursiveSplitter.from_preset("markdown", 200, chunk_overlap=20).split(text)
     assert walked[0] < 10 * len(text)
+
+
+@pytest.mark.parametrize(
+    "splitter_class", [spansplit.ParagraphSplitter, spansplit.MarkdownSplitter]
+)
+def test_overlap_searches_per_chunk_are_bounded_on_tiny_pieces(
+    monkeypatch: pytest.MonkeyPatch, splitter_class: type[Any]
+) -> None:
+    """On a flood of fence lines (every line a piece, every pair a closed block, no
+    sentence to overlap from), a chunk tried every earlier piece end for a sentence start,
+    each a search of the overlap room a block gap at a time: 340 searches a chunk, 45 s a
+    MB. Now at most :data:`EARLIER_END_TRIES` and a few more. Counted, not timed."""
+    from spansplit.boundaries import paragraphs
+    from spansplit.packing.merge import EARLIER_END_TRIES, OverlapSearch
+
+    searched = counted(monkeypatch, OverlapSearch, "_ranked")
+    read = counted(monkeypatch, paragraphs, "paragraph_spans")
+    text = "```\n" * 20_000
+    chunks = splitter_class(2000, chunk_overlap=200).split(text)
+    check_chunks(text, chunks, 2000)
+    assert searched[0] <= (EARLIER_END_TRIES + 2) * len(chunks)  # it was 365 a chunk
+    assert read[0] <= 60 * len(chunks)  # paragraphs read for code lines: it was 9,100 a chunk
