@@ -626,6 +626,27 @@ def test_find_files_names_a_file_by_its_own_path_not_a_link_to_it(tmp_path: Path
     assert [Path(f).name for f in found.files] == ["0-alias.txt", "a.txt"]
 
 
+def test_a_file_named_itself_keeps_the_name_given_even_through_a_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # A link that gives a script without an extension the name its language needs: named
+    # with the script's folder, in either order, the file is split once under the name
+    # the user wrote (it was split as bin/run, whose name tells no language, and failed).
+    pytest.importorskip("tree_sitter_python")
+    monkeypatch.chdir(tmp_path)
+    tree(tmp_path, {"bin/run": "def main():\n    return 1\n", "bin/util.py": "x = 1\n"})
+    (tmp_path / "run.py").symlink_to(os.path.join("bin", "run"))
+    for inputs, expected in (
+        (["run.py", "bin"], ["run.py", os.path.join("bin", "util.py")]),
+        (["bin", "run.py"], ["run.py", os.path.join("bin", "util.py")]),  # (bin/run's place)
+    ):
+        status, out, err = run(capfd, "code", *inputs, "--chunk-size", "100")
+        assert (status, sources(out)) == (0, expected), err
+        assert {r["language"] for r in records(out)} == {"python"}
+    found = find_files(["bin", "run.py"])
+    assert found.files == ["run.py", os.path.join("bin", "util.py")]
+
+
 def test_a_folder_that_cannot_be_read_is_reported_simulated(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:

@@ -121,7 +121,8 @@ def find_files(
     exclude: Sequence[str] = (),
 ) -> FoundFiles:
     """The files of ``inputs`` in a stable order, each once (by real path, in the place
-    it was first found, named by the first path that is not a symbolic link, if any): a
+    it was first found, named by the path of an input that names it, else by the first
+    path that is not a symbolic link, if any): a
     file as given, ``-`` for standard input, a directory's files (all levels with
     ``recursive``; hidden files and folders left out, symlinked folders not followed), and
     the matches of a glob pattern (``**`` with ``recursive``, not through symlinked
@@ -147,6 +148,7 @@ def find_files(
         )
     include, exclude = check_patterns("include", include), check_patterns("exclude", exclude)
     found: dict[str, str] = {}  # real path -> the path as found first
+    named: set[str] = set()  # the paths of files named themselves
     missing: list[tuple[str, str]] = []
     filtered: list[tuple[str, str]] = []  # files named themselves, left out by the patterns
     for item in paths:
@@ -174,10 +176,16 @@ def find_files(
                 filtered.append((item, why_filtered))
             else:
                 missing.append((item, why_filtered if candidates else why_none))
+        if kept and not why_none:  # (a file named itself)
+            named.add(kept[0][0])
         for path, real in kept:
             first = found.setdefault(real, path)
-            if first != path and os.path.islink(first) and not os.path.islink(path):
-                found[real] = path  # the file's own path names it, not a link to it
+            # The file's own path names it, not a link to it; a path the user wrote names
+            # it before either (a link named run.py to a script without an extension).
+            if (first != path and first not in named) and (
+                path in named or (os.path.islink(first) and not os.path.islink(path))
+            ):
+                found[real] = path
     if not found and not missing:
         missing = filtered
     return FoundFiles(list(found.values()), missing)
