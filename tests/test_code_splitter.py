@@ -272,7 +272,8 @@ def test_a_missing_closing_brace_at_the_end_is_no_piece() -> None:
 def test_a_trimmed_definition_over_blank_lines_at_the_end_splits_by_its_statements() -> None:
     # A function whose "}" is missing at the end runs over the blank line after it; packed
     # with trimming, it is asked about by its trimmed span and still splits at its
-    # statements, so no chunk starts inside a line that fits.
+    # statements, so no chunk starts inside a line that fits; each keeps its first line's
+    # indentation.
     needs_grammar("go")
     text = "package p\n\nfunc f() {\n" + "".join(f"\tv{i} := g(\n\t\t{i})\n" for i in range(4))
     text += "\n"
@@ -283,8 +284,8 @@ def test_a_trimmed_definition_over_blank_lines_at_the_end_splits_by_its_statemen
         line_start = text.rfind("\n", 0, chunk.start) + 1
         assert not text[line_start : chunk.start].strip(), chunk
     assert [chunk.text for chunk in chunks][1:] == [
-        "v1 := g(\n\t\t1)\n\tv2 := g(\n\t\t2)",
-        "v3 := g(\n\t\t3)",
+        "\tv1 := g(\n\t\t1)\n\tv2 := g(\n\t\t2)",
+        "\tv3 := g(\n\t\t3)",
     ]
 
 

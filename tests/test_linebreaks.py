@@ -657,10 +657,10 @@ def test_prose_splitters_keep_code_lines_whose_ends_are_brackets(splitter: type)
     if splitter is ParagraphSplitter:  # a paragraph of code lines: the last two evened
         assert [c.text for c in chunks] == [
             first,
-            "if f.is_err() {",
-            'panic!("no file");\n    }\n}',
+            "    if f.is_err() {",  # (a chunk that starts a line of code keeps its indentation)
+            '        panic!("no file");\n    }\n}',
         ]
-    else:
+    else:  # (here the indentation would take the chunk over the budget: left out)
         assert [c.text for c in chunks] == [
             first,
             'if f.is_err() {\n        panic!("no file");\n    }',

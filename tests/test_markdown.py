@@ -1275,11 +1275,12 @@ RUST_FENCE = (
 def test_a_fence_too_big_is_cut_at_its_line_ends_whatever_punctuation_they_end_with() -> None:
     # A line ending in "{" (or starting with "}") was glued to the next as prose would be,
     # over the budget, then cut between words, inside a string.
+    # A chunk that starts a line of code keeps the line's indentation where it fits.
     chunks = split_markdown(RUST_FENCE, 48)
     assert [c.text for c in chunks] == [
         "```rust\nfn main() {",
-        'let f = File::open("hello.txt");',
-        'if f.is_err() {\n        panic!("no file");\n    }',
+        '    let f = File::open("hello.txt");',
+        'if f.is_err() {\n        panic!("no file");\n    }',  # (52 with it: over 48)
         "}\n```",
     ]
     assert all(RUST_FENCE[c.end] == "\n" for c in chunks)
@@ -1420,7 +1421,7 @@ def test_a_first_list_item_too_big_for_its_heading_is_cut_at_its_blocks_not_its_
         assert SUMMARY[chunk.end] == "\n"
     assert [c.text for c in split_markdown(SETUP, 120)] == [
         "# Setup\n\n- Install the tool first. Then check the version it prints.",
-        "```\n  tool install\n  tool --version\n  ```\n"
+        "  ```\n  tool install\n  tool --version\n  ```\n"  # (a fence's indentation kept)
         "  - see the notes below for details on versions.",
         "- Configure it next. Edit the config file. Restart the service afterwards.",
     ]

@@ -939,3 +939,45 @@ def test_the_last_words_of_a_sentence_cut_short_are_no_lead_in() -> None:
     assert looks_like_lead_in("Done.\n\nRun this:", 7, 16)
     assert not looks_like_lead_in("Run this: now", 0, 13)
     assert not looks_like_lead_in("a\n\n\nb", 1, 3)  # (a blank piece: it had read as one)
+
+
+CODE_IN_FENCE = (
+    "Run it:\n\n```python\nclass Tide:\n"
+    + "".join(f"    def level_{i}(self, hour):\n        return {i} * hour\n" for i in range(6))
+    + "```\n"
+)
+INDENTED_PROSE = (
+    "Dear Mr. Holmes,\n\n"
+    "    I write to you in haste, for the carriage leaves at\n"
+    "    noon and I must be on it, whatever the weather.\n\n"
+    "- a list item that runs on a while\n"
+    "    - a nested item that runs on a while too\n\n"
+    "今日芳名顯，時來大運通。\n"
+    "        有緣居此地，王遣入仙宮。\n"
+    "\u3000\u3000\u3000\u3000海風吹不斷，江月照還依。\n"
+)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: MarkdownSplitter(60),
+        lambda: ParagraphSplitter(60),
+        lambda: RecursiveSplitter.from_preset("markdown", 60),
+        lambda: ParagraphSplitter(60, chunk_overlap=30),
+    ],
+    ids=["markdown", "paragraphs", "recursive-markdown", "paragraphs-overlap"],
+)
+def test_a_chunk_that_starts_a_line_of_code_keeps_its_indentation(make: Any) -> None:
+    """Trimmed chunks start after whitespace, but a line of code's indentation is part of it
+    (a method cut from its class): a chunk that starts on one starts at the line's start,
+    where that fits. Indented prose (a letter, a nested list item, a poem) stays trimmed."""
+    splitter = make()
+    chunks = splitter.split(CODE_IN_FENCE)
+    check_chunks(CODE_IN_FENCE, chunks, 60, overlap=splitter.chunk_overlap)
+    inside = [c for c in chunks if c.start > CODE_IN_FENCE.index("class")]
+    assert all(CODE_IN_FENCE[c.start - 1] == "\n" for c in inside), chunks
+    assert sum(c.text.startswith("    ") for c in chunks) >= 3, [c.text for c in chunks]
+    chunks = splitter.split(INDENTED_PROSE)
+    check_chunks(INDENTED_PROSE, chunks, 60, overlap=splitter.chunk_overlap)
+    assert all(not c.text[0].isspace() for c in chunks), [c.text for c in chunks]

@@ -557,7 +557,7 @@ def test_python_preset_cuts_before_classes_and_functions() -> None:
     assert [c.text.split("\n")[0] for c in chunks] == [
         "import os",
         "class Greeter:",
-        "def greet(self):",
+        "    def greet(self):",  # (a method keeps its indentation)
         "def main():",
     ]
     assert [c.start_line for c in chunks] == [1, 4, 8, 12]

@@ -28,7 +28,7 @@ from spansplit import ChunkConfig, RecursiveSplitter
 from spansplit.boundaries.levels import Level, cut_anywhere
 from spansplit.boundaries.separators import KeepSeparator, SeparatorLevel, separator_levels
 from spansplit.chunk import SizedSpan, Span
-from spansplit.packing import Structure, pack, without_repeated
+from spansplit.packing import Structure, pack, with_code_indentation, without_repeated
 from spansplit.packing.scan import RecursiveScan
 from spansplit.splitters.recursive import separator_structure
 
@@ -166,6 +166,12 @@ def scans() -> Iterator[list[ScanCall]]:
         yield calls
 
 
+def as_pack_gives(text: str, chunks: list[SizedSpan], config: ChunkConfig) -> list[SizedSpan]:
+    """The scan's ``chunks`` of the whole ``text`` as :func:`pack` returns them."""
+    kept = without_repeated(text, chunks, config.chunk_overlap, config.chunk_size, config.length)
+    return with_code_indentation(text, kept, config, 0, len(text))
+
+
 def scanned_and_general(
     text: str,
     chunk_size: int,
@@ -225,7 +231,8 @@ def test_scanning_makes_the_general_paths_chunks(
     # (pytest --hypothesis-show-statistics counts the share).
     event("scanned" if handled else "handed back" if calls else "no whitespace separator")
     if handled:
-        assert without_repeated(text, calls[0].result, overlap, chunk_size) == scanned
+        config = ChunkConfig(chunk_size, overlap, length=length)
+        assert as_pack_gives(text, calls[0].result, config) == scanned
     assert scanned == packed
 
 
@@ -587,7 +594,8 @@ def test_corpus_scanned_chunks_equal_the_general_paths(
         splitter = RecursiveSplitter(chunk_size, overlap, keep_separator=keep)
         check_chunks(text, splitter.split(text), chunk_size, len, overlap=overlap)
         return
-    assert scanned == without_repeated(text, calls[0].result, overlap, chunk_size) == packed
+    config = ChunkConfig(chunk_size, overlap)
+    assert scanned == as_pack_gives(text, calls[0].result, config) == packed
     if overlap == 0:
         splitter = RecursiveSplitter(chunk_size, overlap, keep_separator=keep)
         assert splitter.spans(text) == scanned

@@ -348,6 +348,55 @@ def looks_like_lead_in(text: str, start: int, end: int) -> bool:
     return not before or before[-1] in _SENTENCE_BEFORE
 
 
+def code_indentation_start(text: str, start: int, end: int, fenced: bool) -> int:
+    """Where a trimmed chunk ``text[start:end]`` starts with the indentation of its first
+    line: at that line's start where only spaces and tabs lie before ``start`` on it and
+    the line is code: ``fenced`` (inside a fenced code block), else not a list item, a
+    quotation or a heading, and the lines from the paragraph's start (or the last line
+    above at the first column, not far back) up to the chunk's first blank line, without
+    the indentation they share (a letter quoted in a novel is indented too), read as code
+    (:func:`looks_like_code`), hold a line indented further (or a doctest prompt) and one
+    that ends like code or is a comment (a poem's lines are indented, but end as prose);
+    else at ``start``. An indentation is part of a line of
+    code (Python's blocks, YAML's nesting): a chunk cut inside code keeps it, as its other
+    lines keep theirs."""
+    line = _line_start(text, start)
+    if line < 0 or line == start or text[line:start].strip(" \t"):
+        return start
+    if fenced:
+        return line
+    if _LIST_OR_QUOTE.match(text, start):
+        return start
+    low = max(0, line - _CODE_CONTEXT)
+    above = _LINE_SPLIT.split(text[low:line])[1 if low else 0 : -1]  # (whole lines)
+    lines: list[str] = []  # the lines above, up to a blank line or one at the first column
+    for each in reversed(above):
+        if not each.strip():
+            break
+        lines.append(each)
+        if each[:1] not in (" ", "\t"):
+            break
+    lines.reverse()
+    blank = _SEPARATOR_ANY.search(text, start, end)
+    lines += _LINE_SPLIT.split(text[line : end if blank is None else blank.start()])
+    shared = min(len(each) - len(each.lstrip(" \t")) for each in lines if each.strip())
+    lines = [each[shared:] for each in lines]
+    dedented = "\n".join(lines)
+    nested = any(_line_kind(each) in (None, _CODE) for each in lines)
+    if nested and any(_line_kind(each.lstrip(" \t")) != 0 for each in lines):
+        return line if looks_like_code(dedented, 0, len(dedented)) else start
+    return start
+
+
+_CODE_CONTEXT = 1024
+"""Code points before a chunk's first line read for the lines of its paragraph above it (a
+line at the first column is as far back as they go: a window of code starts at one)."""
+
+_LIST_OR_QUOTE = re.compile(r"(?:[-*+]|\d{1,9}[.)]|#{1,6})(?:[ \t]|$)|>", re.MULTILINE)
+"""A Markdown list item's marker, a quotation's or a heading's, which an indentation may
+nest (prose)."""
+
+
 def ends_with_heading(text: str, start: int, end: int) -> bool:
     """Whether the last line of ``text[start:end]`` is a heading (:func:`looks_like_heading`)."""
     line = _line_start(text, end)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import partial
 from itertools import accumulate, pairwise
 
+from ..boundaries.blocks import fenced_blocks
 from ..boundaries.levels import (
     FirstSplit,
     Level,
@@ -34,7 +35,7 @@ from ..boundaries.levels import (
     is_recursive,
     splits,
 )
-from ..boundaries.paragraphs import ends_with_heading
+from ..boundaries.paragraphs import code_indentation_start, ends_with_heading
 from ..boundaries.sentences import forget_sentence_starts
 from ..boundaries.separators import SeparatorLevel, is_line_feeds, line_endings
 from ..chunk import SizedSpan, Span, trim_span
@@ -133,7 +134,7 @@ def pack(
     try:
         chunks = _chunks(text, structure, config, start, end, region, measurer, lead)
         check_budget(chunks, config)
-        return without_repeated(
+        chunks = without_repeated(
             text,
             chunks,
             config.chunk_overlap,
@@ -142,8 +143,47 @@ def pack(
             reach,
             config.strip_whitespace,
         )
+        if not config.strip_whitespace:
+            return chunks
+        return with_code_indentation(text, chunks, config, start, end)
     finally:
         forget_sentence_starts()  # overlap read the text's sentences once: let them go
+
+
+def with_code_indentation(
+    text: str, chunks: list[SizedSpan], config: ChunkConfig, low: int, high: int
+) -> list[SizedSpan]:
+    """Trimmed ``chunks`` (of ``text[low:high]``, changed in place) of which each that
+    starts on an indented line of code starts at the line's start instead
+    (:func:`~spansplit.boundaries.paragraphs.code_indentation_start`; the fenced code
+    blocks are read from ``text[low:high]`` once some chunk starts after an indentation),
+    where the chunk stays within the budget and its overlap within ``chunk_overlap``."""
+    fences: list[Span] | None = None
+    count = config.length.count
+    for index, (start, end, _) in enumerate(chunks):
+        if start <= low or text[start - 1] not in " \t":
+            continue
+        if fences is None:
+            fences = [(low + a, low + b) for a, b in fenced_blocks(text[low:high])]
+        at = bisect_right(fences, (start,)) - 1
+        fenced = at >= 0 and fences[at][1] > start and _after_line(text, fences[at][0], start)
+        line = code_indentation_start(text, start, end, fenced)
+        before = chunks[index - 1] if index else None
+        if line == start or line < low or (before is not None and before[0] >= line):
+            continue
+        size = count(text[line:end])
+        if size <= config.chunk_size and (
+            before is None
+            or before[1] <= line
+            or count(text[line : before[1]]) <= config.chunk_overlap
+        ):
+            chunks[index] = (line, end, size)
+    return chunks
+
+
+def _after_line(text: str, line_start: int, position: int) -> bool:
+    """Whether ``position`` lies after the end of the line that starts at ``line_start``."""
+    return LINE_ENDING.search(text, line_start, position) is not None
 
 
 def _chunks(
