@@ -169,7 +169,7 @@ def scans() -> Iterator[list[ScanCall]]:
 def as_pack_gives(text: str, chunks: list[SizedSpan], config: ChunkConfig) -> list[SizedSpan]:
     """The scan's ``chunks`` of the whole ``text`` as :func:`pack` returns them."""
     kept = without_repeated(text, chunks, config.chunk_overlap, config.chunk_size, config.length)
-    return with_code_indentation(text, kept, config, 0, len(text))
+    return with_code_indentation(text, kept, config, 0, len(text), code=False)
 
 
 def scanned_and_general(

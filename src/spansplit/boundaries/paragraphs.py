@@ -351,50 +351,80 @@ def looks_like_lead_in(text: str, start: int, end: int) -> bool:
 def code_indentation_start(text: str, start: int, end: int, fenced: bool) -> int:
     """Where a trimmed chunk ``text[start:end]`` starts with the indentation of its first
     line: at that line's start where only spaces and tabs lie before ``start`` on it and
-    the line is code: ``fenced`` (inside a fenced code block), else not a list item, a
-    quotation or a heading, and the lines from the paragraph's start (or the last line
-    above at the first column, not far back) up to the chunk's first blank line, without
-    the indentation they share (a letter quoted in a novel is indented too), read as code
-    (:func:`looks_like_code`), hold a line indented further (or a doctest prompt) and one
-    that ends like code or is a comment (a poem's lines are indented, but end as prose);
-    else at ``start``. An indentation is part of a line of
-    code (Python's blocks, YAML's nesting): a chunk cut inside code keeps it, as its other
-    lines keep theirs."""
+    the line is code: ``fenced`` (inside a fenced code block), else not a line of prose
+    (:func:`_reads_as_prose`) nor a list item, a Markdown quotation or heading (indented
+    less than four columns), in a paragraph that is no list item, whose
+    lines (from its start or the last line above at the first column, at most
+    :data:`_CODE_CONTEXT_LINES` above) up to the chunk's first blank line, without the
+    indentation they share (a letter quoted in a novel is indented too), read as code
+    (:func:`looks_like_code`) and hold a line indented further; else at ``start``. An
+    indentation is part of a line of code (Python's blocks, YAML's nesting): a chunk cut
+    inside code keeps it, as its other lines keep theirs."""
     line = _line_start(text, start)
     if line < 0 or line == start or text[line:start].strip(" \t"):
         return start
     if fenced:
         return line
-    if _LIST_OR_QUOTE.match(text, start):
-        return start
-    low = max(0, line - _CODE_CONTEXT)
-    above = _LINE_SPLIT.split(text[low:line])[1 if low else 0 : -1]  # (whole lines)
-    lines: list[str] = []  # the lines above, up to a blank line or one at the first column
-    for each in reversed(above):
-        if not each.strip():
-            break
-        lines.append(each)
-        if each[:1] not in (" ", "\t"):
-            break
-    lines.reverse()
+    first_end = _LINES.search(text, start, end)
+    first = text[start : end if first_end is None else first_end.start()].rstrip(" \t")
+    if _reads_as_prose(first) or _markdown_structure(text[line:start], first):
+        return start  # (most prose: one line read)
+    lines = _lines_above(text, line)
+    if lines and _LIST_MARKER.match(lines[0].lstrip(" \t")):
+        return start  # the continuation of a list item
     blank = _SEPARATOR_ANY.search(text, start, end)
     lines += _LINE_SPLIT.split(text[line : end if blank is None else blank.start()])
     shared = min(len(each) - len(each.lstrip(" \t")) for each in lines if each.strip())
     lines = [each[shared:] for each in lines]
     dedented = "\n".join(lines)
     nested = any(_line_kind(each) in (None, _CODE) for each in lines)
-    if nested and any(_line_kind(each.lstrip(" \t")) != 0 for each in lines):
-        return line if looks_like_code(dedented, 0, len(dedented)) else start
-    return start
+    return line if nested and looks_like_code(dedented, 0, len(dedented)) else start
 
+
+def _lines_above(text: str, line: int) -> list[str]:
+    """The lines above the one starting at ``line``, up to a blank line or one at the first
+    column (a window of code starts at one), at most :data:`_CODE_CONTEXT_LINES`, in order."""
+    lines: list[str] = []
+    while line > 0 and len(lines) < _CODE_CONTEXT_LINES:
+        end = line - 2 if text[line - 2 : line] == "\r\n" else line - 1
+        low = max(0, end - _CODE_CONTEXT)
+        found = max(text.rfind("\n", low, end), text.rfind("\r", low, end))
+        if found < 0 and low > 0:
+            break  # (a line longer than that)
+        line = found + 1
+        each = text[line:end]
+        if not each.strip():
+            break
+        lines.append(each)
+        if each[:1] not in (" ", "\t"):
+            break
+    return lines[::-1]
+
+
+def _markdown_structure(indentation: str, first: str) -> bool:
+    """Whether a line with ``indentation`` whose text is ``first`` is a list item, or a
+    quotation or an ATX heading (indented less than four columns, as CommonMark has them;
+    a doctest prompt is none)."""
+    if _LIST_MARKER.match(first):
+        return True
+    shallow = len(indentation.expandtabs(4)) < 4
+    return shallow and (
+        (first.startswith(">") and not first.startswith(">>>"))
+        or _HEADING_MARKER.match(first) is not None
+    )
+
+
+_CODE_CONTEXT_LINES = 8
+"""Lines above a chunk's first line read for the paragraph it lies in."""
 
 _CODE_CONTEXT = 1024
-"""Code points before a chunk's first line read for the lines of its paragraph above it (a
-line at the first column is as far back as they go: a window of code starts at one)."""
+"""Code points a line above may span, at most."""
 
-_LIST_OR_QUOTE = re.compile(r"(?:[-*+]|\d{1,9}[.)]|#{1,6})(?:[ \t]|$)|>", re.MULTILINE)
-"""A Markdown list item's marker, a quotation's or a heading's, which an indentation may
-nest (prose)."""
+_LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+"""A Markdown list item's marker."""
+
+_HEADING_MARKER = re.compile(r"#{1,6}(?:[ \t]|$)")
+"""A Markdown ATX heading's marker."""
 
 
 def ends_with_heading(text: str, start: int, end: int) -> bool:

@@ -74,7 +74,9 @@ class Structure:
     text from both sides of one (a Markdown heading, where sections are not merged). With
     ``heading_lines``, a piece that is a Markdown heading line goes with the text after it
     (see :func:`~spansplit.boundaries.paragraphs.looks_like_heading`); off where the
-    structure places headings itself (Markdown) or the text is code.
+    structure places headings itself (Markdown) or the text is code. ``code``: the text is
+    source code, so a trimmed chunk that starts after a line's indentation keeps it
+    whatever the lines around it (see :func:`with_code_indentation`).
     """
 
     levels: tuple[Level, ...]
@@ -86,6 +88,7 @@ class Structure:
     overlap_blocks: Sequence[Span] = ()
     chunk_starts: Sequence[int] = ()
     heading_lines: bool = True
+    code: bool = False
 
     @property
     def slides(self) -> bool:
@@ -145,29 +148,37 @@ def pack(
         )
         if not config.strip_whitespace:
             return chunks
-        return with_code_indentation(text, chunks, config, start, end)
+        return with_code_indentation(text, chunks, config, start, end, structure.code)
     finally:
         forget_sentence_starts()  # overlap read the text's sentences once: let them go
 
 
 def with_code_indentation(
-    text: str, chunks: list[SizedSpan], config: ChunkConfig, low: int, high: int
+    text: str, chunks: list[SizedSpan], config: ChunkConfig, low: int, high: int, code: bool
 ) -> list[SizedSpan]:
     """Trimmed ``chunks`` (of ``text[low:high]``, changed in place) of which each that
-    starts on an indented line of code starts at the line's start instead
-    (:func:`~spansplit.boundaries.paragraphs.code_indentation_start`; the fenced code
-    blocks are read from ``text[low:high]`` once some chunk starts after an indentation),
-    where the chunk stays within the budget and its overlap within ``chunk_overlap``."""
+    starts on an indented line of code starts at the line's start instead, where the
+    chunk stays within the budget and its overlap within ``chunk_overlap``: any indented
+    line where the text is ``code``, else as
+    :func:`~spansplit.boundaries.paragraphs.code_indentation_start` finds (the fenced code
+    blocks read from ``text[low:high]`` once some chunk starts after an indentation)."""
     fences: list[Span] | None = None
     count = config.length.count
     for index, (start, end, _) in enumerate(chunks):
         if start <= low or text[start - 1] not in " \t":
             continue
-        if fences is None:
-            fences = [(low + a, low + b) for a, b in fenced_blocks(text[low:high])]
-        at = bisect_right(fences, (start,)) - 1
-        fenced = at >= 0 and fences[at][1] > start and _after_line(text, fences[at][0], start)
-        line = code_indentation_start(text, start, end, fenced)
+        if code:  # (the line's start, where only its indentation lies before the chunk)
+            found = max(text.rfind("\n", low, start), text.rfind("\r", low, start))
+            line = found + 1 if found >= 0 or low == 0 else start
+            line = start if text[line:start].strip(" \t") else line
+        else:
+            if fences is None:  # (a region's own fences: a section does not start in one)
+                whole = (low, high) == (0, len(text))
+                region = text if whole else text[low:high]
+                fences = [(low + a, low + b) for a, b in fenced_blocks(region)]
+            at = bisect_right(fences, (start,)) - 1
+            fenced = at >= 0 and fences[at][1] > start and _after_line(text, fences[at][0], start)
+            line = code_indentation_start(text, start, end, fenced)
         before = chunks[index - 1] if index else None
         if line == start or line < low or (before is not None and before[0] >= line):
             continue

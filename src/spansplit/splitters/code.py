@@ -135,6 +135,7 @@ def separator_structure(language: CodeLanguage) -> Structure:
         overlap_level=LINES,
         punctuation=False,
         heading_lines=False,  # ("# comment" lines are code)
+        code=True,
     )
 
 
@@ -209,6 +210,7 @@ class CodeSplitter(BudgetedSplitter):
             punctuation=False,
             overlap_fences=fences,
             heading_lines=False,  # (comments are attached by the syntax tree)
+            code=True,
         )
 
     def spans(self, text: str) -> list[tuple[int, int, int]]:

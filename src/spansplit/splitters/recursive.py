@@ -65,7 +65,9 @@ def separator_structure(levels: tuple[Level, ...], prose: bool, code: bool = Fal
         for level in finest
         if not (code and (level is LINE_BREAKS or getattr(level, "separator", None) == " "))
     )
-    return Structure(levels, isolate=True, punctuation=False, overlap_level=FirstSplit(overlap))
+    return Structure(
+        levels, isolate=True, punctuation=False, overlap_level=FirstSplit(overlap), code=code
+    )
 
 
 class RecursiveSplitter(BudgetedSplitter):
