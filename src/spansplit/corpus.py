@@ -122,8 +122,8 @@ def find_files(
 ) -> FoundFiles:
     """The files of ``inputs`` in a stable order, each once (by real path, in the place
     it was first found, named by the path of an input that names it, else by the first
-    path that is not a symbolic link, if any): a
-    file as given, ``-`` for standard input, a directory's files (all levels with
+    path that is not a symbolic link, if any): a file as given, ``-`` for standard input,
+    a directory's files (all levels with
     ``recursive``; hidden files and folders left out, symlinked folders not followed), and
     the matches of a glob pattern (``**`` with ``recursive``, not through symlinked
     folders), a matched directory giving its files as a directory input does.

@@ -353,13 +353,13 @@ def code_indentation_start(text: str, start: int, end: int, fenced: bool) -> int
     line: at that line's start where only spaces and tabs lie before ``start`` on it and
     the line is code: ``fenced`` (inside a fenced code block), else not a line of prose
     (:func:`_reads_as_prose`) nor a list item, a Markdown quotation or heading (indented
-    less than four columns), in a paragraph that is no list item, whose
-    lines (from its start or the last line above at the first column, at most
-    :data:`_CODE_CONTEXT_LINES` above) up to the chunk's first blank line, without the
-    indentation they share (a letter quoted in a novel is indented too), read as code
-    (:func:`looks_like_code`) and hold a line indented further; else at ``start``. An
-    indentation is part of a line of code (Python's blocks, YAML's nesting): a chunk cut
-    inside code keeps it, as its other lines keep theirs."""
+    less than four columns), in a paragraph that is no list item, whose lines (from its
+    start or the last line above at the first column, at most :data:`_CODE_CONTEXT_LINES`
+    above) up to the chunk's first blank line, without the indentation they share (a
+    letter quoted in a novel is indented too), read as code (:func:`looks_like_code`) and
+    hold a line indented further; else at ``start``. An indentation is part of a line of
+    code (Python's blocks, YAML's nesting): a chunk cut inside code keeps it, as its other
+    lines keep theirs."""
     line = _line_start(text, start)
     if line < 0 or line == start or text[line:start].strip(" \t"):
         return start
