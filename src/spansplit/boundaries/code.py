@@ -1230,7 +1230,8 @@ class SyntaxLevel:
     def definitions(self, depth: int = 2) -> Iterator[Definition]:
         """The definitions of the text up to ``depth`` levels of nesting (2: top-level
         ones and their members), with their leading comments; statements are opened to
-        find definitions inside them (``if TYPE_CHECKING:`` ...)."""
+        find definitions inside them (``if TYPE_CHECKING:`` ...), but for the language's
+        simple statements."""
         # A stack of the units being read, not recursion: statements may nest a thousand
         # levels deep (generated data, a literal of nested lists).
         no_path: tuple[str, ...] = ()
@@ -1246,8 +1247,15 @@ class SyntaxLevel:
                 yield Definition(inner, child.kind, child.start, child.end, own)
                 if levels > 1:
                     stack.append((iter(self.children(child)), inner, levels - 1))
-            elif child.last > child.first:
+            elif child.last > child.first and not self._simple(child):
                 stack.append((iter(self.children(child)), path, levels))
+
+    def _simple(self, unit: Unit) -> bool:
+        """Whether ``unit`` is made of statements that hold no definition (and comments)."""
+        simple, comments = self.language.simple_statements, self.language.comments
+        return bool(simple) and all(
+            item.type in simple or item.type in comments for item in unit.items
+        )
 
 
 class _Line:

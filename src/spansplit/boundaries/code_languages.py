@@ -48,7 +48,9 @@ class CodeLanguage:
     ``namespace N {}`` is an ``expression_statement``): such a statement is named and
     kinded as the definition. ``file_scopes`` are definitions without a body that scope
     the rest of the file (C#'s ``namespace N;``, PHP's ``namespace N;``): their name
-    starts the symbol path of what follows them.
+    starts the symbol path of what follows them. ``simple_statements`` never hold a
+    definition (Python's expression statements: a lambda is none): the search for
+    definitions does not read their parts.
     """
 
     name: str
@@ -64,6 +66,7 @@ class CodeLanguage:
     parses_on: bool = True
     statement_wrappers: frozenset[str] = frozenset()
     file_scopes: frozenset[str] = frozenset()
+    simple_statements: frozenset[str] = frozenset()
 
 
 def _code(*separators: str) -> SeparatorPreset:
@@ -95,6 +98,20 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
         {"function_definition": _NAME, "class_definition": _NAME},
         frozenset({"decorated_definition"}),
         prefixes=frozenset({"decorator"}),
+        simple_statements=frozenset(
+            {
+                "expression_statement",
+                "return_statement",
+                "import_statement",
+                "import_from_statement",
+                "raise_statement",
+                "assert_statement",
+                "delete_statement",
+                "global_statement",
+                "nonlocal_statement",
+                "print_statement",
+            }
+        ),
     ),
     CodeLanguage(
         "javascript",
