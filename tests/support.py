@@ -96,6 +96,7 @@ def check_chunks(
         assert chunk.text, chunk
         if strip:  # (a chunk that starts a line of code keeps its indentation)
             at_line_start = chunk.start == 0 or text[chunk.start - 1] in "\r\n"
+            at_line_start |= chunk.start == 1 and text[0] == "\ufeff"  # (a trimmed mark)
             content = chunk.text.lstrip(" \t") if at_line_start else chunk.text
             assert content == strip_clusters(content) and content, chunk
         assert chunk.size == length(chunk.text) <= chunk_size, chunk

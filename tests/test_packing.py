@@ -981,3 +981,15 @@ def test_a_chunk_that_starts_a_line_of_code_keeps_its_indentation(make: Any) -> 
     chunks = splitter.split(INDENTED_PROSE)
     check_chunks(INDENTED_PROSE, chunks, 60, overlap=splitter.chunk_overlap)
     assert all(not c.text[0].isspace() for c in chunks), [c.text for c in chunks]
+
+
+def test_code_keeps_the_first_lines_indentation_after_a_byte_order_mark() -> None:
+    # The code splitters keep any line's indentation; a byte order mark (trimmed as
+    # whitespace) is no text before the first line's, nor is a region's start.
+    splitter = RecursiveSplitter.from_language("python", 10)
+    for ending in ("\n", "\r\n", "\r"):
+        text = f"\ufeff    x = 1{ending}    y = 2{ending}"
+        chunks = splitter.split(text)
+        check_chunks(text, chunks, 10)
+        assert [c.text for c in chunks] == ["    x = 1", "    y = 2"], ending
+    assert [c.text for c in splitter.split("a = 0;  y = 2\n")] == ["a = 0;", "y = 2"]

@@ -387,7 +387,7 @@ def _lines_above(text: str, line: int) -> list[str]:
     lines: list[str] = []
     while line > 0 and len(lines) < _CODE_CONTEXT_LINES:
         end = line - 2 if text[line - 2 : line] == "\r\n" else line - 1
-        low = max(0, end - _CODE_CONTEXT)
+        low = max(0, end - _CODE_CONTEXT - 1)
         found = max(text.rfind("\n", low, end), text.rfind("\r", low, end))
         if found < 0 and low > 0:
             break  # (a line longer than that)

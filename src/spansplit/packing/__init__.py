@@ -168,9 +168,12 @@ def with_code_indentation(
         if start <= low or text[start - 1] not in " \t":
             continue
         if code:  # (the line's start, where only its indentation lies before the chunk)
-            found = max(text.rfind("\n", low, start), text.rfind("\r", low, start))
-            line = found + 1 if found >= 0 or low == 0 else start
-            line = start if text[line:start].strip(" \t") else line
+            line = start - 1
+            while line > low and text[line - 1] in " \t":
+                line -= 1
+            after_mark = line == 1 and text[0] == BYTE_ORDER_MARK  # (the text's first line)
+            if line > 0 and text[line - 1] not in "\r\n" and not after_mark:
+                line = start  # (after other text on the line)
         else:
             if fences is None:  # (a region's own fences: a section does not start in one)
                 whole = (low, high) == (0, len(text))
