@@ -360,8 +360,8 @@ def code_indentation_start(text: str, start: int, end: int, fenced: bool) -> int
     hold a line indented further; else at ``start``. An indentation is part of a line of
     code (Python's blocks, YAML's nesting): a chunk cut inside code keeps it, as its other
     lines keep theirs."""
-    line = _line_start(text, start)
-    if line < 0 or line == start or text[line:start].strip(" \t"):
+    line = indentation_start(text, start)
+    if line == start:
         return start
     if fenced:
         return line
@@ -379,6 +379,18 @@ def code_indentation_start(text: str, start: int, end: int, fenced: bool) -> int
     dedented = "\n".join(lines)
     nested = any(_line_kind(each) in (None, _CODE) for each in lines)
     return line if nested and looks_like_code(dedented, 0, len(dedented)) else start
+
+
+def indentation_start(text: str, start: int, low: int = 0) -> int:
+    """The start of the line on which only spaces and tabs (its indentation) lie before
+    ``start``, at or after ``low``; ``start`` where other text lies before it there (a
+    byte order mark that starts the text is none)."""
+    line = start
+    while line > low and text[line - 1] in " \t":
+        line -= 1
+    if line == start or line == 0 or text[line - 1] in "\r\n":
+        return line
+    return line if line == 1 and text[0] == "\ufeff" else start
 
 
 def _lines_above(text: str, line: int) -> list[str]:

@@ -35,7 +35,11 @@ from ..boundaries.levels import (
     is_recursive,
     splits,
 )
-from ..boundaries.paragraphs import code_indentation_start, ends_with_heading
+from ..boundaries.paragraphs import (
+    code_indentation_start,
+    ends_with_heading,
+    indentation_start,
+)
 from ..boundaries.sentences import forget_sentence_starts
 from ..boundaries.separators import SeparatorLevel, is_line_feeds, line_endings
 from ..chunk import SizedSpan, Span, trim_span
@@ -167,13 +171,8 @@ def with_code_indentation(
     for index, (start, end, _) in enumerate(chunks):
         if start <= low or text[start - 1] not in " \t":
             continue
-        if code:  # (the line's start, where only its indentation lies before the chunk)
-            line = start - 1
-            while line > low and text[line - 1] in " \t":
-                line -= 1
-            after_mark = line == 1 and text[0] == BYTE_ORDER_MARK  # (the text's first line)
-            if line > 0 and text[line - 1] not in "\r\n" and not after_mark:
-                line = start  # (after other text on the line)
+        if code:
+            line = indentation_start(text, start, low)
         else:
             if fences is None:  # (a region's own fences: a section does not start in one)
                 whole = (low, high) == (0, len(text))
