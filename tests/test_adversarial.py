@@ -25,6 +25,7 @@ from support import check_chunks, peak_memory
 
 import spansplit
 from spansplit import ChunkTooLargeError, RecursiveSplitter
+from spansplit.boundaries.blocks import block_layout, fenced_blocks
 from spansplit.boundaries.graphemes import CLUSTER
 from spansplit.boundaries.paragraphs import paragraph_spans
 from spansplit.boundaries.words import word_spans
@@ -361,6 +362,18 @@ def test_blank_floods_take_little_memory(text: str) -> None:
     if text.isspace():
         assert peak_memory(lambda: spansplit.SentenceSplitter(100).split(text)) < limit
         assert peak_memory(lambda: RecursiveSplitter(100, length="utf8").split(text)) < limit
+
+
+def test_a_flood_of_fence_lines_takes_little_memory() -> None:
+    """Every two lines of ```` ``` ```` are an empty fenced code block: their spans were a
+    list of tuples (15 times the text; the paragraph splitter with overlap reads them), the
+    block layout's fence ends a dict, a list and a set (23-26 times: the Markdown preset
+    reads them); now arrays of offsets."""
+    text = "```\n" * 50_000
+    assert len(fenced_blocks(text)) == 25_000
+    assert fenced_blocks(text)[-1] == (len(text) - 8, len(text) - 1)
+    assert peak_memory(lambda: fenced_blocks(text)) < 2 * sys.getsizeof(text)
+    assert peak_memory(lambda: block_layout(text)) < 8 * sys.getsizeof(text)
 
 
 def test_a_long_run_of_spaces_takes_little_memory() -> None:

@@ -48,7 +48,7 @@ from itertools import chain, pairwise
 from typing import overload
 
 from ..chunk import before_whitespace
-from ..lines import LineWalker, has_lone_cr, offset_typecode, put_sorted
+from ..lines import LineWalker, SpanArray, has_lone_cr, offset_typecode, put_sorted
 from .paragraphs import BLANK_CHARACTERS, leading_blanks_end
 
 HEADING = "heading"
@@ -172,8 +172,8 @@ class BlockLayout:
     """Start of each run of blank lines (outside fences), in order."""
     run_ends: array[int]
     """End of each of those runs: each but one at the end of the text starts a segment."""
-    lead_ends: dict[int, int]
-    """Start of a fence or setext heading -> where it ends."""
+    lead_ends: SpanArray
+    """Each fence or setext heading, from its start to where it ends."""
     underlines: frozenset[int]
 
     def blank_start(self, end: int) -> int:
@@ -186,7 +186,7 @@ class BlockLayout:
         """The segment of ``kind`` from ``first`` to ``end``; ``blank``: where the blank
         lines that end it start, if known (else looked up)."""
         content_end = max(first, self.blank_start(end) if blank is None else blank)
-        return first, content_end, end, kind, self.lead_ends.get(first, first + 1)
+        return first, content_end, end, kind, self.lead_ends.end_of(first, first + 1)
 
     def segments(self) -> Iterator[Segment]:
         """Every segment, in order (one at a time: a megabyte of one-letter paragraphs
@@ -208,13 +208,12 @@ def block_layout(text: str) -> BlockLayout:
     found = _Structure(text, lines)
     size = len(text)
     run_starts, run_ends = found.run_starts, found.run_ends
-    others: set[int] = set()
-    if found.fence_ends:  # the first line after a fence, unless blank lines come first
-        others.update(set(found.fence_ends).difference(run_starts))
-    others.add(run_ends[0] if run_starts and run_starts[0] == 0 else 0)  # the first content
+    # The first line after a fence, unless blank lines come first, and the first content,
     # with the lines that start a block and the first line after blank lines: the runs'
     # ends, merged in (a set of them all took 50 bytes a run)
-    structure = _merged(found.starts.positions, sorted(others), size)
+    first_content = run_ends[0] if run_starts and run_starts[0] == 0 else 0
+    others = _merged(_without(found.fence_ends, run_starts), (first_content,), size)
+    structure = _merged(found.starts.positions, others, size)
     firsts = array(offset_typecode(text), _merged(run_ends, structure, size))
     kinds = found.starts.kinds_of(firsts)
     return BlockLayout(
@@ -222,28 +221,32 @@ def block_layout(text: str) -> BlockLayout:
     )
 
 
-def fenced_blocks(text: str) -> list[tuple[int, int]]:
-    """The spans of the fenced code blocks of ``text``, from the opening fence's line to
-    the closing fence (an unclosed fence runs to the end), in order, without the line
-    ending or blank lines after them: the fences :func:`block_layout` finds, found from
-    the fence lines alone (a tenth of the time) unless a lone CR ends some line."""
-    if "```" not in text and "~~~" not in text:
-        return []
-    if has_lone_cr(text):
-        return fences_by_lines(text)
-    blocks: list[tuple[int, int]] = []
+def fenced_blocks(text: str, start: int = 0, end: int | None = None) -> SpanArray:
+    """The spans of the fenced code blocks of ``text[start:end]`` read alone, from the
+    opening fence's line to the closing fence (an unclosed fence runs to the end), in
+    order, without the line ending or blank lines after them: the fences
+    :func:`block_layout` finds, found from the fence lines alone (a tenth of the time)
+    unless a lone CR ends some line."""
+    stop = len(text) if end is None else end
+    blocks = SpanArray(text)
+    if text.find("```", start, stop) < 0 and text.find("~~~", start, stop) < 0:
+        return blocks
+    if has_lone_cr(text, start, stop):
+        for opened, closed in fences_by_lines(text[start:stop]):
+            blocks.put(start + opened, start + closed)
+        return blocks
     opened, char, length = -1, "", 0
-    first = _FIRST_FENCE_LINE.match(text)
-    for line in chain([first] if first else [], _FENCE_LINE.finditer(text)):
+    first = _FIRST_FENCE_LINE.match(text, start, stop)
+    for line in chain([first] if first else [], _FENCE_LINE.finditer(text, start, stop)):
         fence, rest = line[1], text[line.end(1) : line.end()]
         if opened >= 0:
             if fence[0] == char and len(fence) >= length and not rest.strip():
-                blocks.append((opened, before_whitespace(text, opened, line.end())))
+                blocks.put(opened, before_whitespace(text, opened, line.end()))
                 opened = -1
         elif not (fence[0] == "`" and "`" in rest):
             opened, char, length = line.start() + (line is not first), fence[0], len(fence)
     if opened >= 0:
-        blocks.append((opened, before_whitespace(text, opened, len(text))))
+        blocks.put(opened, before_whitespace(text, opened, stop))
     return blocks
 
 
@@ -253,7 +256,7 @@ def fences_by_lines(text: str) -> list[tuple[int, int]]:
     fence_ends = set(found.fence_ends)
     return sorted(
         (start, before_whitespace(text, start, end))
-        for start, end in found.lead_ends.items()
+        for start, end in found.lead_ends
         if end in fence_ends
     )
 
@@ -263,6 +266,15 @@ _FENCE_LINE = re.compile("\n {0,3}(`{3,}|~{3,})[^\n]*")
 (a literal first: searched at C speed)."""
 _FIRST_FENCE_LINE = re.compile("\ufeff? {0,3}(`{3,}|~{3,})[^\n]*")
 """:data:`_FENCE_LINE` as the text's first line, after its byte order mark if any."""
+
+
+def _without(values: Iterable[int], removed: Sequence[int]) -> Iterator[int]:
+    """``values`` (ascending) but those in ``removed`` (ascending)."""
+    at = 0
+    for value in values:
+        at = bisect_left(removed, value, at)
+        if at == len(removed) or removed[at] != value:
+            yield value
 
 
 def _merged(one: Iterable[int], other: Iterable[int], stop: int) -> Iterator[int]:
@@ -301,8 +313,8 @@ class _Structure:
         # A byte order mark is not part of what a reader sees: "\ufeff# Title" is a heading.
         self.bom = 1 if text[:1] == "\ufeff" else 0
         self.starts = _StartKinds(offset_typecode(text))  # line -> kind of its block
-        self.lead_ends: dict[int, int] = {}  # fence or setext heading -> where it ends
-        self.fence_ends: list[int] = []
+        self.lead_ends = SpanArray(text)  # a fence or setext heading, to where it ends
+        self.fence_ends = array(offset_typecode(text))
         self.underlines: list[int] = []
         # Runs of blank lines outside fences (blank lines inside a fence are code).
         self.run_starts = array(offset_typecode(text))
@@ -374,7 +386,7 @@ class _Structure:
                 close = _FENCE_CLOSE.match(text, pos, end)
                 if close and close[1][0] == fence_char and len(close[1]) >= fence_length:
                     self.fence_ends.append(end)
-                    lead_ends[fence_start] = end
+                    lead_ends.put(fence_start, end)
                     fence_start = -1
                     structure_end, after_container = end, False
                 continue
@@ -394,7 +406,7 @@ class _Structure:
                 and (heading := self._setext(start, structure_end, after_container)) is not None
             ):
                 starts[heading] = HEADING
-                lead_ends[heading] = end
+                lead_ends.put(heading, end)
                 self.underlines.append(start)
                 structure_end, after_container = end, False
             elif char in "*-_" and _RULE.match(text, pos, end):
@@ -407,7 +419,7 @@ class _Structure:
                 structure_end, after_container = end, True
         if fence_start >= 0:  # an unclosed fence runs to the end
             self.fence_ends.append(size)
-            lead_ends[fence_start] = size
+            lead_ends.put(fence_start, size)
 
     def _continues_paragraph(self, start: int, structure_end: int) -> bool:
         """Whether the line above the one at ``start`` is paragraph text."""
@@ -488,7 +500,7 @@ def _cuts_of(text: str) -> dict[str, array[int]]:
         blank lines)."""
         first = firsts[index]
         content_end = layout.blank_start(end_of(index))
-        return layout.lead_ends.get(first, lines.end(first)) >= content_end
+        return layout.lead_ends.end_of(first, lines.end(first)) >= content_end
 
     content = firsts[0] if firsts else lines.size  # where the first content line starts
     # (arrays, not lists or sets of ints: a megabyte of headings took 30 times the text)
@@ -499,13 +511,16 @@ def _cuts_of(text: str) -> dict[str, array[int]]:
         at = bisect_left(after_bare, end)
         return at < len(after_bare) and after_bare[at] == end
 
-    fence_starts = [f for f, kind in zip(firsts, kinds) if kind == CODE]
+    fences = layout.lead_ends  # (fences do not overlap: their starts and ends ascend)
+    fence_bounds = (
+        bound
+        for first, kind in zip(firsts, kinds)
+        if kind == CODE
+        for bound in (first, fences.end_of(first, lines.size))
+    )
     found = {
         "heading": array(code, (firsts[index] for index in headings)),
-        "fence": array(
-            code,
-            sorted({*fence_starts, *(layout.lead_ends[f] for f in fence_starts)} - {lines.size}),
-        ),
+        "fence": array(code, _merged(fence_bounds, (), lines.size)),
         # After a thematic break: it closes what is before it (and alone it says nothing).
         "rule": array(code, [lines.end(f) for f, kind in zip(firsts, kinds) if kind == RULE]),
         # Every run of blank lines but one ending the text or before the first content

@@ -45,7 +45,7 @@ from ..boundaries.separators import SeparatorLevel, is_line_feeds, line_endings
 from ..chunk import SizedSpan, Span, trim_span
 from ..config import ChunkConfig
 from ..errors import InconsistentLengthError
-from ..lines import LINE_ENDING
+from ..lines import LINE_ENDING, SpanArray
 from ..sizing.base import CODE_POINTS, LengthFunction, TextMeasurer
 from . import windows
 from .merge import OverlapSearch, adds_too_little, holds_content, merge, sentence_kinds
@@ -166,7 +166,7 @@ def with_code_indentation(
     line where the text is ``code``, else as
     :func:`~spansplit.boundaries.paragraphs.code_indentation_start` finds (the fenced code
     blocks read from ``text[low:high]`` once some chunk starts after an indentation)."""
-    fences: list[Span] | None = None
+    fences: SpanArray | None = None
     count = config.length.count
     for index, (start, end, _) in enumerate(chunks):
         if start <= low or text[start - 1] not in " \t":
@@ -175,9 +175,7 @@ def with_code_indentation(
             line = indentation_start(text, start, low)
         else:
             if fences is None:  # (a region's own fences: a section does not start in one)
-                whole = (low, high) == (0, len(text))
-                region = text if whole else text[low:high]
-                fences = [(low + a, low + b) for a, b in fenced_blocks(region)]
+                fences = fenced_blocks(text, low, high)
             at = bisect_right(fences, (start,)) - 1
             fenced = at >= 0 and fences[at][1] > start and _after_line(text, fences[at][0], start)
             line = code_indentation_start(text, start, end, fenced)

@@ -218,7 +218,6 @@ class OverlapSearch:
     ) -> None:
         self.text = text
         self.blocks = blocks  # (see Structure.overlap_blocks)
-        self._block_starts = [start for start, _ in blocks]
         self.measurer = measurer
         self.level = level
         self.boundaries = boundaries
@@ -307,7 +306,7 @@ class OverlapSearch:
         """``[low, tail)`` in ranges without the inside of the blocks that end by ``end``
         (a block's own start stays: overlap may take it whole)."""
         ranges: list[Span] = []
-        index = bisect_left(self._block_starts, tail) - 1
+        index = bisect_left(self.blocks, (tail,)) - 1  # the last block starting before tail
         while index >= 0 and self.blocks[index][1] > low:
             block_start, block_end = self.blocks[index]
             if block_end <= end:  # (a block the chunk ends inside is not closed)
