@@ -964,4 +964,4 @@ def test_fenced_blocks_are_the_fences_the_block_layout_finds(lines: list[str], e
     """The fence lines alone give the fenced blocks that the whole line-by-line pass does
     (what ParagraphSplitter's overlap reads; a lone CR takes the line-by-line pass)."""
     text = ending.join(lines)
-    assert list(fenced_blocks(text)) == fences_by_lines(text)
+    assert fenced_blocks(text) == fences_by_lines(text)

@@ -98,7 +98,7 @@ class SpanArray(Sequence[tuple[int, int]]):
         """Add (or change) the span that starts at ``start``; spans mostly come in order."""
         put_sorted(self.starts, self.ends, start, end)
 
-    def end_of(self, start: int, default: int) -> int:
+    def span_end(self, start: int, default: int) -> int:
         """The end of the span that starts at ``start``, else ``default``."""
         at = bisect_left(self.starts, start)
         found = at < len(self.starts) and self.starts[at] == start
@@ -106,6 +106,17 @@ class SpanArray(Sequence[tuple[int, int]]):
 
     def __len__(self) -> int:
         return len(self.starts)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return zip(self.starts, self.ends)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # (mutable)
+
+    def __repr__(self) -> str:
+        return f"SpanArray({list(self)!r})"
 
     @overload
     def __getitem__(self, index: int) -> tuple[int, int]: ...

@@ -186,7 +186,7 @@ class BlockLayout:
         """The segment of ``kind`` from ``first`` to ``end``; ``blank``: where the blank
         lines that end it start, if known (else looked up)."""
         content_end = max(first, self.blank_start(end) if blank is None else blank)
-        return first, content_end, end, kind, self.lead_ends.end_of(first, first + 1)
+        return first, content_end, end, kind, self.lead_ends.span_end(first, first + 1)
 
     def segments(self) -> Iterator[Segment]:
         """Every segment, in order (one at a time: a megabyte of one-letter paragraphs
@@ -222,11 +222,12 @@ def block_layout(text: str) -> BlockLayout:
 
 
 def fenced_blocks(text: str, start: int = 0, end: int | None = None) -> SpanArray:
-    """The spans of the fenced code blocks of ``text[start:end]`` read alone, from the
-    opening fence's line to the closing fence (an unclosed fence runs to the end), in
-    order, without the line ending or blank lines after them: the fences
-    :func:`block_layout` finds, found from the fence lines alone (a tenth of the time)
-    unless a lone CR ends some line."""
+    """The spans of the fenced code blocks of ``text[start:end]`` read alone (``start``
+    and ``end`` within the text; the spans are offsets into ``text``), from the opening
+    fence's line to the closing fence (an unclosed fence runs to the end), in order,
+    without the line ending or blank lines after them: the fences :func:`block_layout`
+    finds, found from the fence lines alone (a tenth of the time) unless a lone CR ends
+    some line."""
     stop = len(text) if end is None else end
     blocks = SpanArray(text)
     if text.find("```", start, stop) < 0 and text.find("~~~", start, stop) < 0:
@@ -500,7 +501,7 @@ def _cuts_of(text: str) -> dict[str, array[int]]:
         blank lines)."""
         first = firsts[index]
         content_end = layout.blank_start(end_of(index))
-        return layout.lead_ends.end_of(first, lines.end(first)) >= content_end
+        return layout.lead_ends.span_end(first, lines.end(first)) >= content_end
 
     content = firsts[0] if firsts else lines.size  # where the first content line starts
     # (arrays, not lists or sets of ints: a megabyte of headings took 30 times the text)
@@ -511,12 +512,12 @@ def _cuts_of(text: str) -> dict[str, array[int]]:
         at = bisect_left(after_bare, end)
         return at < len(after_bare) and after_bare[at] == end
 
-    fences = layout.lead_ends  # (fences do not overlap: their starts and ends ascend)
+    # Each fence's start and end (its lead): fences do not overlap, so these ascend.
     fence_bounds = (
         bound
         for first, kind in zip(firsts, kinds)
         if kind == CODE
-        for bound in (first, fences.end_of(first, lines.size))
+        for bound in (first, layout.lead_ends.span_end(first, lines.size))
     )
     found = {
         "heading": array(code, (firsts[index] for index in headings)),
