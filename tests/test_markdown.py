@@ -547,6 +547,26 @@ def test_headings_with_no_blank_line_between_reach_the_parser_a_stretch_at_a_tim
 
 @pytest.mark.parametrize(
     "unit",
+    ["```\n", "~~~ py\nx = 1\n~~~\nText after it.\n", "```\n```\n> a quote\n", "- item\n```\n"],
+)
+def test_fenced_blocks_with_no_blank_line_between_reach_the_parser_a_stretch_at_a_time(
+    given_lengths: list[int], unit: str
+) -> None:
+    """A stretch ended only after a blank line or before a heading: fenced code blocks one
+    after another were parsed whole (a megabyte of fence lines: 13-16 times the text at the
+    peak, most of it the parser's)."""
+    text = unit * (300_000 // len(unit))
+    assert _read_in_stretches(text, markdown_boundaries.STRETCH_CHARS) == _read_in_stretches(
+        text, len(text) + 1
+    )
+    given_lengths.clear()
+    MarkdownLayout(text)
+    assert max(given_lengths) < markdown_boundaries.STRETCH_CHARS + 64
+    assert sum(given_lengths) < 1.01 * len(text)
+
+
+@pytest.mark.parametrize(
+    "unit",
     ["## Release\n- a fix\n- another\n\n", "Changes:\n- a fix\n\n", "[^n]: a note\n\n"],
 )
 def test_a_stretch_ends_after_a_list_whose_range_ends_in_a_blank_line(

@@ -63,11 +63,13 @@ FRONT_MATTER = re.compile(
 ``#`` comment) or none, and the next ``---`` or ``...`` line. (A text that opens with a thematic
 break and a paragraph is Markdown, not front matter.)"""
 
-_STRETCH_END = re.compile(r"\n[ \t]*\r?\n[ \t\r\n]*[^\n]*\n?|\n(?=#{1,6}(?![^ \t\r\n]))[^\n]*\n?")
+_STRETCH_END = re.compile(
+    r"\n[ \t]*\r?\n[ \t\r\n]*[^\n]*\n?|\n(?=#{1,6}(?![^ \t\r\n])|```|~~~)[^\n]*\n?"
+)
 """A blank line, any more, and the line after them, or a line that starts with an ATX
-heading's marks (``# Title``, a run of headings has no blank line): where a stretch ends
-(see :func:`_parse`). (No group is repeated: the pattern keeps no state per line of a long
-run of blank lines.)"""
+heading's marks (``# Title``, a run of headings has no blank line) or a code fence (fenced
+blocks one after another): where a stretch ends (see :func:`_parse`). (No group is
+repeated: the pattern keeps no state per line of a long run of blank lines.)"""
 _BLANK_LINE = re.compile(rb"\n[ \t]*\r?\n")
 """A blank line (with the line ending before it) in UTF-8 where no line ends in a lone CR."""
 _BLOCKS_TRIED = 4
@@ -89,6 +91,8 @@ _NEWER_CASE_PAIRS = (
 _NEWER_CASE_FOLDS = {ord(b): a for a, b in zip(_NEWER_CASE_PAIRS[::2], _NEWER_CASE_PAIRS[1::2])}
 _ATX_HEADING = re.compile(rb" {0,3}#{1,6}(?![^ \t\r\n])")
 """The start of an ATX heading (``# Title``), which is one line and means the same alone."""
+_CODE_FENCE = re.compile(rb" {0,3}(?:```|~~~)")
+"""The start of a fenced code block's opening fence, which means the same alone."""
 _HEADINGS_PER_PARSE = 1024
 """How many headings :func:`_relink` gives the parser at once."""
 
@@ -1012,13 +1016,20 @@ def _parse(
                     cut = blank.end()
                     break
                 if (
-                    tree.kinds[last] == _HEADING
+                    (
+                        (tree.kinds[last] == _HEADING and _ATX_HEADING.match(data, first_dropped))
+                        or (
+                            tree.kinds[last] == _CODE
+                            and tree.marks[last] == 1
+                            and _CODE_FENCE.match(data, first_dropped)
+                        )
+                    )
                     and kept_end <= first_dropped
                     and not data[kept_end:first_dropped].strip()
-                    and _ATX_HEADING.match(data, first_dropped)
                 ):
-                    # A top-level ATX heading after nothing but line endings closes every
-                    # block before it and is one line: the parse may start again there.
+                    # A top-level ATX heading or fenced code block after nothing but line
+                    # endings closes every block before it, and its first line opens it
+                    # alone: the parse may start again there.
                     cut = first_dropped
                     break
                 # (the line before the first dropped block is blank: a stretch starts with a
