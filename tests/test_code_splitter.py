@@ -1319,6 +1319,29 @@ def test_a_chunk_of_several_methods_of_one_go_type_lies_in_that_type() -> None:
     assert code_boundaries._shared_scope([("P", "f"), ("Q", "f")]) == ()
 
 
+def test_a_piece_of_a_minified_line_across_methods_of_one_type_lies_in_that_type() -> None:
+    """On one line over budget, a piece across two Go methods of ``T`` (or two C++
+    members of ``P`` defined out of the class) had no symbols, where the same methods on
+    lines of their own give ``T``; two plain functions still share none."""
+    for language in ("go", "cpp", "javascript"):
+        needs_grammar(language)
+    go = (
+        "package p\ntype T struct{}\nfunc (t T) Alpha() int { x := 1; y := 2; return x + y"
+        " + 3 + 4 + 5 + 6 + 7 + 8 }; func (t T) Beta() int { a := 1; b := 2; return a * b *"
+        " 3 * 4 * 5 * 6 * 7 * 8 }\n"
+    )
+    across = [c for c in split_code(go, "go", 60) if "Alpha" not in c.text and "}; fu" in c.text]
+    assert [c.metadata["symbols"] for c in across] == [["T"]]
+    cpp = (
+        "void P::alpha(int x) { int y = x + 1; int z = y * 2; return; } "
+        "void P::beta(int x) { int y = x - 1; int z = y / 2; return; }\n"
+    )
+    paths = [c.metadata["symbols"] for c in split_code(cpp, "cpp", 50)]
+    assert paths == [["P", "alpha"], ["P"], ["P", "beta"]]
+    js = "function alpha(){var x=1;return x+2+3+4+5+6};function beta(){var a=1;return a*2*3}\n"
+    assert [] in [c.metadata["symbols"] for c in split_code(js, "javascript", 30)]
+
+
 @pytest.mark.parametrize("language", ["javascript", "typescript"])
 def test_object_literal_members_and_commonjs_exports_are_named(language: str) -> None:
     """A namespace object's functions and CommonJS exports had no name (no symbols, no

@@ -1156,7 +1156,16 @@ class SyntaxLevel:
         if index < 0 or items[index].node.end_byte < high:
             # (a line whose one node holds only part of it: see _partly_held_kind)
             kinds = _enclosing_kind(items[0].node, low, high) if len(items) == 1 else []
-            return [], kinds, elsewhere
+            # Definitions of one scope by name on one line (minified Go methods of one
+            # type): a piece across them lies in that scope, as across lines.
+            spanned = [
+                definition_name(item.node, self.language) or ()
+                for item in items[max(index, 0) :]
+                if item.named
+                and item.type not in self.language.comments
+                and item.node.start_byte < high
+            ]
+            return list(_shared_scope(spanned)), kinds, elsewhere
         definitions, wrappers = self.language.definitions, self.language.wrappers
         names: list[str] = []
         kind = ""
