@@ -1322,7 +1322,8 @@ def test_a_chunk_of_several_methods_of_one_go_type_lies_in_that_type() -> None:
 def test_a_piece_of_a_minified_line_across_methods_of_one_type_lies_in_that_type() -> None:
     """On one line over budget, a piece across two Go methods of ``T`` (or two C++
     members of ``P`` defined out of the class) had no symbols, where the same methods on
-    lines of their own give ``T``; two plain functions still share none."""
+    lines of their own give ``T``; two plain functions still share none. A piece of a
+    ``var`` before a method on its line had the method's symbols."""
     for language in ("go", "cpp", "javascript"):
         needs_grammar(language)
     go = (
@@ -1340,6 +1341,23 @@ def test_a_piece_of_a_minified_line_across_methods_of_one_type_lies_in_that_type
     assert paths == [["P", "alpha"], ["P"], ["P", "beta"]]
     js = "function alpha(){var x=1;return x+2+3+4+5+6};function beta(){var a=1;return a*2*3}\n"
     assert [] in [c.metadata["symbols"] for c in split_code(js, "javascript", 30)]
+    # A piece of a statement before the line's definition is not in that definition, and
+    # a piece across several nodes has their kinds (it had the line's first node's).
+    go = "package p\nvar T = 1;func (x T) a(){ y := 2; _ = y; z := 3; _ = z }\n"
+    described = [
+        (c.text, c.metadata["symbols"], c.metadata["node_kinds"]) for c in split_code(go, "go", 12)
+    ]
+    assert described[1:3] == [
+        ("var T = ", [], ["var_declaration"]),
+        ("1;func (x ", [], ["var_declaration", "method_declaration"]),
+    ]
+    assert described[3][1] == ["T", "a"]
+    go = "package p\ntype T int;func (t T) A(){x:=1;_=x};func (t T) B(){y:=2;_=y}\n"
+    across = split_code(go, "go", 30)[1]
+    assert (across.metadata["symbols"], across.metadata["node_kinds"]) == (
+        ["T"],
+        ["method_declaration"],
+    )
 
 
 @pytest.mark.parametrize("language", ["javascript", "typescript"])

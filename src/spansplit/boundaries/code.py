@@ -883,19 +883,20 @@ class SyntaxLevel:
             units.append(unit)
         return units + pending
 
-    def _unit(self, group: list[_Item]) -> Unit:
+    def _main_item(self, group: list[_Item]) -> _Item | None:
+        """The item that gives a unit of ``group`` its kind and name: its first named item
+        but a comment, or where that defines nothing, a definition after it (C's "static
+        MACRO int f(...)", read as a declaration, then the function; minified code)."""
         comments = self.language.comments
+        main = next((item for item in group if item.named and item.type not in comments), None)
+        if main is not None and len(group) > 1 and not self._defines(main):
+            main = next((item for item in group if self._defines(item)), main)
+        return main
+
+    def _unit(self, group: list[_Item]) -> Unit:
         first = group[0].first
         last = group[0].last if len(group) == 1 else max(item.last for item in group)
-        main = None
-        for item in group:
-            if item.named and item.type not in comments:
-                main = item
-                break
-        if main is not None and len(group) > 1 and not self._defines(main):
-            # A definition after something else on its first line (C's "static MACRO int
-            # f(...)", read as a declaration, then the function) names the unit.
-            main = next((item for item in group if self._defines(item)), main)
+        main = self._main_item(group)
         start, end = self.row_starts[first], self._row_end(last)
         if main is None:
             comment = next((item for item in group if item.named), None)
@@ -1154,18 +1155,21 @@ class SyntaxLevel:
         main = line.main
         elsewhere = main is not None and not (main.start_byte <= low and high <= main.end_byte)
         if index < 0 or items[index].node.end_byte < high:
-            # (a line whose one node holds only part of it: see _partly_held_kind)
-            kinds = _enclosing_kind(items[0].node, low, high) if len(items) == 1 else []
-            # Definitions of one scope by name on one line (minified Go methods of one
-            # type): a piece across them lies in that scope, as across lines.
+            if len(items) == 1:  # (one node that holds only part of the line)
+                return [], _enclosing_kind(items[0].node, low, high), elsewhere
+            # Several nodes of a minified line: their kinds, and where they are definitions
+            # of one scope by name (Go's methods of one type), that scope, as across lines.
             spanned = [
-                definition_name(item.node, self.language) or ()
+                item.node
                 for item in items[max(index, 0) :]
                 if item.named
+                and not item.node.is_extra  # (a comment, Python's backslash continuation)
                 and item.type not in self.language.comments
                 and item.node.start_byte < high
             ]
-            return list(_shared_scope(spanned)), kinds, elsewhere
+            scopes = [definition_name(node, self.language) or () for node in spanned]
+            kinds = list(dict.fromkeys(node.type for node in spanned))
+            return list(_shared_scope(scopes)), kinds, elsewhere
         definitions, wrappers = self.language.definitions, self.language.wrappers
         names: list[str] = []
         kind = ""
@@ -1283,10 +1287,8 @@ class _Line:
         first = unit.items[0].node
         self.byte = first.start_byte - first.start_point.column
         self.item_starts = [item.node.start_byte for item in unit.items]  # ascending
-        comments = level.language.comments
-        self.main = next(
-            (item.node for item in unit.items if item.named and item.type not in comments), None
-        )
+        main = level._main_item(unit.items)
+        self.main = None if main is None else main.node
 
 
 class _Descent:
