@@ -527,34 +527,25 @@ def test_a_long_document_reaches_the_parser_a_stretch_at_a_time(given_lengths: l
 
 
 @pytest.mark.parametrize(
-    "unit", ["# a\n## b\n", "## Release 1.0\nFixed a leak.\n", "## Notes\n```\n# a comment\n```\n"]
+    "unit",
+    [
+        "# a\n## b\n",
+        "## Release 1.0\nFixed a leak.\n",
+        "## Notes\n```\n# a comment\n```\n",
+        "```\n",
+        "~~~ py\nx = 1\n~~~\nText after it.\n",
+        "```\n```\n> a quote\n",
+        "- item\n```\n",
+    ],
 )
-def test_headings_with_no_blank_line_between_reach_the_parser_a_stretch_at_a_time(
+def test_headings_or_fences_with_no_blank_line_between_reach_the_parser_a_stretch_at_a_time(
     given_lengths: list[int], unit: str
 ) -> None:
     """A stretch ended only after a blank line: a run of headings with none between them
     (a generated outline, a changelog) was parsed whole, and the parser's events for a
-    megabyte of ``# a`` lines took 31 times the text."""
-    text = unit * (300_000 // len(unit))
-    assert _read_in_stretches(text, markdown_boundaries.STRETCH_CHARS) == _read_in_stretches(
-        text, len(text) + 1
-    )
-    given_lengths.clear()
-    MarkdownLayout(text)
-    assert max(given_lengths) < markdown_boundaries.STRETCH_CHARS + 64
-    assert sum(given_lengths) < 1.01 * len(text)
-
-
-@pytest.mark.parametrize(
-    "unit",
-    ["```\n", "~~~ py\nx = 1\n~~~\nText after it.\n", "```\n```\n> a quote\n", "- item\n```\n"],
-)
-def test_fenced_blocks_with_no_blank_line_between_reach_the_parser_a_stretch_at_a_time(
-    given_lengths: list[int], unit: str
-) -> None:
-    """A stretch ended only after a blank line or before a heading: fenced code blocks one
-    after another were parsed whole (a megabyte of fence lines: 13-16 times the text at the
-    peak, most of it the parser's)."""
+    megabyte of ``# a`` lines took 31 times the text; then, ending before a heading too,
+    fenced code blocks one after another (a megabyte of fence lines: 13-16 times the text
+    at the peak, most of it the parser's)."""
     text = unit * (300_000 // len(unit))
     assert _read_in_stretches(text, markdown_boundaries.STRETCH_CHARS) == _read_in_stretches(
         text, len(text) + 1
