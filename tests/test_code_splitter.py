@@ -1360,6 +1360,32 @@ def test_a_piece_of_a_minified_line_across_methods_of_one_type_lies_in_that_type
     )
 
 
+def test_a_namespace_without_a_body_on_a_minified_line_scopes_the_code_after_it() -> None:
+    """``namespace N;`` scopes what follows it in the file; on a minified line, the pieces
+    after it had no ``N`` in their path (lines of their own had it). PHP's several such
+    namespaces on one line each scope the code up to the next."""
+    for language in ("csharp", "php"):
+        needs_grammar(language)
+    minified = "namespace N;class A{void F(){int x=1;}void G(){int y=2;}}"
+    on_lines = "namespace N;\nclass A{void F(){int x=1;}void G(){int y=2;}}\n"
+    for text in (minified, on_lines):
+        paths = [(c.text.strip(), c.metadata["symbols"]) for c in split_code(text, "csharp", 20)]
+        assert paths[0][1] == ["N"]
+        assert all(path[:2] == ["N", "A"] for _, path in paths[1:]), paths
+    # Comments above it: the chunk from them on names N once.
+    commented = "// c\n" + minified
+    first = split_code(commented, "csharp", 34)[0]
+    assert (first.text, first.metadata["symbols"]) == ("// c\nnamespace N;class A{void ", ["N"])
+    php = "<?php namespace A;function f(){return 1;}namespace B;function g(){return 2;}"
+    paths = [(c.text, c.metadata["symbols"]) for c in split_code(php, "php", 14)]
+    assert paths[3:] == [
+        ("f(){return ", ["A", "f"]),
+        ("1;}namespace ", ["A"]),
+        ("B;function ", ["B"]),
+        ("g(){return 2;}", ["B", "g"]),
+    ]
+
+
 @pytest.mark.parametrize("language", ["javascript", "typescript"])
 def test_object_literal_members_and_commonjs_exports_are_named(language: str) -> None:
     """A namespace object's functions and CommonJS exports had no name (no symbols, no

@@ -35,7 +35,7 @@ from .code_languages import CodeLanguage
 from .levels import Level
 
 if TYPE_CHECKING:
-    from tree_sitter import Node, Parser, Tree
+    from tree_sitter import Node, Parser, Point, Tree
 
 _THREAD = threading.local()
 _BODY_FIELDS = ("body",)
@@ -1014,7 +1014,9 @@ class SyntaxLevel:
         if scopes:
             at = bisect_right(scopes, (start, len(self.text) + 1)) - 1
             if at >= 0 and end > scopes[at][1]:
-                path = [*scopes[at][2], *path]
+                _, scope_end, name = scopes[at]
+                if not (start < scope_end and path[: len(name)] == list(name)):
+                    path = [*name, *path]  # (unless the walk found it: from its comments on)
         return path, kinds
 
     def scope_after(self, position: int) -> tuple[str, ...]:
@@ -1025,8 +1027,10 @@ class SyntaxLevel:
 
     def _file_scopes(self) -> list[tuple[int, int, tuple[str, ...]]]:
         """Where each top-level definition without a body that scopes the file after it
-        (C#'s ``namespace N;``, PHP's, of which a file may hold several) lies, and its
-        name, in order; a scope inherited from the text before comes first, at 0."""
+        (C#'s ``namespace N;``, PHP's, of which a file may hold several) starts and what a
+        chunk must pass to lie in it (its unit's end, or its own where more code follows
+        it on its line, as in minified code), and its name, in order; a scope inherited
+        from the text before comes first, at 0."""
         if self._scopes is not None:
             return self._scopes
         self._scopes = [(0, 0, self._inherited)] if self._inherited else []
@@ -1035,10 +1039,26 @@ class SyntaxLevel:
             for child in self.children(self.root):
                 if child.kind in scopes and child.name:
                     own = child.attached[1] if child.attached is not None else child
-                    node = next((item.node for item in own.items if item.type in scopes), None)
-                    if node is not None and node.child_by_field_name("body") is None:
-                        self._scopes.append((child.start, child.end, child.name))
+                    nodes = [
+                        item.node
+                        for item in own.items
+                        if item.type in scopes and item.node.child_by_field_name("body") is None
+                    ]
+                    for index, node in enumerate(nodes if _one_line(own) else nodes[:1]):
+                        start = child.start if index == 0 else self._offset(node.start_point)
+                        name = child.name if index == 0 else definition_name(node, self.language)
+                        end = self._offset(node.end_point)
+                        if end >= before_whitespace(self.text, end, own.end):
+                            end = own.end  # (nothing follows it on its line)
+                        self._scopes.append((start, end, name or ()))
         return self._scopes
+
+    def _offset(self, point: Point) -> int:
+        """The code point offset of the tree's ``point`` (a row and a column in bytes)."""
+        row, column = point
+        row_start = self.row_starts[row]
+        head = self.text[row_start : row_start + column].encode("utf-8", "surrogatepass")
+        return row_start + len(head[:column].decode("utf-8", "surrogatepass"))
 
     def _describe(self, start: int, end: int) -> tuple[list[str], list[str]]:
         """The symbol path of the deepest definition holding ``text[start:end]`` and the
