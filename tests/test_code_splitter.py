@@ -1360,30 +1360,45 @@ def test_a_piece_of_a_minified_line_across_methods_of_one_type_lies_in_that_type
     )
 
 
-def test_a_namespace_without_a_body_on_a_minified_line_scopes_the_code_after_it() -> None:
-    """``namespace N;`` scopes what follows it in the file; on a minified line, the pieces
-    after it had no ``N`` in their path (lines of their own had it). PHP's several such
-    namespaces on one line each scope the code up to the next."""
+def test_a_namespace_without_a_body_scopes_the_code_after_its_declaration() -> None:
+    """``namespace N;`` scopes what follows it up to the next one. On a minified line the
+    pieces after it had no ``N`` in their path (lines of their own had it); a class that
+    starts on its line was left out of the path of its members; code before it on its line
+    is not in it, nor is a chunk that reaches the next one's declaration."""
     for language in ("csharp", "php"):
         needs_grammar(language)
+
+    def paths(text: str, language: str, size: int) -> list[tuple[str, list[str]]]:
+        return [(c.text, c.metadata["symbols"]) for c in split_code(text, language, size)]
+
     minified = "namespace N;class A{void F(){int x=1;}void G(){int y=2;}}"
     on_lines = "namespace N;\nclass A{void F(){int x=1;}void G(){int y=2;}}\n"
     for text in (minified, on_lines):
-        paths = [(c.text.strip(), c.metadata["symbols"]) for c in split_code(text, "csharp", 20)]
-        assert paths[0][1] == ["N"]
-        assert all(path[:2] == ["N", "A"] for _, path in paths[1:]), paths
-    # Comments above it: the chunk from them on names N once.
-    commented = "// c\n" + minified
-    first = split_code(commented, "csharp", 34)[0]
-    assert (first.text, first.metadata["symbols"]) == ("// c\nnamespace N;class A{void ", ["N"])
+        found = paths(text, "csharp", 20)
+        assert found[0][1] == ["N"]
+        assert all(path[:2] == ["N", "A"] for _, path in found[1:]), found
+    # From the comments above it, a chunk holding the declaration lies in N only.
+    assert paths("// c\n" + minified, "csharp", 34)[0] == (
+        "// c\nnamespace N;class A{void ",
+        ["N"],
+    )
+    assert paths("namespace N; class A {\n  void F() { int x = 1; }\n}\n", "csharp", 30) == [
+        ("namespace N; class A {\n", ["N"]),
+        ("  void F() { int x = 1; }\n}\n", ["N", "A", "F"]),  # (['N', 'F'] before)
+    ]
+    assert paths("using System;namespace N;class A{void F(){int x=1;}}", "csharp", 32) == [
+        ("using System;namespace N;class ", []),
+        ("A{void F(){int x=1;}}", ["N", "A"]),
+    ]
     php = "<?php namespace A;function f(){return 1;}namespace B;function g(){return 2;}"
-    paths = [(c.text, c.metadata["symbols"]) for c in split_code(php, "php", 14)]
-    assert paths[3:] == [
+    assert paths(php, "php", 14)[3:] == [
         ("f(){return ", ["A", "f"]),
-        ("1;}namespace ", ["A"]),
+        ("1;}namespace ", []),  # (in A, then in B's declaration)
         ("B;function ", ["B"]),
         ("g(){return 2;}", ["B", "g"]),
     ]
+    on_lines = "<?php\nnamespace A;\nfunction f(){return 1;}\nnamespace B;\nfunction g(){}\n"
+    assert ("1;}\nnamespace B;\n", []) in paths(on_lines, "php", 20)  # (['A'] before)
 
 
 @pytest.mark.parametrize("language", ["javascript", "typescript"])

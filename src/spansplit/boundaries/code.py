@@ -415,6 +415,12 @@ def _holds_functions(value: Node) -> bool:
     )
 
 
+def _scopes_file(item: _Item, language: CodeLanguage) -> bool:
+    """Whether ``item`` is a namespace without a body, which scopes the rest of the file
+    (see ``CodeLanguage.file_scopes``)."""
+    return item.type in language.file_scopes and item.node.child_by_field_name("body") is None
+
+
 def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | None:
     """The symbol path elements a definition node adds (usually its name), or ``None``
     when ``node`` is not a definition of ``language`` (wrappers name their inner one)."""
@@ -886,11 +892,16 @@ class SyntaxLevel:
     def _main_item(self, group: list[_Item]) -> _Item | None:
         """The item that gives a unit of ``group`` its kind and name: its first named item
         but a comment, or where that defines nothing, a definition after it (C's "static
-        MACRO int f(...)", read as a declaration, then the function; minified code)."""
+        MACRO int f(...)", read as a declaration, then the function; minified code), one
+        with a body rather than a namespace that scopes the rest of the file (which
+        ``describe`` puts before the path of the code after it)."""
         comments = self.language.comments
         main = next((item for item in group if item.named and item.type not in comments), None)
-        if main is not None and len(group) > 1 and not self._defines(main):
-            main = next((item for item in group if self._defines(item)), main)
+        if main is not None and len(group) > 1 and not self._defines(main, bodied=True):
+            defining = [item for item in group if self._defines(item)]
+            main = next((item for item in defining if self._defines(item, bodied=True)), None) or (
+                defining[0] if defining else main
+            )
         return main
 
     def _unit(self, group: list[_Item]) -> Unit:
@@ -919,8 +930,12 @@ class SyntaxLevel:
             kind, name = main.type, ()
         return Unit(start, end, first, last, kind, name, group)
 
-    def _defines(self, item: _Item) -> bool:
+    def _defines(self, item: _Item, bodied: bool = False) -> bool:
+        """Whether ``item`` is a definition; with ``bodied``, not one that scopes the rest
+        of the file (see ``CodeLanguage.file_scopes``)."""
         language = self.language
+        if bodied and _scopes_file(item, language):
+            return False
         return item.type in language.definitions or item.type in language.wrappers
 
     def _statement_definition(self, node: Node) -> Node | None:
@@ -1003,20 +1018,21 @@ class SyntaxLevel:
     # -- where a chunk lies -------------------------------------------------------------
 
     def describe(self, start: int, end: int) -> tuple[list[str], list[str]]:
-        """:meth:`_describe`, with the name of a namespace that scopes the rest of the
-        file (C#'s ``namespace N;``) first in the path of what follows it: of a chunk
-        that starts at it or after it and ends past it (one inside it has it already).
-        Whitespace at the chunk's end (the blank lines and indentation before a line cut
-        by words) does not take it out of the definition its text is in."""
+        """:meth:`_describe`, with the name of a namespace that scopes the rest of the file
+        (C#'s ``namespace N;``) first in the path of the code after its declaration, up to
+        the next one's; a chunk that starts in the declaration (or the comments above it)
+        lies in that namespace only. Whitespace at the chunk's end (the blank lines and
+        indentation before a line cut by words) does not take it out of the definition its
+        text is in."""
         content_end = before_whitespace(self.text, start, end)
         path, kinds = self._describe(start, content_end if content_end > start else end)
         scopes = self._file_scopes()
-        if scopes:
-            at = bisect_right(scopes, (start, len(self.text) + 1)) - 1
-            if at >= 0 and end > scopes[at][1]:
-                _, scope_end, name = scopes[at]
-                if not (start < scope_end and path[: len(name)] == list(name)):
-                    path = [*name, *path]  # (unless the walk found it: from its comments on)
+        at = bisect_right(scopes, (start, len(self.text) + 1)) - 1
+        if at >= 0:
+            _, declaration_end, name = scopes[at]
+            next_start = scopes[at + 1][0] if at + 1 < len(scopes) else len(self.text)
+            if content_end <= next_start:
+                path = [*name, *path] if start >= declaration_end else list(name)
         return path, kinds
 
     def scope_after(self, position: int) -> tuple[str, ...]:
@@ -1026,31 +1042,31 @@ class SyntaxLevel:
         return found[-1] if found else ()
 
     def _file_scopes(self) -> list[tuple[int, int, tuple[str, ...]]]:
-        """Where each top-level definition without a body that scopes the file after it
-        (C#'s ``namespace N;``, PHP's, of which a file may hold several) starts and what a
-        chunk must pass to lie in it (its unit's end, or its own where more code follows
-        it on its line, as in minified code), and its name, in order; a scope inherited
-        from the text before comes first, at 0."""
+        """Each top-level namespace without a body that scopes the file after it (C#'s
+        ``namespace N;``, PHP's, of which a file may hold several), in order: where its
+        declaration starts (with the comments above it, where it starts its unit), where
+        it ends (with its line, where nothing follows it there), and its name; a scope
+        inherited from the text before comes first, at 0."""
         if self._scopes is not None:
             return self._scopes
         self._scopes = [(0, 0, self._inherited)] if self._inherited else []
-        scopes = self.language.file_scopes
-        if scopes:
-            for child in self.children(self.root):
-                if child.kind in scopes and child.name:
-                    own = child.attached[1] if child.attached is not None else child
-                    nodes = [
-                        item.node
-                        for item in own.items
-                        if item.type in scopes and item.node.child_by_field_name("body") is None
-                    ]
-                    for index, node in enumerate(nodes if _one_line(own) else nodes[:1]):
-                        start = child.start if index == 0 else self._offset(node.start_point)
-                        name = child.name if index == 0 else definition_name(node, self.language)
-                        end = self._offset(node.end_point)
-                        if end >= before_whitespace(self.text, end, own.end):
-                            end = own.end  # (nothing follows it on its line)
-                        self._scopes.append((start, end, name or ()))
+        language = self.language
+        if not language.file_scopes:
+            return self._scopes
+        comments = language.comments
+        for child in self.children(self.root):
+            own = child.attached[1] if child.attached is not None else child
+            leading = next((it for it in own.items if it.named and it.type not in comments), None)
+            for item in own.items:
+                name = _scopes_file(item, language) and definition_name(item.node, language)
+                if not name:
+                    continue
+                start = child.start if item is leading else self._offset(item.node.start_point)
+                end = self._offset(item.node.end_point)
+                row_end = self._row_end(item.node.end_point.row)
+                if before_whitespace(self.text, end, row_end) <= end:
+                    end = row_end  # (nothing follows it on its line)
+                self._scopes.append((start, end, name))
         return self._scopes
 
     def _offset(self, point: Point) -> int:
