@@ -172,6 +172,16 @@ def test_string_input_is_source_zero() -> None:
     assert split_text("alpha beta gamma", 11) == content_view(chunks)
 
 
+def test_split_text_counts_utf16_units_as_seed_004_where_asked() -> None:
+    """Seed 004 counts JavaScript string length; ``split_text`` took no ``length``."""
+    assert split_text("a👍b", 2) == [{"content": "a👍", "size": 2}, {"content": "b", "size": 1}]
+    assert split_text("a👍b", 2, length="utf16") == [
+        {"content": "a", "size": 1},
+        {"content": "👍", "size": 2},
+        {"content": "b", "size": 1},
+    ]
+
+
 def test_split_recursive_takes_one_text() -> None:
     # A list goes through split_texts (or seed 004's split_text); split_recursive names
     # the type it got.
@@ -383,6 +393,23 @@ def test_without_the_empty_separator_pieces_are_still_cut_to_fit() -> None:
     chunks = split_recursive("abcdefghij,xy", 4, separators=[","])
     assert texts_of(chunks) == ["abc", "defg", "hij", "xy"]
     assert texts_of(split_recursive("abcdefghij", 4, separators=[])) == ["abc", "defg", "hij"]
+
+
+def test_overlap_without_word_separators_starts_at_a_word() -> None:
+    """With no separator or one that does not occur, pieces are cut to fit at words, and
+    overlap starts at a word of the chunk before (it had none: ``chunk_overlap`` was left
+    unused); with the empty separator alone it may start anywhere, as pieces are cut."""
+    text = "hello world this is a test of it and more words here"
+    for separators in ([], [","], ["\n"]):
+        chunks = split_recursive(text, 12, 4, separators=separators)
+        assert texts_of(chunks) == [
+            "hello world",
+            "this is a",
+            "a test of it",
+            "it and more",
+            "words here",
+        ], separators
+    assert texts_of(split_recursive(text, 12, 4, separators=[""]))[1] == "orld this is"
 
 
 def test_custom_literal_separators_are_not_patterns() -> None:

@@ -56,7 +56,7 @@ def separator_structure(levels: tuple[Level, ...], prose: bool, code: bool = Fal
     )
     if prose:
         return Structure(finest, isolate=True, overlap_boundaries=PROSE_OVERLAP)
-    if len(levels) == 1:
+    if len(levels) == 1 and getattr(levels[0], "separator", None) == "":
         return Structure(levels, isolate=True, punctuation=False)  # [""]: cut anywhere
     # Overlap may start at any line, the one after a heading too (the Markdown preset's
     # line level keeps a heading with that line only for packing), never inside one.
@@ -65,6 +65,8 @@ def separator_structure(levels: tuple[Level, ...], prose: bool, code: bool = Fal
         for level in finest
         if not (code and (level is LINE_BREAKS or getattr(level, "separator", None) == " "))
     )
+    if not code and not any(getattr(level, "separator", None) in ("", " ") for level in levels):
+        overlap += (LINE_BREAKS,)  # (no words among the pieces: they are cut to fit at words)
     return Structure(
         levels, isolate=True, punctuation=False, overlap_level=FirstSplit(overlap), code=code
     )
