@@ -30,6 +30,7 @@ from spansplit import (
     convert_offsets,
 )
 from spansplit.batch import (
+    WORKER_WARNINGS,
     ChunkRecord,
     Document,
     DocumentError,
@@ -316,6 +317,8 @@ def test_a_worker_warning_of_a_class_made_on_the_fly_is_shown_not_fatal() -> Non
         records = list(split_documents(DOCUMENTS, _warning_splitter, workers=2))
     assert {r.document_id for r in records} == {document.id for document in DOCUMENTS}
     assert any(str(w.message) == "made on the fly" for w in shown)
+    # Shown as a worker's, not as a line of spansplit's code (it showed batch.py's source).
+    assert {w.filename for w in shown if str(w.message) == "made on the fly"} == {WORKER_WARNINGS}
 
 
 def test_a_document_that_cannot_travel_to_a_worker_is_split_here() -> None:
@@ -724,11 +727,15 @@ def test_reading_a_file_names_what_is_wrong() -> None:
 def test_splitter_by_file_type() -> None:
     pytest.importorskip("pyromark")
     chooser = SplitterByFileType(100)
-    with pytest.warns(UserWarning, match="rst files are split by separators"):
+    with pytest.warns(UserWarning, match="perl files are split by separators") as caught:
         kinds = {
             name: type(chooser(Document("x", "id", {"source": name}))).__name__
-            for name in ["a.md", "b.MARKDOWN", "c.py", "d.go", "e.txt", "f", "g.rst"]
+            for name in ["a.md", "b.MARKDOWN", "c.py", "d.go", "e.txt", "f", "g.rst", "h.pl"]
         }
+    assert [str(w.message).split(":")[0] for w in caught] == [
+        "perl files are split by separators, without symbols"  # (no advice to do so)
+    ]
+    assert str(caught[0].message).endswith("no tree-sitter grammar for perl works offline")
     assert kinds == {
         "a.md": "MarkdownSplitter",
         "b.MARKDOWN": "MarkdownSplitter",
@@ -736,5 +743,8 @@ def test_splitter_by_file_type() -> None:
         "d.go": "CodeSplitter",
         "e.txt": "RecursiveSplitter",
         "f": "RecursiveSplitter",
-        "g.rst": "CodeSplitter",  # reStructuredText: its separator table
+        "g.rst": "RecursiveSplitter",  # reStructuredText: a document, by its separator table
+        "h.pl": "CodeSplitter",  # no grammar: its separator table
     }
+    rst = chooser(Document("x", "id", {"source": "g.rst"}))
+    assert rst.separators == RecursiveSplitter.from_language("rst", 100).separators

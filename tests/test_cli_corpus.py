@@ -850,26 +850,42 @@ def test_code_leaves_out_files_found_in_a_folder_whose_language_their_name_does_
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
     # Every such file failed the run (exit status 1), one line each: a source tree holds a
-    # README, a Makefile or a py.typed marker. A file named itself still fails alone.
+    # README, a Makefile or a py.typed marker. A file named itself still fails alone. Files
+    # of a document format (README.md, docs in reStructuredText) failed too: no grammar.
     tree(
         tmp_path,
         {
             "proj/a.py": "x = 1\n",
             "proj/Makefile": "all:\n",
             "proj/notes.txt": "hi\n",
+            "proj/README.md": "# Proj\n",
             "proj/pkg/py.typed": "",
             "proj/pkg/b.txt": "b\n",
+            "proj/lib/c.py": "y = 2\n",
+            "proj/docs/guide.rst": "Guide\n=====\n",
         },
     )
     status, out, err = run(capfd, "code", str(tmp_path / "proj"), "-r", "--chunk-size", "50")
-    assert status == 0 and [r["source"] for r in records(out)] == [f"{tmp_path}/proj/a.py"]
-    assert err.splitlines() == [
-        "spansplit code: note: left out 4 files found in folders or by patterns whose name "
-        "tells no language: '.txt' (2), '.typed' (1), no extension (1) (--language NAME reads "
-        "every file as NAME)"
+    assert status == 0 and [r["source"] for r in records(out)] == [
+        f"{tmp_path}/proj/a.py",
+        f"{tmp_path}/proj/lib/c.py",
     ]
+    assert err.splitlines()[:-1] == [
+        "spansplit code: note: left out 6 files found in folders or by patterns whose name "
+        "tells no programming language (none, or a document format: Markdown, "
+        "reStructuredText, LaTeX, HTML): '.md' (1), '.rst' (1), '.txt' (2), '.typed' (1), "
+        "no extension (1) (--language NAME reads every file as NAME; spansplit auto splits "
+        "each by its kind)"
+    ]
+    assert err.splitlines()[-1].startswith("spansplit: 2 of 2 files split, 2 chunks")
     status, out, err = run(capfd, "code", f"{tmp_path}/proj/*", "--chunk-size", "50")
-    assert status == 0 and len(records(out)) == 1 and "note: left out 4 files" in err
+    assert status == 0 and len(records(out)) == 2 and "note: left out 6 files" in err
+    # "**" without -r matches one folder level, as in Python's glob: said in a note.
+    status, out, err = run(capfd, "code", f"{tmp_path}/proj/**/*.py", "--chunk-size", "50")
+    assert status == 0 and len(records(out)) == 1
+    assert f"note: '**' in '{tmp_path}/proj/**/*.py' matches one folder level without -r" in err
+    status, out, err = run(capfd, "code", f"{tmp_path}/proj/**/*.py", "-r", "--chunk-size", "50")
+    assert status == 0 and len(records(out)) == 2 and "'**'" not in err
     status, out, err = run(
         capfd,
         "code",
@@ -975,9 +991,7 @@ def test_auto_says_once_which_files_are_split_without_their_structure(
     assert status == 0 and len(records(out)) == 2
     assert [line for line in err.splitlines() if "note" in line] == [
         "spansplit auto: note: proto files are split by separators, without symbols: no "
-        "tree-sitter grammar for 'proto' works offline; split it with its separator table: "
-        "RecursiveSplitter.from_language('proto', chunk_size) or "
-        "CodeSplitter(..., fallback='separators')"
+        "tree-sitter grammar for proto works offline"  # (it gave advice to do what was done)
     ]
 
 
@@ -1046,8 +1060,8 @@ def test_a_note_about_a_file_type_is_shown_once_with_workers_too(tmp_path: Path,
     """Workers send their warnings back with their records: each was printed once per
     worker, and two could run together on one line."""
     for index in range(640):  # ten batches: each worker takes some
-        (tmp_path / f"f{index}.rst").write_text("some text\n")
+        (tmp_path / f"f{index}.pl").write_text("print 1;\n")
     result = run_process(["auto", str(tmp_path), "--chunk-size", "50", "--jobs", jobs])
     assert result.returncode == 0 and len(result.stdout.splitlines()) == 640
     notes = [line for line in result.stderr.splitlines() if "note:" in line]
-    assert len(notes) == 1 and notes[0].startswith("spansplit auto: note: rst files")
+    assert len(notes) == 1 and notes[0].startswith("spansplit auto: note: perl files")

@@ -598,9 +598,17 @@ def _outcomes(future: Future[_Returned], batch: list[Item]) -> list[Outcome]:
         ) from error
     found, notes = returned
     outcomes = [_unpickled(data, item) for data, item in zip(found, batch)]
-    for message, category in notes:
-        warnings.warn(message, _category(category), stacklevel=1)  # (one place: shown once)
+    for message, category in notes:  # (one place, so each is shown once)
+        warnings.warn_explicit(
+            message, _category(category), WORKER_WARNINGS, 0, registry=_WORKER_REGISTRY
+        )
     return outcomes
+
+
+WORKER_WARNINGS = "spansplit (a worker process)"
+"""Where a worker's warning is shown to come from (not a line of spansplit's code)."""
+
+_WORKER_REGISTRY: dict[Any, Any] = {}
 
 
 def _category(category: type[Warning] | bytes) -> type[Warning]:

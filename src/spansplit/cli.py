@@ -232,7 +232,8 @@ def _configure_sentences(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-abbreviations",
         action="store_true",
-        help="pure UAX #29: a period after Mr., Dr., e.g. ... ends a sentence too",
+        help="no abbreviations: a period after Mr., Dr., e.g. ... ends a sentence too "
+        "(the other tailorings of UAX #29 stay)",
     )
     parser.add_argument(
         "--no-wrapped",
@@ -779,6 +780,11 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
         report.say(f"spansplit: {shown_name(path)}: left out: it is this run's output")
     if without_language:
         report.say(f"spansplit {options.command}: note: {without_language}")
+    for pattern in [] if options.recursive else _one_level_patterns(options.paths):
+        report.say(
+            f"spansplit: note: '**' in {pattern!r} matches one folder level without -r "
+            "(--recursive: any number)"
+        )
     if (own or without_language) and not found.files:
         report.empty_inputs += 1  # (the inputs gave no other file: not a run that did its job)
     for path, reason in found.missing:  # inputs that gave no file, folders not readable
@@ -824,25 +830,34 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
     return FAILED_INPUT if report.failed_any else OK
 
 
+def _one_level_patterns(paths: list[str]) -> list[str]:
+    """The glob patterns among ``paths`` with a ``**`` part, which without ``-r`` matches
+    one folder level (as in :func:`glob.glob`), where a shell with globstar goes deeper."""
+    return [p for p in paths if "**" in PurePath(p).parts and not os.path.lexists(p)]
+
+
 def _not_its_kind(files: list[str], options: argparse.Namespace, splitter: SplitterChoice) -> str:
     """Leave out of ``files`` those found in a folder or by a pattern whose name says they
     are not what the command splits, and say which in one line (empty where none is): for
-    ``spansplit code`` by extension, names that tell no language (a LICENSE, a Makefile,
-    ``py.typed``); for ``spansplit markdown`` without ``--include``, names without a
-    Markdown extension (a script, a ``.txt`` beside the docs). A file named itself is kept
-    (and fails with its own line if its name tells no language)."""
+    ``spansplit code`` by extension, names that tell no programming language (a LICENSE, a
+    Makefile, ``py.typed``, a README.md); for ``spansplit markdown`` without
+    ``--include``, names without a Markdown extension (a script, a ``.txt`` beside the
+    docs). A file named itself is kept (and fails with its own line if its name tells no
+    language)."""
     if isinstance(splitter, CodeByExtension):
-        from .boundaries.code_languages import language_for_path
+        from .boundaries.code_languages import MARKUP_LANGUAGES, language_for_path
 
         def wanted(path: str) -> bool:
             try:
-                language_for_path(path)
+                return language_for_path(path) not in MARKUP_LANGUAGES
             except InvalidParameterError:
                 return False
-            return True
 
-        what = "whose name tells no language"
-        hint = "--language NAME reads every file as NAME"
+        what = (
+            "whose name tells no programming language (none, or a document format: Markdown, "
+            "reStructuredText, LaTeX, HTML)"
+        )
+        hint = "--language NAME reads every file as NAME; spansplit auto splits each by its kind"
     elif options.command == "markdown" and not options.include:
         from .corpus import MARKDOWN_SUFFIXES
 

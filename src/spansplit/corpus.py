@@ -548,8 +548,9 @@ class SplitterByFileType:
     Markdown to :class:`~spansplit.MarkdownSplitter` (the recursive splitter's ``markdown``
     preset where the markdown extra is not installed), source code to
     :class:`~spansplit.CodeSplitter` (its separator table where no grammar is installed),
-    anything else to :class:`~spansplit.RecursiveSplitter`. Picklable: worker processes
-    build their own splitters."""
+    reStructuredText, LaTeX and HTML to :class:`~spansplit.RecursiveSplitter` with their
+    separator tables, anything else to :class:`~spansplit.RecursiveSplitter`. Picklable:
+    worker processes build their own splitters."""
 
     chunk_size: int
     chunk_overlap: int = 0
@@ -567,15 +568,19 @@ class SplitterByFileType:
         self._made = {}
 
     def kind_of(self, source: str, text: str | None = None) -> str:
-        """``"markdown"``, ``"code:<language>"`` or ``"text"`` for a file name (and its
-        ``text``, which tells a C++ header from a C one)."""
-        from .boundaries.code_languages import EXTENSIONS, language_for_path
+        """``"markdown"``, ``"code:<language>"``, ``"markup:<language>"`` (reStructuredText,
+        LaTeX, HTML: documents, split by their separator tables) or ``"text"`` for a file
+        name (and its ``text``, which tells a C++ header from a C one)."""
+        from .boundaries.code_languages import EXTENSIONS, MARKUP_LANGUAGES, language_for_path
 
         suffix = PurePath(source).suffix
         if suffix.lower() in MARKDOWN_SUFFIXES:
             return "markdown"
-        if (EXTENSIONS.get(suffix) or EXTENSIONS.get(suffix.lower())) in (None, "markdown"):
+        name = EXTENSIONS.get(suffix) or EXTENSIONS.get(suffix.lower())
+        if name is None or name == "markdown":
             return "text"
+        if name in MARKUP_LANGUAGES:
+            return f"markup:{name}"
         return f"code:{language_for_path(source, text)}"
 
     def __call__(self, document: Document) -> Splitter:
@@ -614,7 +619,14 @@ class SplitterByFileType:
             try:
                 load_parser(get_language(language))
             except GrammarUnavailableError as error:
-                _fell_back(f"{language} files are split by separators, without symbols: {error}")
+                offline = get_language(language).grammar is None  # (else: what to install)
+                why = f"no tree-sitter grammar for {language} works offline" if offline else error
+                _fell_back(f"{language} files are split by separators, without symbols: {why}")
+        elif kind.startswith("markup:"):
+            language = kind.split(":", 1)[1]
+            splitter = RecursiveSplitter.from_language(
+                language, size, chunk_overlap=overlap, length=length
+            )
         else:
             splitter = RecursiveSplitter(size, overlap, length=length)
         self._made[kind] = splitter

@@ -567,7 +567,8 @@ LANGUAGES: dict[str, CodeLanguage] = {language.name: language for language in _L
 
 MARKUP_LANGUAGES = frozenset({"markdown", "latex", "html", "rst"})
 """The languages whose texts are documents (prose in markup), not programs: overlap in
-them may start inside a line, at a word."""
+them may start inside a line, at a word; ``spansplit code`` leaves such files found in a
+folder out, and ``spansplit auto`` splits them by their separator tables."""
 
 # TSX: TypeScript's definitions and separators with the grammar that reads JSX.
 _TS = LANGUAGES["typescript"]
