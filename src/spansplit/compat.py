@@ -123,11 +123,15 @@ def split_text(
     chunk_overlap: int = 0,
     separators: Sequence[str] = DEFAULT_SEPARATORS,
     keep_separator: KeepSeparator = False,
+    *,
+    length: LengthSpec = None,
 ) -> list[dict[str, Any]]:
     """Seed 004's ``splitText``: ``content`` is a text or a list of texts; the result is
     ``[{"content": ..., "size": ...}, ...]`` in order (use :class:`RecursiveSplitter`
-    for the spans)."""
-    splitter = RecursiveSplitter(chunk_size, chunk_overlap, separators, keep_separator)
+    for the spans); ``length="utf16"`` counts as the seed did."""
+    splitter = RecursiveSplitter(
+        chunk_size, chunk_overlap, separators, keep_separator, length=length
+    )
     if isinstance(content, str):
         return content_view(splitter.split(content))
     if isinstance(content, (bytes, bytearray, memoryview)) or not isinstance(content, Sequence):

@@ -41,8 +41,9 @@ _BY_NAME: dict[str, LengthFunction] = {
 }
 
 
-def resolve_length(length: LengthSpec = None) -> LengthFunction:
-    """The :class:`LengthFunction` for ``length`` (see the module docstring for the forms)."""
+def resolve_length(length: LengthSpec = None, parameter: str = "length") -> LengthFunction:
+    """The :class:`LengthFunction` for ``length`` (see the module docstring for the forms);
+    an error names it as ``parameter`` (an adapter's ``encoding_name``, ``tokenizer``)."""
     if length is None or length is len:
         return CODE_POINTS  # ``len`` of a str counts code points: the same function
     if isinstance(length, LengthFunction):
@@ -51,7 +52,12 @@ def resolve_length(length: LengthSpec = None) -> LengthFunction:
         known = _BY_NAME.get(length.lower())
         if known is not None:
             return known
-        if length.lower().endswith(".json") and os.path.isfile(length):
+        if length.lower().endswith(".json"):
+            if not os.path.isfile(length):
+                raise TokenizerUnavailableError(
+                    f"{parameter}={length!r}: no such file (a tokenizer.json must be the path "
+                    "of an existing file)"
+                )
             from .hf import load_tokenizer_file
 
             return load_tokenizer_file(length)  # as on the command line
@@ -60,12 +66,12 @@ def resolve_length(length: LengthSpec = None) -> LengthFunction:
         try:
             return tiktoken_length(length)
         except TokenizerUnavailableError as error:  # named as the parameter it came in
-            raise TokenizerUnavailableError(f"length={length!r}: {error}") from None
+            raise TokenizerUnavailableError(f"{parameter}={length!r}: {error}") from None
     if isinstance(length, os.PathLike):  # a tokenizer.json as a pathlib.Path
         path = os.fspath(length)
         if not isinstance(path, str) or not os.path.isfile(path):
             raise TokenizerUnavailableError(
-                f"length={length!r}: no such file (a tokenizer.json must be the path of an "
+                f"{parameter}={length!r}: no such file (a tokenizer.json must be the path of an "
                 "existing file)"
             )
         from .hf import load_tokenizer_file
@@ -82,7 +88,7 @@ def resolve_length(length: LengthSpec = None) -> LengthFunction:
     if callable(length):
         return CallableLength(length)
     raise ParameterTypeError(
-        f"length must be None, a name such as 'chars', 'utf8', 'utf16' or 'cl100k_base', "
+        f"{parameter} must be None, a name such as 'chars', 'utf8', 'utf16' or 'cl100k_base', "
         f"a tokenizer, or a callable str -> int; got {type(length).__name__}: {length!r}"
     )
 

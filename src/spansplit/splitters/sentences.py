@@ -32,10 +32,11 @@ from .base import BudgetedSplitter
 class SentenceSplitter(BudgetedSplitter):
     """Whole sentences packed into chunks of at most ``chunk_size`` (in ``length`` units).
 
-    ``abbreviations`` are words whose full stop does not end a sentence (``()`` for pure
-    UAX #29). ``wrapped`` (default on) reads a line ending inside a paragraph as a space,
-    so hard-wrapped prose (books, PDF text) is cut at its sentences, not at its lines;
-    blank lines still end sentences. Turn it off where every line stands alone.
+    ``abbreviations`` are words whose full stop does not end a sentence (``()`` for none;
+    :func:`~spansplit.sentence_spans` lists the other tailorings of UAX #29). ``wrapped``
+    (default on) reads a line ending inside a paragraph as a space, so hard-wrapped prose
+    (books, PDF text) is cut at its sentences, not at its lines; blank lines still end
+    sentences. Turn it off where every line stands alone.
     """
 
     kind = "sentences"

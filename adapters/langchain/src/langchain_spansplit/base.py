@@ -257,7 +257,8 @@ class SpanTextSplitter(TextSplitter):
         default, ``"all"``). ``kwargs`` go to the class (``chunk_size``, ...).
         """
         cls._check_sized()
-        length = resolve_length(model_name or encoding_name)
+        parameter = "model_name" if model_name else "encoding_name"
+        length = resolve_length(model_name or encoding_name, parameter)
         if allowed_special or disallowed_special is not None:
             disallowed = "all" if disallowed_special is None else disallowed_special
             length = _special_token_length(length, allowed_special, disallowed)
@@ -271,7 +272,7 @@ class SpanTextSplitter(TextSplitter):
         the class (``chunk_size``, ``chunk_overlap``, ...).
         """
         cls._check_sized()
-        return cls._with_length(resolve_length(tokenizer), kwargs)
+        return cls._with_length(resolve_length(tokenizer, "tokenizer"), kwargs)
 
     @classmethod
     def _with_length(cls, length: LengthFunction, kwargs: dict[str, Any]) -> Self:
