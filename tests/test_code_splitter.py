@@ -1360,6 +1360,24 @@ def test_a_piece_of_a_minified_line_across_methods_of_one_type_lies_in_that_type
     )
 
 
+def test_a_body_of_one_method_on_one_line_is_named_by_that_method() -> None:
+    """A class whose body is one method on one line: that line's chunk had the class's
+    path only, and the body's kind (``block``); with a second method it had the method's."""
+    for language in ("python", "ruby"):
+        needs_grammar(language)
+    cases = [
+        ("class A:\n    def m(self): return 1\n\nx = 1\n", "python", 26, "function_definition"),
+        ("class C\n  def m; 1; end\nend\nX = 1\n", "ruby", 16, "method"),
+    ]
+    for text, language, size, kind in cases:
+        line = split_code(text, language, size)[1]
+        assert (line.text.strip(), line.metadata["symbols"], line.metadata["node_kinds"]) == (
+            text.splitlines()[1].strip(),
+            ["A" if language == "python" else "C", "m"],
+            [kind],
+        )
+
+
 def test_a_namespace_without_a_body_scopes_the_code_after_its_declaration() -> None:
     """``namespace N;`` scopes what follows it up to the next one. On a minified line the
     pieces after it had no ``N`` in their path (lines of their own had it); a class that

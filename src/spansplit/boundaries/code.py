@@ -1125,6 +1125,12 @@ class SyntaxLevel:
             if self._covers(start, end, inner):
                 self._push_sole_definition(inner)
                 path, kinds = descent.result()
+                if not inner.name and _one_line(inner) and len(inner.items) == 1:
+                    # One node that holds a definition of the whole line (a class body of
+                    # one method on one line, ``def m(self): return 1``): named by it.
+                    more, kind, _ = self._within_line(inner, start, end)
+                    if more:
+                        return path + more, kind
                 return path, self._partly_held_kind(inner, start, end) or kinds
             unit = inner
 
