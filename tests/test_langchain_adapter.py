@@ -660,6 +660,11 @@ def test_a_tokenizer_that_does_not_load_is_named_as_the_parameter_given() -> Non
     for settings, named in cases:
         with pytest.raises(TokenizerUnavailableError, match=f"^{re.escape(named)}: "):
             SpanRecursiveTextSplitter.from_tiktoken_encoder(chunk_size=10, **settings)
+    for settings in ({"encoding_name": None}, {"encoding_name": ""}):  # (counted characters)
+        with pytest.raises(ParameterTypeError, match="encoding_name must name"):
+            SpanRecursiveTextSplitter.from_tiktoken_encoder(chunk_size=10, **settings)
+    with pytest.raises(ParameterTypeError, match="tokenizer must be"):
+        SpanRecursiveTextSplitter.from_huggingface_tokenizer(None, chunk_size=10)
     named = re.escape("tokenizer='/no/tokenizer.json': no such file")
     with pytest.raises(TokenizerUnavailableError, match=f"^{named}"):
         SpanRecursiveTextSplitter.from_huggingface_tokenizer("/no/tokenizer.json", chunk_size=10)

@@ -410,6 +410,22 @@ def test_overlap_without_word_separators_starts_at_a_word() -> None:
             "words here",
         ], separators
     assert texts_of(split_recursive(text, 12, 4, separators=[""]))[1] == "orld this is"
+    # Lines longer than the overlap: it starts at a word of the line before, on LF text
+    # (read by the scan, which had none) as on CRLF text (the general path).
+    lines = "The first line has some words in it.\nThe second line has more words here.\n"
+    for text in (lines, lines.replace("\n", "\r\n")):
+        for separators in (["\n"], ["\n\n", "\n"]):
+            second = split_recursive(text, 50, 15, separators=separators)[1].text
+            assert second.startswith("words in it.\r\nThe" if "\r" in text else "words in it.\nThe")
+
+
+def test_a_part_cut_short_before_spaces_ends_before_them_not_inside_the_word() -> None:
+    """A piece cut to fit, whose only break (after two spaces) lies past the part: the cut
+    fell inside the word before them ("hell" | "o.  x"), and overlap then started there."""
+    for overlap in (0, 2, 5):
+        for separators in ([], ["\n"]):
+            chunks = split_recursive("hello.  x (paren)", 7, overlap, separators=separators)
+            assert texts_of(chunks) == ["hello.", "x", "(paren)"]
 
 
 def test_custom_literal_separators_are_not_patterns() -> None:

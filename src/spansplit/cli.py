@@ -150,15 +150,11 @@ def _add_corpus_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _length(options: argparse.Namespace) -> Any:
-    """``--length``: a name, or a tokenizer.json file loaded with Hugging Face tokenizers."""
-    value = options.length
-    if isinstance(value, str) and value.endswith(".json"):
-        if not Path(value).is_file():
-            raise InvalidParameterError("--length", value, "no such tokenizer.json file")
-        from .sizing.hf import load_tokenizer_file
+    """``--length``: a name, or a tokenizer.json file loaded with Hugging Face tokenizers
+    (as ``length=`` reads them; an error names the option)."""
+    from .sizing import resolve_length
 
-        return load_tokenizer_file(value)
-    return value
+    return None if options.length is None else resolve_length(options.length, "--length")
 
 
 def _budget(options: argparse.Namespace) -> tuple[int, int, Any]:

@@ -407,6 +407,15 @@ def _split_line_endings(
     return _pieces_between(start, end, matches, keep_separator)
 
 
+def cuts_at_words(levels: Sequence[object]) -> bool:
+    """Whether one of ``levels`` is a separator level that cuts at words (``" "``) or
+    anywhere (``""``): without one, overlap inside a piece starts at a line-break
+    opportunity of the general path, which the scan does not search for."""
+    return any(
+        isinstance(level, SeparatorLevel) and level.separator in ("", " ") for level in levels
+    )
+
+
 def separator_levels(
     separators: object, is_regex: bool, keep: KeepSeparator
 ) -> tuple[SeparatorLevel, ...]:

@@ -41,7 +41,7 @@ from ..boundaries.paragraphs import (
     indentation_start,
 )
 from ..boundaries.sentences import forget_sentence_starts
-from ..boundaries.separators import SeparatorLevel, is_line_feeds, line_endings
+from ..boundaries.separators import SeparatorLevel, cuts_at_words, is_line_feeds, line_endings
 from ..chunk import SizedSpan, Span, trim_span
 from ..config import ChunkConfig
 from ..errors import InconsistentLengthError
@@ -482,11 +482,14 @@ def _scan(
     text: str, structure: Structure, config: ChunkConfig, start: int = 0
 ) -> list[SizedSpan] | None:
     """The chunks read off the text by :class:`RecursiveScan` where it applies, else ``None``.
-    It does not apply where overlap is to start at sentences: the general path then moves
-    chunk ends so that it can (see ``merge``)."""
-    if config.chunk_overlap and sentence_kinds(structure.overlap_boundaries):
-        return None
+    It does not apply where overlap is to start at sentences (the general path then moves
+    chunk ends so that it can, see ``merge``), nor at words inside a piece of separators
+    that do not cut at words (see ``cuts_at_words``)."""
     levels = structure.levels
+    if config.chunk_overlap and (
+        sentence_kinds(structure.overlap_boundaries) or not cuts_at_words(levels)
+    ):
+        return None
     separators = scan_separators(levels, structure.isolate, config, text)
     first = next(
         (

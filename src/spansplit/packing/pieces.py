@@ -550,6 +550,8 @@ def _best_cut(
         ranks = [cut_rank(text, position) for position in candidates]
         best = max(ranks)
         candidates = [p for p, rank in zip(candidates, ranks) if rank == best]
+    elif target < longest and (spaces := _spaces_reached(text, pos, longest)):
+        candidates = spaces  # before the spaces whose break after them lies past the part
     elif (
         inner and target < longest and (breaks := _inner_breaks(text, pos, longest, target, scale))
     ):
@@ -565,6 +567,23 @@ def _best_cut(
     else:
         return longest
     return _nearest(candidates, target, lambda _: True, scale)
+
+
+def _spaces_reached(text: str, pos: int, longest: int) -> list[int]:
+    """Where a run of spaces or tabs starts in ``(pos, longest]`` whose line-break
+    opportunity (after it) lies past ``longest``: a cut there leaves the spaces to the next
+    part, which trimming removes, where a cut by grapheme clusters would fall inside the
+    word before them (``"hello.  x"`` in parts of 7: ``"hello."``, not ``"hell"``); none
+    before closing punctuation."""
+    run_end = longest
+    while run_end < len(text) and text[run_end] in " \t":
+        run_end += 1
+    run_start = longest
+    while run_start > pos and text[run_start - 1] in " \t":
+        run_start -= 1
+    if run_start <= pos or run_start == run_end or forbidden_at(text, run_end):
+        return []
+    return [run_start]
 
 
 def _unit_scale(text: str, pos: int, end: int) -> Callable[[float], float] | None:

@@ -53,14 +53,15 @@ def resolve_length(length: LengthSpec = None, parameter: str = "length") -> Leng
         if known is not None:
             return known
         if length.lower().endswith(".json"):
-            if not os.path.isfile(length):
+            path = os.path.expanduser(length)
+            if not os.path.isfile(path):
                 raise TokenizerUnavailableError(
                     f"{parameter}={length!r}: no such file (a tokenizer.json must be the path "
                     "of an existing file)"
                 )
             from .hf import load_tokenizer_file
 
-            return load_tokenizer_file(length)  # as on the command line
+            return load_tokenizer_file(path)
         from .tiktoken import tiktoken_length
 
         try:

@@ -25,6 +25,7 @@ from ..boundaries.separators import (
     SeparatorLevel,
     SeparatorPreset,
     check_keep_separator,
+    cuts_at_words,
     separator_levels,
 )
 from ..chunk import Chunk
@@ -65,7 +66,7 @@ def separator_structure(levels: tuple[Level, ...], prose: bool, code: bool = Fal
         for level in finest
         if not (code and (level is LINE_BREAKS or getattr(level, "separator", None) == " "))
     )
-    if not code and not any(getattr(level, "separator", None) in ("", " ") for level in levels):
+    if not code and not cuts_at_words(levels):
         overlap += (LINE_BREAKS,)  # (no words among the pieces: they are cut to fit at words)
     return Structure(
         levels, isolate=True, punctuation=False, overlap_level=FirstSplit(overlap), code=code

@@ -258,6 +258,11 @@ class SpanTextSplitter(TextSplitter):
         """
         cls._check_sized()
         parameter = "model_name" if model_name else "encoding_name"
+        if not (model_name or encoding_name):  # (None would count code points, silently)
+            raise ParameterTypeError(
+                f"encoding_name must name a tiktoken encoding such as 'cl100k_base' (or "
+                f"model_name a model), got {encoding_name!r}"
+            )
         length = resolve_length(model_name or encoding_name, parameter)
         if allowed_special or disallowed_special is not None:
             disallowed = "all" if disallowed_special is None else disallowed_special
@@ -272,6 +277,11 @@ class SpanTextSplitter(TextSplitter):
         the class (``chunk_size``, ``chunk_overlap``, ...).
         """
         cls._check_sized()
+        if tokenizer is None or tokenizer == "":
+            raise ParameterTypeError(
+                f"tokenizer must be a Hugging Face tokenizer or the path of its "
+                f"tokenizer.json, got {tokenizer!r}"
+            )
         return cls._with_length(resolve_length(tokenizer, "tokenizer"), kwargs)
 
     @classmethod
