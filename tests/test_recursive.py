@@ -426,6 +426,15 @@ def test_a_part_cut_short_before_spaces_ends_before_them_not_inside_the_word() -
         for separators in ([], ["\n"]):
             chunks = split_recursive("hello.  x (paren)", 7, overlap, separators=separators)
             assert texts_of(chunks) == ["hello.", "x", "(paren)"]
+    # Not inside a grapheme cluster (a prepended mark holds the space after it), and not
+    # without trimming, which would leave chunks of spaces or spaces in no chunk.
+    chunks = RecursiveSplitter(4, separators=[]).split("ab\u0600  cd")
+    assert [(c.start, c.end) for c in chunks] == [(0, 4), (5, 7)]
+    kept = RecursiveSplitter(8, 1, separators=[], strip_whitespace=False)
+    text = "beta, theta. epsilon, zeta\r\n\r\nx"
+    spans = [(c.start, c.end) for c in kept.split(text)]
+    assert spans[0][0] == 0 and spans[-1][1] == len(text)
+    assert all(after[0] <= before[1] for before, after in pairwise(spans))  # no gap
 
 
 def test_custom_literal_separators_are_not_patterns() -> None:

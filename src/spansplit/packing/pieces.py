@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import regex
 
-from ..boundaries.graphemes import cluster_ends, first_cluster_end
+from ..boundaries.graphemes import cluster_ends, cuts_inside_clusters, first_cluster_end
 from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
 from ..boundaries.linebreaks import break_opportunities, forbidden_at, glue
 from ..boundaries.paragraphs import (
@@ -434,7 +434,8 @@ def hard_cut(
 
     Cuts fall on line-break opportunities (:func:`break_opportunities`: between words,
     ideographs and kana, never before closing or after opening punctuation) where one
-    lies in the part that fits, else after a hyphen, a dash or a slash inside a word, else
+    lies in the part that fits, else (with ``skip_blank``) before a run of spaces whose
+    opportunity lies past it, else after a hyphen, a dash or a slash inside a word, else
     on grapheme-cluster boundaries. Where ``k`` parts
     are needed, they are balanced: each cut falls at the opportunity nearest to an even
     share of what remains (a CRLF pair counting as one code point in shares and distances,
@@ -504,7 +505,7 @@ def _cut(
             # The opportunities in (pos, cut]: break_opportunities reads the text around
             # its region, so a window gives the positions the whole piece would.
             found = break_opportunities(text, pos, cut + 1) if opportunities else []
-            chosen = _best_cut(found, text, pos, cut, target, inner)
+            chosen = _best_cut(found, text, pos, cut, target, inner, skip_blank)
             if chosen != cut:
                 cut, size = chosen, length.count(text[pos:chosen])
         if pairs:
@@ -529,16 +530,23 @@ def _after_units(text: str, pos: int, units: float) -> float:
 
 
 def _best_cut(
-    opportunities: list[int], text: str, pos: int, longest: int, target: float, inner: bool
+    opportunities: list[int],
+    text: str,
+    pos: int,
+    longest: int,
+    target: float,
+    inner: bool,
+    trimmed: bool = False,
 ) -> int:
     """Where a part from ``pos`` that fits up to ``longest`` ends: among the opportunities
     in the later half of ``(pos, longest]`` (a CRLF pair counting as one; in all of it
     where that half has none), the
     best ranked (:func:`cut_rank`: a line end, then a sentence end, then a clause end, then
     any) nearest to ``target`` (the later one of two as near); else, when the part falls
-    short of ``longest`` (even parts), with ``inner``, the place after a hyphen, a dash or
-    a slash nearest to ``target`` (:func:`_inner_breaks`), or the grapheme-cluster
-    boundary nearest to it."""
+    short of ``longest`` (even parts), for ``trimmed`` parts the start of a run of spaces
+    that reaches past it (:func:`_spaces_reached`), or with ``inner``, the place after a
+    hyphen, a dash or a slash nearest to ``target`` (:func:`_inner_breaks`), or the
+    grapheme-cluster boundary nearest to it."""
     scale = _unit_scale(text, pos, longest)
     half = (scale(longest) if scale else longest - pos) // 2
     low = bisect_right(opportunities, _after_units(text, pos, half) if scale else pos + half)
@@ -550,7 +558,7 @@ def _best_cut(
         ranks = [cut_rank(text, position) for position in candidates]
         best = max(ranks)
         candidates = [p for p, rank in zip(candidates, ranks) if rank == best]
-    elif target < longest and (spaces := _spaces_reached(text, pos, longest)):
+    elif trimmed and target < longest and (spaces := _spaces_reached(text, pos, longest)):
         candidates = spaces  # before the spaces whose break after them lies past the part
     elif (
         inner and target < longest and (breaks := _inner_breaks(text, pos, longest, target, scale))
@@ -582,6 +590,8 @@ def _spaces_reached(text: str, pos: int, longest: int) -> list[int]:
     while run_start > pos and text[run_start - 1] in " \t":
         run_start -= 1
     if run_start <= pos or run_start == run_end or forbidden_at(text, run_end):
+        return []
+    if cuts_inside_clusters(text, [run_start]):  # (a prepended mark holds the space after it)
         return []
     return [run_start]
 
