@@ -898,9 +898,8 @@ class SyntaxLevel:
         comments = self.language.comments
         main = next((item for item in group if item.named and item.type not in comments), None)
         if main is not None and len(group) > 1 and not self._defines(main, bodied=True):
-            defining = [item for item in group if self._defines(item)]
-            main = next((item for item in defining if self._defines(item, bodied=True)), None) or (
-                defining[0] if defining else main
+            main = next((item for item in group if self._defines(item, bodied=True)), None) or next(
+                (item for item in group if self._defines(item)), main
             )
         return main
 
