@@ -1360,6 +1360,34 @@ def test_a_piece_of_a_minified_line_across_methods_of_one_type_lies_in_that_type
     )
 
 
+def test_a_whole_minified_line_of_definitions_and_a_definitions_end_are_named_right() -> None:
+    """A chunk of a whole line of two functions was named after the first, as if the
+    second lay in it; now it lies in neither, as the same functions on lines of their own.
+    A piece from a definition's end into a comment or a comma after it (Ruby's
+    ``end # c``, a JS property's arrow function) had only the enclosing path; now it has
+    the definition's."""
+    for language in ("javascript", "ruby"):
+        needs_grammar(language)
+    minified = "function f(){return 1} function g(){return 2}\n"
+    on_lines = minified.replace("} ", "}\n")
+    for text in (minified, on_lines):
+        [whole] = split_code(text, "javascript", 200)
+        assert (whole.metadata["symbols"], whole.metadata["node_kinds"]) == (
+            [],
+            ["function_declaration"],
+        )
+    ruby = "class A\n  def m; 1; end # note\nend\n"
+    assert [(c.text, c.metadata["symbols"]) for c in split_code(ruby, "ruby", 12)] == [
+        ("class A\n", ["A"]),
+        ("  def m; 1; ", ["A", "m"]),
+        ("end # note\n", ["A", "m"]),  # (was ["A"])
+        ("end\n", ["A"]),
+    ]
+    js = "const o = {\n  show: (a) => a + 1 + 2 + 3 + 4,\n  hide: () => 0,\n};\n"
+    pieces = [(c.text, c.metadata["symbols"]) for c in split_code(js, "javascript", 14)]
+    assert pieces[2:4] == [("=> a + 1 + 2 ", ["o", "show"]), ("+ 3 + 4,\n", ["o", "show"])]
+
+
 def test_a_body_of_one_method_on_one_line_is_named_by_that_method() -> None:
     """A class whose body is one method on one line: that line's chunk had the class's
     path only, and the body's kind (``block``); with a second method it had the method's."""

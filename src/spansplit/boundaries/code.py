@@ -1100,14 +1100,7 @@ class SyntaxLevel:
         while True:
             children = unit.children if unit is not self.root else self.children(unit)
             if not children:
-                path, own_kind = descent.result()
-                if _one_line(unit):
-                    more, kind, elsewhere = self._within_line(unit, start, end)
-                    own = self._line_name(unit)
-                    if elsewhere and own and path[-len(own) :] == list(own):
-                        path = path[: -len(own)]  # (the line's first definition does not hold it)
-                    return path + more, kind or own_kind
-                return path, own_kind
+                return self._in_line(unit, start, end) if _one_line(unit) else descent.result()
             inner = _containing(children, start, end)
             if inner is None:
                 kinded = [child for child in _overlapping(children, start, end) if child.kind]
@@ -1122,6 +1115,8 @@ class SyntaxLevel:
                 inner = kinded[0]
             descent.push(inner)
             if self._covers(start, end, inner):
+                if inner.name and _one_line(inner) and self._defines_several(inner):
+                    return self._in_line(inner, start, end)  # (minified: a line of them)
                 self._push_sole_definition(inner)
                 path, kinds = descent.result()
                 if not inner.name and _one_line(inner) and len(inner.items) == 1:
@@ -1132,6 +1127,22 @@ class SyntaxLevel:
                         return path + more, kind
                 return path, self._partly_held_kind(inner, start, end) or kinds
             unit = inner
+
+    def _in_line(self, unit: Unit, start: int, end: int) -> tuple[list[str], list[str]]:
+        """The path and kinds of ``[start, end)`` in the one-line ``unit``, the last unit of
+        the walk: named by the definitions on the line that hold it (see
+        :meth:`_within_line`), not by the line's first one where that does not."""
+        path, own_kind = self._descent.result()
+        more, kind, elsewhere = self._within_line(unit, start, end)
+        own = self._line_name(unit)
+        if elsewhere and own and path[-len(own) :] == list(own):
+            path = path[: -len(own)]
+        return path + more, kind or own_kind
+
+    def _defines_several(self, unit: Unit) -> bool:
+        """Whether more than one of ``unit``'s nodes is a definition (minified code)."""
+        defining = (item for item in unit.items if item.named and self._defines(item))
+        return next(defining, None) is not None and next(defining, None) is not None
 
     def _push_sole_definition(self, unit: Unit) -> None:
         """Where the unnamed ``unit`` is only a definition (with blank lines), as the block
@@ -1209,6 +1220,8 @@ class SyntaxLevel:
                 and item.node.start_byte < high
             ]
             scopes = [definition_name(node, self.language) or () for node in spanned]
+            if len(scopes) == 1:  # (one definition's end and a comment after it)
+                return list(scopes[0]), [spanned[0].type], elsewhere
             kinds = list(dict.fromkeys(node.type for node in spanned))
             return list(_shared_scope(scopes)), kinds, elsewhere
         definitions, wrappers = self.language.definitions, self.language.wrappers
@@ -1220,7 +1233,16 @@ class SyntaxLevel:
         cursor = items[index].node.walk()
         for _ in range(LINE_DEPTH):
             node = cursor.node
-            if node is None or node.start_byte > low or node.end_byte < high:
+            if node is None or node.start_byte > low:
+                break
+            if node.end_byte < high:
+                # A definition's end and only comments after it (Ruby's ``def m; end # c``
+                # in a class body): the piece lies in that definition.
+                if (node.type in wrappers or (node.type in definitions and not wrapped)) and (
+                    self._comments_only(node.next_sibling, high)
+                ):
+                    names += definition_name(node, self.language) or ()
+                    kind = node.type
                 break
             if node.is_named:
                 kind = node.type
@@ -1234,6 +1256,15 @@ class SyntaxLevel:
             if cursor.goto_first_child_for_byte(low) is None:
                 break
         return names, [kind] if kind else [], elsewhere
+
+    def _comments_only(self, node: Node | None, end: int) -> bool:
+        """Whether ``node`` and its next siblings up to byte ``end`` are all comments."""
+        comments = self.language.comments
+        while node is not None and node.start_byte < end:
+            if not node.is_extra and node.type not in comments:
+                return False
+            node = node.next_sibling
+        return True
 
     def _line_piece(self, unit: Unit, start: int, end: int) -> tuple[_Line, int, int, int]:
         """The line of the one-line ``unit``, the UTF-8 offsets of ``[start, end)`` within
