@@ -1388,6 +1388,35 @@ def test_a_whole_minified_line_of_definitions_and_a_definitions_end_are_named_ri
     assert pieces[2:4] == [("=> a + 1 + 2 ", ["o", "show"]), ("+ 3 + 4,\n", ["o", "show"])]
 
 
+def test_each_type_of_a_go_type_group_is_a_definition_of_its_own() -> None:
+    """``type ( A ...; B ... )`` was one definition named "A, B": every chunk of it had
+    that name. Now each type is named (and found by ``definitions``) as if declared
+    alone, the group's ``type (`` line goes with its first type where both fit, and a
+    chunk of the whole group lies in neither."""
+    needs_grammar("go")
+    text = (
+        "package p\n\nfunc f() int {\n\treturn 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 10\n}\n\n"
+        "type (\n\t// A is a pair.\n\tA struct {\n\t\tx int\n\t\ty int\n\t}\n"
+        "\tB interface {\n\t\tM()\n\t}\n)\n"
+    )
+    pieces = [(c.text, c.metadata["symbols"]) for c in split_code(text, "go", 60)]
+    assert pieces[-2:] == [
+        ("type (\n\t// A is a pair.\n\tA struct {\n\t\tx int\n\t\ty int\n\t}\n", ["A"]),
+        ("\tB interface {\n\t\tM()\n\t}\n)\n", ["B"]),
+    ]
+    assert split_code(text, "go", 400)[0].metadata["symbols"] == []
+    group = text[text.index("type (") :]
+    [whole] = split_code(group, "go", 400)
+    assert (whole.metadata["symbols"], whole.metadata["node_kinds"]) == ([], ["type_declaration"])
+    level = SyntaxLevel(text, get_language("go"))
+    assert [d.path for d in level.definitions()] == [("f",), ("A",), ("B",)]
+    # One type, in parentheses or not, is named once.
+    for alone in ("type A struct {\n\tx int\n}\n", "type (\n\tA = int\n)\n"):
+        level = SyntaxLevel(alone, get_language("go"))
+        assert [d.path for d in level.definitions()] == [("A",)]
+        assert {c.metadata["symbols"][0] for c in split_code(alone, "go", 8)} == {"A"}
+
+
 def test_a_body_of_one_method_on_one_line_is_named_by_that_method() -> None:
     """A class whose body is one method on one line: that line's chunk had the class's
     path only, and the body's kind (``block``); with a second method it had the method's."""

@@ -471,13 +471,13 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
         name = _text(target)
     elif rule == "go_method":
         return _go_method(node)
-    elif rule == "go_type":
-        names = [
-            _text(spec.child_by_field_name("name"))
-            for spec in node.named_children
-            if spec.type in ("type_spec", "type_alias")
-        ]
-        name = ", ".join(n for n in names if n) or None
+    elif rule == "go_type":  # "type A struct {...}"; a group "type ( A ...; B ... )" is none
+        specs = _go_type_specs(node)
+        name = _text(specs[0].child_by_field_name("name")) if len(specs) == 1 else None
+    elif rule == "go_type_spec":  # a type of a group (one alone is named by its declaration)
+        parent = node.parent
+        grouped = parent is not None and len(_go_type_specs(parent)) > 1
+        name = _text(node.child_by_field_name("name")) if grouped else None
     elif rule == "rust_impl":
         # The type without its generic arguments, as its struct is named: Lexer, not Lexer<'a>
         type_node = node.child_by_field_name("type")
@@ -499,6 +499,11 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
     else:  # pragma: no cover - a table entry with an unknown rule
         raise AssertionError(f"unknown naming rule {rule!r} for {node.type}")
     return None if name is None else (name,)
+
+
+def _go_type_specs(node: Node) -> list[Node]:
+    """The types that Go's ``type`` declaration ``node`` declares (one, or a group's)."""
+    return [spec for spec in node.named_children if spec.type in ("type_spec", "type_alias")]
 
 
 def _wrapped_definition(node: Node, language: CodeLanguage) -> Node | None:
@@ -822,8 +827,14 @@ class SyntaxLevel:
                 ):
                     self._flatten(child, out, defines, opens_body)
                     continue
-            owned = owner if owner is not None and child != own_body else None
-            out.append(_Item(child, first, last, owned, kind, child.is_named))
+            named = child.is_named
+            # (a definition in a header is no part of it, as Go's "type ( A ...; B ... )",
+            # but for the one a wrapper names)
+            header_part = child != own_body and not (
+                named and not in_wrapper and (kind in definitions or kind in wrappers)
+            )
+            owned = owner if owner is not None and header_part else None
+            out.append(_Item(child, first, last, owned, kind, named))
 
     def _content_row(self, first: int, last: int, end_column: int) -> int:
         """The row of a node's last character that is not whitespace: some grammars end a
@@ -958,12 +969,18 @@ class SyntaxLevel:
         """Whether ``unit`` joins the signature above it (blank lines between them
         aside): a definition's header does not end a chunk alone, so its first statement
         (its docstring) goes with it where both fit, unless that is a definition of its
-        own."""
+        own; a group's opening line, which names nothing (Go's ``type (`` before the
+        definitions it groups), goes with its first definition."""
         items = before.items
         return (
-            not unit.name
-            and unit.attached is None
-            and bool(items)
+            bool(items)
+            and (
+                (not unit.name and unit.attached is None)
+                or (
+                    before.joined is None
+                    and all(item.owner is not None and not item.named for item in items)
+                )
+            )
             and (items[0].owner is not None or not items[0].named)  # (most often settles it)
             and before.attached is None
             and all(item.owner is not None or not item.named for item in items)
@@ -1000,13 +1017,14 @@ class SyntaxLevel:
             not before.kind or before.kind in language.comments or before.kind in language.prefixes
         )
         main = after if lead else before
+        name, main.name = main.name, ()  # the whole carries the name, once
         return Unit(
             before.start,
             after.end,
             before.first,
             after.last,
             main.kind,
-            main.name,
+            name,
             [*before.items, *after.items],
             joined=(before, after),
         )

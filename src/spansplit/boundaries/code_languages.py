@@ -189,6 +189,8 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "function_declaration": _NAME,
             "method_declaration": "go_method",
             "type_declaration": "go_type",
+            "type_spec": "go_type_spec",
+            "type_alias": "go_type_spec",
         },
     ),
     CodeLanguage(
