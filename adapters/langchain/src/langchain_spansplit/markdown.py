@@ -17,7 +17,7 @@ from spansplit import Chunk, InvalidParameterError, MarkdownSplitter
 from spansplit.batch import OnError
 from spansplit.sizing import LengthSpec
 
-from .base import SECTION_END, SECTION_START, SpanTextSplitter, length_spec
+from .base import SECTION_END, SECTION_START, SpanTextSplitter, length_spec, overlap_for
 
 DEFAULT_HEADERS: tuple[tuple[str, str], ...] = tuple(
     ("#" * level, f"Header {level}") for level in range(1, 7)
@@ -81,7 +81,7 @@ class SpanMarkdownTextSplitter(SpanTextSplitter):
         super().__init__(
             MarkdownSplitter(
                 chunk_size,
-                chunk_overlap,
+                overlap_for(chunk_overlap, chunk_size),
                 length=length_spec(length_function),
                 strip_whitespace=strip_whitespace,
                 count_heading_path=count_heading_path,

@@ -32,7 +32,7 @@ from spansplit.packing import Structure
 from spansplit.sizing import LengthSpec
 from spansplit.splitters.recursive import DEFAULT_SEPARATORS
 
-from .base import SpanTextSplitter, check_no_overlap, length_spec
+from .base import SpanTextSplitter, check_no_overlap, length_spec, overlap_for
 
 
 def separator_splitter(
@@ -48,7 +48,7 @@ def separator_splitter(
     ``keep_separator=True`` is ``"start"`` (the core's ``True`` is ``"end"``)."""
     return RecursiveSplitter(
         chunk_size,
-        chunk_overlap,
+        overlap_for(chunk_overlap, chunk_size),
         separators,
         "start" if keep_separator is True else keep_separator,
         length=length_spec(length_function),

@@ -27,17 +27,24 @@ from spansplit.validate import check_overlap
 
 from .base import SpanBudgetNodeParser, SpanSizedNodeParser
 
+DEFAULT_OVERLAP = 200
+"""LlamaIndex's default ``chunk_overlap`` (its ``SentenceSplitter``'s)."""
+
 _OVERLAP_DESCRIPTION = (
     "Most trailing context a node repeats from the one before it, in the unit of `length`."
 )
 
 
 class _OverlapMixin(SpanBudgetNodeParser):
-    chunk_overlap: int = Field(default=200, strict=True, description=_OVERLAP_DESCRIPTION)
+    chunk_overlap: int = Field(
+        default=DEFAULT_OVERLAP, strict=True, description=_OVERLAP_DESCRIPTION
+    )
 
     def _check_settings(self) -> None:
         super()._check_settings()
-        check_overlap(self.chunk_overlap, self.chunk_size, "chunk_overlap", "chunk_size")
+        check_overlap(
+            self.chunk_overlap, self.chunk_size, "chunk_overlap", "chunk_size", DEFAULT_OVERLAP
+        )
 
 
 class SpanRecursiveNodeParser(_OverlapMixin):
