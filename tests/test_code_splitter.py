@@ -417,6 +417,28 @@ def test_a_definition_is_named_by_its_kind_not_its_comment_or_attribute() -> Non
     assert struct.metadata["node_kinds"] == ["struct_item"]
 
 
+def test_attributes_stay_with_their_definition_where_the_comments_above_cannot() -> None:
+    """A doc comment, an attribute and a struct that fit only without the comment: the
+    attribute was left with the comment, the struct alone; now the attribute goes with
+    the struct (as a Python decorator, part of its definition, does)."""
+    needs_grammar("rust")
+    text = (
+        "use std::fmt;\n\n/// A point in the plane.\n#[derive(Debug, Clone)]\n"
+        "pub struct Point {\n    x: i32,\n}\n"
+    )
+    pieces = [
+        (c.text, c.metadata["symbols"]) for c in split_code(text, "rust", 20, length="cl100k_base")
+    ]
+    assert pieces[-1] == (
+        "#[derive(Debug, Clone)]\npub struct Point {\n    x: i32,\n}\n",
+        ["Point"],
+    )
+    assert pieces[0][0].endswith("/// A point in the plane.\n")
+    # Where the comment fits too, all three stay together.
+    [whole] = split_code(text[text.index("///") :], "rust", 30, length="cl100k_base")
+    assert whole.metadata["symbols"] == ["Point"]
+
+
 def test_comments_go_with_the_signature_where_they_cannot_go_with_more() -> None:
     needs_grammar("python")
     text = (

@@ -755,10 +755,27 @@ class SyntaxLevel:
         """The parts of a definition with comments above it (see :meth:`children`): the
         comments and the definition where it fits, else the comments with as much of its
         first part (a signature, with its docstring where that fits too) as fits."""
-        head = prefix[0]
-        for other in prefix[1:]:
-            head = self._join(head, other)
         fits = self.fits
+        if fits is not None and fits(main.start, main.end):
+            # Attributes right above the definition (Rust's ``#[derive(...)]``) stay with it
+            # where they fit together, the comments above them apart.
+            kept = len(prefix)
+            while kept > 0 and prefix[kept - 1].kind in self.language.prefixes:
+                kept -= 1
+            if 0 < kept < len(prefix) and fits(prefix[kept].start, main.end):
+                attributes = prefix[kept:]
+                with_attributes = Unit(
+                    attributes[0].start,
+                    main.end,
+                    attributes[0].first,
+                    main.last,
+                    main.kind,
+                    (),
+                    [],
+                    (attributes, main),
+                )
+                return [self._joined(prefix[:kept]), with_attributes]
+        head = self._joined(prefix)
         if fits is None or fits(main.start, main.end):
             return [head, main]
         inner = self._parts(main)
@@ -772,6 +789,13 @@ class SyntaxLevel:
         if fits(head.start, first.end):
             return [self._join(head, first), *rest]
         return [head, first, *rest]
+
+    def _joined(self, units: list[Unit]) -> Unit:
+        """One unit of adjacent ``units`` (comment and prefix lines)."""
+        head = units[0]
+        for other in units[1:]:
+            head = self._join(head, other)
+        return head
 
     def _register(self, unit: Unit) -> None:
         """Let packing find ``unit`` (which has parts) by its span or its span trimmed."""
@@ -1003,10 +1027,7 @@ class SyntaxLevel:
                 [],
                 (prefix, unit),
             )
-        joined = prefix[0]
-        for other in [*prefix[1:], unit]:
-            joined = self._join(joined, other)
-        return joined
+        return self._joined([*prefix, unit])
 
     def _join(self, before: Unit, after: Unit) -> Unit:
         """One unit of two adjacent ones; the main kind and name are ``after``'s when
