@@ -439,6 +439,35 @@ def test_attributes_stay_with_their_definition_where_the_comments_above_cannot()
     assert whole.metadata["symbols"] == ["Point"]
 
 
+def test_a_line_is_kinded_by_its_statement_not_by_the_name_it_starts_with() -> None:
+    """The first line of a statement or definition over budget was kinded by its first
+    named node, often a bare name: ``identifier`` for ``const api = {``, ``for x in y:``,
+    ``except ValueError:`` and ``Collections.sort(items, new Comparator<T>() {``. Now by
+    the definition whose header it holds, or the node around the name."""
+    for language in ("python", "javascript", "java"):
+        needs_grammar(language)
+    cases = [
+        ("javascript", "const api = {\n  get: () => 1,\n  put: () => 2,\n};\n", 14),
+        ("python", "for x in y:\n    total = total + x * 2\n", 10),
+        ("python", "try:\n    run()\nexcept ValueError:\n    raise SystemExit(1)\n", 10),
+        (
+            "java",
+            "class A {\n  void f(List<T> items) {\n    Collections.sort(items, new "
+            "Comparator<T>() {\n      public int compare(T a, T b) { return 0; }\n    });\n"
+            "  }\n}\n",
+            20,
+        ),
+    ]
+    kinds = {}
+    for language, text, size in cases:
+        for chunk in split_code(text, language, size, length="cl100k_base"):
+            kinds[chunk.text.split("\n")[0].strip()] = chunk.metadata["node_kinds"]
+    assert kinds["const api = {"] == ["lexical_declaration", "pair"]
+    assert kinds["for x in y:"] == ["for_statement"]
+    assert kinds["except ValueError:"] == ["except_clause"]
+    assert kinds["Collections.sort(items, new Comparator<T>() {"] == ["method_invocation"]
+
+
 def test_comments_go_with_the_signature_where_they_cannot_go_with_more() -> None:
     needs_grammar("python")
     text = (

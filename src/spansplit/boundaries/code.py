@@ -960,9 +960,22 @@ class SyntaxLevel:
                 kind, name = main.type, ()
             else:
                 kind, name = self._kind(inner), definition_name(inner, language) or ()
-        else:  # (most units: a statement, an expression)
-            kind, name = main.type, ()
+        else:  # (most units: a statement, an expression; the first line of one)
+            kind, name = self._line_kind(main, group), ()
         return Unit(start, end, first, last, kind, name, group)
+
+    def _line_kind(self, main: _Item, group: list[_Item]) -> str:
+        """The kind of a line whose main node is no definition: that of the definition whose
+        header it holds (``const`` of ``const api = {``), else the node's own, or where it is
+        a name alone (``Collections`` of ``Collections.sort(items, new Comparator<T>() {``),
+        the node around it."""
+        owner = next((item.owner for item in group if item.owner), None)
+        if owner:
+            return owner
+        node = main.node
+        if node.child_count == 0 and node.parent is not None:
+            return node.parent.type
+        return main.type
 
     def _defines(self, item: _Item, bodied: bool = False) -> bool:
         """Whether ``item`` is a definition; with ``bodied``, not one that scopes the rest
