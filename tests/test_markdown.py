@@ -150,6 +150,11 @@ def test_front_matter_is_a_chunk_of_its_own() -> None:
         # A thematic break, a paragraph and a heading: Markdown, up to a later break too.
         ("---\nIntro after a rule.\n\n# Heading\n\nText.\n\n---\n\nMore.\n", None),
         ("---\n\ntitle: A\n---\n", None),  # a blank line first
+        # A rule and a heading (was read as a YAML comment, the front matter running to the
+        # next rule): Markdown. Comments before a key are still YAML.
+        ("---\n# Heading\n\nIntro.\n\n---\n\n## Next\n", None),
+        ("---\n# Heading\n---\n", None),
+        ("---\n# one\n  # two\ntitle: A\n---\nbody\n", "---\n# one\n  # two\ntitle: A\n---"),
     ],
 )
 def test_front_matter_is_yaml_between_two_lines_of_dashes(text: str, front: str | None) -> None:
