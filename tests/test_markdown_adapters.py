@@ -437,6 +437,22 @@ def test_llama_index_header_paths_as_markdown_node_parser() -> None:
     assert len(merged.get_nodes_from_documents([document])) == 1
 
 
+def test_llama_index_header_path_leaves_out_empty_headings() -> None:
+    """``#`` and ``##`` alone are headings with no text: the path of the section below them
+    was ``"//"``; now, as the core's ``heading_path_text``, they add nothing."""
+    pytest.importorskip("llama_index.core")
+    from llama_index.core import Document
+    from llama_index.node_parser.spansplit import SpanMarkdownNodeParser
+
+    text = "#\n\nfoo\n\n##\n\nbar\n\n### Named\n\nbaz\n"
+    nodes = SpanMarkdownNodeParser(chunk_size=60).get_nodes_from_documents([Document(text=text)])
+    assert [(n.text, n.metadata["header_path"]) for n in nodes] == [
+        ("#\n\nfoo", "/"),
+        ("##\n\nbar", "/"),
+        ("### Named\n\nbaz", "/"),
+    ]
+
+
 def test_llama_index_header_path_is_one_for_every_node_of_a_section() -> None:
     """The nodes after a long section's first once had its own heading in their path
     ('/Guide/Install/' after '/Guide/'): MarkdownNodeParser's node of the section, and

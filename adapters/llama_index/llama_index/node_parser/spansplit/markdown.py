@@ -39,11 +39,13 @@ def header_path(metadata: Mapping[str, Any], separator: str, opens: bool = False
     ``MarkdownNodeParser`` leaves it out of the section's node (and a splitter after it,
     of every piece of that node), so one section has one path to filter on; ``opens``: the
     chunk holds merged sections and starts with a subsection's heading, so the path is
-    that subsection's (the ``headings`` are those of the section holding all of it)."""
+    that subsection's (the ``headings`` are those of the section holding all of it). An
+    empty heading (``##`` alone) adds nothing, as in ``heading_path_text``."""
     headings = [str(heading["text"]) for heading in metadata.get("headings", ())]
     if headings and not opens:
         headings.pop()
-    return separator + separator.join(headings) + separator if headings else separator
+    named = [heading for heading in headings if heading]
+    return separator + separator.join(named) + separator if named else separator
 
 
 def opens_subsection(text: str, start: int, metadata: Mapping[str, Any]) -> bool:
