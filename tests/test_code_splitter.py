@@ -1468,6 +1468,29 @@ def test_each_type_of_a_go_type_group_is_a_definition_of_its_own() -> None:
         assert {c.metadata["symbols"][0] for c in split_code(alone, "go", 8)} == {"A"}
 
 
+def test_lua_qualified_functions_and_quoted_names_are_paths_of_names() -> None:
+    """Lua's ``function M.foo()`` and ``function M:bar()`` were one name each ("M.foo",
+    "M:bar") where C++'s ``P::f`` and Go's methods give the type and the method; a name
+    written as a string (TypeScript's ``declare module "fs"``, a quoted key) kept its
+    quotes."""
+    for language in ("lua", "typescript"):
+        needs_grammar(language)
+    lua = "local M = {}\nfunction M.foo(a)\n  return a\nend\nfunction M:bar()\n  return 1\nend\n"
+    level = SyntaxLevel(lua, get_language("lua"))
+    assert [d.path for d in level.definitions()] == [("M", "foo"), ("M", "bar")]
+    both = split_code(lua[lua.index("function") :], "lua", 400)[0]
+    assert both.metadata["symbols"] == ["M"]  # (two methods of M, as Go's of one type)
+    ts = 'declare module "fs" {\n  export function readFile(p: string): string;\n}\n'
+    ts += 'const o = {\n  "quoted-key": function () { return 1; },\n};\n'
+    level = SyntaxLevel(ts, get_language("typescript"))
+    assert [d.path for d in level.definitions()] == [
+        ("fs",),
+        ("fs", "readFile"),
+        ("o",),
+        ("o", "quoted-key"),
+    ]
+
+
 def test_a_body_of_one_method_on_one_line_is_named_by_that_method() -> None:
     """A class whose body is one method on one line: that line's chunk had the class's
     path only, and the body's kind (``block``); with a second method it had the method's."""

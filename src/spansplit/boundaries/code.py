@@ -471,6 +471,10 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
         name = _text(target)
     elif rule == "go_method":
         return _go_method(node)
+    elif rule == "dotted":  # Lua's "function M.sub.f()" and "function M:method()"
+        dotted = _text(node.child_by_field_name("name"))
+        parts = tuple(part.strip() for part in re.split(r"[.:]", dotted)) if dotted else ()
+        return parts if all(parts) and parts else None
     elif rule == "go_type":  # "type A struct {...}"; a group "type ( A ...; B ... )" is none
         specs = _go_type_specs(node)
         name = _text(specs[0].child_by_field_name("name")) if len(specs) == 1 else None
@@ -498,7 +502,15 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
         name = rule
     else:  # pragma: no cover - a table entry with an unknown rule
         raise AssertionError(f"unknown naming rule {rule!r} for {node.type}")
-    return None if name is None else (name,)
+    return None if name is None else (_unquoted(name),)
+
+
+def _unquoted(name: str) -> str:
+    """A name written as a string literal (TypeScript's ``declare module "fs"``, a quoted
+    object key) without its quotes, as the symbol it names."""
+    if len(name) >= 2 and name[0] == name[-1] and name[0] in "\"'`":
+        return name[1:-1]
+    return name
 
 
 def _go_type_specs(node: Node) -> list[Node]:

@@ -448,7 +448,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
         ("tree_sitter_lua", "language"),
         "tree-sitter-lua",
         MORE_EXTRA,
-        {"function_declaration": _NAME},
+        {"function_declaration": "dotted"},
         parses_on=False,
     ),
     CodeLanguage(
