@@ -1491,6 +1491,24 @@ def test_lua_qualified_functions_and_quoted_names_are_paths_of_names() -> None:
     ]
 
 
+def test_definitions_include_one_line_ones_alone_in_a_block() -> None:
+    """``definitions`` (the overlap's fences, the quality benchmark's count) missed a
+    one-line definition that is the only statement of a block; Ruby's ``module A::B`` was
+    one name."""
+    for language in ("python", "ruby"):
+        needs_grammar(language)
+    cases = [
+        ("try:\n    import x\nexcept ImportError:\n    def loads(s): return s\n", "python"),
+        ("class A:\n    def f(self): return 1\n\nx = 1\n", "python"),
+        ("module A::B\n  def helper; end\nend\n", "ruby"),
+    ]
+    found = [
+        [d.path for d in SyntaxLevel(text, get_language(language)).definitions()]
+        for text, language in cases
+    ]
+    assert found == [[("loads",)], [("A",), ("A", "f")], [("A", "B"), ("A", "B", "helper")]]
+
+
 def test_a_body_of_one_method_on_one_line_is_named_by_that_method() -> None:
     """A class whose body is one method on one line: that line's chunk had the class's
     path only, and the body's kind (``block``); with a second method it had the method's."""

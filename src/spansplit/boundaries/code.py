@@ -471,10 +471,10 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
         name = _text(target)
     elif rule == "go_method":
         return _go_method(node)
-    elif rule == "dotted":  # Lua's "function M.sub.f()" and "function M:method()"
+    elif rule == "dotted":  # Lua's "function M.sub.f()", "function M:f()"; Ruby's "A::B"
         dotted = _text(node.child_by_field_name("name"))
-        parts = tuple(part.strip() for part in re.split(r"[.:]", dotted)) if dotted else ()
-        return parts if all(parts) and parts else None
+        parts = tuple(part.strip() for part in _QUALIFIERS.split(dotted)) if dotted else ()
+        return parts if parts and all(parts) else None
     elif rule == "go_type":  # "type A struct {...}"; a group "type ( A ...; B ... )" is none
         specs = _go_type_specs(node)
         name = _text(specs[0].child_by_field_name("name")) if len(specs) == 1 else None
@@ -503,6 +503,10 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
     else:  # pragma: no cover - a table entry with an unknown rule
         raise AssertionError(f"unknown naming rule {rule!r} for {node.type}")
     return None if name is None else (_unquoted(name),)
+
+
+_QUALIFIERS = re.compile(r"::|[.:]")
+"""What separates the parts of a qualified name in the languages named by ``dotted``."""
 
 
 def _unquoted(name: str) -> str:
@@ -1398,6 +1402,23 @@ class SyntaxLevel:
                     stack.append((iter(self.children(child)), inner, levels - 1))
             elif child.last > child.first and not self._simple(child):
                 stack.append((iter(self.children(child)), path, levels))
+            elif (line := self._line_definition(child)) is not None:
+                name = definition_name(line, self.language) or ()
+                kind = self._kind(line)
+                yield Definition((*path, *name), kind, child.start, child.end, child.start)
+
+    def _line_definition(self, unit: Unit) -> Node | None:
+        """The definition that a one-line unit of one node is or holds as its only part
+        (``except ImportError:`` then ``def loads(s): return s``, a class body of one
+        method on one line)."""
+        if len(unit.items) != 1 or not _one_line(unit):
+            return None
+        node: Node | None = unit.items[0].node
+        for _ in range(3):  # (the node, its only part, and that one's)
+            if node is None or definition_name(node, self.language):
+                return node
+            node = node.named_child(0) if node.named_child_count == 1 else None
+        return None
 
     def _simple(self, unit: Unit) -> bool:
         """Whether ``unit`` is made of statements that hold no definition (and comments)."""

@@ -336,8 +336,8 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
         "tree-sitter-ruby",
         CODE_EXTRA,
         {
-            "module": _NAME,
-            "class": _NAME,
+            "module": "dotted",  # "module A::B"
+            "class": "dotted",
             "singleton_class": "singleton",
             "method": _NAME,
             "singleton_method": _NAME,
