@@ -447,6 +447,23 @@ def test_empty_metadatas_mean_no_metadata_as_in_langchain() -> None:
             assert [(d.page_content, d.metadata) for d in docs] == [("a b", {})]
 
 
+def test_a_metadata_that_is_not_a_dict_is_named() -> None:
+    # It raised AttributeError ("'NoneType' object has no attribute 'get'"), as LangChain's
+    # create_documents does.
+    splitter = SpanRecursiveTextSplitter(chunk_size=3, chunk_overlap=0)
+    with pytest.raises(ParameterTypeError, match=r"metadatas\[1\] must be a dict, got NoneType"):
+        splitter.create_documents(["a b", "c d"], metadatas=[{}, None])  # type: ignore[list-item]
+
+
+def test_character_splitter_keeps_its_settings_as_langchains_does() -> None:
+    # Code that inspects a configured splitter read _keep_separator False and found no
+    # _separator or _is_separator_regex.
+    ours = SpanCharacterTextSplitter("|", True, keep_separator=True)
+    theirs = CharacterTextSplitter("|", True, keep_separator=True)
+    for name in ("_separator", "_is_separator_regex", "_keep_separator"):
+        assert getattr(ours, name) == getattr(theirs, name), name
+
+
 def test_classmethods_take_langchains_parameters() -> None:
     for name in ("from_tiktoken_encoder", "from_huggingface_tokenizer"):
         stock = inspect.signature(getattr(RecursiveCharacterTextSplitter, name)).parameters

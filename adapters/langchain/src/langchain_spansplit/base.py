@@ -222,6 +222,11 @@ class SpanTextSplitter(TextSplitter):
         mixed = ""  # a Document whose chunks would get offsets in two frames (see below)
         for position, text in enumerate(texts):
             source = metadatas[position] if metadatas else {}
+            if not isinstance(source, Mapping):
+                raise ParameterTypeError(
+                    f"metadatas[{position}] must be a dict, got {type(source).__name__}: "
+                    f"{source!r}"
+                )
             chunks = self._chunks(text, names[position], source, skipped)
             offset, first_line = _span_of(source, text)
             if self._add_start_index and offset is None and SECTION_START in source:

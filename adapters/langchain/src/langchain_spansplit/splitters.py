@@ -212,7 +212,8 @@ class SpanCharacterTextSplitter(SpanTextSplitter):
     pieces merged up to ``chunk_size``.
 
     Same parameters, order and defaults as LangChain's class. A piece larger than
-    ``chunk_size`` is cut at grapheme clusters rather than passed through over budget;
+    ``chunk_size`` is cut between words (where UAX #14 allows a line break), a word larger
+    than it at grapheme clusters, rather than passed through over budget;
     ``keep_separator=True`` means ``"start"``, as in LangChain.
     """
 
@@ -240,6 +241,9 @@ class SpanCharacterTextSplitter(SpanTextSplitter):
             add_page_numbers=add_page_numbers,
             on_error=on_error,
         )
+        self._separator = separator  # (as LangChain keeps them)
+        self._is_separator_regex = bool(is_separator_regex)
+        self._keep_separator = keep_separator
 
 
 class SpanSentenceTextSplitter(SpanTextSplitter):
