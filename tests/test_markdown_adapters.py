@@ -46,6 +46,9 @@ def test_langchain_header_names_and_exact_offsets() -> None:
     only_top = SpanMarkdownTextSplitter([("#", "Title")], chunk_size=300, chunk_overlap=0)
     names = {k for d in only_top.create_documents([HANDBOOK]) for k in d.metadata}
     assert "Title" in names and not any(k.startswith("Header") for k in names)
+    # MarkdownHeaderTextSplitter's positional order: headers, return_each_line, strip_headers.
+    positional = SpanMarkdownTextSplitter([("#", "Title")], False, False, chunk_size=300)
+    assert positional.split_text("# A\n\ntext\n") == ["# A\n\ntext"]
 
 
 def test_langchain_empty_headers_to_split_on_names_no_heading_as_langchain() -> None:

@@ -224,8 +224,7 @@ class SpanTextSplitter(TextSplitter):
             source = metadatas[position] if metadatas else {}
             if not isinstance(source, Mapping):
                 raise ParameterTypeError(
-                    f"metadatas[{position}] must be a dict, got {type(source).__name__}: "
-                    f"{source!r}"
+                    f"metadatas[{position}] must be a dict, got {type(source).__name__}: {source!r}"
                 )
             chunks = self._chunks(text, names[position], source, skipped)
             offset, first_line = _span_of(source, text)

@@ -41,12 +41,14 @@ class SpanMarkdownTextSplitter(SpanTextSplitter):
     section and names it; ``merge_sections=True`` merges small sibling sections up to
     ``chunk_size`` instead (fewer Documents, each named by the section that holds it
     whole). ``MarkdownHeaderTextSplitter``'s ``strip_headers`` and ``return_each_line``
-    are accepted off only (a clear error on).
+    are accepted off only (a clear error on), in its positional order.
     """
 
     def __init__(
         self,
         headers_to_split_on: Sequence[tuple[str, str]] | None = None,
+        return_each_line: bool = False,
+        strip_headers: bool = False,
         *,
         chunk_size: int = 4000,
         chunk_overlap: int = 200,
@@ -57,8 +59,6 @@ class SpanMarkdownTextSplitter(SpanTextSplitter):
         strip_whitespace: bool = True,
         count_heading_path: bool = False,
         merge_sections: bool = False,
-        strip_headers: bool = False,
-        return_each_line: bool = False,
     ) -> None:
         # MarkdownHeaderTextSplitter's own options, where ported code passes them.
         if strip_headers:
