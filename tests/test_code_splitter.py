@@ -1468,6 +1468,21 @@ def test_each_type_of_a_go_type_group_is_a_definition_of_its_own() -> None:
         assert {c.metadata["symbols"][0] for c in split_code(alone, "go", 8)} == {"A"}
 
 
+def test_a_definition_that_a_named_definition_declares_is_part_of_it() -> None:
+    """C's ``typedef struct point {...} point_t;``: the struct is the typedef's, so its
+    chunks are ``point_t``'s alone (making Go's grouped types definitions of their own made
+    them ``["point_t", "point"]`` and ``["color_t", "(anonymous)"]`` for a while)."""
+    needs_grammar("c")
+    text = (
+        "typedef struct point {\n int x;\n int y;\n int z;\n char name[64];\n"
+        " double weights[16];\n} point_t;\n\ntypedef enum {\n RED,\n GREEN\n} color_t;\n"
+    )
+    chunks = split_code(text, "c", 10, length="cl100k_base")
+    assert {tuple(c.metadata["symbols"]) for c in chunks} == {("point_t",), ("color_t",)}
+    level = SyntaxLevel(text, get_language("c"))
+    assert [d.path for d in level.definitions()] == [("point_t",), ("color_t",)]
+
+
 def test_lua_qualified_functions_and_quoted_names_are_paths_of_names() -> None:
     """Lua's ``function M.foo()`` and ``function M:bar()`` were one name each ("M.foo",
     "M:bar") where C++'s ``P::f`` and Go's methods give the type and the method; a name

@@ -391,8 +391,8 @@ def test_a_default_overlap_that_leaves_no_room_is_named_as_the_default() -> None
         with pytest.raises(InvalidParameterError) as raised:
             make()
         assert str(raised.value) == (
-            "chunk_overlap=200: must be smaller than chunk_size=150 (200 is the default "
-            "chunk_overlap: pass a smaller one)"
+            "chunk_overlap=200: must be smaller than chunk_size=150 (the default "
+            "chunk_overlap is 200: pass a smaller one)"
         )
     with pytest.raises(InvalidParameterError) as raised:
         SpanRecursiveTextSplitter(chunk_size=150, chunk_overlap=150)

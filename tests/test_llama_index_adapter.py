@@ -1305,8 +1305,8 @@ def test_bad_settings_made_after_construction_raise_the_constructors_errors() ->
     with pytest.raises(InvalidParameterError) as defaulted:
         SpanSentenceNodeParser(chunk_size=128)  # (LlamaIndex's default overlap is 200)
     assert str(defaulted.value) == (
-        "chunk_overlap=200: must be smaller than chunk_size=128 (200 is the default "
-        "chunk_overlap: pass a smaller one)"
+        "chunk_overlap=200: must be smaller than chunk_size=128 (the default "
+        "chunk_overlap is 200: pass a smaller one)"
     )
     copy = SpanSentenceNodeParser(chunk_size=64, chunk_overlap=20).model_copy(
         update={"chunk_size": 16}

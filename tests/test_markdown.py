@@ -155,6 +155,7 @@ def test_front_matter_is_a_chunk_of_its_own() -> None:
         ("---\n# Heading\n\nIntro.\n\n---\n\n## Next\n", None),
         ("---\n# Heading\n---\n", None),
         ("---\n# one\n  # two\ntitle: A\n---\nbody\n", "---\n# one\n  # two\ntitle: A\n---"),
+        ("---\n# generated\n\ntitle: A\n---\n", "---\n# generated\n\ntitle: A\n---"),
     ],
 )
 def test_front_matter_is_yaml_between_two_lines_of_dashes(text: str, front: str | None) -> None:

@@ -74,7 +74,7 @@ def check_overlap(
     error names as such, since the caller may never have set it."""
     value = check_int(overlap_name, overlap, 0)
     if value >= budget:
-        hint = f" ({value} is the default {overlap_name}: pass a smaller one)"
+        hint = f" (the default {overlap_name} is {value}: pass a smaller one)"
         raise InvalidParameterError(
             overlap_name,
             value,

@@ -840,16 +840,20 @@ class SyntaxLevel:
         is_definition = header or parent.type in definitions
         owner = self._kind(parent) if is_definition else None
         joins_lines = not (is_definition and own_body)  # a child on the line before opens
+        # A definition in a header is part of it (C's "typedef struct {...} T;"), but for
+        # the one a wrapper names and those a group that names none holds (Go's "type (
+        # A ...; B ... )"): found where a header holds a definition (rare).
         in_wrapper = parent.type in wrappers
+        keeps_definitions: bool | None = True if in_wrapper else None  # (read once)
         sole = body and parent.named_child_count == 1
         for index, child in enumerate(parent.children):
             first, (last, end_column) = child.start_point[0], child.end_point
             if last > first:
                 last = self._content_row(first, last, end_column)
             kind = child.type
+            defines = kind in definitions or kind in wrappers
             if last > first:
                 opens_body = is_definition and child == own_body
-                defines = kind in definitions or kind in wrappers
                 if (
                     opens_body
                     or (joins_lines and out and first <= out[-1].last and not defines)
@@ -868,11 +872,11 @@ class SyntaxLevel:
                     self._flatten(child, out, defines, opens_body)
                     continue
             named = child.is_named
-            # (a definition in a header is no part of it, as Go's "type ( A ...; B ... )",
-            # but for the one a wrapper names)
-            header_part = child != own_body and not (
-                named and not in_wrapper and (kind in definitions or kind in wrappers)
-            )
+            header_part = child != own_body
+            if header_part and owner is not None and named and defines:
+                if keeps_definitions is None:
+                    keeps_definitions = definition_name(parent, language) is not None
+                header_part = keeps_definitions
             owned = owner if owner is not None and header_part else None
             out.append(_Item(child, first, last, owned, kind, named))
 

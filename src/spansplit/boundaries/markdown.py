@@ -56,12 +56,14 @@ from .words import word_spans
 
 FRONT_MATTER = re.compile(
     r"---[ \t]*(?:\r\n|\r|\n)"
-    r"(?=(?:[ \t]*#[^\r\n]*(?:\r\n|\r|\n))*[ \t]*[^\s#:][^\r\n:]*:(?:[ \t]|\r|\n|\Z)|---|\.\.\.)"
+    r"(?=(?:[ \t]*#[^\r\n]*(?:\r\n|\r|\n)(?:[ \t]*(?:\r\n|\r|\n))*)*"
+    r"[ \t]*[^\s#:][^\r\n:]*:(?:[ \t]|\r|\n|\Z)|---|\.\.\.)"
     r"(?:.*?(?:\r\n|\r|\n))??(?:---|\.\.\.)[ \t]*(?:\r\n|\r|\n|\Z)",
     re.DOTALL,
 )
 """YAML front matter: a ``---`` line at the start, a line that reads as a YAML key (``key:``,
-after ``#`` comment lines) or none, and the next ``---`` or ``...`` line. (A text that opens
+after ``#`` comment lines and blank lines after them) or none, and the next ``---`` or ``...``
+line. (A text that opens
 with a thematic break and a paragraph, or an ATX heading, is Markdown, not front matter.)"""
 
 _STRETCH_END = re.compile(
