@@ -1483,6 +1483,37 @@ def test_a_definition_that_a_named_definition_declares_is_part_of_it() -> None:
     assert [d.path for d in level.definitions()] == [("point_t",), ("color_t",)]
 
 
+def test_overlap_stops_at_a_class_in_a_namespace_as_at_a_top_level_one() -> None:
+    """Overlap never reached back across a top-level definition's start, but a class in
+    ``namespace Acme { }`` is not top-level: the chunk of ``GadgetStore`` began with the end
+    of ``WidgetStore`` and was named ``["Acme"]``. Definitions in a namespace now count at
+    its level; and a one-line definition with a comment above it is listed once."""
+    for language in ("csharp", "scala", "python"):
+        needs_grammar(language)
+    text = (
+        "namespace Acme\n{\n    public class WidgetStore\n    {\n"
+        "        public int Count { get; set; }\n"
+        "        public void Add(string name) { Count++; }\n    }\n\n"
+        "    public class GadgetStore\n    {\n        public int Count { get; set; }\n    }\n}\n"
+    )
+    chunks = split_code(text, "csharp", 40, 20, length="cl100k_base")
+    gadget = next(c for c in chunks if "GadgetStore" in c.text)
+    assert gadget.text.startswith("    public class GadgetStore")
+    assert gadget.metadata["symbols"] == ["Acme", "GadgetStore"]
+    level = SyntaxLevel(text, get_language("csharp"))
+    assert [d.path for d in level.definitions(1)] == [
+        ("Acme",),
+        ("Acme", "WidgetStore"),
+        ("Acme", "GadgetStore"),
+    ]
+    for text, language in [
+        ("/** doc */\nsealed trait Status\n", "scala"),
+        ("# c\nclass A: pass\n", "python"),
+    ]:
+        level = SyntaxLevel(text, get_language(language))
+        assert len(list(level.definitions())) == 1, text
+
+
 def test_lua_qualified_functions_and_quoted_names_are_paths_of_names() -> None:
     """Lua's ``function M.foo()`` and ``function M:bar()`` were one name each ("M.foo",
     "M:bar") where C++'s ``P::f`` and Go's methods give the type and the method; a name

@@ -1392,21 +1392,30 @@ class SyntaxLevel:
         # A stack of the units being read, not recursion: statements may nest a thousand
         # levels deep (generated data, a literal of nested lists).
         no_path: tuple[str, ...] = ()
-        stack = [(iter(self.children(self.root)), no_path, depth)]
+        namespaces = self.language.namespaces
+        # Each entry: the units being read, their path, the levels left, and the unit of
+        # the definition itself among them (where comments were attached to it: it is no
+        # definition of its own).
+        stack: list[tuple[Iterator[Unit], tuple[str, ...], int, Unit | None]] = [
+            (iter(self.children(self.root)), no_path, depth, None)
+        ]
         while stack:
-            children, path, levels = stack[-1]
+            children, path, levels, itself = stack[-1]
             child = next(children, None)
             if child is None:
                 stack.pop()
             elif child.name:
                 inner = (*path, *child.name)
-                own = child.attached[1].start if child.attached is not None else child.start
+                main = child.attached[1] if child.attached is not None else None
+                own = main.start if main is not None else child.start
                 yield Definition(inner, child.kind, child.start, child.end, own)
-                if levels > 1:
-                    stack.append((iter(self.children(child)), inner, levels - 1))
+                if child.kind in namespaces:  # (its definitions count at its level)
+                    stack.append((iter(self.children(child)), inner, levels, main))
+                elif levels > 1:
+                    stack.append((iter(self.children(child)), inner, levels - 1, main))
             elif child.last > child.first and not self._simple(child):
-                stack.append((iter(self.children(child)), path, levels))
-            elif (line := self._line_definition(child)) is not None:
+                stack.append((iter(self.children(child)), path, levels, None))
+            elif child is not itself and (line := self._line_definition(child)) is not None:
                 name = definition_name(line, self.language) or ()
                 kind = self._kind(line)
                 yield Definition((*path, *name), kind, child.start, child.end, child.start)
@@ -1415,8 +1424,8 @@ class SyntaxLevel:
         """The definition that a one-line unit of one node is or holds as its only part
         (``except ImportError:`` then ``def loads(s): return s``, a class body of one
         method on one line)."""
-        if len(unit.items) != 1 or not _one_line(unit):
-            return None
+        if len(unit.items) != 1 or not _one_line(unit) or unit.items[0].owner:
+            return None  # (an owned node is a part of the definition being read)
         node: Node | None = unit.items[0].node
         for _ in range(3):  # (the node, its only part, and that one's)
             if node is None or definition_name(node, self.language):

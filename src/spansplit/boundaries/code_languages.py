@@ -50,7 +50,10 @@ class CodeLanguage:
     the rest of the file (C#'s ``namespace N;``, PHP's ``namespace N;``): their name
     starts the symbol path of what follows them. ``simple_statements`` never hold a
     definition (Python's expression statements: a lambda is none): the search for
-    definitions does not read their parts.
+    definitions does not read their parts. ``namespaces`` are definitions that only group
+    others (C++'s and C#'s ``namespace N {}``, Rust's ``mod``): the definitions in one count
+    at its own level, so overlap never reaches back across the start of a class in a
+    namespace, as of a top-level one.
     """
 
     name: str
@@ -67,6 +70,7 @@ class CodeLanguage:
     statement_wrappers: frozenset[str] = frozenset()
     file_scopes: frozenset[str] = frozenset()
     simple_statements: frozenset[str] = frozenset()
+    namespaces: frozenset[str] = frozenset()
 
 
 def _code(*separators: str) -> SeparatorPreset:
@@ -173,6 +177,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
         frozenset({"export_statement", "ambient_declaration"}),
         prefixes=frozenset({"decorator"}),
         statement_wrappers=frozenset({"expression_statement"}),
+        namespaces=frozenset({"internal_module", "module"}),
     ),
     CodeLanguage(
         "go",
@@ -220,6 +225,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
         },
         comments=frozenset({"line_comment", "block_comment"}),
         prefixes=frozenset({"attribute_item"}),
+        namespaces=frozenset({"mod_item"}),
     ),
     CodeLanguage(
         "java",
@@ -288,6 +294,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "type_definition": "declarator",
         },
         frozenset({"template_declaration", "linkage_specification"}),
+        namespaces=frozenset({"namespace_definition"}),
     ),
     CodeLanguage(
         "csharp",
@@ -323,6 +330,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "delegate_declaration": _NAME,
         },
         file_scopes=frozenset({"file_scoped_namespace_declaration"}),
+        namespaces=frozenset({"namespace_declaration"}),
     ),
     CodeLanguage(
         "ruby",
@@ -342,6 +350,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "method": _NAME,
             "singleton_method": _NAME,
         },
+        namespaces=frozenset({"module"}),
     ),
     CodeLanguage(
         "php",
@@ -366,6 +375,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "method_declaration": _NAME,
         },
         file_scopes=frozenset({"namespace_definition"}),
+        namespaces=frozenset({"namespace_definition"}),
     ),
     CodeLanguage(
         "kotlin",
@@ -586,6 +596,7 @@ LANGUAGES["tsx"] = CodeLanguage(
     _TS.comments,
     _TS.prefixes,
     statement_wrappers=_TS.statement_wrappers,
+    namespaces=_TS.namespaces,
 )
 
 ALIASES: dict[str, str] = {
