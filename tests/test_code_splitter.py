@@ -1514,6 +1514,29 @@ def test_overlap_stops_at_a_class_in_a_namespace_as_at_a_top_level_one() -> None
         assert len(list(level.definitions())) == 1, text
 
 
+def test_cpp_nested_namespaces_and_specializations_and_solidity_constructors() -> None:
+    """C++'s ``namespace a::b`` was one name "a::b" (the README says a qualified name is a
+    path); a member of a specialization, ``Poly<double>::area``, lay in "Poly<double>", not
+    in ``Poly``; Solidity's ``constructor`` was named "init"."""
+    for language in ("cpp", "solidity"):
+        needs_grammar(language)
+    cpp = (
+        "namespace a::b {\nint deep() {\n  return 1;\n}\n}\n"
+        "template <typename T> struct Poly { double area() const; };\n"
+        "template <> double Poly<double>::area() const {\n  return 2.0;\n}\n"
+    )
+    level = SyntaxLevel(cpp, get_language("cpp"))
+    assert [d.path for d in level.definitions()] == [
+        ("a", "b"),
+        ("a", "b", "deep"),
+        ("Poly",),
+        ("Poly", "area"),
+    ]
+    sol = "contract V {\n  address owner;\n  constructor(address o) {\n    owner = o;\n  }\n}\n"
+    level = SyntaxLevel(sol, get_language("solidity"))
+    assert [d.path for d in level.definitions()] == [("V",), ("V", "constructor")]
+
+
 def test_lua_qualified_functions_and_quoted_names_are_paths_of_names() -> None:
     """Lua's ``function M.foo()`` and ``function M:bar()`` were one name each ("M.foo",
     "M:bar") where C++'s ``P::f`` and Go's methods give the type and the method; a name

@@ -374,7 +374,11 @@ def _qualified_name(node: Node) -> tuple[str, ...] | None:
     parts: list[str] = []
     current: Node | None = node
     while current is not None and current.type == "qualified_identifier":
-        scope = _text(current.child_by_field_name("scope"))
+        scope_node = current.child_by_field_name("scope")
+        if scope_node is not None and scope_node.type == "template_type":
+            # "Poly<double>::area", a specialization's member: in Poly, as Poly's own are
+            scope_node = scope_node.child_by_field_name("name") or scope_node
+        scope = _text(scope_node)
         if scope:
             parts.append(scope)
         current = current.child_by_field_name("name")
@@ -471,6 +475,8 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
         name = _text(target)
     elif rule == "go_method":
         return _go_method(node)
+    elif rule == "namespace":  # C++'s "namespace a::b {" as ("a", "b"), one without a name
+        return tuple((_text(node.child_by_field_name("name")) or "(anonymous)").split("::"))
     elif rule == "dotted":  # Lua's "function M.sub.f()", "function M:f()"; Ruby's "A::B"
         dotted = _text(node.child_by_field_name("name"))
         parts = tuple(part.strip() for part in _QUALIFIERS.split(dotted)) if dotted else ()
