@@ -51,6 +51,7 @@ _FUNCTION_VALUES = frozenset(
         "generator_function",
         "class",
         "class_expression",
+        "function_definition",  # Lua's "function (x) ... end"
     }
 )
 _DECLARATOR_NAMES = frozenset(

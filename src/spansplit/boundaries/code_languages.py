@@ -458,7 +458,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
         ("tree_sitter_lua", "language"),
         "tree-sitter-lua",
         MORE_EXTRA,
-        {"function_declaration": "dotted"},
+        {"function_declaration": "dotted", "field": "field"},  # "{ render = function () end }"
         parses_on=False,
     ),
     CodeLanguage(
