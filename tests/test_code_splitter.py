@@ -1537,6 +1537,20 @@ def test_cpp_nested_namespaces_and_specializations_and_solidity_constructors() -
     assert [d.path for d in level.definitions()] == [("V",), ("V", "constructor")]
 
 
+def test_a_function_like_macro_is_a_definition() -> None:
+    # "#define BUF_CHECK(b) do {...} while (0)" over lines had no name: a search for the
+    # macro found chunks named [].
+    needs_grammar("c")
+    text = (
+        "#include <stdlib.h>\n\n#define BUF_CHECK(b) do { \\\n  if (!(b)) abort(); \\\n"
+        "} while (0)\n#define N 10\n\nint f(void) {\n  return N;\n}\n"
+    )
+    level = SyntaxLevel(text, get_language("c"))
+    assert [d.path for d in level.definitions()] == [("BUF_CHECK",), ("f",)]
+    macro = next(c for c in split_code(text, "c", 30) if c.text.startswith("#define BUF"))
+    assert macro.metadata["symbols"] == ["BUF_CHECK"]
+
+
 def test_lua_qualified_functions_and_quoted_names_are_paths_of_names() -> None:
     """Lua's ``function M.foo()`` and ``function M:bar()`` were one name each ("M.foo",
     "M:bar") where C++'s ``P::f`` and Go's methods give the type and the method; a name

@@ -270,6 +270,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "union_specifier": "with_body",
             "enum_specifier": "with_body",
             "type_definition": "declarator",
+            "preproc_function_def": _NAME,  # "#define CHECK(b) ..." (a function-like macro)
         },
     ),
     CodeLanguage(
@@ -292,6 +293,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "enum_specifier": "with_body",
             "namespace_definition": "namespace",
             "type_definition": "declarator",
+            "preproc_function_def": _NAME,
         },
         frozenset({"template_declaration", "linkage_specification"}),
         namespaces=frozenset({"namespace_definition"}),
