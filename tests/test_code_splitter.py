@@ -1565,7 +1565,7 @@ def test_lua_qualified_functions_and_quoted_names_are_paths_of_names() -> None:
     assert both.metadata["symbols"] == ["M"]  # (two methods of M, as Go's of one type)
     fields = "local api = {\n  render = function(x)\n    return x\n  end,\n  n = 1,\n}\n"
     level = SyntaxLevel(fields, get_language("lua"))
-    assert [d.path for d in level.definitions()] == [("render",)]  # (as JS's object members)
+    assert [d.path for d in level.definitions()] == [("api",), ("api", "render")]  # (as JS's)
     ts = 'declare module "fs" {\n  export function readFile(p: string): string;\n}\n'
     ts += 'const o = {\n  "quoted-key": function () { return 1; },\n};\n'
     level = SyntaxLevel(ts, get_language("typescript"))

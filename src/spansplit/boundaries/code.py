@@ -408,11 +408,12 @@ def _go_method(node: Node) -> tuple[str, ...] | None:
 
 def _holds_functions(value: Node) -> bool:
     """Whether ``value`` is an object literal with a method or a function among its
-    members (``const api = { parse() {}, render: () => {} }``: a namespace of functions)."""
-    return value.type == "object" and any(
+    members (``const api = { parse() {}, render: () => {} }``: a namespace of functions;
+    Lua's table ``{ render = function () end }``)."""
+    return value.type in ("object", "table_constructor") and any(
         member.type == "method_definition"
         or (
-            member.type == "pair"
+            member.type in ("pair", "field")
             and (inner := member.child_by_field_name("value")) is not None
             and inner.type in _FUNCTION_VALUES
         )
@@ -476,12 +477,17 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
         name = _text(target)
     elif rule == "go_method":
         return _go_method(node)
-    elif rule == "namespace":  # C++'s "namespace a::b {" as ("a", "b"), one without a name
-        return tuple((_text(node.child_by_field_name("name")) or "(anonymous)").split("::"))
+    elif rule == "namespace":  # C++'s "namespace a::inline b {" as ("a", "b"); or anonymous
+        scopes = (_text(node.child_by_field_name("name")) or "(anonymous)").split("::")
+        return tuple(scope.strip().removeprefix("inline").strip() for scope in scopes)
+    elif rule == "lua_table":  # "ui = { render = function () end }" (with "local" too)
+        targets, values = node.named_children[0], node.named_children[-1]
+        target, value = targets.named_child(0), values.named_child(0)
+        if target is None or value is None or not _holds_functions(value):
+            return None
+        return _qualified_parts(_text(target))
     elif rule == "dotted":  # Lua's "function M.sub.f()", "function M:f()"; Ruby's "A::B"
-        dotted = _text(node.child_by_field_name("name"))
-        parts = tuple(part.strip() for part in _QUALIFIERS.split(dotted)) if dotted else ()
-        return parts if parts and all(parts) else None
+        return _qualified_parts(_text(node.child_by_field_name("name")))
     elif rule == "go_type":  # "type A struct {...}"; a group "type ( A ...; B ... )" is none
         specs = _go_type_specs(node)
         name = _text(specs[0].child_by_field_name("name")) if len(specs) == 1 else None
@@ -514,6 +520,12 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
 
 _QUALIFIERS = re.compile(r"::|[.:]")
 """What separates the parts of a qualified name in the languages named by ``dotted``."""
+
+
+def _qualified_parts(name: str | None) -> tuple[str, ...] | None:
+    """``M.sub.f``, ``M:f`` or ``A::B`` as its parts; ``None`` where one is empty."""
+    parts = tuple(part.strip() for part in _QUALIFIERS.split(name)) if name else ()
+    return parts if parts and all(parts) else None
 
 
 def _unquoted(name: str) -> str:
@@ -1393,9 +1405,10 @@ class SyntaxLevel:
 
     def definitions(self, depth: int = 2) -> Iterator[Definition]:
         """The definitions of the text up to ``depth`` levels of nesting (2: top-level
-        ones and their members), with their leading comments; statements are opened to
-        find definitions inside them (``if TYPE_CHECKING:`` ...), but for the language's
-        simple statements."""
+        ones and their members; a namespace's definitions count at its own level, see
+        ``CodeLanguage.namespaces``), with their leading comments; statements are opened
+        to find definitions inside them (``if TYPE_CHECKING:`` ...), but for the
+        language's simple statements."""
         # A stack of the units being read, not recursion: statements may nest a thousand
         # levels deep (generated data, a literal of nested lists).
         no_path: tuple[str, ...] = ()

@@ -460,8 +460,13 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
         ("tree_sitter_lua", "language"),
         "tree-sitter-lua",
         MORE_EXTRA,
-        {"function_declaration": "dotted", "field": "field"},  # "{ render = function () end }"
+        {
+            "function_declaration": "dotted",
+            "field": "field",  # "render = function () end" in a table
+            "assignment_statement": "lua_table",  # "ui = { render = function () end }"
+        },
         parses_on=False,
+        statement_wrappers=frozenset({"variable_declaration"}),  # "local ui = {...}"
     ),
     CodeLanguage(
         "solidity",
