@@ -1533,8 +1533,14 @@ def test_cpp_nested_namespaces_and_specializations_and_solidity_constructors() -
         ("Poly", "area"),
     ]
     spaced = "namespace a :: b {\nint f() { return 1; }\n}\nnamespace c::inline d {\n}\n"
+    spaced += "namespace inlined {\n}\n"
     level = SyntaxLevel(spaced, get_language("cpp"))
-    assert [d.path for d in level.definitions()] == [("a", "b"), ("a", "b", "f"), ("c", "d")]
+    assert [d.path for d in level.definitions()] == [
+        ("a", "b"),
+        ("a", "b", "f"),
+        ("c", "d"),
+        ("inlined",),
+    ]
     sol = "contract V {\n  address owner;\n  constructor(address o) {\n    owner = o;\n  }\n}\n"
     level = SyntaxLevel(sol, get_language("solidity"))
     assert [d.path for d in level.definitions()] == [("V",), ("V", "constructor")]

@@ -479,7 +479,7 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
         return _go_method(node)
     elif rule == "namespace":  # C++'s "namespace a::inline b {" as ("a", "b"); or anonymous
         scopes = (_text(node.child_by_field_name("name")) or "(anonymous)").split("::")
-        return tuple(scope.strip().removeprefix("inline").strip() for scope in scopes)
+        return tuple(_INLINE.sub("", scope.strip()) for scope in scopes)
     elif rule == "lua_table":  # "ui = { render = function () end }" (with "local" too)
         targets, values = node.named_children[0], node.named_children[-1]
         target, value = targets.named_child(0), values.named_child(0)
@@ -517,6 +517,9 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
         raise AssertionError(f"unknown naming rule {rule!r} for {node.type}")
     return None if name is None else (_unquoted(name),)
 
+
+_INLINE = re.compile(r"^inline\s+")
+"""C++20's ``inline`` before a part of a nested namespace's name (``a::inline b``)."""
 
 _QUALIFIERS = re.compile(r"::|[.:]")
 """What separates the parts of a qualified name in the languages named by ``dotted``."""

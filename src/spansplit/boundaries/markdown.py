@@ -63,8 +63,8 @@ FRONT_MATTER = re.compile(
 )
 """YAML front matter: a ``---`` line at the start, a line that reads as a YAML key (``key:``,
 after ``#`` comment lines and blank lines after them) or none, and the next ``---`` or ``...``
-line. (A text that opens
-with a thematic break and a paragraph, or an ATX heading, is Markdown, not front matter.)"""
+line. (A text that opens with a thematic break and a paragraph, or an ATX heading, is
+Markdown, not front matter.)"""
 
 _STRETCH_END = re.compile(
     r"\n[ \t]*\r?\n[ \t\r\n]*[^\n]*\n?|\n(?=#{1,6}(?![^ \t\r\n])|```|~~~)[^\n]*\n?"
