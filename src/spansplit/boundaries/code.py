@@ -492,9 +492,7 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
         specs = _go_type_specs(node)
         name = _text(specs[0].child_by_field_name("name")) if len(specs) == 1 else None
     elif rule == "go_type_spec":  # a type of a group (one alone is named by its declaration)
-        parent = node.parent
-        grouped = parent is not None and len(_go_type_specs(parent)) > 1
-        name = _text(node.child_by_field_name("name")) if grouped else None
+        name = _text(node.child_by_field_name("name")) if _in_type_group(node) else None
     elif rule == "rust_impl":
         # The type without its generic arguments, as its struct is named: Lexer, not Lexer<'a>
         type_node = node.child_by_field_name("type")
@@ -539,9 +537,25 @@ def _unquoted(name: str) -> str:
     return name
 
 
+_GO_TYPE_SPECS = ("type_spec", "type_alias")
+
+
 def _go_type_specs(node: Node) -> list[Node]:
     """The types that Go's ``type`` declaration ``node`` declares (one, or a group's)."""
-    return [spec for spec in node.named_children if spec.type in ("type_spec", "type_alias")]
+    return [spec for spec in node.named_children if spec.type in _GO_TYPE_SPECS]
+
+
+def _in_type_group(spec: Node) -> bool:
+    """Whether the Go type ``spec`` has another beside it in its declaration (comments
+    aside): found from its neighbours, as a group may declare thousands."""
+    return _beside_spec(spec, backwards=True) or _beside_spec(spec, backwards=False)
+
+
+def _beside_spec(spec: Node, backwards: bool) -> bool:
+    sibling = spec.prev_named_sibling if backwards else spec.next_named_sibling
+    while sibling is not None and sibling.type == "comment":
+        sibling = sibling.prev_named_sibling if backwards else sibling.next_named_sibling
+    return sibling is not None and sibling.type in _GO_TYPE_SPECS
 
 
 def _wrapped_definition(node: Node, language: CodeLanguage) -> Node | None:
