@@ -1096,8 +1096,8 @@ def test_a_chunk_with_a_header_above_a_definition_is_not_named_by_it(
             40,
             [
                 ([], ["using_directive", "file_scoped_namespace_declaration"]),
-                (["App.Models", "User"], ["class_declaration"]),
-                (["App.Models", "User", "Name"], ["property_declaration"]),
+                (["App", "Models", "User"], ["class_declaration"]),
+                (["App", "Models", "User", "Name"], ["property_declaration"]),
             ],
         ),
         (
@@ -1716,6 +1716,34 @@ def test_each_php_namespace_statement_scopes_what_follows_it() -> None:
     paths = [c.metadata["symbols"] for c in split_code(text, "php", 12, length="cl100k_base")]
     assert ["Alpha", "One", "a"] in paths and ["Beta", "Two", "b"] in paths
     assert not any(path[:1] == ["Alpha"] and "Beta" in path for path in paths)
+
+
+def test_qualified_namespace_names_are_paths_in_every_language() -> None:
+    """C#'s ``namespace A.B``, TypeScript's ``namespace A.B`` and PHP's ``namespace A\\B``
+    were one name each ("A.B") where C++'s ``namespace a::b`` is a path; PHP's global
+    ``namespace {}`` was named "(anonymous)" and is no scope; a module named by a string
+    keeps its dots. ``definitions()`` puts what follows ``namespace N;`` in N."""
+    cases = [
+        ("csharp", "namespace Acme.Tools {\n  class Calc {\n    int Add() { return 1; }\n  }\n}\n"),
+        (
+            "typescript",
+            "namespace Acme.Tools {\n  export class Calc {\n    add() { return 1; }\n  }\n}\n",
+        ),
+        ("php", "<?php\nnamespace Acme\\Tools;\nclass Calc {\n  function add() { return 1; }\n}\n"),
+    ]
+    for language, text in cases:
+        needs_grammar(language)
+        paths = [c.metadata["symbols"] for c in split_code(text, language, 30)]
+        assert ["Acme", "Tools", "Calc"] in paths, (language, paths)
+        assert not any("Acme.Tools" in path or "Acme\\Tools" in path for path in paths)
+    global_namespace = "<?php\nnamespace {\n  function helper($x) {\n    return $x * 2;\n  }\n}\n"
+    paths = [c.metadata["symbols"] for c in split_code(global_namespace, "php", 30)]
+    assert ["helper"] in paths and not any("(anonymous)" in path for path in paths), paths
+    declared = 'declare module "lib.core" {\n  export function f(): void;\n}\n'
+    assert split_code(declared, "typescript", 40)[0].metadata["symbols"] == ["lib.core"]
+    text = "namespace Acme.Tools;\n\npublic class Calc {\n  int Add() { return 1; }\n}\n"
+    found = [d.path for d in SyntaxLevel(text, get_language("csharp")).definitions(2)]
+    assert found == [("Acme", "Tools"), ("Acme", "Tools", "Calc"), ("Acme", "Tools", "Calc", "Add")]
 
 
 def _generated_module(seed: int) -> str:

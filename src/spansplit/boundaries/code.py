@@ -486,8 +486,11 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
         if target is None or value is None or not _holds_functions(value):
             return None
         return _qualified_parts(_text(target))
-    elif rule == "dotted":  # Lua's "function M.sub.f()", "function M:f()"; Ruby's "A::B"
-        return _qualified_parts(_text(node.child_by_field_name("name")))
+    elif rule == "dotted":  # Lua's "function M:f()", Ruby's "A::B", C#'s "namespace A.B"
+        found = node.child_by_field_name("name")
+        if found is None or found.type != "string":
+            return _qualified_parts(_text(found))
+        name = _text(found)  # (TypeScript's 'declare module "a.b"': one name, unquoted)
     elif rule == "go_type":  # "type A struct {...}"; a group "type ( A ...; B ... )" is none
         specs = _go_type_specs(node)
         name = _text(specs[0].child_by_field_name("name")) if len(specs) == 1 else None
@@ -519,12 +522,13 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
 _INLINE = re.compile(r"^inline\s+")
 """C++20's ``inline`` before a part of a nested namespace's name (``a::inline b``)."""
 
-_QUALIFIERS = re.compile(r"::|[.:]")
+_QUALIFIERS = re.compile(r"::|[.:\\]")
 """What separates the parts of a qualified name in the languages named by ``dotted``."""
 
 
 def _qualified_parts(name: str | None) -> tuple[str, ...] | None:
-    """``M.sub.f``, ``M:f`` or ``A::B`` as its parts; ``None`` where one is empty."""
+    """``M.sub.f``, ``M:f``, ``A::B`` or PHP's ``App\\Models`` as its parts; ``None`` where
+    one is empty (PHP's global ``namespace {}``: no scope of its own)."""
     parts = tuple(part.strip() for part in _QUALIFIERS.split(name)) if name else ()
     return parts if parts and all(parts) else None
 
@@ -1429,7 +1433,7 @@ class SyntaxLevel:
         # A stack of the units being read, not recursion: statements may nest a thousand
         # levels deep (generated data, a literal of nested lists).
         no_path: tuple[str, ...] = ()
-        namespaces = self.language.namespaces
+        namespaces, file_scopes = self.language.namespaces, self.language.file_scopes
         # Each entry: the units being read, their path, the levels left, and the unit of
         # the definition itself among them (where comments were attached to it: it is no
         # definition of its own).
@@ -1442,11 +1446,17 @@ class SyntaxLevel:
             if child is None:
                 stack.pop()
             elif child.name:
-                inner = (*path, *child.name)
                 main = child.attached[1] if child.attached is not None else None
                 own = main.start if main is not None else child.start
+                # C#'s "namespace N;" (one of the file's top-level units): the rest is in N
+                scopes_rest = child.kind in file_scopes and any(
+                    _scopes_file(item, self.language) for item in (main or child).items
+                )
+                inner = (*(no_path if scopes_rest else path), *child.name)
                 yield Definition(inner, child.kind, child.start, child.end, own)
-                if child.kind in namespaces:  # (its definitions count at its level)
+                if scopes_rest:
+                    stack[-1] = (children, inner, levels, itself)
+                elif child.kind in namespaces:  # (its definitions count at its level)
                     stack.append((iter(self.children(child)), inner, levels, main))
                 elif levels > 1:
                     stack.append((iter(self.children(child)), inner, levels - 1, main))

@@ -166,8 +166,8 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "interface_declaration": _NAME,
             "enum_declaration": _NAME,
             "type_alias_declaration": _NAME,
-            "internal_module": _NAME,
-            "module": _NAME,
+            "internal_module": "dotted",  # "namespace A.B"
+            "module": "dotted",
             "public_field_definition": "field",
             "pair": "field",
             "lexical_declaration": "variable",
@@ -314,8 +314,8 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
         "tree-sitter-c-sharp",
         CODE_EXTRA,
         {
-            "namespace_declaration": _NAME,
-            "file_scoped_namespace_declaration": _NAME,
+            "namespace_declaration": "dotted",  # "namespace A.B"
+            "file_scoped_namespace_declaration": "dotted",
             "class_declaration": _NAME,
             "struct_declaration": _NAME,
             "interface_declaration": _NAME,
@@ -368,7 +368,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
         "tree-sitter-php",
         CODE_EXTRA,
         {
-            "namespace_definition": "optional_name",
+            "namespace_definition": "dotted",  # "namespace App\\Models"; "namespace {}": none
             "class_declaration": _NAME,
             "interface_declaration": _NAME,
             "trait_declaration": _NAME,
