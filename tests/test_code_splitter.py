@@ -1746,6 +1746,55 @@ def test_qualified_namespace_names_are_paths_in_every_language() -> None:
     assert found == [("Acme", "Tools"), ("Acme", "Tools", "Calc"), ("Acme", "Tools", "Calc", "Add")]
 
 
+SWIFT_SHAPES = """struct Circle {
+    var radius: Double
+
+    var area: Double {
+        let r = radius
+        return Double.pi * r * r
+    }
+
+    var diameter: Double {
+        get { return radius * 2 }
+        set { radius = newValue / 2 }
+    }
+}
+"""
+
+KOTLIN_SHAPES = """class Circle(val radius: Double) {
+    val area: Double
+        get() {
+            val r = radius
+            return Math.PI * r * r
+        }
+
+    var label: String = ""
+        set(value) {
+            field = value.trim()
+        }
+
+    val sides = 0
+}
+"""
+
+
+@pytest.mark.parametrize(("language", "text"), [("swift", SWIFT_SHAPES), ("kotlin", KOTLIN_SHAPES)])
+def test_properties_with_code_are_named_as_methods_are(language: str, text: str) -> None:
+    """A Swift computed property and a Kotlin property with ``get()``/``set()`` hold code
+    as a method does; their chunks had only the class's path. A stored property is data:
+    it is no definition."""
+    needs_grammar(language)
+    chunks = split_code(text, language, 40)
+    named = {tuple(c.metadata["symbols"]) for c in chunks}
+    expected = {("Circle", "area"), ("Circle", "diameter" if language == "swift" else "label")}
+    assert expected <= named, [(c.metadata["symbols"], c.text) for c in chunks]
+    body = next(c for c in chunks if "let r =" in c.text or "val r =" in c.text)
+    assert body.metadata["symbols"] == ["Circle", "area"]
+    found = [d.path for d in SyntaxLevel(text, get_language(language)).definitions(2)]
+    assert ("Circle", "area") in found
+    assert ("Circle", "radius") not in found and ("Circle", "sides") not in found
+
+
 def _generated_module(seed: int) -> str:
     """Python of many kinds of top-level piece, dense and sparse: one-letter statements,
     functions, a class, comments and decorators, a string whose lines start at the first

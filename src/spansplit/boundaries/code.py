@@ -64,6 +64,10 @@ _DECLARATOR_NAMES = frozenset(
         "type_identifier",
     }
 )
+_ACCESSORS = frozenset({"getter", "setter", "willset_didset_block"})
+"""The parts of a property that hold code (Kotlin's ``get()``/``set()``, Swift's
+``didSet {}``; Swift's computed property has a ``computed_value`` field)."""
+
 _LITERAL_NAMES = frozenset({"init", "deinit", "subscript", "constructor", "this[]"})
 
 
@@ -475,6 +479,18 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
         if target is not None and target.type == "member_expression":
             target = target.child_by_field_name("property")
         name = _text(target)
+    elif rule == "accessors":  # Swift's "var area: Double { … }", Kotlin's "get() { … }"
+        if node.child_by_field_name("computed_value") is None and not any(
+            child.type in _ACCESSORS for child in node.named_children
+        ):
+            return None  # (a stored property: data, as a Python attribute is)
+        found = node.child_by_field_name("name")
+        if found is None:  # Kotlin: "val area: Double"
+            declared = next(
+                (c for c in node.named_children if c.type == "variable_declaration"), None
+            )
+            found = None if declared is None else declared.named_child(0)
+        name = _text(found)
     elif rule == "go_method":
         return _go_method(node)
     elif rule == "namespace":  # C++'s "namespace a::inline b {" as ("a", "b"); or anonymous

@@ -398,6 +398,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "object_declaration": _NAME,
             "companion_object": "companion",
             "function_declaration": _NAME,
+            "property_declaration": "accessors",  # one with get() or set()
         },
         comments=frozenset({"line_comment", "block_comment"}),
     ),
@@ -446,6 +447,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "init_declaration": "init",
             "deinit_declaration": "deinit",
             "subscript_declaration": "subscript",
+            "property_declaration": "accessors",  # a computed one, or one with didSet
         },
         comments=frozenset({"comment", "multiline_comment"}),
     ),
