@@ -232,6 +232,29 @@ def test_get_separators_for_language_is_langchains_list_for_every_member() -> No
     )
 
 
+RST = (
+    "Intro paragraph one here.\n\nSection Title\n=============\n\n"
+    "Body text of the section goes here and continues a while.\n\n"
+    "=======\nOverline\n=======\n\nText.\n\n----\n\nAfter the transition, more text.\n"
+)
+
+
+def test_rst_section_titles_stay_with_their_underline_and_overline() -> None:
+    """The reStructuredText table cut before every adornment line: a title was one chunk and
+    its underline began the next (``'Section Title'``, ``'=============\\n\\nBody…'``), and an
+    overline was cut from its title. A transition line still starts a piece."""
+    from langchain_spansplit import SpanRecursiveTextSplitter
+
+    chunks = SpanRecursiveTextSplitter.from_language(
+        Language.RST, chunk_size=30, chunk_overlap=0
+    ).split_text(RST)
+    assert "Section Title\n=============" in chunks
+    assert "=======\nOverline\n=======" in chunks
+    assert "----" in chunks
+    assert not any(chunk.strip("=-\n") == "" and chunk != "----" for chunk in chunks), chunks
+    assert not any(chunk.endswith(("Title", "Overline")) for chunk in chunks), chunks
+
+
 def test_langchains_separators_passed_back_split_as_in_langchain() -> None:
     """A LangChain user passes the list back (customised or not) as ``separators=`` with
     the default ``is_separator_regex=False``: the paragraph and line separators match."""

@@ -516,9 +516,10 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
     CodeLanguage(
         "rst",
         _code(
-            r"\n(?=[^\n]+\n(?:=+|-+|~+|\^+|\*+|#+|\"+)\n)",
+            # A section title, with its overline if it has one (never cut from its lines)
+            r"(?<![=\-~^*#\"])\n(?=(?:[=\-~^*#\"]+\n)?[^\n]+\n[=\-~^*#\"]+\n)",
             r"\n(?=\.\. [\w-]+::)",
-            r"\n(?=(?:=+|-+|\*+)\n)",
+            r"(?<=\n)\n(?=(?:=+|-+|\*+)\n)",  # a transition line, after a blank line
         ),
         (".rst",),
     ),
