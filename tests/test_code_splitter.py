@@ -84,14 +84,16 @@ def check_chunks(text: str, chunks: list[Chunk], splitter: CodeSplitter) -> None
 
 def cut_definitions(text: str, chunks: list[Chunk], splitter: CodeSplitter) -> tuple[int, int]:
     """How many definitions (top-level and members) fit the budget, and how many of those
-    a chunk edge falls inside."""
+    a chunk edge falls inside. Where chunks keep their whitespace they are whole lines,
+    so a definition fits where its lines do, indentation included."""
     edges = sorted({c.start for c in chunks} | {c.end for c in chunks})
     fitting = cut = 0
     for definition in SyntaxLevel(text, splitter.info).definitions(2):
         own = text[definition.own_start : definition.end]
         start = definition.own_start + len(own) - len(own.lstrip())
         end = definition.own_start + len(own.rstrip())
-        if splitter.length.count(text[start:end]) > splitter.chunk_size:
+        measured = start if splitter.strip_whitespace else text.rfind("\n", 0, start) + 1
+        if splitter.length.count(text[measured:end]) > splitter.chunk_size:
             continue
         fitting += 1
         following = bisect.bisect_right(edges, start)
@@ -1744,6 +1746,66 @@ def test_qualified_namespace_names_are_paths_in_every_language() -> None:
     text = "namespace Acme.Tools;\n\npublic class Calc {\n  int Add() { return 1; }\n}\n"
     found = [d.path for d in SyntaxLevel(text, get_language("csharp")).definitions(2)]
     assert found == [("Acme", "Tools"), ("Acme", "Tools", "Calc"), ("Acme", "Tools", "Calc", "Add")]
+
+
+ANNOTATED_METHODS = [
+    (
+        "java",
+        "class A {\n    @Override\n    public int size() {\n        return 1;\n    }\n}\n",
+        50,
+    ),
+    (
+        "java",
+        "class A {\n    /** doc */\n    @Override\n    public int size() {\n"
+        "        return 1;\n    }\n}\n",
+        50,
+    ),
+    ("python", "import os\n\n\n@cache\ndef size(items):\n    return len(items)\n", 40),
+    (
+        "csharp",
+        "class A {\n    [Obsolete]\n    public int Size() {\n        return 1;\n    }\n}\n",
+        50,
+    ),
+    (
+        "kotlin",
+        "class A {\n    @JvmStatic\n    fun size(): Int {\n        return 1\n    }\n}\n",
+        45,
+    ),
+    (
+        "php",
+        "<?php\nclass A {\n    #[Get('/')]\n    public function size() {\n"
+        "        return 1;\n    }\n}\n",
+        60,
+    ),
+    ("scala", "class A {\n  @deprecated\n  def size(): Int = {\n    1\n  }\n}\n", 40),
+    (
+        "swift",
+        "class A {\n    @discardableResult\n    @MainActor\n    func size() -> Int {\n"
+        "        return 1\n    }\n}\n",
+        50,
+    ),
+    ("cpp", "class A {\n  [[nodiscard]]\n  int size() {\n    return 1;\n  }\n};\n", 40),
+]
+
+
+@pytest.mark.parametrize(("language", "text", "size"), ANNOTATED_METHODS)
+def test_a_definition_that_fits_without_its_annotations_is_kept_whole(
+    language: str, text: str, size: int
+) -> None:
+    """A method that fits the budget alone but not with its decorators or annotations was
+    cut: the annotations went with its signature, its body to the next chunk. As with
+    comments above it, the annotations now end the chunk before and the method is whole;
+    where both fit, they stay together."""
+    needs_grammar(language)
+    chunks = split_code(text, language, size)
+    start = next(i for i, line in enumerate(text.splitlines()) if "size" in line.lower())
+    method = "".join(text.splitlines(keepends=True)[start:])
+    method = method[: method.index("}" if language != "python" else "len(items)") + 1]
+    holders = [c for c in chunks if method.strip() in c.text]
+    assert holders, [c.text for c in chunks]
+    assert holders[0].metadata["symbols"][-1].lower() == "size"
+    together = split_code(text, language, 1000)
+    assert len(together) == 1
 
 
 SWIFT_SHAPES = """struct Circle {

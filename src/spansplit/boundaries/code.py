@@ -64,6 +64,9 @@ _DECLARATOR_NAMES = frozenset(
         "type_identifier",
     }
 )
+_MODIFIERS = "modifiers"
+"""The node that holds a definition's annotations with its keywords (Java, Kotlin, Swift)."""
+
 _ACCESSORS = frozenset({"getter", "setter", "willset_didset_block"})
 """The parts of a property that hold code (Kotlin's ``get()``/``set()``, Swift's
 ``didSet {}``; Swift's computed property has a ``computed_value`` field)."""
@@ -817,6 +820,14 @@ class SyntaxLevel:
                     if item.type in language.statement_wrappers:
                         node = self._statement_definition(node) or node
                     self._flatten(node, items, node.type in language.wrappers or node != item.node)
+                if items and items[0].first < unit.first:  # (annotations above, apart)
+                    items = [
+                        _Item(
+                            it.node, max(it.first, unit.first), it.last, it.owner, it.type, it.named
+                        )
+                        for it in items
+                        if it.last >= unit.first
+                    ]
                 unit.children = self._units(items)
             for child in unit.children:
                 if not _one_line(child):  # (a unit of one line has no parts to look up)
@@ -934,7 +945,37 @@ class SyntaxLevel:
                     keeps_definitions = definition_name(parent, language) is not None
                 header_part = keeps_definitions
             owned = owner if owner is not None and header_part else None
+            if defines and owned is None and last > first:
+                below = self._below_annotations(child, first)
+                if below is not None:  # (its annotations an item of their own, see there)
+                    annotation, row = below
+                    out.append(_Item(annotation, first, row - 1, None, annotation.type, True))
+                    first = row
             out.append(_Item(child, first, last, owned, kind, named))
+
+    def _below_annotations(self, node: Node, first: int) -> tuple[Node, int] | None:
+        """Where definition ``node`` starts with lines that hold only its annotations
+        (Java's ``@Override``, C#'s ``[Test]``, Python's decorators: the language's
+        prefixes, within a ``modifiers`` node or not), its first annotation and the row
+        where the rest starts: the rest is then a unit that stays whole where it fits
+        alone, its annotations in the chunk before, as with comments above it."""
+        prefixes = self.language.prefixes
+        lead = node.child(0) if prefixes else None
+        if lead is None or (lead.type not in prefixes and lead.type != _MODIFIERS):
+            return None
+        comments = self.language.comments
+        annotation: Node | None = None
+        ended = first  # (the last row an annotation ends on)
+        for part in node.children:
+            for inner in part.children if part.type == _MODIFIERS else (part,):
+                kind = inner.type
+                if kind in prefixes or (annotation is not None and kind in comments):
+                    annotation = annotation or inner
+                    ended = max(ended, inner.end_point[0])
+                    continue
+                row = inner.start_point[0]
+                return (annotation, row) if annotation is not None and ended < row else None
+        return None
 
     def _content_row(self, first: int, last: int, end_column: int) -> int:
         """The row of a node's last character that is not whitespace: some grammars end a

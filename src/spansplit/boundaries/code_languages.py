@@ -252,6 +252,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "compact_constructor_declaration": _NAME,
         },
         comments=frozenset({"line_comment", "block_comment"}),
+        prefixes=frozenset({"marker_annotation", "annotation"}),
     ),
     CodeLanguage(
         "c",
@@ -297,6 +298,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
         },
         frozenset({"template_declaration", "linkage_specification"}),
         namespaces=frozenset({"namespace_definition"}),
+        prefixes=frozenset({"attribute_declaration"}),
     ),
     CodeLanguage(
         "csharp",
@@ -333,6 +335,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
         },
         file_scopes=frozenset({"file_scoped_namespace_declaration"}),
         namespaces=frozenset({"namespace_declaration"}),
+        prefixes=frozenset({"attribute_list"}),
     ),
     CodeLanguage(
         "ruby",
@@ -378,6 +381,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
         },
         file_scopes=frozenset({"namespace_definition"}),
         namespaces=frozenset({"namespace_definition"}),
+        prefixes=frozenset({"attribute_list"}),
     ),
     CodeLanguage(
         "kotlin",
@@ -401,6 +405,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "property_declaration": "accessors",  # one with get() or set()
         },
         comments=frozenset({"line_comment", "block_comment"}),
+        prefixes=frozenset({"annotation"}),
     ),
     CodeLanguage(
         "scala",
@@ -425,6 +430,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "given_definition": "optional_name",
         },
         comments=frozenset({"comment", "block_comment"}),
+        prefixes=frozenset({"annotation"}),
     ),
     CodeLanguage(
         "swift",
@@ -450,6 +456,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "property_declaration": "accessors",  # a computed one, or one with didSet
         },
         comments=frozenset({"comment", "multiline_comment"}),
+        prefixes=frozenset({"attribute"}),
     ),
     CodeLanguage(
         "lua",
