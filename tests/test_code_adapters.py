@@ -357,6 +357,36 @@ def test_llama_index_code_parser_from_defaults_as_code_splitters() -> None:
         SpanCodeNodeParser.from_defaults("python", max_chrs=3)
 
 
+def test_llama_index_code_parser_takes_the_stock_constructors_positional_order() -> None:
+    """``SpanCodeNodeParser("python", 5, 1, 60)`` as LlamaIndex's ``CodeSplitter(language,
+    chunk_lines, chunk_lines_overlap, max_chars, ...)`` takes it (only ``language`` was
+    positional); the other parsers, keyword-only as most of LlamaIndex's, say so by name."""
+    pytest.importorskip("llama_index.core")
+    from llama_index.core.node_parser import CodeSplitter as StockCodeSplitter
+    from llama_index.node_parser.spansplit import SpanCodeNodeParser, SpanSentenceNodeParser
+    from llama_index.node_parser.spansplit.code import STOCK_ORDER
+
+    if not grammar_available(get_language("python")):
+        pytest.skip("the python grammar wheel is not installed")
+    stock = list(inspect.signature(StockCodeSplitter.__init__).parameters)
+    assert stock[2:] == list(STOCK_ORDER)  # (after self and language)
+    made = SpanCodeNodeParser("python", 5, 1, 60)
+    expected = SpanCodeNodeParser(
+        language="python", chunk_lines=5, chunk_lines_overlap=1, max_chars=60
+    )
+    assert made.to_dict() == expected.to_dict() and made.chunk_size == 60
+    tokens = SpanCodeNodeParser("python", 40, 0, 1500, "token", 96, str.split)
+    assert (tokens.chunk_size, tokens.length.name) == (96, "builtins.str.split")
+    with pytest.raises(TypeError, match="multiple values for 'max_chars'"):
+        SpanCodeNodeParser("python", 40, 0, 100, max_chars=200)
+    with pytest.raises(TypeError, match="at most 12 positional"):
+        SpanCodeNodeParser("python", *range(12))
+    with pytest.raises(
+        TypeError, match=r"SpanSentenceNodeParser\(\) takes its settings by keyword"
+    ):
+        SpanSentenceNodeParser(256, 32)
+
+
 def test_llama_index_code_parser_uses_a_changed_chunk_size() -> None:
     pytest.importorskip("llama_index.core")
     from llama_index.core import Document, Settings

@@ -192,7 +192,12 @@ class SpanNodeParser(TextSplitter):
     init_only: ClassVar[frozenset[str]] = frozenset()
     """Keyword arguments ``__init__`` takes besides the fields (turned into fields)."""
 
-    def __init__(self, **data: Any) -> None:
+    def __init__(self, *args: Any, **data: Any) -> None:
+        if args:  # (LlamaIndex's parsers take their settings by keyword too, but for a few)
+            raise TypeError(
+                f"{type(self).__name__}() takes its settings by keyword "
+                f"(chunk_size=..., chunk_overlap=...), got {len(args)} positional: {args!r}"
+            )
         self._reject_unknown(data)
         super().__init__(**data)
         self._splitter()  # build once: a bad setting fails here, with spansplit's typed error
@@ -561,7 +566,7 @@ class SpanSizedNodeParser(SpanNodeParser):
 
     init_only: ClassVar[frozenset[str]] = frozenset({"tokenizer"})
 
-    def __init__(self, **data: Any) -> None:
+    def __init__(self, *args: Any, **data: Any) -> None:
         """``tokenizer`` (a callable from text to a list of tokens, as LlamaIndex's parsers
         take it) counts ``len(tokenizer(text))``: it becomes ``length``."""
         tokenizer = data.pop("tokenizer", None)
@@ -573,7 +578,7 @@ class SpanSizedNodeParser(SpanNodeParser):
                     f"give tokenizer or length, not both (length={data['length']!r})",
                 )
             data["length"] = TokenListLength(tokenizer)
-        super().__init__(**data)
+        super().__init__(*args, **data)
 
     @field_validator("length", mode="before")
     @classmethod

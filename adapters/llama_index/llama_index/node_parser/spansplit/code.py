@@ -33,6 +33,21 @@ BUDGET_FIELDS = {"char": "max_chars", "token": "max_tokens"}
 
 DEFAULT_BUDGETS = {"max_chars": 1500, "max_tokens": 512}
 
+STOCK_ORDER = (
+    "chunk_lines",
+    "chunk_lines_overlap",
+    "max_chars",
+    "count_mode",
+    "max_tokens",
+    "tokenizer",
+    "parser",
+    "callback_manager",
+    "include_metadata",
+    "include_prev_next_rel",
+    "id_func",
+)
+"""The parameters after ``language`` in the order LlamaIndex's ``CodeSplitter`` takes them."""
+
 BUDGET_SETTINGS = ("count_mode", "max_chars", "max_tokens", "chunk_size")
 """The fields that decide the budget: a change to one is synced to the others."""
 
@@ -77,9 +92,20 @@ class SpanCodeNodeParser(SpanBudgetNodeParser):
     _synced: tuple[Any, ...] | None = PrivateAttr(default=None)
     """The budget settings as last synced (see ``_sync_settings``)."""
 
-    def __init__(self, language: str, **data: Any) -> None:
-        """``parser`` (LlamaIndex's tree-sitter parser) is accepted as ``None`` only:
-        spansplit loads the grammar itself. A ``tokenizer`` needs ``count_mode="token"``."""
+    def __init__(self, language: str, *args: Any, **data: Any) -> None:
+        """The settings after ``language`` may be given in the order of LlamaIndex's
+        ``CodeSplitter`` (see :data:`STOCK_ORDER`). ``parser`` (LlamaIndex's tree-sitter
+        parser) is accepted as ``None`` only: spansplit loads the grammar itself. A
+        ``tokenizer`` needs ``count_mode="token"``."""
+        if len(args) > len(STOCK_ORDER):
+            raise TypeError(
+                f"SpanCodeNodeParser() takes at most {len(STOCK_ORDER) + 1} positional "
+                f"arguments (language, {', '.join(STOCK_ORDER)}), got {len(args) + 1}"
+            )
+        for name, value in zip(STOCK_ORDER, args):
+            if name in data:
+                raise TypeError(f"SpanCodeNodeParser() got multiple values for {name!r}")
+            data[name] = value
         if data.pop("parser", None) is not None:
             raise ParameterTypeError(
                 "SpanCodeNodeParser() takes no parser=: spansplit loads the language's "
