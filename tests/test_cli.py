@@ -228,6 +228,22 @@ def test_recursive_separators_and_keep_separator(
     assert all(text[c["start"] : c["end"]] == c["text"] for c in chunks)
 
 
+def test_keep_separator_help_names_each_presets_default(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """The help said "dropped (false, the default)" while with --preset the preset's own
+    setting applies (start for markdown and the code presets, end for cjk)."""
+    with pytest.raises(SystemExit) as exited:
+        main(["recursive", "--help"])
+    assert exited.value.code == 0
+    out = capfd.readouterr().out
+    help_text = " ".join(out.split())
+    assert "end for cjk, false for plain, start for the others" in help_text
+    found = {name: str(preset.keep_separator).lower() for name, preset in spansplit.PRESETS.items()}
+    expected = {name: "start" for name in spansplit.PRESETS} | {"cjk": "end", "plain": "false"}
+    assert found == expected
+
+
 def test_recursive_regex_separators(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, b"one1two22three333four")
     separators = ["--separators", '["\\\\d+", ""]']

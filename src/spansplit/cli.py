@@ -188,8 +188,9 @@ def _configure_recursive(parser: argparse.ArgumentParser) -> None:
         "--keep-separator",
         choices=("false", "true", "start", "end"),
         default=None,
-        help="where separators go: dropped (false, the default), with the piece before them "
-        "(true or end) or with the piece after them (start)",
+        help="where separators go: dropped (false), with the piece before them (true or "
+        "end) or with the piece after them (start); the default is false, or with --preset "
+        "the preset's own (end for cjk, false for plain, start for the others)",
     )
 
 
