@@ -1808,6 +1808,20 @@ def test_a_definition_that_fits_without_its_annotations_is_kept_whole(
     assert len(together) == 1
 
 
+def test_a_statements_header_line_is_kinded_as_the_statement() -> None:
+    """The line ``if sys.version_info >= (3, 11):`` alone in a chunk had the kinds
+    ``["comparison_operator"]`` (its first named node) and C's ``for (int i = 0; ...) {``
+    ``["declaration"]``: a header line is its statement's, as a signature is its
+    definition's."""
+    needs_grammar("python")
+    text = "if sys.version_info >= (3, 11):\n    import tomllib\n    x = tomllib.loads(data)\n"
+    assert split_code(text, "python", 35)[0].metadata["node_kinds"] == ["if_statement"]
+    needs_grammar("c")
+    text = "int f(int x) {\n    for (int i = 0; i < x; i++) {\n        g(i);\n    }\n}\n"
+    kinds = [c.metadata["node_kinds"] for c in split_code(text, "c", 36)]
+    assert ["for_statement"] in kinds, kinds
+
+
 SWIFT_SHAPES = """struct Circle {
     var radius: Double
 

@@ -1082,13 +1082,18 @@ class SyntaxLevel:
         return Unit(start, end, first, last, kind, name, group)
 
     def _line_kind(self, main: _Item, group: list[_Item]) -> str:
-        """The kind of a line whose main node is no definition: that of the definition whose
-        header it holds (``const`` of ``const api = {``), else the node's own, or where it is
-        a name alone (``Collections`` of ``Collections.sort(items, new Comparator<T>() {``),
-        the node around it."""
+        """The kind of a line whose main node is no definition: that of the definition or
+        statement whose header it holds (``const`` of ``const api = {``, ``if x:``), else the
+        node's own, or where it is a name alone (``Collections`` of
+        ``Collections.sort(items, new Comparator<T>() {``), the node around it."""
         owner = next((item.owner for item in group if item.owner), None)
         if owner:
             return owner
+        lead = group[0].node
+        if not group[0].named:  # a statement's header ("if x:", "for (...) {"): the statement
+            parent = lead.parent
+            if parent is not None and parent.start_byte == lead.start_byte:
+                return parent.type
         node = main.node
         if node.child_count == 0 and node.parent is not None:
             return node.parent.type
