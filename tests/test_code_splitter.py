@@ -1462,7 +1462,7 @@ def test_each_type_of_a_go_type_group_is_a_definition_of_its_own() -> None:
     [whole] = split_code(group, "go", 400)
     assert (whole.metadata["symbols"], whole.metadata["node_kinds"]) == ([], ["type_declaration"])
     level = SyntaxLevel(text, get_language("go"))
-    assert [d.path for d in level.definitions()] == [("f",), ("A",), ("B",)]
+    assert [d.path for d in level.definitions()] == [("f",), ("A",), ("B",), ("B", "M")]
     # One type, in parentheses or not, is named once.
     for alone in ("type A struct {\n\tx int\n}\n", "type (\n\tA = int\n)\n"):
         level = SyntaxLevel(alone, get_language("go"))
@@ -1820,6 +1820,27 @@ def test_a_statements_header_line_is_kinded_as_the_statement() -> None:
     text = "int f(int x) {\n    for (int i = 0; i < x; i++) {\n        g(i);\n    }\n}\n"
     kinds = [c.metadata["node_kinds"] for c in split_code(text, "c", 36)]
     assert ["for_statement"] in kinds, kinds
+
+
+def test_interface_methods_and_overload_signatures_are_named() -> None:
+    """TypeScript's overload signatures in a class and its interfaces' methods, and Go's
+    interface methods, had only their class's or interface's path, where Java, C#, Kotlin,
+    Swift, PHP and Rust name such members."""
+    needs_grammar("typescript")
+    text = (
+        "class UserService {\n  find(id: string): User;\n  find(id: number): User;\n"
+        "  find(id: any): User {\n    return this.repo.get(id);\n  }\n}\n"
+        "interface Store {\n  get(key: string): string;\n  size: number;\n}\n"
+    )
+    chunks = split_code(text, "typescript", 30)
+    named = [(c.metadata["symbols"], c.text.strip()) for c in chunks]
+    assert (["UserService", "find"], "find(id: string): User;") in named
+    assert (["Store", "get"], "get(key: string): string;") in named
+    assert (["Store"], "size: number;\n}") in named  # (a property is data)
+    needs_grammar("go")
+    text = "package a\n\ntype Store interface {\n\tGet(key string) string\n\tio.Reader\n}\n"
+    named = [(c.metadata["symbols"], c.text.strip()) for c in split_code(text, "go", 30)]
+    assert (["Store", "Get"], "Get(key string) string") in named
 
 
 SWIFT_SHAPES = """struct Circle {

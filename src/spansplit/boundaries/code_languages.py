@@ -162,6 +162,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "abstract_class_declaration": _NAME,
             "method_definition": _NAME,
             "abstract_method_signature": _NAME,
+            "method_signature": _NAME,  # an interface's method, a method's overload
             "function_signature": _NAME,
             "interface_declaration": _NAME,
             "enum_declaration": _NAME,
@@ -196,6 +197,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "type_declaration": "go_type",
             "type_spec": "go_type_spec",
             "type_alias": "go_type_spec",
+            "method_elem": _NAME,  # an interface's method
         },
     ),
     CodeLanguage(
