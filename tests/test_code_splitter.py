@@ -1843,6 +1843,24 @@ def test_interface_methods_and_overload_signatures_are_named() -> None:
     assert (["Store", "Get"], "Get(key string) string") in named
 
 
+@pytest.mark.parametrize("language", ["javascript", "tsx"])
+def test_a_function_wrapped_in_a_call_is_named_by_its_variable(language: str) -> None:
+    """React's ``const Fancy = forwardRef((props, ref) => {...})`` and ``memo(function
+    () {...})`` had no name, where ``const f = () => {...}`` has; a function passed to a
+    method of a value (``items.map(...)``) computes a value and still names nothing."""
+    needs_grammar(language)
+    text = (
+        "export const Fancy = React.forwardRef((props, ref) => {\n"
+        "  const value = compute(props);\n  return value;\n});\n"
+        "const onResize = debounce(() => {\n  layout(window.innerWidth);\n}, 100);\n"
+        "const doubled = items.map((x) => {\n  return x * 2;\n});\n"
+    )
+    paths = {c.text.strip(): c.metadata["symbols"] for c in split_code(text, language, 40)}
+    assert paths["const value = compute(props);"] == ["Fancy"], paths
+    assert paths["layout(window.innerWidth);\n}, 100);"] == ["onResize"], paths
+    assert paths["return x * 2;\n});"] == [], paths
+
+
 SWIFT_SHAPES = """struct Circle {
     var radius: Double
 

@@ -428,6 +428,29 @@ def _holds_functions(value: Node) -> bool:
     )
 
 
+def _wraps_function(value: Node) -> bool:
+    """Whether ``value`` passes a function to a plain function's call, not to a method of
+    a value: React's ``forwardRef((props, ref) => {...})``, ``React.memo(function () {})``,
+    ``debounce(() => {...}, 100)`` define what they are assigned to, where
+    ``items.map((x) => x * 2)`` computes a value."""
+    if value.type != "call_expression":
+        return False
+    callee = value.child_by_field_name("function")
+    if callee is None:
+        return False
+    if callee.type == "member_expression":  # a module's or a class's function: React.memo
+        owner = callee.child_by_field_name("object")
+        name = _text(owner) if owner is not None and owner.type == "identifier" else None
+        if not name or not name[0].isupper():
+            return False
+    elif callee.type != "identifier":
+        return False
+    arguments = value.child_by_field_name("arguments")
+    return arguments is not None and any(
+        argument.type in _FUNCTION_VALUES for argument in arguments.named_children
+    )
+
+
 def _scopes_file(item: _Item, language: CodeLanguage) -> bool:
     """Whether ``item`` is a namespace without a body, which scopes the rest of the file
     (see ``CodeLanguage.file_scopes``)."""
@@ -461,7 +484,11 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
                 for declarator in node.named_children
                 if declarator.type == "variable_declarator"
                 and (value := declarator.child_by_field_name("value")) is not None
-                and (value.type in _FUNCTION_VALUES or _holds_functions(value))
+                and (
+                    value.type in _FUNCTION_VALUES
+                    or _holds_functions(value)
+                    or _wraps_function(value)
+                )
             ),
             None,
         )
