@@ -4,11 +4,10 @@ side with chonkie's CodeChunker and LlamaIndex's CodeSplitter.
 Quality (``quality``): for each language, files from a real source tree (not the test
 samples) are split at 512 cl100k_base tokens and at 1,500 code points; reported per
 language: the definitions (top-level ones and the members of classes, impls, traits)
-that fit the budget (their lines, indentation included: chunks are whole lines), the
-share of those a chunk edge falls inside, chunks that start mid-line although their line
-fits, chunks over budget and inexact spans. The same figures
-for the language's separator table (``RecursiveSplitter.from_language``) are the
-baseline.
+that fit the budget (their lines, indentation and line ending included: chunks are
+whole lines), the share of those a chunk edge falls inside, chunks that start mid-line
+although their line fits, chunks over budget and inexact spans. The same figures for the
+language's separator table (``RecursiveSplitter.from_language``) are the baseline.
 
 Speed (``speed``): about 1 MB of Python from the standard library on disk, file by file,
 at 512 cl100k_base tokens; CPU time (``process_time``) and wall time, median of
@@ -81,8 +80,9 @@ def quality(
             own = text[definition.own_start : definition.end]
             start = definition.own_start + len(own) - len(own.lstrip())
             end = definition.own_start + len(own.rstrip())
-            # It fits where its lines do, indentation included: chunks are whole lines.
-            if count(text[text.rfind("\n", 0, start) + 1 : end]) > size:
+            # It fits where its lines do (indentation and line ending included): chunks
+            # are whole lines.
+            if count(text[definition.own_start : definition.end]) > size:
                 continue
             fitting += 1
             following = bisect.bisect_right(edges, start)

@@ -85,15 +85,17 @@ def check_chunks(text: str, chunks: list[Chunk], splitter: CodeSplitter) -> None
 def cut_definitions(text: str, chunks: list[Chunk], splitter: CodeSplitter) -> tuple[int, int]:
     """How many definitions (top-level and members) fit the budget, and how many of those
     a chunk edge falls inside. Where chunks keep their whitespace they are whole lines,
-    so a definition fits where its lines do, indentation included."""
+    so a definition fits where its lines do, indentation and line ending included."""
     edges = sorted({c.start for c in chunks} | {c.end for c in chunks})
     fitting = cut = 0
     for definition in SyntaxLevel(text, splitter.info).definitions(2):
         own = text[definition.own_start : definition.end]
         start = definition.own_start + len(own) - len(own.lstrip())
         end = definition.own_start + len(own.rstrip())
-        measured = start if splitter.strip_whitespace else text.rfind("\n", 0, start) + 1
-        if splitter.length.count(text[measured:end]) > splitter.chunk_size:
+        whole = (
+            (start, end) if splitter.strip_whitespace else (definition.own_start, definition.end)
+        )
+        if splitter.length.count(text[whole[0] : whole[1]]) > splitter.chunk_size:
             continue
         fitting += 1
         following = bisect.bisect_right(edges, start)
@@ -1785,6 +1787,18 @@ ANNOTATED_METHODS = [
         50,
     ),
     ("cpp", "class A {\n  [[nodiscard]]\n  int size() {\n    return 1;\n  }\n};\n", 40),
+    # an annotation on the signature's line goes with it, those above apart
+    (
+        "java",
+        "class A {\n    @Deprecated\n    @Override public int size() {\n        return 1;\n"
+        "    }\n}\n",
+        62,
+    ),
+    (
+        "kotlin",
+        "class A {\n    @Volatile\n    @JvmStatic fun size(): Int {\n        return 1\n    }\n}\n",
+        60,
+    ),
 ]
 
 

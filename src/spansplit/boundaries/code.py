@@ -984,24 +984,29 @@ class SyntaxLevel:
         """Where definition ``node`` starts with lines that hold only its annotations
         (Java's ``@Override``, C#'s ``[Test]``, Python's decorators: the language's
         prefixes, within a ``modifiers`` node or not), its first annotation and the row
-        where the rest starts: the rest is then a unit that stays whole where it fits
-        alone, its annotations in the chunk before, as with comments above it."""
+        where the rest starts (with the annotations on its first line: ``@Override public
+        int size() {``): the rest is then a unit that stays whole where it fits alone, its
+        annotations in the chunk before, as with comments above it."""
         prefixes = self.language.prefixes
         lead = node.child(0) if prefixes else None
         if lead is None or (lead.type not in prefixes and lead.type != _MODIFIERS):
             return None
         comments = self.language.comments
         annotation: Node | None = None
-        ended = first  # (the last row an annotation ends on)
+        rows: list[tuple[int, int]] = []  # (first row, last row) of each annotation
         for part in node.children:
             for inner in part.children if part.type == _MODIFIERS else (part,):
                 kind = inner.type
                 if kind in prefixes or (annotation is not None and kind in comments):
                     annotation = annotation or inner
-                    ended = max(ended, inner.end_point[0])
+                    rows.append((inner.start_point[0], inner.end_point[0]))
                     continue
-                row = inner.start_point[0]
-                return (annotation, row) if annotation is not None and ended < row else None
+                rest = inner.start_point[0]
+                for start_row, end_row in reversed(rows):  # (those that reach its line)
+                    if end_row < rest:
+                        break
+                    rest = start_row
+                return (annotation, rest) if annotation is not None and rest > first else None
         return None
 
     def _content_row(self, first: int, last: int, end_column: int) -> int:
