@@ -1875,6 +1875,23 @@ def test_a_function_wrapped_in_a_call_is_named_by_its_variable(language: str) ->
     assert paths["return x * 2;\n});"] == [], paths
 
 
+def test_decorators_apart_from_a_function_too_big_stay_with_its_signature() -> None:
+    """Where a decorated function does not fit even alone, its decorators go with its
+    signature as before annotations became units of their own: those after a blank
+    line with it, those before apart (all of them had become one run, cut from the
+    signature; and the signature joined with its first statements was taken whole or
+    not at all)."""
+    needs_grammar("python")
+    text = (
+        "@first_decorator_of_a_long_name\n@second(1,\n    2)\n\n@third\n# note\n"
+        "def f(self, a,\n        b):\n    x = a + 1\n    y = b + 2\n    return x\n"
+    )
+    for size in (50, 60):
+        chunks = [c.text for c in split_code(text, "python", size)]
+        assert chunks[0] == "@first_decorator_of_a_long_name\n@second(1,\n    2)\n", chunks
+        assert chunks[1].startswith("@third\n# note\ndef f(self, a,\n        b):\n"), chunks
+
+
 SWIFT_SHAPES = """struct Circle {
     var radius: Double
 

@@ -892,10 +892,13 @@ class SyntaxLevel:
         if not inner or not inner[0].items or inner[0].name:
             return [head, main]
         first, rest = inner[0], inner[1:]
-        if not fits(head.start, first.end) and first.joined is not None:
-            signature, statement = first.joined
-            if fits(head.start, signature.end):
-                first, rest = signature, [statement, *rest]
+        # A signature joined with its first statements: with as many of them as fit.
+        part, peeled = first, list[Unit]()
+        while not fits(head.start, part.end) and part.joined is not None:
+            part, after = part.joined
+            peeled.insert(0, after)
+        if part is not first and fits(head.start, part.end):
+            first, rest = part, [*peeled, *rest]
         if fits(head.start, first.end):
             return [self._join(head, first), *rest]
         return [head, first, *rest]
@@ -974,39 +977,36 @@ class SyntaxLevel:
             owned = owner if owner is not None and header_part else None
             if defines and owned is None and last > first:
                 below = self._below_annotations(child, first)
-                if below is not None:  # (its annotations an item of their own, see there)
-                    annotation, row = below
-                    out.append(_Item(annotation, first, row - 1, None, annotation.type, True))
-                    first = row
+                if below is not None:  # (its annotations items of their own, see there)
+                    annotations, first = below
+                    for node in annotations:
+                        rows = node.start_point[0], node.end_point[0]
+                        out.append(_Item(node, *rows, None, node.type, node.is_named))
             out.append(_Item(child, first, last, owned, kind, named))
 
-    def _below_annotations(self, node: Node, first: int) -> tuple[Node, int] | None:
+    def _below_annotations(self, node: Node, first: int) -> tuple[list[Node], int] | None:
         """Where definition ``node`` starts with lines that hold only its annotations
         (Java's ``@Override``, C#'s ``[Test]``, Python's decorators: the language's
-        prefixes, within a ``modifiers`` node or not), its first annotation and the row
-        where the rest starts (with the annotations on its first line: ``@Override public
-        int size() {``): the rest is then a unit that stays whole where it fits alone, its
-        annotations in the chunk before, as with comments above it."""
+        prefixes, within a ``modifiers`` node or not, and comments among them), those
+        annotations and the row where the rest starts (with the annotations on its first
+        line: ``@Override public int size() {``): they are then units above it, as
+        comments are, and it stays whole where it fits alone."""
         prefixes = self.language.prefixes
         lead = node.child(0) if prefixes else None
         if lead is None or (lead.type not in prefixes and lead.type != _MODIFIERS):
             return None
         comments = self.language.comments
-        annotation: Node | None = None
-        rows: list[tuple[int, int]] = []  # (first row, last row) of each annotation
+        annotations: list[Node] = []
         for part in node.children:
             for inner in part.children if part.type == _MODIFIERS else (part,):
                 kind = inner.type
-                if kind in prefixes or (annotation is not None and kind in comments):
-                    annotation = annotation or inner
-                    rows.append((inner.start_point[0], inner.end_point[0]))
+                if kind in prefixes or (annotations and kind in comments):
+                    annotations.append(inner)
                     continue
                 rest = inner.start_point[0]
-                for start_row, end_row in reversed(rows):  # (those that reach its line)
-                    if end_row < rest:
-                        break
-                    rest = start_row
-                return (annotation, rest) if annotation is not None and rest > first else None
+                while annotations and annotations[-1].end_point[0] >= rest:
+                    rest = min(rest, annotations.pop().start_point[0])  # (on its line)
+                return (annotations, rest) if annotations and rest > first else None
         return None
 
     def _content_row(self, first: int, last: int, end_column: int) -> int:
