@@ -1892,6 +1892,38 @@ def test_decorators_apart_from_a_function_too_big_stay_with_its_signature() -> N
         assert chunks[1].startswith("@third\n# note\ndef f(self, a,\n        b):\n"), chunks
 
 
+CLOSURES = {  # language: (text, the name bound to a function)
+    "go": (
+        "package a\n\nvar handler = func(w int) {\n\tuse(w)\n\tuse(w + 1)\n}\n\nvar x = 3\n",
+        "handler",
+    ),
+    "kotlin": (
+        "val greet = { name: String ->\n    println(name)\n    println(name)\n}\nval x = 3\n",
+        "greet",
+    ),
+    "swift": (
+        "let greet = { (name: String) in\n    print(name)\n    print(name)\n}\nlet x = 3\n",
+        "greet",
+    ),
+    "scala": ("object A {\n  val f = (x: Int) => {\n    x + 1\n  }\n  val x = 3\n}\n", "f"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(CLOSURES))
+def test_a_name_bound_to_a_function_literal_is_a_definition(language: str) -> None:
+    """Go's ``var handler = func(...) {...}``, Kotlin's and Swift's properties holding a
+    lambda, Scala's ``val f = (x: Int) => ...`` had no name, where JavaScript's
+    ``const f = () => {...}`` has one; a name bound to data (``x = 3``) is still none."""
+    needs_grammar(language)
+    text, name = CLOSURES[language]
+    found = [d.path[-1] for d in SyntaxLevel(text, get_language(language)).definitions(2)]
+    assert [found_name for found_name in found if found_name != "A"] == [name]
+    named = {
+        c.metadata["symbols"][-1] for c in split_code(text, language, 30) if c.metadata["symbols"]
+    }
+    assert name in named, named
+
+
 SWIFT_SHAPES = """struct Circle {
     var radius: Double
 

@@ -67,6 +67,9 @@ _DECLARATOR_NAMES = frozenset(
 _MODIFIERS = "modifiers"
 """The node that holds a definition's annotations with its keywords (Java, Kotlin, Swift)."""
 
+_CLOSURES = frozenset({"func_literal", "lambda_literal", "anonymous_function", "lambda_expression"})
+"""Function literals that a variable or property may hold (Go, Kotlin, Swift, Scala)."""
+
 _ACCESSORS = frozenset({"getter", "setter", "willset_didset_block"})
 """The parts of a property that hold code (Kotlin's ``get()``/``set()``, Swift's
 ``didSet {}``; Swift's computed property has a ``computed_value`` field)."""
@@ -511,7 +514,7 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
         name = _text(target)
     elif rule == "accessors":  # Swift's "var area: Double { … }", Kotlin's "get() { … }"
         if node.child_by_field_name("computed_value") is None and not any(
-            child.type in _ACCESSORS for child in node.named_children
+            child.type in _ACCESSORS or child.type in _CLOSURES for child in node.named_children
         ):
             return None  # (a stored property: data, as a Python attribute is)
         found = node.child_by_field_name("name")
@@ -521,6 +524,16 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
             )
             found = None if declared is None else declared.named_child(0)
         name = _text(found)
+    elif rule == "closure":  # Go's "var h = func() {…}", Scala's "val f = (x: Int) => …"
+        spec = node.named_child(0) if node.type == "var_declaration" else node
+        if spec is None or (node.type == "var_declaration" and node.named_child_count != 1):
+            return None  # (Go's "var ( … )" group of several)
+        value = spec.child_by_field_name("value")
+        if value is not None and value.type == "expression_list" and value.named_child_count == 1:
+            value = value.named_child(0)
+        if value is None or value.type not in _CLOSURES:
+            return None
+        name = _text(spec.child_by_field_name("name") or spec.child_by_field_name("pattern"))
     elif rule == "go_method":
         return _go_method(node)
     elif rule == "namespace":  # C++'s "namespace a::inline b {" as ("a", "b"); or anonymous

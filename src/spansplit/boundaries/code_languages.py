@@ -198,6 +198,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "type_spec": "go_type_spec",
             "type_alias": "go_type_spec",
             "method_elem": _NAME,  # an interface's method
+            "var_declaration": "closure",  # "var handler = func(...) {...}"
         },
     ),
     CodeLanguage(
@@ -404,7 +405,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "object_declaration": _NAME,
             "companion_object": "companion",
             "function_declaration": _NAME,
-            "property_declaration": "accessors",  # one with get() or set()
+            "property_declaration": "accessors",  # with get() or set(), or a lambda
         },
         comments=frozenset({"line_comment", "block_comment"}),
         prefixes=frozenset({"annotation"}),
@@ -430,6 +431,8 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "function_definition": _NAME,
             "function_declaration": _NAME,
             "given_definition": "optional_name",
+            "val_definition": "closure",  # "val f = (x: Int) => {...}"
+            "var_definition": "closure",
         },
         comments=frozenset({"comment", "block_comment"}),
         prefixes=frozenset({"annotation"}),
@@ -455,7 +458,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "init_declaration": "init",
             "deinit_declaration": "deinit",
             "subscript_declaration": "subscript",
-            "property_declaration": "accessors",  # a computed one, or one with didSet
+            "property_declaration": "accessors",  # computed, with didSet, or a closure
         },
         comments=frozenset({"comment", "multiline_comment"}),
         prefixes=frozenset({"attribute"}),
