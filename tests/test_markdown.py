@@ -1804,6 +1804,19 @@ GUIDE = "# Guide\n\n## Install now\n\n### Linux\n\nx\n"
             ["# Guide\n\n## Install", "### Linux\n\nRun make."],
         ),
         ("### C\n# D\n\nt\n", 5, ["### C", "# D", "t"]),
+        # The stack does not fit with its paragraph's first sentence: the innermost heading
+        # goes with it, not the stack with its first word ("…## Install\n\nRun", "the
+        # installer."; found by a review).
+        (
+            "# Guide\n\n## Install\n\nRun the installer. Then reboot the machine.\n",
+            30,
+            ["# Guide", "## Install\n\nRun the installer.", "Then reboot the machine."],
+        ),
+        (
+            "# Guide\n\n## Install\n\n### Linux\n\nRun the installer. Then reboot it.\n",
+            30,
+            ["# Guide\n\n## Install", "### Linux\n\nRun the installer.", "Then reboot it."],
+        ),
     ],
 )
 def test_headings_right_above_a_sub_heading_are_never_cut(

@@ -716,6 +716,13 @@ class MarkdownLayout:
                 if start < starts[kid] and _apart(fits, start, starts[kid], part[1]):
                     return [starts[kid]]
             return [before]
+        if inner and fits is not None and not fits(start, inner[0]):
+            # A stack of headings that does not fit with the first part of its paragraph:
+            # the innermost of them that fit with it go with it, the rest apart, rather than
+            # all of them with its first word ("# Guide", then "## Install" and its sentence).
+            for kid in kids[1:-1]:
+                if start < starts[kid] and fits(starts[kid], inner[0]):
+                    return [starts[kid], *inner]
         return inner
 
     def _head_cut(self, table: int, start: int, end: int, fits: Fits | None = None) -> list[int]:
