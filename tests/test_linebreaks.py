@@ -80,6 +80,7 @@ def test_break_opportunities_on_the_whole_line_break_test() -> None:
 
 ATOMS = [
     "ab", "cde", "Xy", "12", "中文", "漢字", "かな", "カナ", "한국어", "e\u0301", FAMILY,
+    "１２", "ＡＢｃ",
     "。", "」", "』", "、", "，", "！", "？", "）", "ー", "ッ", "…", ".", ",", "!", ")", "”",
     "「", "『", "（", "(", "“", "»", "«", "„",
     " ", "  ", "\n", "\r\n", "\r", "\n\n", "\u3000", "\t",
@@ -106,6 +107,8 @@ structured_text = st.lists(
 ).map("".join)
 
 
+FULL_WIDTH_ALNUM = regex.compile(r"[０-９Ａ-Ｚａ-ｚ]")
+
 SPACED_LETTER = regex.compile(r"[\p{L}\p{N}\p{M}--\p{lb=ID}--\p{lb=CJ}]", regex.V1)
 """A letter, digit or mark of a script written with spaces between words."""
 
@@ -127,6 +130,22 @@ def test_break_opportunities_follow_the_rules(text: str) -> None:
         before, after = text[position - 1], text[position]
         # never inside a word of a spaced script (two letters or digits, no ideograph)
         assert not (SPACED_LETTER.match(before) and SPACED_LETTER.match(after)), (text, position)
+        # nor inside a run of full-width letters and digits (ＡＢＣ１２３)
+        assert not (FULL_WIDTH_ALNUM.match(before) and FULL_WIDTH_ALNUM.match(after)), text
+
+
+def test_full_width_letters_and_digits_are_never_cut_apart() -> None:
+    """UAX #14 lets a line break between full-width digits (class ID), so a chunk ended
+    inside "１２３４５６７８" and overlap started at its "３" (found by a review); they are a
+    number, or a word, as their ASCII forms are."""
+    text = "本章共１２３４５６７８字，内容很长很长很长很长。"
+    assert [c.text for c in SentenceSplitter(10).split(text)][:2] == [
+        "本章共",
+        "１２３４５６７８字，",
+    ]
+    found = [c.text for c in SentenceSplitter(12, 5).split("ＡＢＣ１２３。这是一个很长的句子。")]
+    assert found == ["ＡＢＣ１２３。", "这是一个很长的句子。"]
+    assert break_opportunities("中ＡＢ１２文", 0, 6) == [1, 5]
 
 
 @given(unicode_text)
