@@ -509,6 +509,20 @@ def test_each_default_abbreviation_keeps_the_sentence(entry: str) -> None:
     assert len(sentence_spans(text, abbreviations=())) == 3
 
 
+def test_a_months_abbreviation_before_a_number_ends_no_sentence() -> None:
+    """ "born on Dec. 25. Then" was three sentences, "Dec." | "25." a runt of its own
+    (found by a review); before a capital the month still may end one."""
+    text = "She was born on Dec. 25. Then she left. Sept. 3 came."
+    assert pieces(text, sentence_spans(text)) == [
+        "She was born on Dec. 25. ",
+        "Then she left. ",
+        "Sept. 3 came.",
+    ]
+    text = "It ended in Dec. The next year began."
+    assert pieces(text, sentence_spans(text)) == ["It ended in Dec. ", "The next year began."]
+    assert len(sentence_spans("She was born on Dec. 25. Then.", abbreviations=())) == 3
+
+
 def test_abbreviations_match_whole_words_only() -> None:
     text = "Ask Dr. Brown. Mix Mr. Brown. AMr. Brown. X.Mr. Brown."
     got = pieces(text, sentence_spans(text, abbreviations={"Mr.", "Dr."}))

@@ -29,7 +29,8 @@ list_items=False`` gives plain UAX #29:
   a digit or a full stop). :data:`DEFAULT_ABBREVIATIONS` lists titles and Latin or
   editorial short forms that hardly ever end an English sentence before a capitalised
   word. "etc.", "Jr.", "No." and single initials are left out on purpose: in real prose
-  they mostly do end one ("..., etc. Mrs. Bennet was ...", "said I. The"). Before a
+  they mostly do end one ("..., etc. Mrs. Bennet was ...", "said I. The"); "No." and a
+  month's abbreviation end none before a number ("No. 4", "Dec. 25"). Before a
   lower-case word UAX #29 already keeps the sentence whole ("e.g. this", "etc. and").
 * **Openers.** An opening bracket or quote (general category Ps or Pi) glued to the text
   after a terminator starts the next sentence instead of ending the previous one:
@@ -105,6 +106,13 @@ DEFAULT_ABBREVIATIONS: frozenset[str] = frozenset(
     }
 )  # fmt: skip
 """Abbreviations whose full stop does not end a sentence (see the module docstring)."""
+
+_BEFORE_NUMBERS = (
+    "No", "Nr", "Nos",
+    "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec",
+)  # fmt: skip
+"""Abbreviations (with ``abbreviations`` on) whose full stop ends no sentence before a
+number: a number sign's ("No. 4") and a month's ("Dec. 25")."""
 
 # The classes the template uses, as members of a ``regex`` character set.
 _PROPERTIES: dict[str, str] = {
@@ -182,8 +190,9 @@ def _template(
             for _, group in sorted(by_length.items())
         )
         abbreviation = f"(?!(?:{ends_word})[{ef}]*(?:[{sp}][{ef}]*)+[^{sp}{ef}{p}])"  # "Mr. S"
-        # A number sign's abbreviation before a number: "at No. 4 Privet Drive".
-        numbered = "|".join(f"(?<=(?<![{c['WORD']}]){sign}\\.)" for sign in ("No", "Nr", "Nos"))
+        # A number sign's or a month's abbreviation before a number: "at No. 4 Privet
+        # Drive", "on Dec. 25".
+        numbered = "|".join(f"(?<=(?<![{c['WORD']}]){sign}\\.)" for sign in _BEFORE_NUMBERS)
         abbreviation += f"(?!(?:{numbered})[{ef}]*(?:[{sp}][{ef}]*)+[0-9])"
     if openers:
         glued_opener = f"(?=[{c['OPEN']}][{close}{ef}]*(?![{close}{ef}])[^{sp}{p}{c['SCONT']}{t}])"
