@@ -1858,21 +1858,28 @@ def test_interface_methods_and_overload_signatures_are_named() -> None:
 
 
 @pytest.mark.parametrize("language", ["javascript", "tsx"])
-def test_a_function_wrapped_in_a_call_is_named_by_its_variable(language: str) -> None:
+def test_a_component_made_by_a_call_is_named_by_its_variable(language: str) -> None:
     """React's ``const Fancy = forwardRef((props, ref) => {...})`` and ``memo(function
-    () {...})`` had no name, where ``const f = () => {...}`` has; a function passed to a
-    method of a value (``items.map(...)``) computes a value and still names nothing."""
+    () {...})`` had no name, where ``const f = () => {...}`` has; a call that is given a
+    function but gives data (``setTimeout``, ``useState``: a lower-case or destructured
+    name) or a method of a value (``items.map(...)``) names nothing."""
     needs_grammar(language)
     text = (
         "export const Fancy = React.forwardRef((props, ref) => {\n"
         "  const value = compute(props);\n  return value;\n});\n"
-        "const onResize = debounce(() => {\n  layout(window.innerWidth);\n}, 100);\n"
+        "const Plain = memo(function () {\n  return render(state);\n});\n"
+        "const timer = setTimeout(() => {\n  tick(window.clock);\n}, 100);\n"
+        "const [count, setCount] = useState(() => {\n  return load();\n});\n"
         "const doubled = items.map((x) => {\n  return x * 2;\n});\n"
     )
-    paths = {c.text.strip(): c.metadata["symbols"] for c in split_code(text, language, 40)}
-    assert paths["const value = compute(props);"] == ["Fancy"], paths
-    assert paths["layout(window.innerWidth);\n}, 100);"] == ["onResize"], paths
-    assert paths["return x * 2;\n});"] == [], paths
+    chunks = split_code(text, language, 40)
+
+    def symbols_at(needle: str) -> list[str]:
+        return next(c.metadata["symbols"] for c in chunks if needle in c.text)
+
+    assert symbols_at("compute(props)") == ["Fancy"]
+    assert symbols_at("render(state)") == ["Plain"]
+    assert symbols_at("tick(window.clock)") == symbols_at("load()") == symbols_at("x * 2") == []
 
 
 def test_decorators_apart_from_a_function_too_big_stay_with_its_signature() -> None:
@@ -1906,6 +1913,9 @@ CLOSURES = {  # language: (text, the name bound to a function)
         "greet",
     ),
     "scala": ("object A {\n  val f = (x: Int) => {\n    x + 1\n  }\n  val x = 3\n}\n", "f"),
+    # a group of one, and a lambda in braces
+    "go-group": ("package a\n\nvar (\n\th = func(w int) {\n\t\tuse(w)\n\t}\n)\n", "h"),
+    "scala-braces": ("object A {\n  val k = { (x: Int) =>\n    x + 1\n  }\n}\n", "k"),
 }
 
 
@@ -1914,8 +1924,9 @@ def test_a_name_bound_to_a_function_literal_is_a_definition(language: str) -> No
     """Go's ``var handler = func(...) {...}``, Kotlin's and Swift's properties holding a
     lambda, Scala's ``val f = (x: Int) => ...`` had no name, where JavaScript's
     ``const f = () => {...}`` has one; a name bound to data (``x = 3``) is still none."""
-    needs_grammar(language)
     text, name = CLOSURES[language]
+    language = language.split("-")[0]
+    needs_grammar(language)
     found = [d.path[-1] for d in SyntaxLevel(text, get_language(language)).definitions(2)]
     assert [found_name for found_name in found if found_name != "A"] == [name]
     named = {

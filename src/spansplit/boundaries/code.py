@@ -52,8 +52,13 @@ _FUNCTION_VALUES = frozenset(
         "class",
         "class_expression",
         "function_definition",  # Lua's "function (x) ... end"
+        "func_literal",  # Go
+        "lambda_literal",  # Kotlin, Swift
+        "anonymous_function",  # Kotlin
+        "lambda_expression",  # Scala
     }
 )
+"""Values that make the name they are bound to a definition: function literals."""
 _DECLARATOR_NAMES = frozenset(
     {
         "identifier",
@@ -66,9 +71,6 @@ _DECLARATOR_NAMES = frozenset(
 )
 _MODIFIERS = "modifiers"
 """The node that holds a definition's annotations with its keywords (Java, Kotlin, Swift)."""
-
-_CLOSURES = frozenset({"func_literal", "lambda_literal", "anonymous_function", "lambda_expression"})
-"""Function literals that a variable or property may hold (Go, Kotlin, Swift, Scala)."""
 
 _ACCESSORS = frozenset({"getter", "setter", "willset_didset_block"})
 """The parts of a property that hold code (Kotlin's ``get()``/``set()``, Swift's
@@ -433,9 +435,10 @@ def _holds_functions(value: Node) -> bool:
 
 def _wraps_function(value: Node) -> bool:
     """Whether ``value`` passes a function to a plain function's call, not to a method of
-    a value: React's ``forwardRef((props, ref) => {...})``, ``React.memo(function () {})``,
-    ``debounce(() => {...}, 100)`` define what they are assigned to, where
-    ``items.map((x) => x * 2)`` computes a value."""
+    a value (``items.map((x) => x * 2)``). Assigned to a capitalised name, such a call
+    defines a component (React's ``const Fancy = forwardRef((props, ref) => {...})``,
+    ``React.memo(function () {})``); to another name it mostly gives data
+    (``setTimeout(...)``, ``useMemo(...)``, ``JSON.parse(text, reviver)``)."""
     if value.type != "call_expression":
         return False
     callee = value.child_by_field_name("function")
@@ -483,14 +486,16 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
     elif rule == "variable":
         name = next(
             (
-                _text(declarator.child_by_field_name("name"))
+                _text(target)
                 for declarator in node.named_children
                 if declarator.type == "variable_declarator"
+                and (target := declarator.child_by_field_name("name")) is not None
+                and target.type == "identifier"  # (not "[count, setCount]" destructured)
                 and (value := declarator.child_by_field_name("value")) is not None
                 and (
                     value.type in _FUNCTION_VALUES
                     or _holds_functions(value)
-                    or _wraps_function(value)
+                    or (_wraps_function(value) and (_text(target) or "")[:1].isupper())
                 )
             ),
             None,
@@ -514,7 +519,8 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
         name = _text(target)
     elif rule == "accessors":  # Swift's "var area: Double { … }", Kotlin's "get() { … }"
         if node.child_by_field_name("computed_value") is None and not any(
-            child.type in _ACCESSORS or child.type in _CLOSURES for child in node.named_children
+            child.type in _ACCESSORS or child.type in _FUNCTION_VALUES
+            for child in node.named_children
         ):
             return None  # (a stored property: data, as a Python attribute is)
         found = node.child_by_field_name("name")
@@ -525,13 +531,16 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
             found = None if declared is None else declared.named_child(0)
         name = _text(found)
     elif rule == "closure":  # Go's "var h = func() {…}", Scala's "val f = (x: Int) => …"
-        spec = node.named_child(0) if node.type == "var_declaration" else node
+        spec: Node | None = node.named_child(0) if node.type == "var_declaration" else node
+        if spec is not None and spec.type == "var_spec_list":  # Go's "var ( h = func… )"
+            spec = spec.named_child(0) if spec.named_child_count == 1 else None
         if spec is None or (node.type == "var_declaration" and node.named_child_count != 1):
-            return None  # (Go's "var ( … )" group of several)
+            return None  # (a group of several)
         value = spec.child_by_field_name("value")
-        if value is not None and value.type == "expression_list" and value.named_child_count == 1:
-            value = value.named_child(0)
-        if value is None or value.type not in _CLOSURES:
+        # Go's value list of one; Scala's lambda in braces, "val k = { (x: Int) => x }"
+        if value is not None and value.type in ("expression_list", "block"):
+            value = value.named_child(0) if value.named_child_count == 1 else None
+        if value is None or value.type not in _FUNCTION_VALUES:
             return None
         name = _text(spec.child_by_field_name("name") or spec.child_by_field_name("pattern"))
     elif rule == "go_method":
