@@ -1818,8 +1818,15 @@ def test_a_definition_that_fits_without_its_annotations_is_kept_whole(
     holders = [c for c in chunks if method.strip() in c.text]
     assert holders, [c.text for c in chunks]
     assert holders[0].metadata["symbols"][-1].lower() == "size"
-    together = split_code(text, language, 1000)
-    assert len(together) == 1
+    # Where the annotations and the method fit together, they stay together.
+    lines = text.splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if line.lstrip().startswith(("@", "[", "#[")))
+    last = next(
+        i for i in range(first, len(lines)) if lines[i].strip() in ("}", "return len(items)")
+    )
+    whole = "".join(lines[first : last + 1])
+    chunks = split_code(text, language, len(whole))
+    assert any(whole in c.text for c in chunks), (whole, [c.text for c in chunks])
 
 
 def test_a_statements_header_line_is_kinded_as_the_statement() -> None:
@@ -1880,6 +1887,23 @@ def test_a_component_made_by_a_call_is_named_by_its_variable(language: str) -> N
     assert symbols_at("compute(props)") == ["Fancy"]
     assert symbols_at("render(state)") == ["Plain"]
     assert symbols_at("tick(window.clock)") == symbols_at("load()") == symbols_at("x * 2") == []
+
+
+def test_pieces_of_a_signature_line_below_annotations_are_kinded_as_without_them() -> None:
+    """Where the annotations above a signature are units of their own, the pieces of the
+    signature's line over budget were kinded ``modifiers`` (the line's bytes were counted
+    from the annotation's row): they are kinded as those of the same line with no
+    annotation above it (found by the diff review)."""
+    needs_grammar("java")
+    plain = "class User {\n    public int size() {\n        return 1;\n    }\n}\n"
+    annotated = plain.replace("    public", "    @Override\n    public")
+
+    def pieces(text: str) -> list[tuple[str, list[str]]]:
+        chunks = split_code(text, "java", 20)
+        return [(c.text, c.metadata["node_kinds"]) for c in chunks if "@" not in c.text]
+
+    assert pieces(annotated) == pieces(plain)
+    assert ("size() {\n", ["identifier", "formal_parameters"]) in pieces(plain)
 
 
 def test_decorators_apart_from_a_function_too_big_stay_with_its_signature() -> None:

@@ -1618,7 +1618,10 @@ class _Line:
         # the content, within the line (its line ending is on the line after)
         self.content_end = before_whitespace(level.text, self.row_start, level._row_end(unit.first))
         first = unit.items[0].node
-        self.byte = first.start_byte - first.start_point.column
+        row, self.byte = first.start_point.row, first.start_byte - first.start_point.column
+        if row < unit.first:  # (an item that starts above, its annotations left out)
+            above = level.text[level.row_starts[row] : self.row_start]
+            self.byte += len(above.encode("utf-8", "surrogatepass"))
         self.item_starts = [item.node.start_byte for item in unit.items]  # ascending
         main = level._main_item(unit.items)
         self.main = None if main is None else main.node
