@@ -146,6 +146,10 @@ def test_full_width_letters_and_digits_are_never_cut_apart() -> None:
     found = [c.text for c in SentenceSplitter(12, 5).split("ＡＢＣ１２３。这是一个很长的句子。")]
     assert found == ["ＡＢＣ１２３。", "这是一个很长的句子。"]
     assert break_opportunities("中ＡＢ１２文", 0, 6) == [1, 5]
+    # nor inside a number's separators and signs (found by the diff review)
+    for number in ("３．１４", "１２，３４５", "１２：３０", "５０％", "＄５"):
+        text = f"中{number}文"
+        assert break_opportunities(text, 0, len(text)) == [1, len(text) - 1], number
 
 
 @given(unicode_text)

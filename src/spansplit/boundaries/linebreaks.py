@@ -16,8 +16,8 @@ German ``»Ja.«`` opens with ``»`` and closes with ``«``. The classes come fr
   with ``。`` never starts a chunk;
 * :func:`break_opportunities` are the places a line may break inside a run of text:
   after spaces and around ideographs and kana (Chinese and Japanese have no spaces),
-  never inside a word of a spaced script or a run of full-width letters and digits
-  (``ＡＢＣ１２３``, which UAX #14 would break), never before closing or after opening
+  never inside a word of a spaced script or a full-width word or number (``ＡＢＣ１２３``,
+  ``３．１４``, which UAX #14 would break), never before closing or after opening
   punctuation, never inside a grapheme cluster. Hard cuts and the finest overlap starts
   use them; Hangul is kept whole between spaces (Korean is written with spaces);
 * :func:`clause_starts` are the starts after clause punctuation (``,;:，、；：``).
@@ -76,8 +76,15 @@ OPENING = regex.compile(_OPENING_SET, regex.V1)
 # grapheme cluster does).
 _IDEOGRAPHIC = r"\p{lb=ID}\p{lb=EB}\p{lb=EM}"
 # Full-width letters and digits (ＡＢＣ１２３): UAX #14 lets a line break between any two
-# of them (class ID), but a reader sees a word or a number there, as in ASCII.
+# of them (class ID), but a reader sees a word or a number there, as in ASCII: none
+# between them, nor inside a number's separators and signs (３．１４, １２：３０, ５０％, ＄５).
 _FULL_WIDTH_ALNUM = r"[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]"
+_FULL_WIDTH_DIGIT = r"[\uff10-\uff19]"
+_IN_FULL_WIDTH_WORD = (
+    rf"(?!(?<={_FULL_WIDTH_ALNUM}){_FULL_WIDTH_ALNUM}"
+    rf"|(?<={_FULL_WIDTH_DIGIT}[\uff0e\uff0c\uff1a\uff0f.,:/]){_FULL_WIDTH_DIGIT}"
+    rf"|(?<={_FULL_WIDTH_ALNUM})\uff05|(?<=[\uff04\uffe5\uffe1]){_FULL_WIDTH_DIGIT})"
+)
 # Spaces a line may break after: White_Space but not a no-break space.
 _SPACE = r"[\s--[\xa0\u2007\u202f]]"
 # Opening punctuation of East Asian width (「『（【), which a line may break before (LB30
@@ -94,9 +101,8 @@ _OPPORTUNITY = regex.compile(
     rf"(?!{_CLOSING_SET}|[\p{{lb=SY}}\p{{lb=WJ}}\p{{lb=ZW}}\p{{lb=GL}}\p{{lb=CM}}])"
     rf"(?<!{_OPENING_SET}\p{{lb=CM}}*{_SPACE}*|[\p{{lb=WJ}}\p{{lb=GL}}]\p{{lb=CM}}*)"
     # never inside a grapheme cluster (GB9, GB9a, GB9b, GB11)
-    rf"(?![{JOINING_MARKS}])(?<![\p{{GCB=Prepend}}\u200d])"
+    rf"(?![{JOINING_MARKS}])(?<![\p{{GCB=Prepend}}\u200d])" + _IN_FULL_WIDTH_WORD,
     # nor inside a run of full-width letters and digits (class ID, but a word or number)
-    rf"(?!(?<={_FULL_WIDTH_ALNUM}){_FULL_WIDTH_ALNUM})",
     regex.V1,
 )
 # The end of a clause: clause punctuation (Sentence_Break=SContinue less the dashes), the
@@ -288,7 +294,7 @@ def _fast_opportunity() -> tuple[re.Pattern[str], re.Pattern[str]]:
         f"|(?<=[{after}])(?=[^{white}]))"
         f"(?![{closing}{never_before}]|{closing_quote})(?<![{opening}{glue_marks}])"
         f"(?<!{opening_quote})(?![{joins_back}])(?<![{prepend}\u200d])"
-        f"(?!(?<={_FULL_WIDTH_ALNUM}){_FULL_WIDTH_ALNUM})"
+        f"{_IN_FULL_WIDTH_WORD}"
     )
     opens = f"(?:[{opening}]|{opening_quote})"
     blocked = re.compile(f"{opens}[{marks}]*[{space}]+|(?:{opens}|[{glue_marks}])[{marks}]+")
