@@ -196,7 +196,7 @@ class SpanNodeParser(TextSplitter):
         if args:  # (LlamaIndex's parsers take their settings by keyword too, but for a few)
             raise TypeError(
                 f"{type(self).__name__}() takes its settings by keyword "
-                f"(chunk_size=..., chunk_overlap=...), got {len(args)} positional: {args!r}"
+                f"(chunk_size=..., ...), got {len(args)} positional: {args!r}"
             )
         self._reject_unknown(data)
         super().__init__(**data)
