@@ -100,9 +100,9 @@ _OPPORTUNITY = regex.compile(
     rf"|(?<=[^\s\p{{lb=RI}}])(?=\p{{lb=RI}})|(?<=\p{{lb=RI}})(?=[^\s\p{{lb=RI}}]))"
     rf"(?!{_CLOSING_SET}|[\p{{lb=SY}}\p{{lb=WJ}}\p{{lb=ZW}}\p{{lb=GL}}\p{{lb=CM}}])"
     rf"(?<!{_OPENING_SET}\p{{lb=CM}}*{_SPACE}*|[\p{{lb=WJ}}\p{{lb=GL}}]\p{{lb=CM}}*)"
-    # never inside a grapheme cluster (GB9, GB9a, GB9b, GB11)
+    # never inside a grapheme cluster (GB9, GB9a, GB9b, GB11), nor a full-width word or
+    # number (class ID, but read as a word or a number)
     rf"(?![{JOINING_MARKS}])(?<![\p{{GCB=Prepend}}\u200d])" + _IN_FULL_WIDTH_WORD,
-    # nor inside a run of full-width letters and digits (class ID, but a word or number)
     regex.V1,
 )
 # The end of a clause: clause punctuation (Sentence_Break=SContinue less the dashes), the
