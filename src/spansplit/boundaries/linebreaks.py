@@ -80,10 +80,12 @@ _IDEOGRAPHIC = r"\p{lb=ID}\p{lb=EB}\p{lb=EM}"
 # between them, nor inside a number's separators and signs (３．１４, １２：３０, ５０％, ＄５).
 _FULL_WIDTH_ALNUM = r"[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]"
 _FULL_WIDTH_DIGIT = r"[\uff10-\uff19]"
+# (The character after the position is read first: most text has none of these.)
 _IN_FULL_WIDTH_WORD = (
-    rf"(?!(?<={_FULL_WIDTH_ALNUM}){_FULL_WIDTH_ALNUM}"
-    rf"|(?<={_FULL_WIDTH_DIGIT}[\uff0e\uff0c\uff1a\uff0f.,:/]){_FULL_WIDTH_DIGIT}"
-    rf"|(?<={_FULL_WIDTH_ALNUM})\uff05|(?<=[\uff04\uffe5\uffe1]){_FULL_WIDTH_DIGIT})"
+    rf"(?![\uff05\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]"
+    rf"(?:(?<={_FULL_WIDTH_ALNUM}{_FULL_WIDTH_ALNUM})|(?<={_FULL_WIDTH_ALNUM}\uff05)"
+    rf"|(?<={_FULL_WIDTH_DIGIT}[\uff0e\uff0c\uff1a\uff0f.,:/]{_FULL_WIDTH_DIGIT})"
+    rf"|(?<=[\uff04\uffe5\uffe1]{_FULL_WIDTH_DIGIT})))"
 )
 # Spaces a line may break after: White_Space but not a no-break space.
 _SPACE = r"[\s--[\xa0\u2007\u202f]]"
