@@ -55,7 +55,9 @@ _FUNCTION_VALUES = frozenset(
         "func_literal",  # Go
         "lambda_literal",  # Kotlin, Swift
         "anonymous_function",  # Kotlin
-        "lambda_expression",  # Scala
+        "lambda_expression",  # Scala, C++, Java, C#
+        "closure_expression",  # Rust
+        "anonymous_method_expression",  # C#'s "delegate (int x) {...}"
     }
 )
 """Values that make the name they are bound to a definition: function literals."""
@@ -530,19 +532,8 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
             )
             found = None if declared is None else declared.named_child(0)
         name = _text(found)
-    elif rule == "closure":  # Go's "var h = func() {…}", Scala's "val f = (x: Int) => …"
-        spec: Node | None = node.named_child(0) if node.type == "var_declaration" else node
-        if spec is not None and spec.type == "var_spec_list":  # Go's "var ( h = func… )"
-            spec = spec.named_child(0) if spec.named_child_count == 1 else None
-        if spec is None or (node.type == "var_declaration" and node.named_child_count != 1):
-            return None  # (a group of several)
-        value = spec.child_by_field_name("value")
-        # Go's value list of one; Scala's lambda in braces, "val k = { (x: Int) => x }"
-        if value is not None and value.type in ("expression_list", "block"):
-            value = value.named_child(0) if value.named_child_count == 1 else None
-        if value is None or value.type not in _FUNCTION_VALUES:
-            return None
-        name = _text(spec.child_by_field_name("name") or spec.child_by_field_name("pattern"))
+    elif rule == "closure":  # a name bound to a function literal (see _bound_function)
+        name = _bound_function(node)
     elif rule == "go_method":
         return _go_method(node)
     elif rule == "namespace":  # C++'s "namespace a::inline b {" as ("a", "b"); or anonymous
@@ -585,6 +576,50 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
     else:  # pragma: no cover - a table entry with an unknown rule
         raise AssertionError(f"unknown naming rule {rule!r} for {node.type}")
     return None if name is None else (_unquoted(name),)
+
+
+_DECLARATORS = frozenset(
+    {"var_spec", "var_spec_list", "variable_declaration", "variable_declarator", "init_declarator"}
+)
+"""The nodes between a declaration and the one name it declares (Go's ``var_spec``, C#'s
+``variable_declaration``, Java's ``variable_declarator``, C++'s ``init_declarator``)."""
+_BOUND_NAMES = ("name", "pattern", "left", "declarator")
+_BOUND_VALUES = ("value", "right")
+
+
+def _bound_function(node: Node) -> str | None:
+    """The name that a declaration of one name binds to a function literal: Go's ``var h
+    = func() {…}`` and ``h := func() {…}``, Rust's ``let f = |x| {…}``, Scala's ``val f =
+    (x: Int) => …``, C++'s ``auto f = [](int x) {…}``, Java's and C#'s ``f = x -> {…}``;
+    ``None`` for data, a destructuring pattern or several names (``a, b := …``)."""
+    spec = node
+    while True:
+        inner = [child for child in spec.named_children if child.type in _DECLARATORS]
+        if not inner:
+            break
+        if len(inner) > 1:
+            return None  # (a group of several)
+        spec = inner[0]
+    target = next(filter(None, map(spec.child_by_field_name, _BOUND_NAMES)), None)
+    value = next(filter(None, map(spec.child_by_field_name, _BOUND_VALUES)), None)
+    if value is None and target is not None and spec.named_child_count > 1:
+        value = spec.named_children[-1]  # C#'s declarator: "f = x => …", no field
+    # Go's lists of one (`h := func…`); Scala's lambda in braces, "val k = { (x: Int) => x }"
+    target, value = _one_inside(target, "expression_list"), _one_inside(value, "expression_list")
+    value = _one_inside(value, "block")
+    if target is None or target.type != "identifier":
+        return None
+    if value is None or value.type not in _FUNCTION_VALUES:
+        return None
+    return _text(target)
+
+
+def _one_inside(node: Node | None, wrapper: str) -> Node | None:
+    """``node``'s one named part where ``node`` is a ``wrapper`` (``None`` where it holds
+    several), else ``node``."""
+    if node is None or node.type != wrapper:
+        return node
+    return node.named_child(0) if node.named_child_count == 1 else None
 
 
 _INLINE = re.compile(r"^inline\s+")
@@ -631,9 +666,16 @@ def _beside_spec(spec: Node, backwards: bool) -> bool:
 
 
 def _wrapped_definition(node: Node, language: CodeLanguage) -> Node | None:
-    """The definition inside a wrapper node (decorators, ``export``, ``template<>``)."""
+    """The definition inside a wrapper node (decorators, ``export``, ``template<>``); a
+    declaration that binds no function literal (C++'s ``template <class T> T f(T);``) is
+    none, so the wrapper keeps its own kind."""
+    definitions = language.definitions
     for child in node.named_children:
-        if child.type in language.wrappers or child.type in language.definitions:
+        kind = child.type
+        if kind in language.wrappers or (
+            kind in definitions
+            and (definitions[kind] != "closure" or _bound_function(child) is not None)
+        ):
             return child
     return None
 
@@ -1012,7 +1054,9 @@ class SyntaxLevel:
         prefixes, within a ``modifiers`` node or not, and comments among them), those
         annotations and the row where the rest starts (with the annotations on its first
         line: ``@Override public int size() {``): they are then units above it, as
-        comments are, and it stays whole where it fits alone."""
+        comments are, and it stays whole where it fits alone. Not so for a node of a
+        definition's type that names nothing (data: Java's ``@Stable byte[] T = {…}``, a
+        Kotlin property with no accessors)."""
         prefixes = self.language.prefixes
         lead = node.child(0) if prefixes else None
         if lead is None or (lead.type not in prefixes and lead.type != _MODIFIERS):
@@ -1028,7 +1072,11 @@ class SyntaxLevel:
                 rest = inner.start_point[0]
                 while annotations and annotations[-1].end_point[0] >= rest:
                     rest = min(rest, annotations.pop().start_point[0])  # (on its line)
-                return (annotations, rest) if annotations and rest > first else None
+                if not annotations or rest <= first:
+                    return None
+                # (a declaration that names nothing, Java's "@Stable byte[] DIGITS = {…}",
+                # is a statement: its annotations would not be attached to it again)
+                return None if definition_name(node, self.language) is None else (annotations, rest)
         return None
 
     def _content_row(self, first: int, last: int, end_column: int) -> int:

@@ -199,6 +199,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "type_alias": "go_type_spec",
             "method_elem": _NAME,  # an interface's method
             "var_declaration": "closure",  # "var handler = func(...) {...}"
+            "short_var_declaration": "closure",  # "handler := func(...) {...}"
         },
     ),
     CodeLanguage(
@@ -225,6 +226,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "enum_item": _NAME,
             "union_item": _NAME,
             "macro_definition": _NAME,
+            "let_declaration": "closure",  # "let add = |a, b| {...};"
         },
         comments=frozenset({"line_comment", "block_comment"}),
         prefixes=frozenset({"attribute_item"}),
@@ -253,6 +255,8 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "method_declaration": _NAME,
             "constructor_declaration": _NAME,
             "compact_constructor_declaration": _NAME,
+            "field_declaration": "closure",  # "Comparator<T> byName = (a, b) -> {...};"
+            "local_variable_declaration": "closure",
         },
         comments=frozenset({"line_comment", "block_comment"}),
         prefixes=frozenset({"marker_annotation", "annotation"}),
@@ -298,6 +302,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "namespace_definition": "namespace",
             "type_definition": "declarator",
             "preproc_function_def": _NAME,
+            "declaration": "closure",  # "auto add = [](int a, int b) {...};"
         },
         frozenset({"template_declaration", "linkage_specification"}),
         namespaces=frozenset({"namespace_definition"}),
@@ -335,6 +340,8 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "property_declaration": _NAME,
             "local_function_statement": _NAME,
             "delegate_declaration": _NAME,
+            "field_declaration": "closure",  # "Func<int, int> twice = x => {...};"
+            "local_declaration_statement": "closure",
         },
         file_scopes=frozenset({"file_scoped_namespace_declaration"}),
         namespaces=frozenset({"namespace_declaration"}),
