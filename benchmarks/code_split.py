@@ -6,8 +6,10 @@ samples) are split at 512 cl100k_base tokens and at 1,500 code points; reported 
 language: the definitions (top-level ones and the members of classes, impls, traits)
 that fit the budget (their lines, indentation and line ending included: chunks are
 whole lines), the share of those a chunk edge falls inside, chunks that start mid-line
-although their line fits, chunks over budget and inexact spans. The same figures for the
-language's separator table (``RecursiveSplitter.from_language``) are the baseline.
+although their line fits, chunks that hold code and end with a comment (its last line
+lies in a comment of the syntax tree; a comment above code belongs with it), chunks over
+budget and inexact spans. The same figures for the language's separator table
+(``RecursiveSplitter.from_language``) are the baseline.
 
 Speed (``speed``): about 1 MB of Python from the standard library on disk, file by file,
 at 512 cl100k_base tokens; CPU time (``process_time``) and wall time, median of
@@ -62,11 +64,13 @@ def quality(
     count: Callable[[str], int],
 ) -> dict[str, float]:
     """The issue's figures for one splitter over ``files``."""
-    fitting = cut = midline = over = inexact = chunks_total = 0
+    fitting = cut = midline = over = inexact = chunks_total = comment_ends = 0
     for path, text in files:
         language = get_language(language_for_path(path))
         chunks = split(language.name, text)
         chunks_total += len(chunks)
+        syntax = SyntaxLevel(text, language)
+        comment_ends += sum(_ends_in_comment(syntax, chunk) for chunk in chunks[:-1])
         edges = sorted({c.start for c in chunks} | {c.end for c in chunks})
         for chunk in chunks:
             inexact += text[chunk.start : chunk.end] != chunk.text
@@ -76,7 +80,7 @@ def quality(
                 line_end = text.find("\n", chunk.start)
                 line = text[line_start : len(text) if line_end < 0 else line_end + 1]
                 midline += count(line) <= size
-        for definition in SyntaxLevel(text, language).definitions(2):
+        for definition in syntax.definitions(2):
             own = text[definition.own_start : definition.end]
             start = definition.own_start + len(own) - len(own.lstrip())
             end = definition.own_start + len(own.rstrip())
@@ -95,17 +99,44 @@ def quality(
         "definitions_cut": cut,
         "cut_share": cut / max(1, fitting),
         "midline_starts": midline,
+        "comment_ends": comment_ends,
         "over_budget": over,
         "inexact": inexact,
     }
 
 
+def _ends_in_comment(syntax: SyntaxLevel, chunk: Any) -> bool:
+    """Whether ``chunk`` holds code and ends with a whole comment (one longer than a chunk,
+    cut, aside): the last line with text lies in a comment that ends in the chunk."""
+    text = syntax.text
+    lines: list[tuple[int, str]] = []
+    position = chunk.start
+    for line in chunk.text.splitlines(keepends=True):
+        if line.strip():
+            lines.append((position, line))
+        position += len(line)
+    if len(lines) < 2:
+        return False
+
+    def comment_end(line_start: int, line: str) -> int | None:
+        at = line_start + len(line) - len(line.lstrip())
+        byte = len(text[:at].encode())
+        node = syntax.root_node.named_descendant_for_byte_range(byte, byte)
+        in_comment = node is not None and node.type in syntax.language.comments
+        return node.end_byte if in_comment and node is not None else None
+
+    last = comment_end(*lines[-1])
+    if last is None or last > len(text[: chunk.end].encode()):
+        return False
+    return any(comment_end(*each) is None for each in lines)
+
+
 def run_quality(sources: dict[str, list[tuple[str, str]]]) -> None:
     print(
         "| language | files | MB | budget | splitter | defs fitting | cut | mid-line starts "
-        "| over budget | inexact |"
+        "| comment ends | over budget | inexact |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for language, files in sources.items():
         if not files:
             continue
@@ -126,8 +157,9 @@ def run_quality(sources: dict[str, list[tuple[str, str]]]) -> None:
                 print(
                     f"| {language} | {r['files']} | {r['bytes'] / MB:.2f} | {size} {length} | "
                     f"{label} | {r['definitions_fitting']} | {r['definitions_cut']} "
-                    f"({r['cut_share']:.2%}) | {r['midline_starts']} | {r['over_budget']} | "
-                    f"{r['inexact']} |",
+                    f"({r['cut_share']:.2%}) | {r['midline_starts']} | "
+                    f"{r['comment_ends']} ({r['comment_ends'] / max(1, r['chunks']):.1%}) | "
+                    f"{r['over_budget']} | {r['inexact']} |",
                     flush=True,
                 )
 

@@ -424,7 +424,9 @@ def test_a_definition_is_named_by_its_kind_not_its_comment_or_attribute() -> Non
 def test_attributes_stay_with_their_definition_where_the_comments_above_cannot() -> None:
     """A doc comment, an attribute and a struct that fit only without the comment: the
     attribute was left with the comment, the struct alone; now the attribute goes with
-    the struct (as a Python decorator, part of its definition, does)."""
+    the struct (as a Python decorator, part of its definition, does). The comment, which
+    cannot go with them, is a chunk of its own named by the struct it documents (it had
+    ended the chunk before: ``use std::fmt;``)."""
     needs_grammar("rust")
     text = (
         "use std::fmt;\n\n/// A point in the plane.\n#[derive(Debug, Clone)]\n"
@@ -437,7 +439,7 @@ def test_attributes_stay_with_their_definition_where_the_comments_above_cannot()
         "#[derive(Debug, Clone)]\npub struct Point {\n    x: i32,\n}\n",
         ["Point"],
     )
-    assert pieces[0][0].endswith("/// A point in the plane.\n")
+    assert pieces[:2] == [("use std::fmt;\n", []), ("/// A point in the plane.\n", ["Point"])]
     # Where the comment fits too, all three stay together.
     [whole] = split_code(text[text.index("///") :], "rust", 30, length="cl100k_base")
     assert whole.metadata["symbols"] == ["Point"]
@@ -922,7 +924,8 @@ def test_a_long_file_splits_its_code_as_a_short_one_does() -> None:
     short = split_code(FTP_EXIT + filler[:1000], "python", 64, length="cl100k_base")
     long = split_code(long_text, "python", 64, length="cl100k_base")
     assert [(c.start, c.end) for c in long[:3]] == [(c.start, c.end) for c in short[:3]]
-    assert long[1].text.startswith("    def __exit__") and long[1].text.endswith("self.close()\n")
+    assert long[1].text == "    # Context management protocol: try to quit() if active\n"
+    assert long[2].text.startswith("    def __exit__") and long[2].text.endswith("self.close()\n")
     assert all(c.start == 0 or long_text[c.start - 1] == "\n" for c in long)
 
 
@@ -1921,6 +1924,48 @@ def test_decorators_apart_from_a_function_too_big_stay_with_its_signature() -> N
         chunks = [c.text for c in split_code(text, "python", size)]
         assert chunks[0] == "@first_decorator_of_a_long_name\n@second(1,\n    2)\n", chunks
         assert chunks[1].startswith("@third\n# note\ndef f(self, a,\n        b):\n"), chunks
+
+
+def test_a_comment_above_code_does_not_end_the_chunk_before_it() -> None:
+    """A doc comment that cannot share a chunk with the definition it documents (the
+    definition fits alone, not with it) ended the chunk before, named by that chunk's
+    code; it is now a chunk of its own, named by the definition. So is a comment above a
+    statement in a body that cannot go with it. Not where it would be a runt alone."""
+    for language in ("typescript", "go"):
+        needs_grammar(language)
+    doc = "/**\n" + "".join(f" * Line {i} of what the function below does.\n" for i in range(8))
+    body = "".join(f"  const x{i} = compute(x{i - 1}, {i});\n" for i in range(1, 8))
+    text = (
+        "export function first(a: number): number {\n  return a + 1;\n}\n\n"
+        f"{doc} */\nexport function second(x0: number): number {{\n{body}  return x7;\n}}\n"
+    )
+    chunks = split_code(text, "typescript", 150, length="cl100k_base")
+    assert [(c.text.split("\n")[0], c.metadata["symbols"]) for c in chunks] == [
+        ("export function first(a: number): number {", ["first"]),
+        ("/**", ["second"]),
+        ("export function second(x0: number): number {", ["second"]),
+    ]
+    steps = "".join(f'\t\tlog.Printf("step {i}: %v", err)\n' for i in range(6))
+    go = (
+        "package a\n\nfunc f(r io.Reader) error {\n\tbuf := make([]byte, 512)\n"
+        "\t// Two blocks of zero bytes mark the end of the archive.\n"
+        f"\tif _, err := io.ReadFull(r, buf); err != nil {{\n{steps}\t\treturn err\n\t}}\n"
+        "\treturn nil\n}\n"
+    )
+    comment = "\t// Two blocks of zero bytes mark the end of the archive.\n"
+    assert comment in [c.text for c in split_code(go, "go", 100, length="cl100k_base")]
+    # A comment that would be a runt alone (4 tokens at 110) stays where it was.
+    a = "def a(x):\n    y = x + 1\n    z = y * 2\n    return z\n\n"
+    b = "def b(x):\n" + "".join(f"    x = x * {i} + {i}\n" for i in range(9)) + "    return x\n"
+    note, longer = "# A note.\n", "# A longer note on what b does and why it does it that way.\n"
+    short_chunks = split_code(a + note + b, "python", 110, length="cl100k_base")
+    assert [c.text for c in short_chunks] == [a + note, b]
+    long_chunks = split_code(a + longer + b, "python", 110, length="cl100k_base")
+    assert [(c.text, c.metadata["symbols"]) for c in long_chunks] == [
+        (a.rstrip("\n") + "\n", ["a"]),
+        (longer, ["b"]),
+        (b, ["b"]),
+    ]
 
 
 ANNOTATED_DATA = {  # language: a member that is data, annotated, after a long comment

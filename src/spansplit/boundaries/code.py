@@ -827,6 +827,7 @@ class SyntaxLevel:
             | set(language.definitions)
         )
         self._descent = _Descent(text)
+        self._leading_rows: dict[int, int] = {}  # see leads: first row -> last row
         self._content_ends: dict[int, tuple[Unit, int]] = {}  # see _content_end
         self._last_byte = (0, 0)  # a code point offset and its UTF-8 offset (see _byte)
         self._line: _Line | None = None  # the line unit whose pieces were described last
@@ -948,10 +949,10 @@ class SyntaxLevel:
                     [],
                     (attributes, main),
                 )
-                return [self._joined(prefix[:kept]), with_attributes]
+                return [self._leading(self._joined(prefix[:kept])), with_attributes]
         head = self._joined(prefix)
         if fits is None or fits(main.start, main.end):
-            return [head, main]
+            return [self._leading(head), main]
         inner = self._parts(main)
         if not inner or not inner[0].items or inner[0].name:
             return [head, main]
@@ -966,6 +967,23 @@ class SyntaxLevel:
         if fits(head.start, first.end):
             return [self._join(head, first), *rest]
         return [head, first, *rest]
+
+    def _leading(self, unit: Unit) -> Unit:
+        """``unit`` (comments or prefixes above code, apart from it), marked so that
+        :meth:`leads` says it goes with what follows it."""
+        self._leading_rows[unit.first] = unit.last
+        return unit
+
+    def leads(self, text: str, start: int, end: int) -> bool:
+        """Whether ``text[start:end]`` (trimmed or not) is a whole unit of comments or
+        prefixes above code that is not attached to it (a definition's that does not fit
+        with them, a section's comment): packing then ends a chunk before it rather than
+        after it, so it goes with the code it is about."""
+        if not self._leading_rows or end <= start:
+            return False
+        rows = self.row_starts
+        first = bisect_right(rows, start) - 1
+        return self._leading_rows.get(first) == bisect_right(rows, end - 1) - 1
 
     def _joined(self, units: list[Unit]) -> Unit:
         """One unit of adjacent ``units`` (comment and prefix lines)."""
@@ -1131,12 +1149,13 @@ class SyntaxLevel:
                     pending = []
                 pending.append(unit)
                 if len(pending) > ATTACHED_PREFIXES:
-                    units.append(pending.pop(0))  # (a comment that far up is no unit's own)
+                    # (a comment that far up is no unit's own, but it is above code)
+                    units.append(self._leading(pending.pop(0)))
                 continue
             if pending and unit.first == pending[-1].last + 1:
                 unit = self._attach(pending, unit)
             else:
-                units += pending
+                units += map(self._leading, pending)  # (a section's comment, a blank line below)
             pending = []
             if units and self._follows_header(unit, units[-1]):
                 unit = self._join(units.pop(), unit)
@@ -1264,7 +1283,7 @@ class SyntaxLevel:
                 [],
                 (prefix, unit),
             )
-        return self._joined([*prefix, unit])
+        return self._join(self._leading(self._joined(prefix)), unit)
 
     def _join(self, before: Unit, after: Unit) -> Unit:
         """One unit of two adjacent ones; the main kind and name are ``after``'s when

@@ -24,6 +24,10 @@ StartsLevel = Callable[[str, int, int], list[int]]
 ``starts(text, low, end)`` gives the starts in ``[low, end)``, ascending, looking at the
 text before ``low`` as much as the structure needs."""
 
+LeadTest = Callable[[str, int, int], bool]
+"""Whether the piece ``text[start:end]`` leads: it goes with the piece after it rather than
+end a chunk (a heading line, a comment above code)."""
+
 
 def is_recursive(level: Level) -> bool:
     """Whether ``level`` splits its own pieces again (nested structure)."""

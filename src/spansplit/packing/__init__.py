@@ -29,6 +29,7 @@ from itertools import accumulate, pairwise
 from ..boundaries.blocks import fenced_blocks
 from ..boundaries.levels import (
     FirstSplit,
+    LeadTest,
     Level,
     StartsLevel,
     cut_anywhere,
@@ -78,7 +79,9 @@ class Structure:
     text from both sides of one (a Markdown heading, where sections are not merged). With
     ``heading_lines``, a piece that is a Markdown heading line goes with the text after it
     (see :func:`~spansplit.boundaries.paragraphs.looks_like_heading`); off where the
-    structure places headings itself (Markdown) or the text is code. ``code``: the text is
+    structure places headings itself (Markdown) or the text is code. ``lead_pieces`` tells
+    the pieces that the structure knows go with the piece after them (comments above
+    code): as heading lines, but not where that would leave a runt. ``code``: the text is
     source code, so a trimmed chunk that starts after a line's indentation keeps it
     whatever the lines around it (see :func:`with_code_indentation`).
     """
@@ -92,6 +95,7 @@ class Structure:
     overlap_blocks: Sequence[Span] = ()
     chunk_starts: Sequence[int] = ()
     heading_lines: bool = True
+    lead_pieces: LeadTest | None = None
     code: bool = False
 
     @property
@@ -425,6 +429,7 @@ def _general(
         trim=trim,
         punctuation=structure.punctuation,
         headings=structure.heading_lines,
+        leads=structure.lead_pieces,
         measurer=measurer,
         lead=lead,
         top_lead=lead,
@@ -447,6 +452,7 @@ def _general(
         overlap_blocks=structure.overlap_blocks,
         punctuation=structure.punctuation,
         headings=structure.heading_lines,
+        leads=structure.lead_pieces,
         trim=trim,
     )
 

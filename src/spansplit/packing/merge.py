@@ -18,20 +18,19 @@ from itertools import accumulate
 import regex
 
 from ..boundaries.graphemes import cuts_inside_clusters
-from ..boundaries.levels import Level, StartsLevel
+from ..boundaries.levels import LeadTest, Level, StartsLevel
 from ..boundaries.linebreaks import CLOSING, glue
 from ..boundaries.paragraphs import (
     STACKED_HEADINGS,
     inside_heading,
     looks_like_code,
-    looks_like_heading,
     looks_like_lead_in,
 )
 from ..boundaries.sentences import SentenceStarts
 from ..chunk import SizedSpan, Span, after_whitespace, before_whitespace, trim_span
 from ..errors import InconsistentLengthError
 from ..sizing.base import CodePoints, LengthFunction, TextMeasurer, Utf8Bytes, Utf16Units
-from .pieces import Pieces, hard_cut
+from .pieces import Pieces, goes_with_next, hard_cut
 
 VERIFY_BATCH = 128
 """Chunks planned ahead and measured together when the length is not additive."""
@@ -61,6 +60,7 @@ def merge(
     overlap_blocks: Sequence[Span] = (),
     punctuation: bool = True,
     headings: bool = False,
+    leads: LeadTest | None = None,
     trim: bool = True,
     after: Plan | None = None,
     plans: list[Plan | None] | None = None,
@@ -76,9 +76,10 @@ def merge(
     that fits (see :meth:`OverlapSearch.ranked`); where that is not a sentence start, the
     chunk may end at another sentence end instead, one after which it is (see
     ``_Packer._cut``). With ``headings``, a Markdown heading line does not end a chunk that
-    holds other pieces: it goes with the pieces after it. Overlap never starts before the
-    last of ``overlap_fences`` at or before the new text of its chunk, nor inside one of
-    ``overlap_blocks`` that ends by the end of the chunk before (see
+    holds other pieces: it goes with the pieces after it; so does a piece that ``leads``
+    (a comment above code) where that leaves no runt (see ``_Packer._before_headings``).
+    Overlap never starts before the last of ``overlap_fences`` at or before the new text of
+    its chunk, nor inside one of ``overlap_blocks`` that ends by the end of the chunk before (see
     :class:`~spansplit.packing.Structure`). Every chunk holds at least one new piece and
     starts after the previous chunk starts; with ``trim``, pieces of whitespace alone are
     dropped. The pieces of one split piece (``pieces.balanced``) are packed into chunks of
@@ -110,6 +111,7 @@ def merge(
         trim,
         fences=overlap_fences,
         headings=headings,
+        leads=leads,
     )
     chunks, chunk_plans = packer.run(after)
     if plans is not None:
@@ -424,9 +426,11 @@ class _Packer:
         *,
         fences: Sequence[int] = (),
         headings: bool = False,
+        leads: LeadTest | None = None,
     ) -> None:
         self.text = text
         self.headings = headings  # heading lines go with what follows them
+        self.leads = leads  # and so do these pieces (comments above code)
         self.measurer = measurer
         self.spans = pieces.spans
         self.sizes = pieces.sizes
@@ -608,15 +612,27 @@ class _Packer:
         return alone
 
     def _before_headings(self, first: int, last: int) -> int:
-        """``last``, or the last piece before the headings that end pieces ``first..last``
-        where some piece before them is not one and they are no more than
-        :data:`STACKED_HEADINGS`, or before a lead-in that ends them (see :meth:`_leads_in`)."""
+        """``last``, or the last piece before the headings (pieces that go with what follows)
+        that end pieces ``first..last`` where some piece before them is not one and they
+        are no more than :data:`STACKED_HEADINGS`, or before a lead-in that ends them (see
+        :meth:`_leads_in`). Not for the pieces that ``leads`` where that leaves a runt
+        (under :data:`RUNT_SHARE` of the budget) before them (Go's ``type (`` alone), or
+        where they would be one alone, too large to share a chunk with the piece after them
+        (a one-line comment above a definition that fills a chunk); a heading line never
+        ends a chunk that holds other text."""
         top = last - 1 if last > first and self._leads_in(last) else last
         end = top
         while end >= first and top - end < STACKED_HEADINGS and self._is_heading(end):
             end -= 1
         if end < first or (top - end == STACKED_HEADINGS and self._is_heading(end)):
             return last
+        if end < top and not self.headings:
+            moved = self.sizes[end + 1] + self.prefix[top + 1] - self.prefix[end + 2]
+            if RUNT_SHARE * moved < self.budget and moved + self.joined[top + 1] > self.budget:
+                return last
+            kept = self.sizes[first] + self.prefix[end + 1] - self.prefix[first + 1]
+            if RUNT_SHARE * kept < self.budget:
+                return last
         return end
 
     def _leads_in(self, index: int) -> bool:
@@ -628,9 +644,9 @@ class _Packer:
         return self.sizes[index] + self.joined[index + 1] + self.overlap <= self.budget
 
     def _is_heading(self, index: int) -> bool:
-        """Whether piece ``index`` is a Markdown heading line alone (``## Install``) that
-        goes with what follows it."""
-        return self.headings and looks_like_heading(self.text, *self.spans[index])
+        """Whether piece ``index`` goes with what follows it: a Markdown heading line alone
+        (``## Install``), or a piece that leads (a comment above code)."""
+        return goes_with_next(self.text, *self.spans[index], self.headings, self.leads)
 
     def _cap(self, start: int, end: int) -> int:
         """The even cap of the run of pieces ``start..end - 1`` (see :func:`even_cap`),

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..boundaries.blocks import MarkdownCuts
 from ..boundaries.code import WholeLines
-from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
+from ..boundaries.levels import LeadTest, Level, cut_anywhere, is_recursive, splits
 from ..boundaries.linebreaks import ClauseLevel
 from ..boundaries.markdown import (
     HeadingRunLevel,
@@ -269,6 +269,7 @@ def pack_windows(
             trim=trim,
             punctuation=structure.punctuation,
             headings=structure.heading_lines,
+            leads=structure.lead_pieces,
             measurer=measurer,
             lead=lead,
             top_lead=top_lead,
@@ -289,13 +290,14 @@ def pack_windows(
             overlap_blocks=structure.overlap_blocks,
             punctuation=structure.punctuation,
             headings=structure.heading_lines,
+            leads=structure.lead_pieces,
             trim=trim,
             after=after,
             plans=plans,
         )
         if not more:
             return chunks + made
-        resumed = _resume_point(text, pending, pieces, plans, trim)
+        resumed = _resume_point(text, pending, pieces, plans, trim, structure.lead_pieces)
         if resumed is None:
             if size >= 4 * WINDOW_CHARS:
                 return whole(None, ())  # groups as long as that: no window helps
@@ -401,24 +403,33 @@ def _first_pieces(
 
 
 def _resume_point(
-    text: str, pending: list[Span], pieces: Pieces, plans: list[Plan | None], trim: bool
+    text: str,
+    pending: list[Span],
+    pieces: Pieces,
+    plans: list[Plan | None],
+    trim: bool,
+    leads: LeadTest | None = None,
 ) -> tuple[int, int, int, int, Plan] | None:
     """The last chunk the next window can resume after: its position among the chunks, the
     top-level piece and the group of them (glued across cuts the rules forbid) that its
     first piece starts, the end of the pieces the next window must find again, and its
     plan. Its pieces and the piece after them, and every piece its end was decided by,
     end before the window's last group with text (which may go on past the window, through
-    blank pieces, or take in closing punctuation from the next) and the heading lines
-    right before it, so nothing at the window's end decided them; the group it starts is
-    not the first (the window moves on)."""
+    blank pieces, or take in closing punctuation from the next) and the heading lines (and
+    pieces that ``leads``) right before it, so nothing at the window's end decided them;
+    the group it starts is not the first (the window moves on)."""
     groups = pieces.top_spans
     last = _last_with_text(text, groups, len(groups) - 1)
-    # Heading lines right before it go with it where it turns out to be a piece to split
+    # Heading lines (and the structure's leading pieces, comments above code) right before
+    # it go with it where it turns out to be a piece to split
     # (they join its run: see pieces' _close), which the next window may find: they are
     # as open as it is.
     for _ in range(STACKED_HEADINGS):
         before = _last_with_text(text, groups, last - 1)
-        if before < 0 or not looks_like_heading(text, *groups[before]):
+        if before < 0 or not (
+            looks_like_heading(text, *groups[before])
+            or (leads is not None and leads(text, *groups[before]))
+        ):
             break
         last = before
     if last < 2:

@@ -210,6 +210,7 @@ class CodeSplitter(BudgetedSplitter):
             punctuation=False,
             overlap_fences=fences,
             heading_lines=False,  # (comments are attached by the syntax tree)
+            lead_pieces=syntax.leads,  # (or go with the code after them where they are not)
             code=True,
         )
 
