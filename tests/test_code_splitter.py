@@ -2082,6 +2082,38 @@ def test_a_name_bound_to_a_function_literal_is_a_definition(language: str) -> No
     assert name in named, named
 
 
+def test_a_declaration_of_data_is_kinded_and_placed_as_a_statement() -> None:
+    """Declarations became definitions where they bind a function literal; one that binds
+    data is still a statement: a chunk that starts at ``if x := g(); x > 0 {`` or ``for
+    (int i = 0; …) {`` is kinded by its statement, and a prototype before a function on
+    one line (``int g(int);  int f(int a) {``) does not take the function's name."""
+    for language in ("go", "cpp", "java"):
+        needs_grammar(language)
+    go = (
+        "package a\n\nfunc f(v []int) int {\n\tt := 0\n\tif x := g(); x > 0 {\n"
+        + "\t\tt += x * 1\n" * 6
+        + "\t}\n\treturn t\n}\n"
+    )
+    header = next(c for c in split_code(go, "go", 60) if c.text.startswith("\tif x"))
+    assert header.metadata["node_kinds"][0] == "if_statement"
+    for language, loop in (
+        ("cpp", "  for (int i = 0; i < n; ++i) {\n"),
+        ("java", "  for (int i = 0; i < n; ++i) {\n"),
+    ):
+        body = "    t += i * 2;\n" * 6
+        text = f"int f(int n) {{\n  int t = 0;\n{loop}{body}  }}\n  return t;\n}}\n"
+        if language == "java":
+            text = f"class A {{\n{text}}}\n"
+        chunks = split_code(text, language, 40)
+        start = next(c for c in chunks if loop in c.text)
+        assert "for_statement" in start.metadata["node_kinds"], start
+        assert "local_variable_declaration" not in start.metadata["node_kinds"]
+        assert "declaration" not in start.metadata["node_kinds"]
+    [one] = split_code("int g(int);  int f(int a) {\n  return a;\n}\n", "cpp", 200)
+    assert one.metadata["symbols"] == ["f"]
+    assert one.metadata["node_kinds"] == ["function_definition"]
+
+
 SWIFT_SHAPES = """struct Circle {
     var radius: Double
 

@@ -669,15 +669,18 @@ def _wrapped_definition(node: Node, language: CodeLanguage) -> Node | None:
     """The definition inside a wrapper node (decorators, ``export``, ``template<>``); a
     declaration that binds no function literal (C++'s ``template <class T> T f(T);``) is
     none, so the wrapper keeps its own kind."""
-    definitions = language.definitions
     for child in node.named_children:
-        kind = child.type
-        if kind in language.wrappers or (
-            kind in definitions
-            and (definitions[kind] != "closure" or _bound_function(child) is not None)
-        ):
+        if child.type in language.wrappers or _is_definition(child, language):
             return child
     return None
+
+
+def _is_definition(node: Node, language: CodeLanguage) -> bool:
+    """Whether ``node`` is of a definition's type and, where that type is a declaration
+    (the ``closure`` rule: Go's ``x := …``, C++'s ``int x = …;``), binds a function literal;
+    other declarations are statements."""
+    rule = language.definitions.get(node.type)
+    return rule is not None and (rule != "closure" or _bound_function(node) is not None)
 
 
 @dataclass(slots=True)
@@ -827,7 +830,7 @@ class SyntaxLevel:
             | set(language.definitions)
         )
         self._descent = _Descent(text)
-        self._leading_rows: dict[int, int] = {}  # see leads: first row -> last row
+        self._leading_units: dict[int, Unit] = {}  # see leads: by each of their rows
         self._content_ends: dict[int, tuple[Unit, int]] = {}  # see _content_end
         self._last_byte = (0, 0)  # a code point offset and its UTF-8 offset (see _byte)
         self._line: _Line | None = None  # the line unit whose pieces were described last
@@ -971,19 +974,21 @@ class SyntaxLevel:
     def _leading(self, unit: Unit) -> Unit:
         """``unit`` (comments or prefixes above code, apart from it), marked so that
         :meth:`leads` says it goes with what follows it."""
-        self._leading_rows[unit.first] = unit.last
+        for row in range(unit.first, unit.last + 1):
+            self._leading_units[row] = unit
         return unit
 
     def leads(self, text: str, start: int, end: int) -> bool:
-        """Whether ``text[start:end]`` (trimmed or not) is a whole unit of comments or
-        prefixes above code that is not attached to it (a definition's that does not fit
-        with them, a section's comment): packing then ends a chunk before it rather than
-        after it, so it goes with the code it is about."""
-        if not self._leading_rows or end <= start:
+        """Whether ``text[start:end]`` (``text`` is this level's) lies in a unit of comments
+        or prefixes above code that is not attached to it (those of a definition that does
+        not fit with them, a section's comment): packing then ends a chunk before such
+        pieces rather than after them, so that they go with the code they are about (a
+        comment over budget, cut into words: its first words too). Units are marked as
+        they are made, before packing reads their pieces."""
+        if not self._leading_units or end <= start:
             return False
-        rows = self.row_starts
-        first = bisect_right(rows, start) - 1
-        return self._leading_rows.get(first) == bisect_right(rows, end - 1) - 1
+        unit = self._leading_units.get(bisect_right(self.row_starts, start) - 1)
+        return unit is not None and unit.start <= start and end <= unit.end
 
     def _joined(self, units: list[Unit]) -> Unit:
         """One unit of adjacent ``units`` (comment and prefix lines)."""
@@ -1191,7 +1196,11 @@ class SyntaxLevel:
         if main.type in language.wrappers:
             kind, name = self._kind(main.node), definition_name(main.node, language) or ()
         elif main.type in language.definitions:
-            kind, name = main.type, definition_name(main.node, language) or ()
+            name = definition_name(main.node, language) or ()
+            if name or language.definitions[main.type] != "closure":
+                kind = main.type
+            else:  # (a declaration of data: a statement, in an ``if`` header as elsewhere)
+                kind = self._line_kind(main, group)
         elif main.type in language.statement_wrappers:
             inner = self._statement_definition(main.node)
             if inner is None:
@@ -1226,7 +1235,7 @@ class SyntaxLevel:
         language = self.language
         if bodied and _scopes_file(item, language):
             return False
-        return item.type in language.definitions or item.type in language.wrappers
+        return item.type in language.wrappers or _is_definition(item.node, language)
 
     def _statement_definition(self, node: Node) -> Node | None:
         """The definition that a statement wrapper (see ``CodeLanguage``) holds as its

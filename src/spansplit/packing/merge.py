@@ -24,6 +24,7 @@ from ..boundaries.paragraphs import (
     STACKED_HEADINGS,
     inside_heading,
     looks_like_code,
+    looks_like_heading,
     looks_like_lead_in,
 )
 from ..boundaries.sentences import SentenceStarts
@@ -626,7 +627,7 @@ class _Packer:
             end -= 1
         if end < first or (top - end == STACKED_HEADINGS and self._is_heading(end)):
             return last
-        if end < top and not self.headings:
+        if end < top and not any(self._is_heading_line(k) for k in range(end + 1, top + 1)):
             moved = self.sizes[end + 1] + self.prefix[top + 1] - self.prefix[end + 2]
             if RUNT_SHARE * moved < self.budget and moved + self.joined[top + 1] > self.budget:
                 return last
@@ -642,6 +643,9 @@ class _Packer:
         if not looks_like_lead_in(self.text, *self.spans[index]):
             return False
         return self.sizes[index] + self.joined[index + 1] + self.overlap <= self.budget
+
+    def _is_heading_line(self, index: int) -> bool:
+        return self.headings and looks_like_heading(self.text, *self.spans[index])
 
     def _is_heading(self, index: int) -> bool:
         """Whether piece ``index`` goes with what follows it: a Markdown heading line alone

@@ -30,7 +30,7 @@ from ..boundaries.markdown import (
     SectionCuts,
     WordLevel,
 )
-from ..boundaries.paragraphs import STACKED_HEADINGS, looks_like_heading, paragraph_spans
+from ..boundaries.paragraphs import STACKED_HEADINGS, paragraph_spans
 from ..boundaries.sentences import SentenceLevel, lookahead_ends
 from ..boundaries.separators import HeadingLines, SeparatorLevel
 from ..boundaries.words import word_spans
@@ -39,7 +39,7 @@ from ..config import ChunkConfig
 from ..lines import LINE_ENDING
 from ..sizing.base import TextMeasurer
 from .merge import Plan, merge, union_bounds
-from .pieces import Pieces, fit, starting_at
+from .pieces import Pieces, fit, goes_with_next, starting_at
 
 if TYPE_CHECKING:
     from . import Structure
@@ -426,10 +426,7 @@ def _resume_point(
     # as open as it is.
     for _ in range(STACKED_HEADINGS):
         before = _last_with_text(text, groups, last - 1)
-        if before < 0 or not (
-            looks_like_heading(text, *groups[before])
-            or (leads is not None and leads(text, *groups[before]))
-        ):
+        if before < 0 or not goes_with_next(text, *groups[before], True, leads):
             break
         last = before
     if last < 2:
