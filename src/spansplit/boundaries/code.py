@@ -1235,7 +1235,10 @@ class SyntaxLevel:
         language = self.language
         if bodied and _scopes_file(item, language):
             return False
-        return item.type in language.wrappers or _is_definition(item.node, language)
+        rule = language.definitions.get(item.type)
+        if rule is None:
+            return item.type in language.wrappers
+        return rule != "closure" or _bound_function(item.node) is not None  # (_is_definition)
 
     def _statement_definition(self, node: Node) -> Node | None:
         """The definition that a statement wrapper (see ``CodeLanguage``) holds as its
