@@ -2061,6 +2061,21 @@ CLOSURES = {  # language: (text, the name bound to a function)
         "      return y;\n    };\n    var x = 3;\n  }\n}\n",
         "twice",
     ),
+    # members: a C++ class's, a Java interface's constant, a C# event
+    "cpp-member": (
+        "struct A {\n  static inline auto cb = [](int a) {\n    int b = a + 1;\n    return b;\n"
+        "  };\n  int x = 3;\n  void draw() const;\n};\n",
+        "cb",
+    ),
+    "java-interface": (
+        "interface A {\n  Runnable TASK = () -> {\n    go(1);\n    go(2);\n  };\n  int X = 3;\n}\n",
+        "TASK",
+    ),
+    "csharp-event": (
+        "class A {\n  event Action Changed = () => {\n    Go(1);\n    Go(2);\n  };\n"
+        "  event Action Other;\n}\n",
+        "Changed",
+    ),
 }
 
 

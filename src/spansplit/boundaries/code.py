@@ -584,7 +584,7 @@ _DECLARATORS = frozenset(
 """The nodes between a declaration and the one name it declares (Go's ``var_spec``, C#'s
 ``variable_declaration``, Java's ``variable_declarator``, C++'s ``init_declarator``)."""
 _BOUND_NAMES = ("name", "pattern", "left", "declarator")
-_BOUND_VALUES = ("value", "right")
+_BOUND_VALUES = ("value", "right", "default_value")  # (C++'s member: "default_value")
 
 
 def _bound_function(node: Node) -> str | None:
@@ -607,7 +607,7 @@ def _bound_function(node: Node) -> str | None:
     # Go's lists of one (`h := func…`); Scala's lambda in braces, "val k = { (x: Int) => x }"
     target, value = _one_inside(target, "expression_list"), _one_inside(value, "expression_list")
     value = _one_inside(value, "block")
-    if target is None or target.type != "identifier":
+    if target is None or target.type not in ("identifier", "field_identifier"):
         return None
     if value is None or value.type not in _FUNCTION_VALUES:
         return None

@@ -256,6 +256,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "constructor_declaration": _NAME,
             "compact_constructor_declaration": _NAME,
             "field_declaration": "closure",  # "Comparator<T> byName = (a, b) -> {...};"
+            "constant_declaration": "closure",  # an interface's
             "local_variable_declaration": "closure",
         },
         comments=frozenset({"line_comment", "block_comment"}),
@@ -303,6 +304,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "type_definition": "declarator",
             "preproc_function_def": _NAME,
             "declaration": "closure",  # "auto add = [](int a, int b) {...};"
+            "field_declaration": "closure",  # a member: "static inline auto cb = [](…) {…};"
         },
         frozenset({"template_declaration", "linkage_specification"}),
         namespaces=frozenset({"namespace_definition"}),
@@ -341,6 +343,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "local_function_statement": _NAME,
             "delegate_declaration": _NAME,
             "field_declaration": "closure",  # "Func<int, int> twice = x => {...};"
+            "event_field_declaration": "closure",
             "local_declaration_statement": "closure",
         },
         file_scopes=frozenset({"file_scoped_namespace_declaration"}),
