@@ -25,8 +25,8 @@ StartsLevel = Callable[[str, int, int], list[int]]
 text before ``low`` as much as the structure needs."""
 
 LeadTest = Callable[[str, int, int], bool]
-"""Whether the piece ``text[start:end]`` leads: it goes with the piece after it rather than
-end a chunk (a heading line, a comment above code)."""
+"""Whether the piece ``text[start:end]`` goes with the piece after it rather than end a
+chunk, as a heading line does (a comment above code: see ``Structure.lead_pieces``)."""
 
 
 def is_recursive(level: Level) -> bool:

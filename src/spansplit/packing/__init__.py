@@ -81,7 +81,8 @@ class Structure:
     (see :func:`~spansplit.boundaries.paragraphs.looks_like_heading`); off where the
     structure places headings itself (Markdown) or the text is code. ``lead_pieces`` tells
     the pieces that the structure knows go with the piece after them (comments above
-    code): as heading lines, but not where that would leave a runt. ``code``: the text is
+    code), in packing as heading lines do, but not where that would leave a runt
+    (:meth:`~.merge._Packer._before_leading`). ``code``: the text is
     source code, so a trimmed chunk that starts after a line's indentation keeps it
     whatever the lines around it (see :func:`with_code_indentation`).
     """
@@ -429,7 +430,6 @@ def _general(
         trim=trim,
         punctuation=structure.punctuation,
         headings=structure.heading_lines,
-        leads=structure.lead_pieces,
         measurer=measurer,
         lead=lead,
         top_lead=lead,
@@ -452,7 +452,7 @@ def _general(
         overlap_blocks=structure.overlap_blocks,
         punctuation=structure.punctuation,
         headings=structure.heading_lines,
-        leads=structure.lead_pieces,
+        lead_test=structure.lead_pieces,
         trim=trim,
     )
 

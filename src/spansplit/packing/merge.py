@@ -31,7 +31,7 @@ from ..boundaries.sentences import SentenceStarts
 from ..chunk import SizedSpan, Span, after_whitespace, before_whitespace, trim_span
 from ..errors import InconsistentLengthError
 from ..sizing.base import CodePoints, LengthFunction, TextMeasurer, Utf8Bytes, Utf16Units
-from .pieces import Pieces, goes_with_next, hard_cut
+from .pieces import Pieces, hard_cut
 
 VERIFY_BATCH = 128
 """Chunks planned ahead and measured together when the length is not additive."""
@@ -61,7 +61,7 @@ def merge(
     overlap_blocks: Sequence[Span] = (),
     punctuation: bool = True,
     headings: bool = False,
-    leads: LeadTest | None = None,
+    lead_test: LeadTest | None = None,
     trim: bool = True,
     after: Plan | None = None,
     plans: list[Plan | None] | None = None,
@@ -77,8 +77,9 @@ def merge(
     that fits (see :meth:`OverlapSearch.ranked`); where that is not a sentence start, the
     chunk may end at another sentence end instead, one after which it is (see
     ``_Packer._cut``). With ``headings``, a Markdown heading line does not end a chunk that
-    holds other pieces: it goes with the pieces after it; so does a piece that ``leads``
-    (a comment above code) where that leaves no runt (see ``_Packer._before_headings``).
+    holds other pieces: it goes with the pieces after it; so does a piece that
+    ``lead_test`` tells (a comment above code) where that leaves no runt (see
+    ``_Packer._before_leading``).
     Overlap never starts before the last of ``overlap_fences`` at or before the new text of
     its chunk, nor inside one of ``overlap_blocks`` that ends by the end of the chunk before (see
     :class:`~spansplit.packing.Structure`). Every chunk holds at least one new piece and
@@ -112,7 +113,7 @@ def merge(
         trim,
         fences=overlap_fences,
         headings=headings,
-        leads=leads,
+        lead_test=lead_test,
     )
     chunks, chunk_plans = packer.run(after)
     if plans is not None:
@@ -427,11 +428,11 @@ class _Packer:
         *,
         fences: Sequence[int] = (),
         headings: bool = False,
-        leads: LeadTest | None = None,
+        lead_test: LeadTest | None = None,
     ) -> None:
         self.text = text
         self.headings = headings  # heading lines go with what follows them
-        self.leads = leads  # and so do these pieces (comments above code)
+        self.lead_test = lead_test  # and so do the pieces it tells (comments above code)
         self.measurer = measurer
         self.spans = pieces.spans
         self.sizes = pieces.sizes
@@ -545,10 +546,10 @@ class _Packer:
         if following_break < len(self.breaks):
             run_end = self.breaks[following_break]
         fitting, last = last, max(min(last, run_end - 1), first)
-        # A heading goes with what follows it, not at the end of a chunk (inside a piece
-        # that had to be split, its parts are evened out instead).
+        # A heading (a comment above code) goes with what follows it, not at the end of a
+        # chunk (inside a piece that had to be split, its parts are evened out instead).
         if last + 1 < run_end and not self._in_balanced(first):
-            last = self._before_headings(first, last)
+            last = self._before_leading(first, last)
         run_start: int | None = None
         led = False
         leads: tuple[int, ...] = ()
@@ -597,7 +598,7 @@ class _Packer:
         return (
             last + 1 == run_end < len(self.spans)
             and run_end not in self.starts
-            and not self._is_heading(run_end)  # (a section's: the runt ends the one before)
+            and not self._goes_with_next(run_end)  # (a section's: the runt ends the one before)
             and run_end in self.run_starts
             and run_end not in self.run_ends
             and RUNT_SHARE * (self.sizes[first] + self.prefix[run_end] - self.prefix[first + 1])
@@ -612,28 +613,28 @@ class _Packer:
             alone = self.alone[index] = self.measurer.count(*self.spans[index])
         return alone
 
-    def _before_headings(self, first: int, last: int) -> int:
-        """``last``, or the last piece before the headings (pieces that go with what follows)
-        that end pieces ``first..last`` where some piece before them is not one and they
-        are no more than :data:`STACKED_HEADINGS`, or before a lead-in that ends them (see
-        :meth:`_leads_in`). Not for the pieces that ``leads`` where that leaves a runt
-        (under :data:`RUNT_SHARE` of the budget) before them (Go's ``type (`` alone), or
-        where they would be one alone, too large to share a chunk with the piece after them
-        (a one-line comment above a definition that fills a chunk); a heading line never
-        ends a chunk that holds other text."""
+    def _before_leading(self, first: int, last: int) -> int:
+        """``last``, or the last piece before the pieces that go with what follows them
+        (:meth:`_goes_with_next`: heading lines, comments above code) that end pieces
+        ``first..last``, where some piece before them does not and they are no more than
+        :data:`STACKED_HEADINGS`, or before a lead-in that ends them (see :meth:`_leads_in`).
+        Pieces that ``lead_test`` tells stay where moving them leaves a runt (under
+        :data:`RUNT_SHARE` of the budget) before them (Go's ``type (`` alone), or where
+        they would be one alone, too large to share a chunk with the piece after them (a
+        one-line comment above a definition that fills a chunk); heading lines always move."""
         top = last - 1 if last > first and self._leads_in(last) else last
         end = top
-        while end >= first and top - end < STACKED_HEADINGS and self._is_heading(end):
+        while end >= first and top - end < STACKED_HEADINGS and self._goes_with_next(end):
             end -= 1
-        if end < first or (top - end == STACKED_HEADINGS and self._is_heading(end)):
+        if end < first or (top - end == STACKED_HEADINGS and self._goes_with_next(end)):
             return last
         if end < top and not any(self._is_heading_line(k) for k in range(end + 1, top + 1)):
             moved = self.sizes[end + 1] + self.prefix[top + 1] - self.prefix[end + 2]
-            if RUNT_SHARE * moved < self.budget and moved + self.joined[top + 1] > self.budget:
-                return last
             kept = self.sizes[first] + self.prefix[end + 1] - self.prefix[first + 1]
-            if RUNT_SHARE * kept < self.budget:
-                return last
+            if (
+                RUNT_SHARE * moved < self.budget and moved + self.joined[top + 1] > self.budget
+            ) or RUNT_SHARE * kept < self.budget:
+                return top  # (a lead-in after them still goes with what follows it)
         return end
 
     def _leads_in(self, index: int) -> bool:
@@ -645,12 +646,16 @@ class _Packer:
         return self.sizes[index] + self.joined[index + 1] + self.overlap <= self.budget
 
     def _is_heading_line(self, index: int) -> bool:
+        """Whether piece ``index`` is a Markdown heading line alone (``## Install``), where
+        heading lines go with what follows them."""
         return self.headings and looks_like_heading(self.text, *self.spans[index])
 
-    def _is_heading(self, index: int) -> bool:
-        """Whether piece ``index`` goes with what follows it: a Markdown heading line alone
-        (``## Install``), or a piece that leads (a comment above code)."""
-        return goes_with_next(self.text, *self.spans[index], self.headings, self.leads)
+    def _goes_with_next(self, index: int) -> bool:
+        """Whether piece ``index`` goes with what follows it: a heading line, or a piece
+        that ``lead_test`` tells (a comment above code)."""
+        if self._is_heading_line(index):
+            return True
+        return self.lead_test is not None and self.lead_test(self.text, *self.spans[index])
 
     def _cap(self, start: int, end: int) -> int:
         """The even cap of the run of pieces ``start..end - 1`` (see :func:`even_cap`),
@@ -845,8 +850,8 @@ class _Packer:
             return self.search.at_sentence(floor, end, room)
 
         for last in [following, plan.last] if forward else [plan.last]:
-            if self._is_heading(last):
-                continue  # a heading goes with what follows it
+            if self._goes_with_next(last):
+                continue  # a heading (a comment above code) goes with what follows it
             piece_start, piece_end = spans[last]
             least = spans[plan.last][1] if last == following else fresh
             first = bisect_right(starts, piece_start)
@@ -875,7 +880,7 @@ class _Packer:
             end = spans[last][1]
             if end <= fresh or too_short(end):
                 break
-            if spans[last + 1][0] not in found or self._is_heading(last):
+            if spans[last + 1][0] not in found or self._goes_with_next(last):
                 continue
             tries -= 1
             if tries < 0:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import regex
 
 from ..boundaries.graphemes import cluster_ends, cuts_inside_clusters, first_cluster_end
-from ..boundaries.levels import LeadTest, Level, cut_anywhere, is_recursive, splits
+from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
 from ..boundaries.linebreaks import break_opportunities, forbidden_at, glue
 from ..boundaries.paragraphs import (
     STACKED_HEADINGS,
@@ -71,7 +71,6 @@ def fit(
     trim: bool = False,
     punctuation: bool = True,
     headings: bool = False,
-    leads: LeadTest | None = None,
     measurer: TextMeasurer | None = None,
     lead: int | None = None,
     top_lead: int | None = None,
@@ -89,8 +88,7 @@ def fit(
     are dropped. With ``punctuation``, pieces are joined across every cut that line
     breaking forbids (:func:`~spansplit.boundaries.linebreaks.glue`: none starts with
     closing or ends with opening punctuation). With ``headings``, the heading lines just
-    before a split piece whose pieces start a chunk join its pieces (see :func:`_close`),
-    and so do the pieces that ``leads`` (comments above code).
+    before a split piece whose pieces start a chunk join its pieces (see :func:`_close`).
     ``measurer`` measures ``text`` with
     ``length`` (by default, a new one). When ``spans`` continue pieces packed already,
     ``lead`` is where the last of those ends and ``top_lead`` where the span before
@@ -103,7 +101,7 @@ def fit(
     out = Pieces(
         trimmed=trim, measurer=measurer or length.measurer(text), lead=lead, top_lead=top_lead
     )
-    rules = _Rules(budget, length, levels, isolate, trim, punctuation, overlap, headings, leads)
+    rules = _Rules(budget, length, levels, isolate, trim, punctuation, overlap, headings)
     # Pieces nest as deeply as the structure does (a list in a list in a quote ...): the
     # regions being split are a stack, not a recursion, so no depth is too deep.
     stack = [frame] if (frame := _open(text, list(spans), 0, set(breaks), out, rules)) else []
@@ -151,18 +149,6 @@ class _Rules:
     punctuation: bool
     overlap: int = 0
     headings: bool = False  # heading lines go with the pieces of a split piece after them
-    leads: LeadTest | None = None  # and so do these pieces
-
-    def lead(self, text: str, start: int, end: int) -> bool:
-        return goes_with_next(text, start, end, self.headings, self.leads)
-
-
-def goes_with_next(text: str, start: int, end: int, headings: bool, leads: LeadTest | None) -> bool:
-    """Whether the piece ``text[start:end]`` goes with the piece after it: a heading line
-    (with ``headings``), or one that ``leads`` tells (a comment above code)."""
-    return (headings and looks_like_heading(text, start, end)) or (
-        leads is not None and leads(text, start, end)
-    )
 
 
 @dataclass(slots=True)
@@ -308,12 +294,12 @@ def _close(text: str, frame: _Frame, out: Pieces, rules: _Rules) -> None:
         before -= 1
     moved = 0
     while (
-        (rules.headings or rules.leads is not None)
+        rules.headings
         and (rules.isolate or k in frame.wanted)
         and first > 0
         and moved < STACKED_HEADINGS
         and (not before or out.balanced[before - 1][1] < first)
-        and rules.lead(text, *out.spans[first - 1])
+        and looks_like_heading(text, *out.spans[first - 1])
     ):
         out.breaks.discard(first)
         out.starts.discard(first)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..boundaries.blocks import MarkdownCuts
 from ..boundaries.code import WholeLines
-from ..boundaries.levels import LeadTest, Level, cut_anywhere, is_recursive, splits
+from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
 from ..boundaries.linebreaks import ClauseLevel
 from ..boundaries.markdown import (
     HeadingRunLevel,
@@ -30,7 +30,7 @@ from ..boundaries.markdown import (
     SectionCuts,
     WordLevel,
 )
-from ..boundaries.paragraphs import STACKED_HEADINGS, paragraph_spans
+from ..boundaries.paragraphs import STACKED_HEADINGS, looks_like_heading, paragraph_spans
 from ..boundaries.sentences import SentenceLevel, lookahead_ends
 from ..boundaries.separators import HeadingLines, SeparatorLevel
 from ..boundaries.words import word_spans
@@ -39,7 +39,7 @@ from ..config import ChunkConfig
 from ..lines import LINE_ENDING
 from ..sizing.base import TextMeasurer
 from .merge import Plan, merge, union_bounds
-from .pieces import Pieces, fit, goes_with_next, starting_at
+from .pieces import Pieces, fit, starting_at
 
 if TYPE_CHECKING:
     from . import Structure
@@ -269,7 +269,6 @@ def pack_windows(
             trim=trim,
             punctuation=structure.punctuation,
             headings=structure.heading_lines,
-            leads=structure.lead_pieces,
             measurer=measurer,
             lead=lead,
             top_lead=top_lead,
@@ -290,14 +289,14 @@ def pack_windows(
             overlap_blocks=structure.overlap_blocks,
             punctuation=structure.punctuation,
             headings=structure.heading_lines,
-            leads=structure.lead_pieces,
+            lead_test=structure.lead_pieces,
             trim=trim,
             after=after,
             plans=plans,
         )
         if not more:
             return chunks + made
-        resumed = _resume_point(text, pending, pieces, plans, trim, structure.lead_pieces)
+        resumed = _resume_point(text, pending, pieces, plans, trim)
         if resumed is None:
             if size >= 4 * WINDOW_CHARS:
                 return whole(None, ())  # groups as long as that: no window helps
@@ -403,30 +402,24 @@ def _first_pieces(
 
 
 def _resume_point(
-    text: str,
-    pending: list[Span],
-    pieces: Pieces,
-    plans: list[Plan | None],
-    trim: bool,
-    leads: LeadTest | None = None,
+    text: str, pending: list[Span], pieces: Pieces, plans: list[Plan | None], trim: bool
 ) -> tuple[int, int, int, int, Plan] | None:
     """The last chunk the next window can resume after: its position among the chunks, the
     top-level piece and the group of them (glued across cuts the rules forbid) that its
     first piece starts, the end of the pieces the next window must find again, and its
     plan. Its pieces and the piece after them, and every piece its end was decided by,
     end before the window's last group with text (which may go on past the window, through
-    blank pieces, or take in closing punctuation from the next) and the heading lines (and
-    pieces that ``leads``) right before it, so nothing at the window's end decided them;
-    the group it starts is not the first (the window moves on)."""
+    blank pieces, or take in closing punctuation from the next) and the heading lines
+    right before it, so nothing at the window's end decided them; the group it starts is
+    not the first (the window moves on)."""
     groups = pieces.top_spans
     last = _last_with_text(text, groups, len(groups) - 1)
-    # Heading lines (and the structure's leading pieces, comments above code) right before
-    # it go with it where it turns out to be a piece to split
+    # Heading lines right before it go with it where it turns out to be a piece to split
     # (they join its run: see pieces' _close), which the next window may find: they are
     # as open as it is.
     for _ in range(STACKED_HEADINGS):
         before = _last_with_text(text, groups, last - 1)
-        if before < 0 or not goes_with_next(text, *groups[before], True, leads):
+        if before < 0 or not looks_like_heading(text, *groups[before]):
             break
         last = before
     if last < 2:
