@@ -1966,6 +1966,14 @@ def test_a_comment_above_code_does_not_end_the_chunk_before_it() -> None:
         (longer, ["b"]),
         (b, ["b"]),
     ]
+    # Nor where it would leave a runt behind it (``x = 1``, 3 tokens at 110).
+    runt_before = split_code("x = 1\n\n" + longer + b, "python", 110, length="cl100k_base")
+    assert [c.text for c in runt_before] == ["x = 1\n\n" + longer, b]
+    # A section's comment (a blank line below it) above a comment of the definition's
+    # own goes with the code after them too.
+    section = "# ---- Section ----\n\n"
+    chunks = split_code(a + section + "# note on b\n" + b, "python", 110, length="cl100k_base")
+    assert [c.text for c in chunks] == [a.rstrip("\n") + "\n", section + "# note on b\n", b]
 
 
 ANNOTATED_DATA = {  # language: a member that is data, annotated, after a long comment
@@ -2513,13 +2521,18 @@ def test_deep_nesting_with_overlap_is_split(language: str, text: str) -> None:
 
 
 def test_a_chunk_ending_in_the_next_lines_indentation_keeps_its_definition() -> None:
-    # At a tiny budget the decorator's line is cut by words: its indentation ends the chunk
-    # before, which is still the method it holds text of.
+    # At a tiny budget a statement's line is cut by words: its indentation ends the chunk
+    # before, which is still the method it holds text of. (A decorator's line did so
+    # too; now, as a comment above code, it takes its indentation with it.)
     needs_grammar("python")
-    text = "class K:\n    def a(self):\n        self._p = v\n\n    @property\n    def b(self):\n"
-    text += "        pass\n"
+    text = "class K:\n    def a(self):\n        self._p = v\n\n    b_value_long = 3\n"
     found = [(c.text, c.metadata["symbols"]) for c in split_code(text, "python", 10)]
     assert ("v\n\n    ", ["K", "a"]) in found
+    assert ("b_value", ["K"]) in found
+    decorated = "class K:\n    def a(self):\n        self._p = v\n\n"
+    decorated += "    @property\n    def b(self):\n        pass\n"
+    found = [(c.text, c.metadata["symbols"]) for c in split_code(decorated, "python", 10)]
+    assert ("v\n", ["K", "a"]) in found
     assert ("@property\n", ["K", "b"]) in found
 
 

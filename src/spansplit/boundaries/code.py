@@ -533,7 +533,7 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
             found = None if declared is None else declared.named_child(0)
         name = _text(found)
     elif rule == "closure":  # a name bound to a function literal (see _bound_function)
-        name = _bound_function(node)
+        name = _bound_function(node, language)
     elif rule == "go_method":
         return _go_method(node)
     elif rule == "namespace":  # C++'s "namespace a::inline b {" as ("a", "b"); or anonymous
@@ -587,11 +587,13 @@ _BOUND_NAMES = ("name", "pattern", "left", "declarator")
 _BOUND_VALUES = ("value", "right", "default_value")  # (C++'s member: "default_value")
 
 
-def _bound_function(node: Node) -> str | None:
+def _bound_function(node: Node, language: CodeLanguage) -> str | None:
     """The name that a declaration of one name binds to a function literal: Go's ``var h
     = func() {…}`` and ``h := func() {…}``, Rust's ``let f = |x| {…}``, Scala's ``val f =
     (x: Int) => …``, C++'s ``auto f = [](int x) {…}``, Java's and C#'s ``f = x -> {…}``;
     ``None`` for data, a destructuring pattern or several names (``a, b := …``)."""
+    if not _may_bind_function(node, language):
+        return None
     spec = node
     while True:
         inner = [child for child in spec.named_children if child.type in _DECLARATORS]
@@ -612,6 +614,16 @@ def _bound_function(node: Node) -> str | None:
     if value is None or value.type not in _FUNCTION_VALUES:
         return None
     return _text(target)
+
+
+def _may_bind_function(node: Node, language: CodeLanguage) -> bool:
+    """Whether declaration ``node``'s text holds one of the language's ``closure_marks``
+    (all of them where it has none): else it binds no function literal."""
+    marks = language.closure_marks
+    if not marks:
+        return True
+    text = node.text
+    return text is not None and any(mark in text for mark in marks)
 
 
 def _one_inside(node: Node | None, wrapper: str) -> Node | None:
@@ -680,7 +692,7 @@ def _is_definition(node: Node, language: CodeLanguage) -> bool:
     (the ``closure`` rule: Go's ``x := …``, C++'s ``int x = …;``), binds a function literal;
     other declarations are statements."""
     rule = language.definitions.get(node.type)
-    return rule is not None and (rule != "closure" or _bound_function(node) is not None)
+    return rule is not None and (rule != "closure" or _bound_function(node, language) is not None)
 
 
 @dataclass(slots=True)
@@ -822,6 +834,9 @@ class SyntaxLevel:
         )
         self._by_span: dict[Span, Unit] = {(0, len(text)): self.root}
         # Node types whose unit is not simply of their own kind with no name.
+        self._closures = frozenset(
+            kind for kind, rule in language.definitions.items() if rule == "closure"
+        )
         self._special_kinds = (
             language.comments
             | language.prefixes
@@ -958,7 +973,7 @@ class SyntaxLevel:
             return [self._leading(head), main]
         inner = self._parts(main)
         if not inner or not inner[0].items or inner[0].name:
-            return [head, main]
+            return [self._leading(head), main]
         first, rest = inner[0], inner[1:]
         # A signature joined with its first statements: with as many of them as fit.
         part, peeled = first, list[Unit]()
@@ -969,7 +984,7 @@ class SyntaxLevel:
             first, rest = part, [*peeled, *rest]
         if fits(head.start, first.end):
             return [self._join(head, first), *rest]
-        return [head, first, *rest]
+        return [self._leading(head), first, *rest]
 
     def _leading(self, unit: Unit) -> Unit:
         """``unit`` (comments or prefixes above code, apart from it), marked so that
@@ -1139,18 +1154,27 @@ class SyntaxLevel:
         pending: list[Unit] = []  # comment/prefix units waiting for what follows them
         language = self.language
         comments, prefixes = language.comments, language.prefixes
-        special, rows = self._special_kinds, self.row_starts
+        special, rows, closures = self._special_kinds, self.row_starts, self._closures
         for group in groups:
             lead = group[0].type
-            if len(group) == 1 and group[0].named and not group[0].owner and lead not in special:
-                # (most units: one statement or expression, as _unit makes it)
+            if (
+                len(group) == 1
+                and group[0].named
+                and not group[0].owner
+                and (
+                    lead not in special
+                    or (lead in closures and not _may_bind_function(group[0].node, language))
+                )
+            ):
+                # (most units: one statement or expression, as _unit makes it; a
+                # declaration that binds no function is one)
                 first, last = group[0].first, group[0].last
                 unit = Unit(rows[first], self._row_end(last), first, last, lead, (), group)
             else:
                 unit = self._unit(group)
             if (lead in comments or lead in prefixes) and self._is_prefix(group):
                 if pending and unit.first != pending[-1].last + 1:
-                    units += pending
+                    units += map(self._leading, pending)  # (above another comment)
                     pending = []
                 pending.append(unit)
                 if len(pending) > ATTACHED_PREFIXES:
@@ -1238,7 +1262,7 @@ class SyntaxLevel:
         rule = language.definitions.get(item.type)
         if rule is None:
             return item.type in language.wrappers
-        return rule != "closure" or _bound_function(item.node) is not None  # (_is_definition)
+        return rule != "closure" or _bound_function(item.node, language) is not None
 
     def _statement_definition(self, node: Node) -> Node | None:
         """The definition that a statement wrapper (see ``CodeLanguage``) holds as its

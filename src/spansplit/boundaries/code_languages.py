@@ -53,7 +53,9 @@ class CodeLanguage:
     definitions does not read their parts. ``namespaces`` are definitions that only group
     others (C++'s and C#'s ``namespace N {}``, Rust's ``mod``): the definitions in one count
     at its own level, so overlap never reaches back across the start of a class in a
-    namespace, as of a top-level one.
+    namespace, as of a top-level one. ``closure_marks``: text that every function literal
+    of the language holds (Java's ``->``); a declaration named by the ``closure`` rule whose
+    text holds none binds no function, and is read as the statement it is at once.
     """
 
     name: str
@@ -71,6 +73,7 @@ class CodeLanguage:
     file_scopes: frozenset[str] = frozenset()
     simple_statements: frozenset[str] = frozenset()
     namespaces: frozenset[str] = frozenset()
+    closure_marks: tuple[bytes, ...] = ()
 
 
 def _code(*separators: str) -> SeparatorPreset:
@@ -201,6 +204,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "var_declaration": "closure",  # "var handler = func(...) {...}"
             "short_var_declaration": "closure",  # "handler := func(...) {...}"
         },
+        closure_marks=(b"func",),
     ),
     CodeLanguage(
         "rust",
@@ -228,6 +232,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "macro_definition": _NAME,
             "let_declaration": "closure",  # "let add = |a, b| {...};"
         },
+        closure_marks=(b"|",),
         comments=frozenset({"line_comment", "block_comment"}),
         prefixes=frozenset({"attribute_item"}),
         namespaces=frozenset({"mod_item"}),
@@ -259,6 +264,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "constant_declaration": "closure",  # an interface's
             "local_variable_declaration": "closure",
         },
+        closure_marks=(b"->",),
         comments=frozenset({"line_comment", "block_comment"}),
         prefixes=frozenset({"marker_annotation", "annotation"}),
     ),
@@ -309,6 +315,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
         frozenset({"template_declaration", "linkage_specification"}),
         namespaces=frozenset({"namespace_definition"}),
         prefixes=frozenset({"attribute_declaration"}),
+        closure_marks=(b"[",),
     ),
     CodeLanguage(
         "csharp",
@@ -346,6 +353,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "event_field_declaration": "closure",
             "local_declaration_statement": "closure",
         },
+        closure_marks=(b"=>", b"delegate"),
         file_scopes=frozenset({"file_scoped_namespace_declaration"}),
         namespaces=frozenset({"namespace_declaration"}),
         prefixes=frozenset({"attribute_list"}),
@@ -444,6 +452,7 @@ _LANGUAGES: tuple[CodeLanguage, ...] = (
             "val_definition": "closure",  # "val f = (x: Int) => {...}"
             "var_definition": "closure",
         },
+        closure_marks=(b"=>",),
         comments=frozenset({"comment", "block_comment"}),
         prefixes=frozenset({"annotation"}),
     ),
