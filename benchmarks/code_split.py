@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from texts import gather, stdlib_python
 
-from spansplit import CodeSplitter, RecursiveSplitter, resolve_length
+from spansplit import Chunk, CodeSplitter, RecursiveSplitter, resolve_length
 from spansplit.boundaries.code import SyntaxLevel
 from spansplit.boundaries.code_languages import get_language, language_for_path
 
@@ -95,6 +95,7 @@ def quality(
         "files": len(files),
         "bytes": sum(len(t.encode()) for _, t in files),
         "chunks": chunks_total,
+        "chunks_followed": chunks_total - len(files),  # (a file's last is not counted)
         "definitions_fitting": fitting,
         "definitions_cut": cut,
         "cut_share": cut / max(1, fitting),
@@ -105,30 +106,34 @@ def quality(
     }
 
 
-def _ends_in_comment(syntax: SyntaxLevel, chunk: Any) -> bool:
+def _ends_in_comment(syntax: SyntaxLevel, chunk: Chunk) -> bool:
     """Whether ``chunk`` holds code and ends with a whole comment (one longer than a chunk,
     cut, aside): the last line with text lies in a comment that ends in the chunk."""
     text = syntax.text
-    lines: list[tuple[int, str]] = []
+    ascii_only = text.isascii()
+    lines: list[int] = []  # where each line with text starts, after its indentation
     position = chunk.start
     for line in chunk.text.splitlines(keepends=True):
-        if line.strip():
-            lines.append((position, line))
+        content = line.lstrip()
+        if content.strip():
+            lines.append(position + len(line) - len(content))
         position += len(line)
     if len(lines) < 2:
         return False
 
-    def comment_end(line_start: int, line: str) -> int | None:
-        at = line_start + len(line) - len(line.lstrip())
-        byte = len(text[:at].encode())
-        node = syntax.root_node.named_descendant_for_byte_range(byte, byte)
-        in_comment = node is not None and node.type in syntax.language.comments
-        return node.end_byte if in_comment and node is not None else None
+    def byte(at: int) -> int:  # (read for a few lines of each chunk only)
+        return at if ascii_only else len(text[:at].encode())
 
-    last = comment_end(*lines[-1])
-    if last is None or last > len(text[: chunk.end].encode()):
+    def comment_end(at: int) -> int | None:
+        node = syntax.root_node.named_descendant_for_byte_range(byte(at), byte(at))
+        if node is None or node.type not in syntax.language.comments:
+            return None
+        return node.end_byte
+
+    last = comment_end(lines[-1])
+    if last is None or last > byte(chunk.end):
         return False
-    return any(comment_end(*each) is None for each in lines)
+    return any(comment_end(at) is None for at in lines[:-1])
 
 
 def run_quality(sources: dict[str, list[tuple[str, str]]]) -> None:
@@ -154,11 +159,12 @@ def run_quality(sources: dict[str, list[tuple[str, str]]]) -> None:
                 r = quality(
                     files, lambda name, text, make=make: make(name).split(text), size, count
                 )
+                comment_share = r["comment_ends"] / max(1, r["chunks_followed"])
                 print(
                     f"| {language} | {r['files']} | {r['bytes'] / MB:.2f} | {size} {length} | "
                     f"{label} | {r['definitions_fitting']} | {r['definitions_cut']} "
                     f"({r['cut_share']:.2%}) | {r['midline_starts']} | "
-                    f"{r['comment_ends']} ({r['comment_ends'] / max(1, r['chunks']):.1%}) | "
+                    f"{r['comment_ends']} ({comment_share:.1%}) | "
                     f"{r['over_budget']} | {r['inexact']} |",
                     flush=True,
                 )
