@@ -998,7 +998,7 @@ class SyntaxLevel:
         or prefixes above code that is not attached to it (those of a definition that does
         not fit with them, a section's comment): packing then ends a chunk before such
         pieces rather than after them, so that they go with the code they are about (a
-        comment over budget, cut into words: its first words too). Units are marked as
+        comment cut into a few pieces, its words or lines: these too). Units are marked as
         they are made, before packing reads their pieces."""
         if not self._leading_units or end <= start:
             return False
@@ -1259,10 +1259,9 @@ class SyntaxLevel:
         language = self.language
         if bodied and _scopes_file(item, language):
             return False
-        rule = language.definitions.get(item.type)
-        if rule is None:
-            return item.type in language.wrappers
-        return rule != "closure" or _bound_function(item.node, language) is not None
+        if item.type in language.wrappers:
+            return True
+        return item.type in language.definitions and _is_definition(item.node, language)
 
     def _statement_definition(self, node: Node) -> Node | None:
         """The definition that a statement wrapper (see ``CodeLanguage``) holds as its
