@@ -1930,7 +1930,8 @@ def test_a_comment_above_code_does_not_end_the_chunk_before_it() -> None:
     """A doc comment that cannot share a chunk with the definition it documents (the
     definition fits alone, not with it) ended the chunk before, named by that chunk's
     code; it is now a chunk of its own, named by the definition. So is a comment above a
-    statement in a body that cannot go with it. Not where it would be a runt alone."""
+    statement in a body that cannot go with it, and a section's comment goes with the code
+    after it. Not where it would be a runt alone, or leave one behind."""
     for language in ("typescript", "go"):
         needs_grammar(language)
     doc = "/**\n" + "".join(f" * Line {i} of what the function below does.\n" for i in range(8))
