@@ -1688,9 +1688,11 @@ class SyntaxLevel:
     def _line_definition(self, unit: Unit) -> Node | None:
         """The definition that a one-line unit of one node is or holds as its only part
         (``except ImportError:`` then ``def loads(s): return s``, a class body of one
-        method on one line)."""
+        method on one line); never a simple statement (``CodeLanguage.simple_statements``)."""
         if len(unit.items) != 1 or not _one_line(unit) or unit.items[0].owner:
             return None  # (an owned node is a part of the definition being read)
+        if unit.items[0].type in self.language.simple_statements:
+            return None
         node: Node | None = unit.items[0].node
         for _ in range(3):  # (the node, its only part, and that one's)
             if node is None or definition_name(node, self.language):
