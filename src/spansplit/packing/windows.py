@@ -48,7 +48,7 @@ WINDOW_CHARS = 1 << 15
 """Code points of top-level pieces packed at a time (a window grows where no chunk in it
 can be resumed from)."""
 
-WINDOW_PIECES = 1 << 13
+WINDOW_PIECES = 1 << 12
 """Top-level pieces packed at a time, at most (a window shrinks where pieces are tiny: a
 piece held while packing takes about 150 bytes, fifty times a paragraph of one letter)."""
 
