@@ -1079,6 +1079,52 @@ def test_documents_split_again_keep_offsets_in_their_first_source(add_start_inde
         assert "start_line" not in doc.metadata and "end_line" not in doc.metadata
 
 
+@pytest.mark.parametrize("add_start_index", [False, True])
+def test_documents_from_langchain_splitters_split_again_keep_offsets_in_the_file(
+    add_start_index: bool,
+) -> None:
+    """LangChain's own splitters write start_index alone (no end_index): a child of such a
+    Document kept its parent's start_index (without add_start_index) or got one in the
+    parent's text (with it). Its offset is now in the file the parent came from."""
+    from langchain_spansplit import SpanRecursiveTextSplitter
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    text = " ".join(f"Sentence number {i} of the file." for i in range(60))
+    stock = RecursiveCharacterTextSplitter(chunk_size=300, chunk_overlap=30, add_start_index=True)
+    parents = stock.split_documents([Document(page_content=text)])
+    assert "end_index" not in parents[3].metadata
+    ours = SpanRecursiveTextSplitter(chunk_size=60, chunk_overlap=0, add_start_index=add_start_index)
+    children = ours.split_documents(parents[3:4])
+    assert len(children) > 3
+    for child in children:
+        start, end = child.metadata["start_index"], child.metadata["end_index"]
+        assert text[start:end] == child.page_content
+    # A start_index that does not fit the text (another text's) is no offset: dropped
+    # without add_start_index, as the lines are, not passed on to every child.
+    stale = Document(page_content=text[:200], metadata={"start_index": 5, "end_index": 99})
+    plain = SpanRecursiveTextSplitter(chunk_size=60, chunk_overlap=0).split_documents([stale])
+    assert all("start_index" not in d.metadata and "end_index" not in d.metadata for d in plain)
+
+
+@pytest.mark.parametrize("add_start_index", [False, True])
+def test_a_documents_own_start_line_numbers_its_chunks_lines(add_start_index: bool) -> None:
+    """A loader that gives part of a file says where it starts (start_line): the chunks'
+    lines count on from it, as the LlamaIndex adapter's do; they were the text's own."""
+    from langchain_spansplit import SpanRecursiveTextSplitter
+
+    part = Document(page_content="line a\nline b\n\nline c\n", metadata={"start_line": 40})
+    splitter = SpanRecursiveTextSplitter(
+        chunk_size=8, chunk_overlap=0, add_start_index=add_start_index
+    )
+    docs = splitter.split_documents([part])
+    assert [d.page_content for d in docs] == ["line a", "line b", "line c"]
+    assert [(d.metadata["start_line"], d.metadata["end_line"]) for d in docs] == [
+        (40, 40),
+        (41, 41),
+        (43, 43),
+    ]
+
+
 def test_a_subclass_that_overrides_split_text_makes_the_documents() -> None:
     """LangChain users subclass a splitter to filter or clean its chunks: create_documents
     (and so split_documents) went round the override, straight to spansplit."""

@@ -49,6 +49,14 @@ def test_langchain_header_names_and_exact_offsets() -> None:
     # MarkdownHeaderTextSplitter's positional order: headers, return_each_line, strip_headers.
     positional = SpanMarkdownTextSplitter([("#", "Title")], False, False, chunk_size=300)
     assert positional.split_text("# A\n\ntext\n") == ["# A\n\ntext"]
+    # ... and its public attributes, as it keeps them (code that ported it reads them).
+    from langchain_text_splitters import MarkdownHeaderTextSplitter
+
+    pairs = [("#", "Title"), ("###", "Part"), ("##", "Chapter")]
+    theirs, ours = MarkdownHeaderTextSplitter(pairs), SpanMarkdownTextSplitter(pairs)
+    assert ours.headers_to_split_on == theirs.headers_to_split_on
+    assert ours.return_each_line is theirs.return_each_line is False
+    assert ours.strip_headers is False and theirs.strip_headers is True  # (headings kept here)
 
 
 def test_langchain_empty_headers_to_split_on_names_no_heading_as_langchain() -> None:

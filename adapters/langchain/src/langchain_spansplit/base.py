@@ -239,6 +239,9 @@ class SpanTextSplitter(TextSplitter):
                 if self._add_start_index or offset is not None:
                     metadata[START_INDEX] = chunk.start + (offset or 0)
                     metadata[END_INDEX] = chunk.end + (offset or 0)
+                else:  # (offsets of the source Document's own that do not fit it)
+                    metadata.pop(START_INDEX, None)
+                    metadata.pop(END_INDEX, None)
                 # Lines where they are known: of the text itself, or of its source where its
                 # first line there is (offsets in a source with lines of the text split were
                 # two numbers of two texts).
@@ -358,15 +361,16 @@ class SpecialTokenCount:
 
 def _span_of(metadata: Mapping[Any, Any], text: str) -> tuple[int | None, int | None]:
     """Where ``text`` lies in its own source, from the metadata of a Document that is a
-    span of it (split before, with ``start_index``/``end_index`` for this text's length,
-    and ``start_line``): its offset and first line, each ``None`` where not known. A
-    Document split again gets offsets and lines in that source, not in the text split
-    (or, without ``add_start_index``, its parent's, which would be wrong)."""
+    span of it: its offset (``start_index``, with an ``end_index`` for this text's length
+    or none, as LangChain's splitters write it) and its first line (``start_line``, as a
+    loader of part of a file may give it), each ``None`` where not known. A Document split
+    again gets offsets and lines in that source, not in the text split (or, without
+    ``add_start_index``, its parent's, which would be wrong)."""
     start, end = metadata.get(START_INDEX), metadata.get(END_INDEX)
-    if not (_is_int(start) and _is_int(end) and end - start == len(text) and start >= 0):
-        return None, None
     line = metadata.get(START_LINE)
-    return start, line if _is_int(line) and line >= 1 else None
+    first_line = line if _is_int(line) and line >= 1 else None
+    fits = end is None or (_is_int(end) and end - start == len(text))
+    return (start if _is_int(start) and start >= 0 and fits else None), first_line
 
 
 def _is_int(value: object) -> TypeGuard[int]:

@@ -75,9 +75,15 @@ class SpanMarkdownTextSplitter(SpanTextSplitter):
                 "chunks follow sections and blocks up to chunk_size; a smaller chunk_size "
                 "gives smaller chunks",
             )
-        self._header_names = _header_names(
-            DEFAULT_HEADERS if headers_to_split_on is None else headers_to_split_on
-        )  # [] names no heading, as MarkdownHeaderTextSplitter([]) does
+        headers = DEFAULT_HEADERS if headers_to_split_on is None else headers_to_split_on
+        self._header_names = _header_names(headers)  # [] names none, as LangChain's [] does
+        # MarkdownHeaderTextSplitter's public attributes, as it keeps them (the longest
+        # marker first).
+        self.headers_to_split_on = sorted(
+            [tuple(pair) for pair in headers], key=lambda pair: len(pair[0]), reverse=True
+        )
+        self.return_each_line = False
+        self.strip_headers = False
         super().__init__(
             MarkdownSplitter(
                 chunk_size,
