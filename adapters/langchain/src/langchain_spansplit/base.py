@@ -369,8 +369,10 @@ def _span_of(metadata: Mapping[Any, Any], text: str) -> tuple[int | None, int | 
     start, end = metadata.get(START_INDEX), metadata.get(END_INDEX)
     line = metadata.get(START_LINE)
     first_line = line if _is_int(line) and line >= 1 else None
+    if not _is_int(start) or start < 0:
+        return None, first_line
     fits = end is None or (_is_int(end) and end - start == len(text))
-    return (start if _is_int(start) and start >= 0 and fits else None), first_line
+    return (start if fits else None), first_line
 
 
 def _is_int(value: object) -> TypeGuard[int]:
