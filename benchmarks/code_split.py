@@ -7,9 +7,10 @@ language: the definitions (top-level ones and the members of classes, impls, tra
 that fit the budget (their lines, indentation and line ending included: chunks are
 whole lines), the share of those a chunk edge falls inside, chunks that start mid-line
 although their line fits, chunks that hold code and end with a comment (its last line
-lies in a comment of the syntax tree; a comment above code belongs with it), chunks over
-budget and inexact spans. The same figures for the language's separator table
-(``RecursiveSplitter.from_language``) are the baseline.
+lies in a comment of the syntax tree; a comment above code belongs with it), chunks that
+hold other text and end on a definition's signature (at most its first two lines with text,
+apart from its body), chunks over budget and inexact spans. The same figures for the
+language's separator table (``RecursiveSplitter.from_language``) are the baseline.
 
 Speed (``speed``): about 1 MB of Python from the standard library on disk, file by file,
 at 512 cl100k_base tokens; CPU time (``process_time``) and wall time, median of
@@ -64,13 +65,14 @@ def quality(
     count: Callable[[str], int],
 ) -> dict[str, float]:
     """The issue's figures for one splitter over ``files``."""
-    fitting = cut = midline = over = inexact = chunks_total = comment_ends = 0
+    fitting = cut = midline = over = inexact = chunks_total = comment_ends = signature_ends = 0
     for path, text in files:
         language = get_language(language_for_path(path))
         chunks = split(language.name, text)
         chunks_total += len(chunks)
         syntax = SyntaxLevel(text, language)
         comment_ends += sum(_ends_in_comment(syntax, chunk) for chunk in chunks[:-1])
+        signature_ends += _signature_ends(text, syntax, chunks[:-1])
         edges = sorted({c.start for c in chunks} | {c.end for c in chunks})
         for chunk in chunks:
             inexact += text[chunk.start : chunk.end] != chunk.text
@@ -101,9 +103,39 @@ def quality(
         "cut_share": cut / max(1, fitting),
         "midline_starts": midline,
         "comment_ends": comment_ends,
+        "signature_ends": signature_ends,
         "over_budget": over,
         "inexact": inexact,
     }
+
+
+SIGNATURE_LINES = 2
+"""The most lines of a definition a chunk may end with and count as ending on its signature."""
+
+
+def _signature_ends(text: str, syntax: SyntaxLevel, chunks: list[Chunk]) -> int:
+    """How many of ``chunks`` hold other text and end on the first lines of a definition
+    (at most :data:`SIGNATURE_LINES` with text: its signature, apart from its body)."""
+    owns = sorted(
+        (
+            d.own_start + len(text[d.own_start : d.end]) - len(text[d.own_start : d.end].lstrip()),
+            d.end,
+        )
+        for d in syntax.definitions(2)
+    )
+    starts = [start for start, _ in owns]
+    found = 0
+    for chunk in chunks:
+        # the definitions whose own code starts in the chunk, the last first
+        index = bisect.bisect_left(starts, chunk.end) - 1
+        while index >= 0 and starts[index] >= chunk.start:
+            start, end = owns[index]
+            if chunk.end < end and text[chunk.start : start].strip():
+                held = text[start : chunk.end]
+                found += sum(1 for line in held.splitlines() if line.strip()) <= SIGNATURE_LINES
+                break
+            index -= 1
+    return found
 
 
 def _ends_in_comment(syntax: SyntaxLevel, chunk: Chunk) -> bool:
@@ -139,9 +171,9 @@ def _ends_in_comment(syntax: SyntaxLevel, chunk: Chunk) -> bool:
 def run_quality(sources: dict[str, list[tuple[str, str]]]) -> None:
     print(
         "| language | files | MB | budget | splitter | defs fitting | cut | mid-line starts "
-        "| comment ends | over budget | inexact |"
+        "| comment ends | signature ends | over budget | inexact |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for language, files in sources.items():
         if not files:
             continue
@@ -160,11 +192,13 @@ def run_quality(sources: dict[str, list[tuple[str, str]]]) -> None:
                     files, lambda name, text, make=make: make(name).split(text), size, count
                 )
                 comment_share = r["comment_ends"] / max(1, r["chunks_followed"])
+                signature_share = r["signature_ends"] / max(1, r["chunks_followed"])
                 print(
                     f"| {language} | {r['files']} | {r['bytes'] / MB:.2f} | {size} {length} | "
                     f"{label} | {r['definitions_fitting']} | {r['definitions_cut']} "
                     f"({r['cut_share']:.2%}) | {r['midline_starts']} | "
                     f"{r['comment_ends']} ({comment_share:.1%}) | "
+                    f"{r['signature_ends']} ({signature_share:.1%}) | "
                     f"{r['over_budget']} | {r['inexact']} |",
                     flush=True,
                 )

@@ -287,9 +287,11 @@ def test_a_trimmed_definition_over_blank_lines_at_the_end_splits_by_its_statemen
     for chunk in chunks:
         line_start = text.rfind("\n", 0, chunk.start) + 1
         assert not text[line_start : chunk.start].strip(), chunk
-    assert [chunk.text for chunk in chunks][1:] == [
-        "\tv1 := g(\n\t\t1)\n\tv2 := g(\n\t\t2)",
-        "\tv3 := g(\n\t\t3)",
+    # (the function's signature and first statement start a chunk: they go with its body)
+    assert [chunk.text for chunk in chunks] == [
+        "package p",
+        "func f() {\n\tv0 := g(\n\t\t0)\n\tv1 := g(\n\t\t1)",
+        "\tv2 := g(\n\t\t2)\n\tv3 := g(\n\t\t3)",
     ]
 
 
@@ -980,6 +982,53 @@ def test_a_comment_first_in_any_python_body_goes_with_its_statement(header: str)
     assert any(c.start <= comment and statement_end <= c.end for c in chunks), [
         c.text for c in chunks
     ]
+
+
+SIGNATURES_APART = {
+    # a function whose body opens with a comment block after a blank line
+    "python": (
+        "import os\n\n\ndef first(value):\n    return os.fspath(value)\n\n\n"
+        "def convert(y, i, q):\n    # The matrix below is the inverse of the one above,\n"
+        "    # with its constants rounded to the digits that matter.\n\n"
+        + "".join(f"    r{k} = y + {k}.25 * i - {k}.75 * q\n" for k in range(8))
+        + "    return (r0, r1, r2)\n",
+        "def convert(y, i, q):",
+    ),
+    # an impl whose first method is a definition of its own, after a struct
+    "rust": (
+        "/// One slot.\nstruct Entry {\n    key: u32,\n    value: u64,\n}\n\n"
+        "impl Entry {\n    /// Makes an entry.\n    fn new(key: u32, value: u64) -> Self {\n"
+        + "".join(f"        let v{k} = value + {k};\n" for k in range(6))
+        + "        Entry { key, value }\n    }\n}\n",
+        "impl Entry {",
+    ),
+    # a class whose first member is a method, after another class
+    "java": (
+        "package p;\n\nfinal class Helper {\n    static int twice(int x) {\n"
+        "        return 2 * x;\n    }\n}\n\npublic final class Main {\n"
+        "    public static void print(List<String> items) {\n"
+        + "".join(f"        System.out.println(items.get({k}));\n" for k in range(6))
+        + "    }\n}\n",
+        "public final class Main {",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(SIGNATURES_APART))
+def test_a_signature_apart_from_its_body_starts_a_chunk(language: str) -> None:
+    """A definition's signature that cannot share a chunk with all of its body went with
+    the code before it, even at the end of its chunk (a class header after other code, a
+    function whose body opens with a comment): it starts a chunk now, with what follows it,
+    as a comment above code does."""
+    needs_grammar(language)
+    text, signature = SIGNATURES_APART[language]
+    splitter = CodeSplitter(language, 60, length="cl100k_base")
+    chunks = splitter.split(text)
+    check_chunks(text, chunks, splitter)
+    assert len(chunks) > 2
+    at = text.index(signature)
+    holding = next(c for c in chunks if c.start <= at < c.end)
+    assert holding.start == at and holding.end > text.index("\n", at) + 1, [c.text for c in chunks]
 
 
 def test_a_signature_goes_with_its_docstring_across_a_blank_line() -> None:

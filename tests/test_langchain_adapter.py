@@ -1093,7 +1093,9 @@ def test_documents_from_langchain_splitters_split_again_keep_offsets_in_the_file
     stock = RecursiveCharacterTextSplitter(chunk_size=300, chunk_overlap=30, add_start_index=True)
     parents = stock.split_documents([Document(page_content=text)])
     assert "end_index" not in parents[3].metadata
-    ours = SpanRecursiveTextSplitter(chunk_size=60, chunk_overlap=0, add_start_index=add_start_index)
+    ours = SpanRecursiveTextSplitter(
+        chunk_size=60, chunk_overlap=0, add_start_index=add_start_index
+    )
     children = ours.split_documents(parents[3:4])
     assert len(children) > 3
     for child in children:

@@ -983,8 +983,11 @@ class SyntaxLevel:
         if part is not first and fits(head.start, part.end):
             first, rest = part, [*peeled, *rest]
         if fits(head.start, first.end):
-            return [self._join(head, first), *rest]
-        return [self._leading(head), first, *rest]
+            leads = bool(rest) and self._leads_as_header(first, head, rest[0])
+            joined = self._join(head, first)  # (a signature alone: see _lead_after_header)
+            return [self._leading(joined) if leads else joined, *rest]
+        leads = bool(rest) and self._leads_as_header(first, first, rest[0])
+        return [self._leading(head), self._leading(first) if leads else first, *rest]
 
     def _leading(self, unit: Unit) -> Unit:
         """``unit`` (comments or prefixes above code, apart from it), marked so that
@@ -1174,22 +1177,62 @@ class SyntaxLevel:
                 unit = self._unit(group)
             if (lead in comments or lead in prefixes) and self._is_prefix(group):
                 if pending and unit.first != pending[-1].last + 1:
+                    self._lead_after_header(units, pending)
                     units += map(self._leading, pending)  # (above another comment)
                     pending = []
                 pending.append(unit)
                 if len(pending) > ATTACHED_PREFIXES:
                     # (a comment that far up is no unit's own, but it is above code)
+                    self._lead_after_header(units, pending)
                     units.append(self._leading(pending.pop(0)))
                 continue
             if pending and unit.first == pending[-1].last + 1:
                 unit = self._attach(pending, unit)
             else:
+                self._lead_after_header(units, pending)
                 units += map(self._leading, pending)  # (a section's comment, a blank line below)
             pending = []
             if units and self._follows_header(unit, units[-1]):
                 unit = self._join(units.pop(), unit)
+            else:
+                self._lead_after_header(units, [unit])
             units.append(unit)
         return units + pending
+
+    def _lead_after_header(self, units: list[Unit], following: list[Unit]) -> None:
+        """Mark the last of ``units`` as leading where it is a definition's signature (its
+        header) that the ``following`` units did not join: a signature goes with what
+        follows it, as a comment above code does, rather than end a chunk of other code;
+        but where the first of them fits alone and not with it, it stays (it would be a
+        chunk alone)."""
+        if following and units and self._leads_as_header(units[-1], units[-1], following[0]):
+            self._leading(units[-1])
+
+    def _leads_as_header(self, header: Unit, start: Unit, after: Unit) -> bool:
+        """Whether ``header`` is a signature alone that, from the start of ``start``, fits
+        with the unit ``after`` it, or ``after`` must be split anyway (its first part may
+        take the signature): see :meth:`_lead_after_header`."""
+        fits = self.fits
+        return self._is_header(header) and (
+            fits is None or fits(start.start, after.end) or not fits(after.start, after.end)
+        )
+
+    def _is_header(self, unit: Unit) -> bool:
+        """Whether ``unit`` is a definition's signature (the parts of its header, owned by
+        the definition or unnamed punctuation, the first owned; no comment), alone or
+        joined with the first statements after it."""
+        if unit.joined is not None:
+            return self._is_header(unit.joined[0])
+        items, comments = unit.items, self.language.comments
+        return (
+            bool(items)
+            and unit.attached is None
+            and items[0].owner is not None
+            and all(
+                (item.owner is not None or not item.named) and item.type not in comments
+                for item in items
+            )
+        )
 
     def _main_item(self, group: list[_Item]) -> _Item | None:
         """The item that gives a unit of ``group`` its kind and name: its first named item

@@ -617,7 +617,8 @@ class _Packer:
         """``last``, or the last piece before the pieces that go with what follows them
         (:meth:`_goes_with_next`: heading lines, comments above code) that end pieces
         ``first..last``, where some piece before them does not and they are no more than
-        :data:`STACKED_HEADINGS`, or before a lead-in that ends them (see :meth:`_leads_in`).
+        :data:`STACKED_HEADINGS` (where all of them are pieces ``lead_test`` tells, after the
+        first), or before a lead-in that ends them (see :meth:`_leads_in`).
         Pieces that ``lead_test`` tells stay where moving them leaves a runt (under
         :data:`RUNT_SHARE` of the budget) before them (Go's ``type (`` alone), or where
         they would be one alone, too large to share a chunk with the piece after them (a
@@ -626,6 +627,10 @@ class _Packer:
         end = top
         while end >= first and top - end < STACKED_HEADINGS and self._goes_with_next(end):
             end -= 1
+        if end < first < top and not self._is_heading_line(first):
+            # All of them lead (a class's signature, then a comment above its first
+            # method): the chunk ends after the first, where that leaves no runt (below).
+            end = first
         if end < first or (top - end == STACKED_HEADINGS and self._goes_with_next(end)):
             return last
         if end < top and not any(self._is_heading_line(k) for k in range(end + 1, top + 1)):
