@@ -281,6 +281,16 @@ def test_with_heading_path_puts_the_path_before_the_text() -> None:
     )
 
 
+def test_with_heading_path_refuses_what_is_not_a_chunk() -> None:
+    class Document:  # (a LangChain Document's shape: the error names the adapter's helper)
+        page_content, metadata = "text", {"Header 1": "A"}
+
+    with pytest.raises(ParameterTypeError, match="langchain_spansplit.with_heading_path"):
+        with_heading_path(Document())  # type: ignore[arg-type]
+    with pytest.raises(ParameterTypeError, match="got str"):
+        with_heading_path("# A\n\ntext")  # type: ignore[arg-type]
+
+
 def test_an_empty_heading_adds_nothing_to_the_heading_path_text() -> None:
     text = "# A\n\nIntro.\n\n##\n\nEmpty one.\n\n### C\n\nText C here.\n"
     chunks = MarkdownSplitter(20).split(text)

@@ -9,7 +9,7 @@ import pickle
 import pytest
 from conftest import sample
 
-from spansplit import InvalidParameterError, resolve_length
+from spansplit import InvalidParameterError, ParameterTypeError, resolve_length
 
 pytest.importorskip("pyromark")
 HANDBOOK = sample("markdown.md")
@@ -57,6 +57,36 @@ def test_langchain_header_names_and_exact_offsets() -> None:
     assert ours.headers_to_split_on == theirs.headers_to_split_on
     assert ours.return_each_line is theirs.return_each_line is False
     assert ours.strip_headers is False and theirs.strip_headers is True  # (headings kept here)
+
+
+def test_langchain_with_heading_path_gives_the_text_count_heading_path_budgets() -> None:
+    """count_heading_path made chunk_size cover a heading path that a LangChain user could
+    not build from the Document (spansplit.with_heading_path takes a Chunk): the path is
+    in the metadata now, and langchain_spansplit.with_heading_path puts it before the text."""
+    pytest.importorskip("langchain_core")
+    from langchain_spansplit import SpanMarkdownTextSplitter, with_heading_path
+    from spansplit.sizing.tiktoken_loader import load_encoding
+
+    encoding = load_encoding("cl100k_base")
+    splitter = SpanMarkdownTextSplitter(
+        chunk_size=60, chunk_overlap=0, count_heading_path=True, length_function="cl100k_base"
+    )
+    documents = splitter.create_documents([HANDBOOK])
+    assert len(documents) > 3
+    for document in documents:
+        shown = with_heading_path(document)
+        assert len(encoding.encode_ordinary(shown)) <= 60
+        path = document.metadata["heading_path"]
+        assert shown == (f"{path}\n\n" if path else "") + document.page_content
+    parts = next(d for d in documents if d.page_content.startswith("| Stilling well"))
+    assert parts.metadata["heading_path"] == "Tide Gauge Handbook > Installation > Parts list"
+    # Without count_heading_path there is no such key, and the helper says what to do.
+    plain = SpanMarkdownTextSplitter(chunk_size=60, chunk_overlap=0).create_documents([HANDBOOK])
+    assert "heading_path" not in plain[0].metadata
+    with pytest.raises(InvalidParameterError, match="count_heading_path=True"):
+        with_heading_path(plain[0])
+    with pytest.raises(ParameterTypeError, match="LangChain Document"):
+        with_heading_path("text")  # type: ignore[arg-type]
 
 
 def test_langchain_empty_headers_to_split_on_names_no_heading_as_langchain() -> None:

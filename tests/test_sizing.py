@@ -434,8 +434,17 @@ def test_unknown_encoding_name_for_load_encoding() -> None:
 
 def test_missing_tiktoken_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(loader, "HAVE_TIKTOKEN", False)
-    with pytest.raises(TokenizerUnavailableError, match=r"spansplit\[tiktoken\]"):
-        tk.tiktoken_length("cl100k_base")
+    for name in ("cl100k_base", "gpt-4o", "o1", "text-embedding-3-small"):
+        with pytest.raises(
+            TokenizerUnavailableError, match=r"not installed.*spansplit\[tiktoken\]"
+        ):
+            tk.tiktoken_length(name)
+    # A name that is no tiktoken one is unknown: a user without tiktoken learned only that
+    # tiktoken was missing, and installed it to find the name was wrong.
+    for name, guess in (("cl100k", "did you mean 'cl100k_base'"), ("words", "expected 'chars'")):
+        with pytest.raises(TokenizerUnavailableError, match=rf"unknown .*{guess}") as raised:
+            resolve_length(name)
+        assert "not installed" not in str(raised.value)
 
 
 # ---------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from ..boundaries.markdown import (
 from ..boundaries.words import word_spans
 from ..chunk import Chunk, SizedSpan
 from ..config import ChunkConfig
-from ..errors import ChunkTooLargeError, InvalidParameterError
+from ..errors import ChunkTooLargeError, InvalidParameterError, ParameterTypeError
 from ..packing import Structure, pack
 from ..sizing import LengthSpec
 from ..sizing.base import TextMeasurer
@@ -241,6 +241,15 @@ def with_heading_path(chunk: Chunk) -> str:
     The innermost heading is not repeated when the chunk starts on its line; a chunk
     without headings is returned as it is.
     """
+    if not isinstance(chunk, Chunk):
+        raise ParameterTypeError(
+            f"with_heading_path takes a spansplit Chunk, got {type(chunk).__name__}"
+            + (
+                ": for a LangChain Document use langchain_spansplit.with_heading_path"
+                if hasattr(chunk, "page_content")
+                else ""
+            )
+        )
     return _with_heading_path(chunk.text, chunk.start, chunk.metadata)
 
 

@@ -17,7 +17,7 @@ from .base import (
     SpanTextSplitter,
 )
 from .code import SpanCodeTextSplitter, get_separators_for_language
-from .markdown import SpanMarkdownTextSplitter
+from .markdown import HEADING_PATH, SpanMarkdownTextSplitter, with_heading_path
 from .splitters import (
     SpanBlockTextSplitter,
     SpanCharacterTextSplitter,
@@ -32,6 +32,7 @@ __all__ = [
     "DEFAULT_ENCODING",
     "END_INDEX",
     "END_LINE",
+    "HEADING_PATH",
     "SPAN_METADATA_KEYS",
     "START_INDEX",
     "START_LINE",
@@ -45,4 +46,5 @@ __all__ = [
     "SpanTextSplitter",
     "__version__",
     "get_separators_for_language",
+    "with_heading_path",
 ]

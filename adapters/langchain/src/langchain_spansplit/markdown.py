@@ -13,11 +13,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from spansplit import Chunk, InvalidParameterError, MarkdownSplitter
+from langchain_core.documents import Document
+from spansplit import Chunk, InvalidParameterError, MarkdownSplitter, ParameterTypeError
 from spansplit.batch import OnError
 from spansplit.sizing import LengthSpec
+from spansplit.splitters.markdown import heading_path_text, headings_before
 
 from .base import SECTION_END, SECTION_START, SpanTextSplitter, length_spec, overlap_for
+
+HEADING_PATH = "heading_path"
+"""The metadata key of the heading path that ``count_heading_path`` counts (see
+:func:`with_heading_path`)."""
 
 DEFAULT_HEADERS: tuple[tuple[str, str], ...] = tuple(
     ("#" * level, f"Header {level}") for level in range(1, 7)
@@ -34,7 +40,8 @@ class SpanMarkdownTextSplitter(SpanTextSplitter):
     those levels (``{"Header 1": "Guide", "Header 2": "Install"}``), and gets
     ``section_start``/``section_end``, the span of the innermost section holding it (for
     small-to-big retrieval). ``count_heading_path`` makes ``chunk_size`` also cover the
-    heading path put before the text by ``spansplit.with_heading_path``. Headings are
+    heading path before the text, written in the metadata as ``heading_path``
+    (``"Guide > Install"``; :func:`with_heading_path` puts it before the text). Headings are
     always kept in the text (a chunk is a span of the file); every heading level
     structures the split, whether or not it is named. As with
     ``MarkdownHeaderTextSplitter``, every heading starts a Document, so each lies in one
@@ -77,6 +84,7 @@ class SpanMarkdownTextSplitter(SpanTextSplitter):
             )
         headers = DEFAULT_HEADERS if headers_to_split_on is None else headers_to_split_on
         self._header_names = _header_names(headers)  # [] names none, as LangChain's [] does
+        self._count_heading_path = bool(count_heading_path)
         # MarkdownHeaderTextSplitter's public attributes, as it keeps them (the longest
         # marker first).
         self.headers_to_split_on = sorted(
@@ -107,7 +115,30 @@ class SpanMarkdownTextSplitter(SpanTextSplitter):
         section = chunk.metadata.get("section")
         if section is not None:
             metadata[SECTION_START], metadata[SECTION_END] = (offset + int(p) for p in section)
+        if self._count_heading_path:  # what chunk_size counted before the text
+            metadata[HEADING_PATH] = heading_path_text(headings_before(chunk.metadata, chunk.start))
         return metadata
+
+
+def with_heading_path(document: Document) -> str:
+    """The Document's text with its heading path before it (``"Guide > Install\n\n"`` and
+    ``page_content``), for an embedding model: what ``chunk_size`` covers when
+    :class:`SpanMarkdownTextSplitter` is made with ``count_heading_path=True``, which writes
+    the path in its metadata (``heading_path``; a Document without headings: its text)."""
+    metadata = getattr(document, "metadata", None)
+    if not isinstance(document, Document) or not isinstance(metadata, Mapping):
+        raise ParameterTypeError(
+            f"with_heading_path takes a LangChain Document, got {type(document).__name__}"
+        )
+    if HEADING_PATH not in metadata:
+        raise InvalidParameterError(
+            "document",
+            f"<Document with metadata keys {sorted(map(str, metadata))}>",
+            "has no heading_path: split it with "
+            "SpanMarkdownTextSplitter(..., count_heading_path=True)",
+        )
+    path = str(metadata[HEADING_PATH])
+    return f"{path}\n\n{document.page_content}" if path else document.page_content
 
 
 def _header_names(headers: Sequence[tuple[str, str]]) -> dict[int, str]:
