@@ -65,6 +65,7 @@ def test_langchain_with_heading_path_gives_the_text_count_heading_path_budgets()
     in the metadata now, and langchain_spansplit.with_heading_path puts it before the text."""
     pytest.importorskip("langchain_core")
     from langchain_spansplit import SpanMarkdownTextSplitter, with_heading_path
+
     from spansplit.sizing.tiktoken_loader import load_encoding
 
     encoding = load_encoding("cl100k_base")

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.documents import Document
+
 from spansplit import Chunk, InvalidParameterError, MarkdownSplitter, ParameterTypeError
 from spansplit.batch import OnError
 from spansplit.sizing import LengthSpec
