@@ -285,7 +285,7 @@ def test_with_heading_path_refuses_what_is_not_a_chunk() -> None:
     class Document:  # (a LangChain Document's shape: the error names the adapter's helper)
         page_content, metadata = "text", {"Header 1": "A"}
 
-    with pytest.raises(ParameterTypeError, match="langchain_spansplit.with_heading_path"):
+    with pytest.raises(ParameterTypeError, match=r"langchain_spansplit\.with_heading_path"):
         with_heading_path(Document())  # type: ignore[arg-type]
     with pytest.raises(ParameterTypeError, match="got str"):
         with_heading_path("# A\n\ntext")  # type: ignore[arg-type]
