@@ -117,6 +117,7 @@ class SpanTextSplitter(TextSplitter):
         add_page_numbers: bool = False,
         on_error: OnError = "raise",
     ) -> None:
+        """Make the splitter; the class docstring says what each parameter does."""
         if not isinstance(splitter, Splitter):
             raise ParameterTypeError(
                 "splitter must be a spansplit splitter (e.g. spansplit.RecursiveSplitter(500)), "

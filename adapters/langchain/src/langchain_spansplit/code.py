@@ -99,6 +99,7 @@ class SpanCodeTextSplitter(SpanTextSplitter):
         on_error: OnError = "raise",
         fallback: Fallback = "error",
     ) -> None:
+        """Make the splitter; the class docstring says what each parameter does."""
         super().__init__(
             CodeSplitter(
                 language,

@@ -68,6 +68,7 @@ class SpanMarkdownTextSplitter(SpanTextSplitter):
         count_heading_path: bool = False,
         merge_sections: bool = False,
     ) -> None:
+        """Make the splitter; the class docstring says what each parameter does."""
         # MarkdownHeaderTextSplitter's own options, where ported code passes them.
         if strip_headers:
             raise InvalidParameterError(

@@ -97,6 +97,7 @@ class SpanRecursiveTextSplitter(SpanTextSplitter):
         on_error: OnError = "raise",
         strip_whitespace: bool = True,
     ) -> None:
+        """Make the splitter; the class docstring says what each parameter does."""
         splitter = separator_splitter(
             separators or DEFAULT_SEPARATORS, keep_separator, is_separator_regex,
             chunk_size, chunk_overlap, length_function, strip_whitespace,
@@ -231,6 +232,7 @@ class SpanCharacterTextSplitter(SpanTextSplitter):
         on_error: OnError = "raise",
         strip_whitespace: bool = True,
     ) -> None:
+        """Make the splitter; the class docstring says what each parameter does."""
         splitter = separator_splitter(
             [separator], keep_separator, is_separator_regex,
             chunk_size, chunk_overlap, length_function, strip_whitespace,
@@ -265,6 +267,7 @@ class SpanSentenceTextSplitter(SpanTextSplitter):
         strip_whitespace: bool = True,
         abbreviations: Collection[str] | None = None,
     ) -> None:
+        """Make the splitter; the class docstring says what each parameter does."""
         options: dict[str, Any] = {}
         if abbreviations is not None:
             options["abbreviations"] = abbreviations
@@ -298,6 +301,7 @@ class SpanParagraphTextSplitter(SpanTextSplitter):
         on_error: OnError = "raise",
         strip_whitespace: bool = True,
     ) -> None:
+        """Make the splitter; the class docstring says what each parameter does."""
         super().__init__(
             ParagraphSplitter(
                 chunk_size,
@@ -326,6 +330,7 @@ class SpanBlockTextSplitter(SpanTextSplitter):
         add_page_numbers: bool = False,
         on_error: OnError = "raise",
     ) -> None:
+        """Make the splitter; the class docstring says what each parameter does."""
         check_no_overlap(chunk_overlap, type(self).__name__)
         super().__init__(
             BlockSplitter(chunk_size, length=length_spec(length_function)),
