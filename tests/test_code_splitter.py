@@ -2167,7 +2167,7 @@ def test_a_declaration_of_data_is_kinded_and_placed_as_a_statement() -> None:
         + "\t\tt += x * 1\n" * 6
         + "\t}\n\treturn t\n}\n"
     )
-    header = next(c for c in split_code(go, "go", 60) if c.text.startswith("\tif x"))
+    header = next(c for c in split_code(go, "go", 50) if c.text.startswith("\tif x"))
     assert header.metadata["node_kinds"][0] == "if_statement"
     for language, loop in (
         ("cpp", "  for (int i = 0; i < n; ++i) {\n"),

@@ -1177,19 +1177,19 @@ class SyntaxLevel:
                 unit = self._unit(group)
             if (lead in comments or lead in prefixes) and self._is_prefix(group):
                 if pending and unit.first != pending[-1].last + 1:
-                    self._lead_after_header(units, pending)
+                    self._lead_after_header(units, pending, comments=True)
                     units += map(self._leading, pending)  # (above another comment)
                     pending = []
                 pending.append(unit)
                 if len(pending) > ATTACHED_PREFIXES:
                     # (a comment that far up is no unit's own, but it is above code)
-                    self._lead_after_header(units, pending)
+                    self._lead_after_header(units, pending, comments=True)
                     units.append(self._leading(pending.pop(0)))
                 continue
             if pending and unit.first == pending[-1].last + 1:
                 unit = self._attach(pending, unit)
             else:
-                self._lead_after_header(units, pending)
+                self._lead_after_header(units, pending, comments=True)
                 units += map(self._leading, pending)  # (a section's comment, a blank line below)
             pending = []
             if units and self._follows_header(unit, units[-1]):
@@ -1199,13 +1199,18 @@ class SyntaxLevel:
             units.append(unit)
         return units + pending
 
-    def _lead_after_header(self, units: list[Unit], following: list[Unit]) -> None:
+    def _lead_after_header(
+        self, units: list[Unit], following: list[Unit], comments: bool = False
+    ) -> None:
         """Mark the last of ``units`` as leading where it is a definition's signature (its
         header) that the ``following`` units did not join: a signature goes with what
         follows it, as a comment above code does, rather than end a chunk of other code;
         but where the first of them fits alone and not with it, it stays (it would be a
-        chunk alone)."""
-        if following and units and self._leads_as_header(units[-1], units[-1], following[0]):
+        chunk alone), and so does a signature with its first statements (a class's, with
+        its docstring) before ``comments`` that lead on to code of their own (a section's)."""
+        if not following or not units or (comments and units[-1].joined is not None):
+            return
+        if self._leads_as_header(units[-1], units[-1], following[0]):
             self._leading(units[-1])
 
     def _leads_as_header(self, header: Unit, start: Unit, after: Unit) -> bool:

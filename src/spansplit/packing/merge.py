@@ -617,30 +617,33 @@ class _Packer:
         """``last``, or the last piece before the pieces that go with what follows them
         (:meth:`_goes_with_next`: heading lines, comments above code) that end pieces
         ``first..last``, where some piece before them does not and they are no more than
-        :data:`STACKED_HEADINGS` (where all of them are pieces ``lead_test`` tells, after the
-        first), or before a lead-in that ends them (see :meth:`_leads_in`).
+        :data:`STACKED_HEADINGS`, or before a lead-in that ends them (see :meth:`_leads_in`).
         Pieces that ``lead_test`` tells stay where moving them leaves a runt (under
-        :data:`RUNT_SHARE` of the budget) before them (Go's ``type (`` alone), or where
-        they would be one alone, too large to share a chunk with the piece after them (a
-        one-line comment above a definition that fills a chunk); heading lines always move."""
+        :data:`RUNT_SHARE` of the budget) before them (Go's ``type (`` alone; or the first of
+        them stay with it, as many as it takes), or where they would be one alone, too large
+        to share a chunk with the piece after them (a one-line comment above a definition
+        that fills a chunk); heading lines always move."""
         top = last - 1 if last > first and self._leads_in(last) else last
         end = top
         while end >= first and top - end < STACKED_HEADINGS and self._goes_with_next(end):
             end -= 1
-        if end < first < top and not self._is_heading_line(first):
-            # All of them lead (a class's signature, then a comment above its first
-            # method): the chunk ends after the first, where that leaves no runt (below).
-            end = first
         if end < first or (top - end == STACKED_HEADINGS and self._goes_with_next(end)):
             return last
         if end < top and not any(self._is_heading_line(k) for k in range(end + 1, top + 1)):
-            moved = self.sizes[end + 1] + self.prefix[top + 1] - self.prefix[end + 2]
-            kept = self.sizes[first] + self.prefix[end + 1] - self.prefix[first + 1]
-            if (
+            # Where moving them all leaves a runt behind, the first of them stay with it (a
+            # signature with the runt, the comment below it moving on).
+            while end < top and RUNT_SHARE * self._span_size(first, end) < self.budget:
+                end += 1
+            moved = self._span_size(end + 1, top)
+            if end == top or (
                 RUNT_SHARE * moved < self.budget and moved + self.joined[top + 1] > self.budget
-            ) or RUNT_SHARE * kept < self.budget:
+            ):
                 return top  # (a lead-in after them still goes with what follows it)
         return end
+
+    def _span_size(self, first: int, last: int) -> int:
+        """The estimated size of pieces ``first..last`` as one chunk's (as planning sums it)."""
+        return self.sizes[first] + self.prefix[last + 1] - self.prefix[first + 1]
 
     def _leads_in(self, index: int) -> bool:
         """Whether piece ``index`` is a lead-in (:func:`looks_like_lead_in`) that fits in a
