@@ -1022,6 +1022,28 @@ def test_broken_links_and_pipes_in_a_folder_or_a_pattern_are_reported(
     assert status == 1 and "no file matches --include/--exclude" in err and "pipe.txt" not in err
 
 
+def test_code_and_markdown_leave_out_broken_links_of_other_kinds_quietly(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """``spansplit code`` and ``markdown`` leave out names of other kinds found in a folder;
+    a broken link with such a name was still reported, and the run ended with status 1. A
+    broken link they would have split, or one named itself, still is."""
+    pytest.importorskip("tree_sitter_python")
+    pytest.importorskip("pyromark")
+    (tmp_path / "a.py").write_text("def f():\n    pass\n")
+    (tmp_path / "b.md").write_text("# Title\n\nText.\n")
+    (tmp_path / "notes.txt").symlink_to(tmp_path / "missing.txt")
+    for command in ("code", "markdown"):
+        status, out, err = run(capfd, command, str(tmp_path), "--chunk-size", "100")
+        assert status == 0 and len(records(out)) == 1, err
+        assert "notes.txt" not in err
+    (tmp_path / "gone.py").symlink_to(tmp_path / "missing.py")
+    status, _, err = run(capfd, "code", str(tmp_path), "--chunk-size", "100")
+    assert status == 1 and "gone.py: a broken symbolic link" in err and "notes.txt" not in err
+    status, _, err = run(capfd, "code", str(tmp_path / "notes.txt"), "--chunk-size", "100")
+    assert status == 1 and "notes.txt" in err
+
+
 def test_a_pattern_is_filtered_as_the_folder_it_starts_from(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

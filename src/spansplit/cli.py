@@ -766,7 +766,7 @@ def _run(options: argparse.Namespace, splitter: SplitterChoice) -> int:
     found = find_files(
         options.paths, recursive=options.recursive, include=options.include, exclude=options.exclude
     )
-    without_language = _not_its_kind(found.files, options, splitter)
+    without_language = _not_its_kind(found.files, options, splitter, found.missing)
     own: list[str] = []  # never read back what this run writes (an earlier run's output)
     if options.output != "-":
         written = Path(options.output).resolve()
@@ -833,14 +833,20 @@ def _one_level_patterns(paths: list[str]) -> list[str]:
     return [p for p in paths if "**" in PurePath(p).parts and not os.path.lexists(p)]
 
 
-def _not_its_kind(files: list[str], options: argparse.Namespace, splitter: SplitterChoice) -> str:
+def _not_its_kind(
+    files: list[str],
+    options: argparse.Namespace,
+    splitter: SplitterChoice,
+    missing: list[tuple[str, str]],
+) -> str:
     """Leave out of ``files`` those found in a folder or by a pattern whose name says they
     are not what the command splits, and say which in one line (empty where none is): for
     ``spansplit code`` by extension, names that tell no programming language (a LICENSE, a
     Makefile, ``py.typed``, a README.md); for ``spansplit markdown`` without
     ``--include``, names without a Markdown extension (a script, a ``.txt`` beside the
     docs). A file named itself is kept (and fails with its own line if its name tells no
-    language)."""
+    language). A broken link or a pipe in ``missing`` with such a name is left out quietly,
+    as ``--include`` leaves them out."""
     if isinstance(splitter, CodeByExtension):
         from .boundaries.code_languages import MARKUP_LANGUAGES, language_for_path
 
@@ -865,18 +871,23 @@ def _not_its_kind(files: list[str], options: argparse.Namespace, splitter: Split
         hint = "--include GLOB splits them as Markdown; spansplit auto splits each by its kind"
     else:
         return ""
-    given: set[str] | None = None  # the real paths of the inputs, made when first needed
+    given = {os.path.realpath(name) for name in options.paths if name != "-"}
+    from .corpus import BROKEN_LINK, NOT_A_FILE
+
+    missing[:] = [
+        (path, why)
+        for path, why in missing
+        if why not in (BROKEN_LINK, NOT_A_FILE) or wanted(path) or os.path.realpath(path) in given
+    ]
     left_out: dict[str, int] = {}
     kept: list[str] = []
     for path in files:
-        if path != "-" and not wanted(path):
-            if given is None:  # (the same file named ./LICENSE or d//LICENSE)
-                given = {os.path.realpath(name) for name in options.paths if name != "-"}
-            if os.path.realpath(path) not in given:
-                suffix = PurePath(path).suffix
-                name = f"{suffix!r}" if suffix else "no extension"
-                left_out[name] = left_out.get(name, 0) + 1
-                continue
+        # (a file named itself is kept, as ./LICENSE or d//LICENSE: by its real path)
+        if path != "-" and not wanted(path) and os.path.realpath(path) not in given:
+            suffix = PurePath(path).suffix
+            name = f"{suffix!r}" if suffix else "no extension"
+            left_out[name] = left_out.get(name, 0) + 1
+            continue
         kept.append(path)
     if not left_out:
         return ""
