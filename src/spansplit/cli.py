@@ -871,19 +871,25 @@ def _not_its_kind(
         hint = "--include GLOB splits them as Markdown; spansplit auto splits each by its kind"
     else:
         return ""
-    given = {os.path.realpath(name) for name in options.paths if name != "-"}
+    given: set[str] = set()  # the real paths of the inputs, read when first needed
+
+    def named(path: str) -> bool:
+        """Whether ``path`` was named itself (as ./LICENSE or d//LICENSE: by its real path)."""
+        if not given:
+            given.update(os.path.realpath(name) for name in options.paths if name != "-")
+        return os.path.realpath(path) in given
+
     from .corpus import BROKEN_LINK, NOT_A_FILE
 
     missing[:] = [
         (path, why)
         for path, why in missing
-        if why not in (BROKEN_LINK, NOT_A_FILE) or wanted(path) or os.path.realpath(path) in given
+        if why not in (BROKEN_LINK, NOT_A_FILE) or wanted(path) or named(path)
     ]
     left_out: dict[str, int] = {}
     kept: list[str] = []
     for path in files:
-        # (a file named itself is kept, as ./LICENSE or d//LICENSE: by its real path)
-        if path != "-" and not wanted(path) and os.path.realpath(path) not in given:
+        if path != "-" and not wanted(path) and not named(path):
             suffix = PurePath(path).suffix
             name = f"{suffix!r}" if suffix else "no extension"
             left_out[name] = left_out.get(name, 0) + 1
