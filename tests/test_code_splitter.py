@@ -2167,6 +2167,8 @@ def test_a_declaration_of_data_is_kinded_and_placed_as_a_statement() -> None:
         + "\t\tt += x * 1\n" * 6
         + "\t}\n\treturn t\n}\n"
     )
+    # (at 60 characters no chunk starts at the if since a signature goes with what follows
+    # it: "func f(...) {", "t := 0" and the if's header share a chunk, "package a" alone)
     header = next(c for c in split_code(go, "go", 50) if c.text.startswith("\tif x"))
     assert header.metadata["node_kinds"][0] == "if_statement"
     for language, loop in (

@@ -1103,9 +1103,16 @@ def test_documents_from_langchain_splitters_split_again_keep_offsets_in_the_file
         assert text[start:end] == child.page_content
     # A start_index that does not fit the text (another text's) is no offset: dropped
     # without add_start_index, as the lines are, not passed on to every child.
-    stale = Document(page_content=text[:200], metadata={"start_index": 5, "end_index": 99})
+    # Its lines go with it: they are the other text's too.
+    stale = Document(
+        page_content=text[:200], metadata={"start_index": 5, "end_index": 99, "start_line": 14}
+    )
     plain = SpanRecursiveTextSplitter(chunk_size=60, chunk_overlap=0).split_documents([stale])
-    assert all("start_index" not in d.metadata and "end_index" not in d.metadata for d in plain)
+    keys = ("start_index", "end_index", "start_line", "end_line")
+    assert all(not any(key in d.metadata for key in keys) for d in plain)
+    own = SpanRecursiveTextSplitter(chunk_size=60, chunk_overlap=0, add_start_index=True)
+    first = own.split_documents([stale])[0].metadata
+    assert (first["start_index"], first["start_line"]) == (0, 1)  # in its own text
 
 
 @pytest.mark.parametrize("add_start_index", [False, True])

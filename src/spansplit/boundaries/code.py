@@ -1215,12 +1215,16 @@ class SyntaxLevel:
 
     def _leads_as_header(self, header: Unit, start: Unit, after: Unit) -> bool:
         """Whether ``header`` is a signature alone that, from the start of ``start``, fits
-        with the unit ``after`` it, or ``after`` must be split anyway (its first part may
-        take the signature): see :meth:`_lead_after_header`."""
+        with the unit ``after`` it, or ``after`` must be split anyway and its first part may
+        take the signature (not a comment, which leads on to its own code): see
+        :meth:`_lead_after_header`."""
+        if not self._is_header(header):
+            return False
         fits = self.fits
-        return self._is_header(header) and (
-            fits is None or fits(start.start, after.end) or not fits(after.start, after.end)
-        )
+        if fits is None or fits(start.start, after.end):
+            return True
+        opens_with_comment = bool(after.items) and after.items[0].type in self.language.comments
+        return not opens_with_comment and not fits(after.start, after.end)
 
     def _is_header(self, unit: Unit) -> bool:
         """Whether ``unit`` is a definition's signature (the parts of its header, owned by

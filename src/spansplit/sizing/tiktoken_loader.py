@@ -77,7 +77,9 @@ MODEL_EXAMPLES = ("gpt-4o", "gpt-4", "gpt-3.5-turbo", "text-embedding-3-small")
 STANDARD_ENCODINGS = ("cl100k_base", "gpt2", "o200k_base", "p50k_base", "p50k_edit", "r50k_base")
 """tiktoken's own encodings, named in errors where tiktoken is not installed to list them."""
 
-_TIKTOKEN_MODEL = re.compile(r"(?:ft:)?(?:gpt|chatgpt|o\d|text-|code-|davinci|babbage|curie|ada)")
+_TIKTOKEN_MODEL = re.compile(
+    r"(?:ft:)?(?:gpt|chatgpt|o\d|text-|code-|davinci|babbage|curie|ada|cushman)"
+)
 """How the names of the models tiktoken knows begin (``gpt-4o``, ``o1``, ``text-embedding-3``)."""
 
 # Packages known to bundle tiktoken files: (import name, data folder, how a file is named:
@@ -235,9 +237,8 @@ def encoding_name_for(name_or_model: str) -> str:
     """The encoding name for an encoding or model name (tiktoken's model table, offline).
     Without tiktoken, a name that is neither an encoding of tiktoken's nor like one of its
     models' is reported as unknown (a typo, ``"words"``), not as tiktoken missing."""
-    if not HAVE_TIKTOKEN and not (
-        name_or_model.lower() in STANDARD_ENCODINGS or _TIKTOKEN_MODEL.match(name_or_model.lower())
-    ):
+    plain = name_or_model.strip().lower()
+    if not HAVE_TIKTOKEN and not (plain in STANDARD_ENCODINGS or _TIKTOKEN_MODEL.match(plain)):
         message = _unknown_message(name_or_model, STANDARD_ENCODINGS, models=True)
         raise TokenizerUnavailableError(f"{message} (the tiktoken ones need {INSTALL_HINT})")
     _require_tiktoken()

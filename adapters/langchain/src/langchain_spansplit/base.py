@@ -241,8 +241,8 @@ class SpanTextSplitter(TextSplitter):
                     metadata[START_INDEX] = chunk.start + (offset or 0)
                     metadata[END_INDEX] = chunk.end + (offset or 0)
                 else:  # (offsets of the source Document's own that do not fit it)
-                    metadata.pop(START_INDEX, None)
-                    metadata.pop(END_INDEX, None)
+                    for key in (START_INDEX, END_INDEX, START_LINE, END_LINE):
+                        metadata.pop(key, None)
                 # Lines where they are known: of the text itself, or of its source where its
                 # first line there is (offsets in a source with lines of the text split were
                 # two numbers of two texts).
@@ -370,10 +370,15 @@ def _span_of(metadata: Mapping[Any, Any], text: str) -> tuple[int | None, int | 
     start, end = metadata.get(START_INDEX), metadata.get(END_INDEX)
     line = metadata.get(START_LINE)
     first_line = line if _is_int(line) and line >= 1 else None
-    if not _is_int(start) or start < 0:
+    if start is None:
         return None, first_line
-    fits = end is None or (_is_int(end) and end - start == len(text))
-    return (start if fits else None), first_line
+    fits = (
+        _is_int(start)
+        and start >= 0
+        and (end is None or (_is_int(end) and end - start == len(text)))
+    )
+    # Offsets that do not fit the text (copied from a parent) take their lines with them.
+    return (start, first_line) if fits else (None, None)
 
 
 def _is_int(value: object) -> TypeGuard[int]:
