@@ -575,7 +575,7 @@ class _Packer:
             # several packings may share the run's smallest largest chunk, and the greedy
             # one can still end in a runt ("aaaa bbbb|cccc dddd|ee" at 10; now "cccc|dddd ee").
             # Not with overlap, which the caps leave out: the two might then become three.
-            remaining = self.sizes[first] + prefix[run_end] - prefix[first + 1]
+            remaining = self._span_size(first, run_end - 1)
             if (
                 self.overlap == 0
                 and remaining <= 3 * cap
@@ -601,8 +601,7 @@ class _Packer:
             and not self._goes_with_next(run_end)  # (a section's: the runt ends the one before)
             and run_end in self.run_starts
             and run_end not in self.run_ends
-            and RUNT_SHARE * (self.sizes[first] + self.prefix[run_end] - self.prefix[first + 1])
-            < self.budget
+            and RUNT_SHARE * self._span_size(first, run_end - 1) < self.budget
         )
 
     def _alone(self, index: int) -> int:

@@ -265,7 +265,12 @@ def headings_before(metadata: Mapping[str, Any], start: int) -> list[Mapping[str
 
 
 def _with_heading_path(text: str, start: int, metadata: Mapping[str, Any]) -> str:
-    path = heading_path_text(headings_before(metadata, start))
+    return join_heading_path(heading_path_text(headings_before(metadata, start)), text)
+
+
+def join_heading_path(path: str, text: str) -> str:
+    """``text`` with the heading path ``path`` (one line) before it, a blank line between;
+    ``text`` alone where the path is empty."""
     return f"{path}\n\n{text}" if path else text
 
 

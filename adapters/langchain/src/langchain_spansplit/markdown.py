@@ -18,7 +18,7 @@ from langchain_core.documents import Document
 from spansplit import Chunk, InvalidParameterError, MarkdownSplitter, ParameterTypeError
 from spansplit.batch import OnError
 from spansplit.sizing import LengthSpec
-from spansplit.splitters.markdown import heading_path_text, headings_before
+from spansplit.splitters.markdown import heading_path_text, headings_before, join_heading_path
 
 from .base import SECTION_END, SECTION_START, SpanTextSplitter, length_spec, overlap_for
 
@@ -139,8 +139,7 @@ def with_heading_path(document: Document) -> str:
             "has no heading_path: split it with "
             "SpanMarkdownTextSplitter(..., count_heading_path=True)",
         )
-    path = str(metadata[HEADING_PATH])
-    return f"{path}\n\n{document.page_content}" if path else document.page_content
+    return join_heading_path(str(metadata[HEADING_PATH]), document.page_content)
 
 
 def _header_names(headers: Sequence[tuple[str, str]]) -> dict[int, str]:
