@@ -7,7 +7,11 @@ preset) on texts no test reads:
 * Chinese: Journey to the West from code point 380,000 on (traditional Chinese,
   hard-wrapped mid-sentence at 34-35 characters);
 * code: about 1 MB of the Python standard library on disk (``benchmarks/code_split.py``'s
-  selection: sorted files, doctests included), file by file.
+  selection: sorted files, doctests included), file by file;
+* Markdown: about 1 MB of Markdown files on disk, file by file, sorted (``--markdown DIR``;
+  by default the Node.js API documentation that Debian's ``nodejs`` package installs in
+  ``/usr/share/doc/nodejs/api``; the case is left out where the folder is missing). No
+  sentence judge: its figures are the runts, overlap and edges.
 
 The held-out offsets are ``HELD_OUT`` in ``tests/conftest.py``: tests read those two books
 only up to them (:func:`conftest.read_corpus`, or shorter prefixes), and read no Python
@@ -48,6 +52,7 @@ each measurement in a fresh process, baseline and current alternating, the media
 Run::
 
     .venv/bin/python benchmarks/quality.py quality --out benchmarks/results/quality.md
+    .venv/bin/python benchmarks/quality.py quality --only markdown --markdown DIR
     .venv/bin/python benchmarks/quality.py speed --baseline /tmp/base/src --reps 5
     .venv/bin/python benchmarks/quality.py reach --out benchmarks/results/quality_reach.md
 """
@@ -76,6 +81,7 @@ import peers  # noqa: E402
 import texts  # noqa: E402
 from code_split import stdlib_python  # noqa: E402
 from conftest import HELD_OUT  # noqa: E402
+from texts import gather  # noqa: E402
 
 # (written out here from UAX #14, not imported: the judge does not read spansplit's rules)
 # (East Asian wide text on the other side counts as UAX #14 LB19a reads it: a ” that starts
@@ -336,25 +342,44 @@ CASES: list[tuple[str, list[peers.Budget]]] = [
             peers.Budget("tokens", 256, 32),
         ],
     ),
+    (
+        "markdown",
+        [
+            peers.Budget("tokens", 256, 0),
+            peers.Budget("tokens", 512, 0),
+            peers.Budget("tokens", 256, 64),
+        ],
+    ),
 ]
+MARKDOWN = Path("/usr/share/doc/nodejs/api")
+"""Held-out Markdown (no test reads it): the Node.js API documentation, where installed."""
 
 
-def corpus_texts(name: str) -> tuple[list[str], str | None]:
+def corpus_texts(name: str, markdown: Path = MARKDOWN) -> tuple[list[str], str | None]:
     """The held-out texts of one case and the judge's language (``None``: no judge)."""
     if name == "english":
         return [held_out(ENGLISH)], "en"
     if name == "chinese":
         return [held_out(CHINESE)], "zh"
+    if name == "markdown":
+        return [text for _, text in gather(markdown, (".md",))], None
     return [text for _, text in stdlib_python()], None
 
 
-def quality(out: Path | None) -> dict[str, Any]:
+def quality(
+    out: Path | None, markdown: Path = MARKDOWN, only: tuple[str, ...] = ()
+) -> dict[str, Any]:
     from spansplit.sizing.tiktoken_loader import load_encoding
 
     encoding = load_encoding("cl100k_base")
     results: dict[str, Any] = {}
     for name, budgets in CASES:
-        sources, language = corpus_texts(name)
+        if only and name not in only:
+            continue
+        sources, language = corpus_texts(name, markdown)
+        if not sources:
+            print(f"{name}: no held-out files (in {markdown}): left out", flush=True)
+            continue
         judges = [
             {name: getattr(Judge, name)(t, language) for name in JUDGES[language]}
             if language
@@ -370,7 +395,7 @@ def quality(out: Path | None) -> dict[str, Any]:
                 return [len(body) for body in bodies]
 
             for contender in splitters:
-                if not contender.supports(budget):
+                if not (contender.supports(budget, name) or contender.supports(budget)):
                     continue
                 call, pieces = contender.build(budget, encoding)
                 figures = Figures()
@@ -520,6 +545,8 @@ def main() -> None:
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("quality", help="boundary figures on held-out text")
     run.add_argument("--out", type=Path, help="write Markdown here (and .json beside it)")
+    run.add_argument("--markdown", type=Path, default=MARKDOWN, help="held-out Markdown files")
+    run.add_argument("--only", action="append", default=[], help="this case alone (english, ...)")
     timing = commands.add_parser("speed", help="CPU time against a baseline source tree")
     timing.add_argument("--baseline", required=True, help="a src/ folder to compare with")
     timing.add_argument("--reps", type=int, default=5)
@@ -528,7 +555,7 @@ def main() -> None:
     bound.add_argument("--out", type=Path, help="write Markdown here")
     args = parser.parse_args()
     if args.command == "quality":
-        quality(args.out)
+        quality(args.out, args.markdown, tuple(args.only))
     elif args.command == "reach":
         reach(args.out)
     else:

@@ -1126,11 +1126,53 @@ def test_a_chapter_introduction_goes_with_its_first_section_when_that_is_split()
     assert all(text[c.start : c.end] == c.text and c.size <= 300 for c in chunks)
 
 
+@pytest.mark.parametrize("size", [400, 600])
+def test_a_short_item_beside_a_long_one_is_no_chunk_alone(size: int) -> None:
+    # Node.js's API pages list a function's parameters, one of them an object whose options
+    # fill a chunk, then what it returns. The items around that long one were chunks of
+    # their own (at 400, "* Returns" under a tenth of the budget; at 600, the first two
+    # items too); each now goes with the chunk beside it where they fit together.
+    options = "".join(
+        f"  * `option{n}` {{string}} What option {n} sets for the child.\n" for n in range(10)
+    )
+    text = (
+        "## fork(path)\n\nStarts a child process that runs the module at the given path, "
+        "with the arguments and the options given, and a channel to talk to it over.\n\n"
+        "* `path` {string}\n* `args` {string[]}\n* `options` {Object}\n"
+        + options
+        + "* Returns: {ChildProcess}\n\n"
+        "The child has its own memory and its own copy of the runtime, so start few of them.\n"
+    )
+    chunks = split_markdown(text, size)
+    assert all(text[c.start : c.end] == c.text and c.size <= size for c in chunks)
+    assert all(10 * c.size >= size for c in chunks[:-1]), [c.text for c in chunks]
+    assert "* Returns: {ChildProcess}" not in [c.text for c in chunks]
+
+
+@pytest.mark.parametrize("after", [6, 7])
+def test_a_plain_text_title_goes_with_the_paragraph_after_it(after: int) -> None:
+    # A chapter title (one line of its own, no sentence punctuation at its end) is moved to
+    # the chunk after it where it fits with what follows; where it does not (a paragraph of
+    # 98 characters, the budget 100), it ends the chunk before rather than stand alone.
+    before, title, paragraph = (
+        "海尔一直这样相信。" * 9,
+        "第五章\u3000离开",
+        "五月，局里找到了一位守护人。" * after,
+    )
+    text = f"{before}\n\n{title}\n\n{paragraph}"
+    chunks = [c.text for c in RecursiveSplitter(100, 0).split(text)]
+    if after == 6:
+        assert chunks == [before, f"{title}\n\n{paragraph}"]
+    else:
+        assert chunks == [f"{before}\n\n{title}", paragraph]
+
+
 def test_a_heading_goes_with_the_first_word_after_it_when_words_must_be_cut() -> None:
     # "## Head" with "Hello world." is over 16, so the section is cut between words: the
-    # heading keeps the first word with it rather than stand alone.
+    # heading keeps the first word with it rather than stand alone (and "x", a runt, goes
+    # with the chunk before it).
     chunks = split_markdown("## Head\n\nHello world.\n\nx", 16)
-    assert [c.text for c in chunks] == ["## Head\n\nHello", "world.", "x"]
+    assert [c.text for c in chunks] == ["## Head\n\nHello", "world.\n\nx"]
     with_overlap = split_markdown("Intro.\n\n## Head\n\nHello world.\n\nx", 16, 8)
     assert "## Head\n\nHello" in [c.text for c in with_overlap]
     assert not any(c.text.startswith("Head") for c in with_overlap)  # never inside the line
@@ -1651,8 +1693,7 @@ def test_a_block_ending_past_its_parent_does_not_change_the_chunks() -> None:
     text = "- > - a\n  >\n  > -\n  >\n\nt"
     assert [c.text for c in MarkdownSplitter(20, length="utf8").split(text)] == [
         "- > - a\n  >\n  > -",
-        ">",
-        "t",
+        ">\n\nt",  # (two runts, one chunk)
     ]
     assert MarkdownLayout("- >1.\n  >\n  >1.\n  >\n\nt").block_cuts(0, 20) == [16]
 

@@ -30,10 +30,17 @@ from spansplit import (
     split_paragraphs,
 )
 from spansplit.boundaries.linebreaks import break_opportunities
-from spansplit.boundaries.paragraphs import looks_like_lead_in
+from spansplit.boundaries.paragraphs import looks_like_lead_in, looks_like_title
 from spansplit.chunk import after_whitespace, before_whitespace, trim_span
 from spansplit.errors import ChunkTooLargeError, InconsistentLengthError
-from spansplit.packing import Structure, _restarted, hard_cut, pack, without_repeated
+from spansplit.packing import (
+    Structure,
+    _restarted,
+    hard_cut,
+    pack,
+    with_runts_joined,
+    without_repeated,
+)
 from spansplit.packing.merge import Plan, _Packer, merge
 from spansplit.packing.pieces import Pieces, _longest_fitting_prefix, _trim_spans, fit
 from spansplit.sizing import CODE_POINTS, UTF8_BYTES, UTF16_UNITS, CallableLength
@@ -941,6 +948,73 @@ def test_the_last_words_of_a_sentence_cut_short_are_no_lead_in() -> None:
     assert looks_like_lead_in("Done.\n\nRun this:", 7, 16)
     assert not looks_like_lead_in("Run this: now", 0, 13)
     assert not looks_like_lead_in("a\n\n\nb", 1, 3)  # (a blank piece: it had read as one)
+
+
+def test_a_title_is_a_line_of_its_own_with_no_punctuation_at_its_end() -> None:
+    def title(text: str, line: str) -> bool:
+        start = text.index(line)
+        return looks_like_title(text, start, start + len(line))
+
+    assert title("End.\n\nChapter III. Weather\n\nThe storm came.", "Chapter III. Weather")
+    assert title("結束。\n\n第五章\u3000离开\n\n五月。", "第五章\u3000离开")
+    assert title("Chapter One\n\nIt began.", "Chapter One")  # (at the text's start)
+    assert title("It ended.\r\n\r\nEpilogue\r\n\r\nAt last.", "Epilogue")  # (CRLF)
+    assert not title("It ended.\n\nThe End\n", "The End")  # (no text after it to lead)
+    # A paragraph's last line: one CRLF before it is no blank line (not a CR, then an LF).
+    assert not title("Prose goes on.\r\nlast line of it\r\n\r\nNext.", "last line of it")
+    assert title("Prose goes on.\r\rlast line of it\r\rNext.", "last line of it")  # (lone CRs)
+    assert not title(
+        "End.\n\n" + "A line that runs on " * 6 + "\n\nNext.", "A line that runs on " * 6
+    )
+    assert not title("End.\n\nThe storm came.\n\nMore.", "The storm came.")  # a sentence
+    assert not title("End.\n\nAs follows:\n\nMore.", "As follows:")  # a lead-in's colon
+    assert not title("a\nChapter One\n\nb", "Chapter One")  # inside a paragraph
+    assert not title("End.\n\nChapter One\nIt began.", "Chapter One")  # a paragraph's line
+    assert not title("End.\n\n[union]: ../items.html\n\nMore.", "[union]: ../items.html")
+    assert not title("End.\n\nr[expr.operand-order]\n\nMore.", "r[expr.operand-order]")
+    assert not title("End.\n\n- an item\n\nMore.", "- an item")  # a list's item
+    assert not title('x = 1\n\n"""\n\ny = 2', '"""')  # no letter or digit
+
+
+def _runts_joined(
+    text: str, chunks: list[tuple[int, int]], size: int, **structure: Any
+) -> list[str]:
+    sized = [(start, end, end - start) for start, end in chunks]
+    config = ChunkConfig(size)
+    joined = with_runts_joined(text, sized, Structure((), **structure), config)
+    return [text[start:end] for start, end, _ in joined]
+
+
+def test_a_runt_goes_with_the_chunk_before_it_else_the_one_after() -> None:
+    text = "a" * 80 + "\n\nb.\n\n" + "c" * 98 + "\n\nd"
+    spans = [(0, 80), (82, 84), (86, 184), (186, 187)]
+    # "b." fits with the chunk before it; "d", the text's last, fits with neither.
+    assert _runts_joined(text, spans, 100) == [text[:84], "c" * 98, "d"]
+    text = "a" * 97 + "\n\nb.\n\n" + "c" * 80
+    spans = [(0, 97), (99, 101), (103, 183)]
+    assert _runts_joined(text, spans, 100) == ["a" * 97, "b.\n\n" + "c" * 80]  # (the one after)
+
+
+def test_a_runt_is_not_joined_across_a_section_or_before_what_leads() -> None:
+    text = "a" * 60 + "\n\nEnd.\n\n# Heading\n\n" + "b" * 40
+    spans = [(0, 60), (62, 66), (68, len(text))]
+    # "End." stays apart from the next section (it starts with a heading) and, as the chunk
+    # before and it make 66 of 65, from the chunk before.
+    assert _runts_joined(text, spans, 65) == ["a" * 60, "End.", text[68:]]
+    text = "a" * 60 + "\n\nEnd.\n\n" + "b" * 40
+    spans = [(0, 60), (62, 66), (68, len(text))]
+    assert _runts_joined(text, spans, 65) == ["a" * 60, text[62:]]
+    # Where the structure asks for a chunk to start (a Markdown section's), no join.
+    assert _runts_joined(text, spans, 65, chunk_starts=[68]) == ["a" * 60, "End.", "b" * 40]
+    text = "a" * 60 + "\n\nChapter Two\n\n" + "b" * 110
+    spans = [(0, 60), (62, 73), (75, 185)]
+    # A title would end the chunk before it: it stays, a runt (its paragraph is too long).
+    assert _runts_joined(text, spans, 120) == ["a" * 60, "Chapter Two", "b" * 110]
+    # Where it is no title (in code, not prose), it goes with the chunk before it.
+    assert _runts_joined(text, spans, 120, punctuation=False) == [text[:73], "b" * 110]
+    # With a shorter paragraph, the title goes with it.
+    text = text[:75] + "b" * 90
+    assert _runts_joined(text, [*spans[:2], (75, 165)], 120) == ["a" * 60, text[62:]]
 
 
 CODE_IN_FENCE = (

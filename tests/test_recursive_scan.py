@@ -28,7 +28,13 @@ from spansplit import ChunkConfig, RecursiveSplitter
 from spansplit.boundaries.levels import Level, cut_anywhere
 from spansplit.boundaries.separators import KeepSeparator, SeparatorLevel, separator_levels
 from spansplit.chunk import SizedSpan, Span
-from spansplit.packing import Structure, pack, with_code_indentation, without_repeated
+from spansplit.packing import (
+    Structure,
+    pack,
+    with_code_indentation,
+    with_runts_joined,
+    without_repeated,
+)
 from spansplit.packing.scan import RecursiveScan
 from spansplit.splitters.recursive import separator_structure
 
@@ -166,10 +172,13 @@ def scans() -> Iterator[list[ScanCall]]:
         yield calls
 
 
-def as_pack_gives(text: str, chunks: list[SizedSpan], config: ChunkConfig) -> list[SizedSpan]:
+def as_pack_gives(
+    text: str, chunks: list[SizedSpan], config: ChunkConfig, structure: Structure
+) -> list[SizedSpan]:
     """The scan's ``chunks`` of the whole ``text`` as :func:`pack` returns them."""
     kept = without_repeated(text, chunks, config.chunk_overlap, config.chunk_size, config.length)
-    return with_code_indentation(text, kept, config, 0, len(text), code=False)
+    joined = with_runts_joined(text, kept, structure, config)
+    return with_code_indentation(text, joined, config, 0, len(text), code=False)
 
 
 def scanned_and_general(
@@ -232,7 +241,8 @@ def test_scanning_makes_the_general_paths_chunks(
     event("scanned" if handled else "handed back" if calls else "no whitespace separator")
     if handled:
         config = ChunkConfig(chunk_size, overlap, length=length)
-        assert as_pack_gives(text, calls[0].result, config) == scanned
+        structure = scanning(separators, keep, prose, punctuation)
+        assert as_pack_gives(text, calls[0].result, config, structure) == scanned
     assert scanned == packed
 
 
@@ -595,7 +605,8 @@ def test_corpus_scanned_chunks_equal_the_general_paths(
         check_chunks(text, splitter.split(text), chunk_size, len, overlap=overlap)
         return
     config = ChunkConfig(chunk_size, overlap)
-    assert scanned == as_pack_gives(text, calls[0].result, config) == packed
+    structure = scanning(separators, keep, prose=overlap == 0)
+    assert scanned == as_pack_gives(text, calls[0].result, config, structure) == packed
     if overlap == 0:
         splitter = RecursiveSplitter(chunk_size, overlap, keep_separator=keep)
         assert splitter.spans(text) == scanned

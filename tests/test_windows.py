@@ -681,16 +681,25 @@ def test_a_long_block_after_a_heading_is_packed_a_window_at_a_time(
     if make().__class__ is spansplit.MarkdownSplitter:
         pytest.importorskip("pyromark")
     line = LONG_BLOCKS[block]
-    intro = "# Title\n\nAn introduction."
+    # (neither the introduction nor the last paragraph is a runt, which would go with the
+    # block's chunk beside it)
+    intro = (
+        "# Title\n\nAn introduction to the block below, which says what it holds, why it is"
+        " there and how to read it."
+    )
     body = line * (3 * windows.LONG_PIECE_CHARS // len(line))
-    text = f"{intro}\n\n{body}\nThe end.\n"
+    end = (
+        "The end of the text, a paragraph after the long block that closes it in a sentence"
+        " or two, longer than a tenth of the budget."
+    )
+    text = f"{intro}\n\n{body}\n{end}\n"
     splitter = make()
     chunks = splitter.split(text)
     check_chunks(text, chunks, 1000, overlap=100)
     ends = [chunk.end for chunk in chunks]
     assert len(intro) in ends  # the block starts a chunk
     assert text.index(body) + len(body.rstrip()) == ends[-2]  # and the paragraph after it
-    assert chunks[-1].text.endswith("The end.")
+    assert chunks[-1].text.endswith(end)
     splitter.split(text[:100_000])
     alone = peak_memory(lambda: splitter.split(body))  # packed a window at a time already
     # Markdown reads the text's sentences for overlap a stretch at a time, each up to a

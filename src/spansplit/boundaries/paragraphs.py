@@ -15,7 +15,7 @@ Python loop: a text has a separator every few lines.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import pairwise, repeat
 from operator import sub
 
@@ -292,6 +292,56 @@ def _is_title(line: str) -> bool:
     )
 
 
+_TITLE_NOT_ENDING = frozenset(
+    ".!?,;:\u2026\"'\u201d\u2019)\u3002\uff01\uff1f\uff0c\uff1b\uff1a\u3001\u300d\u300f"
+)
+"""What a title does not end with: the punctuation that ends a sentence or a clause."""
+_MARKUP = re.compile(r"[\[\]{}<>`|*_=/\\@#$%^&~]")
+"""What a title does not hold: markup and code (``[link]: url``, ``r[rule.id]``, ``{x}``)."""
+_BLANK_LINE_BEFORE = re.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r(?!\n)|\n)[ \t]*\Z")
+"""Two line endings (a CRLF pair is one, never a CR and an LF) and blank space: a blank line
+ends right before."""
+TITLE_MOST_CHARS = 100
+"""The longest title in code points: a longer line is a paragraph's, whatever it ends with."""
+
+
+def looks_like_title(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` (blank lines around it aside) is a plain-text title: one
+    line of at most :data:`TITLE_MOST_CHARS` standing as a paragraph of its own before more
+    text, with a letter or digit, no markup or code
+    and no sentence or clause punctuation at its end ("第五章　离开", "Chapter Five"):
+    what a reader expects to lead the text after it, not to end a chunk."""
+    if end - start > TITLE_MOST_CHARS:
+        return False
+    line = text[start:end].rstrip(_BLANK).lstrip("\r\n")
+    if not line or line[-1] in _TITLE_NOT_ENDING or _LINES.search(line) is not None:
+        return False
+    if not _is_title(line) or _MARKUP.search(line) or not any(c.isalnum() for c in line):
+        return False
+    low = max(0, start - 16)
+    first = not text[low:start].strip(_BLANK) and low == 0
+    if not first and _BLANK_LINE_BEFORE.search(text, low, start) is None:
+        return False
+    after = _SEPARATOR_ANY.match(text, end)
+    return after is not None and after.end() < len(text)  # (text follows it, to lead)
+
+
+def may_lead(last: str, *, titles: bool = True) -> bool:
+    """A quick test before :func:`looks_like_lead`: whether a piece that ends with the
+    character ``last`` may be a lead-in (a colon) or, with ``titles``, a title (no sentence
+    punctuation)."""
+    return last in LEAD_IN_ENDS or (titles and last not in _TITLE_NOT_ENDING)
+
+
+def looks_like_lead(text: str, start: int, end: int, *, titles: bool = True) -> bool:
+    """Whether ``text[start:end]`` leads the block after it: a lead-in
+    (:func:`looks_like_lead_in`) or, with ``titles`` (prose, not code), a title
+    (:func:`looks_like_title`)."""
+    if looks_like_lead_in(text, start, end):
+        return True
+    return titles and looks_like_title(text, start, end)
+
+
 def _underline_after(text: str, position: int) -> bool:
     """Whether the line after the one that ``position`` ends (blanks aside) is a setext
     underline."""
@@ -443,6 +493,34 @@ def ends_with_heading(text: str, start: int, end: int) -> bool:
     """Whether the last line of ``text[start:end]`` is a heading (:func:`looks_like_heading`)."""
     line = _line_start(text, end)
     return line >= 0 and looks_like_heading(text, max(line, start), end)
+
+
+def starts_with_heading(text: str, start: int, end: int) -> bool:
+    """Whether the first line of ``text[start:end]`` is a heading (:func:`looks_like_heading`):
+    a section starts there."""
+    found = _LINES.search(text, start, min(end, start + HEADING_MOST_CHARS + 1))
+    stop = found.start() if found else min(end, start + HEADING_MOST_CHARS + 1)
+    return heading_hint(text, start, stop) and looks_like_heading(text, start, stop)
+
+
+def ends_with_lead(
+    text: str,
+    start: int,
+    end: int,
+    *,
+    titles: bool = True,
+    leads: Callable[[str, int, int], bool] | None = None,
+) -> bool:
+    """Whether the last line of ``text[start:end]`` (trailing whitespace aside) is a heading,
+    leads the block after it (:func:`looks_like_lead`) or is one that ``leads`` tells (a
+    comment above code): no chunk should end with it."""
+    end = start + len(text[start:end].rstrip(_BLANK))
+    line = max(start, text.rfind("\n", start, end) + 1, text.rfind("\r", start, end) + 1)
+    if line >= end:
+        return False
+    if looks_like_heading(text, line, end) or looks_like_lead(text, line, end, titles=titles):
+        return True
+    return leads is not None and leads(text, line, end)
 
 
 def inside_heading(text: str, position: int) -> bool:

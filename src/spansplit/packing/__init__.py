@@ -39,7 +39,9 @@ from ..boundaries.levels import (
 from ..boundaries.paragraphs import (
     code_indentation_start,
     ends_with_heading,
+    ends_with_lead,
     indentation_start,
+    starts_with_heading,
 )
 from ..boundaries.sentences import forget_sentence_starts
 from ..boundaries.separators import SeparatorLevel, cuts_at_words, is_line_feeds, line_endings
@@ -49,7 +51,14 @@ from ..errors import InconsistentLengthError
 from ..lines import LINE_ENDING, SpanArray
 from ..sizing.base import CODE_POINTS, LengthFunction, TextMeasurer
 from . import windows
-from .merge import OverlapSearch, adds_too_little, holds_content, merge, sentence_kinds
+from .merge import (
+    RUNT_SHARE,
+    OverlapSearch,
+    adds_too_little,
+    holds_content,
+    merge,
+    sentence_kinds,
+)
 from .pieces import Pieces, fit, hard_cut, starting_at
 from .scan import RecursiveScan, literal_levels, scan_separators
 from .tiling import Tiles, tile, tile_batches
@@ -155,6 +164,7 @@ def pack(
             reach,
             config.strip_whitespace,
         )
+        chunks = with_runts_joined(text, chunks, structure, config, measurer)
         if not config.strip_whitespace:
             return chunks
         return with_code_indentation(text, chunks, config, start, end, structure.code)
@@ -322,6 +332,45 @@ def without_repeated(
         kept.append(chunk)
     kept.append(chunks[-1])
     return kept
+
+
+def with_runts_joined(
+    text: str,
+    chunks: list[SizedSpan],
+    structure: Structure,
+    config: ChunkConfig,
+    measurer: TextMeasurer | None = None,
+) -> list[SizedSpan]:
+    """``chunks`` where each runt (under :data:`~.merge.RUNT_SHARE` of the budget: a short
+    list item beside one that fills a chunk, a link definition after a list that had to be
+    split) and a chunk beside it fit in the budget together is one chunk with it: the one
+    before it where they fit, else the one after. Not across a start that the structure
+    asks for (``chunk_starts``), nor into the chunk after it where that one starts with a
+    heading (the end of one section never goes with another's text; a short section may
+    join the chunk before it, as packing joins sections that fit together), nor where the
+    chunk would end with a line that goes with the text after it (a heading, a lead-in or a
+    title, a comment above code)."""
+    budget = config.chunk_size
+    if len(chunks) < 2 or all(RUNT_SHARE * size >= budget for _, _, size in chunks):
+        return chunks
+    count = measurer.count if measurer else lambda start, end: config.length.count(text[start:end])
+    starts = structure.chunk_starts
+    joined = [chunks[0]]
+    for chunk in chunks[1:]:
+        before = joined[-1]
+        if RUNT_SHARE * min(before[2], chunk[2]) < budget and not ends_with_lead(
+            text, chunk[0], chunk[1], titles=structure.punctuation, leads=structure.lead_pieces
+        ):
+            following_start = bisect_right(starts, before[0])
+            apart = following_start < len(starts) and starts[following_start] <= chunk[0]
+            if RUNT_SHARE * chunk[2] >= budget:  # (a runt before it: does a section start?)
+                apart = apart or starts_with_heading(text, chunk[0], chunk[1])
+            size = budget + 1 if apart else count(before[0], chunk[1])
+            if size <= budget:
+                joined[-1] = (before[0], chunk[1], size)
+                continue
+        joined.append(chunk)
+    return joined
 
 
 def _restarted(

@@ -25,7 +25,7 @@ from ..boundaries.paragraphs import (
     inside_heading,
     looks_like_code,
     looks_like_heading,
-    looks_like_lead_in,
+    looks_like_lead,
 )
 from ..boundaries.sentences import SentenceStarts
 from ..chunk import SizedSpan, Span, after_whitespace, before_whitespace, trim_span
@@ -616,13 +616,18 @@ class _Packer:
         """``last``, or the last piece before the pieces that go with what follows them
         (:meth:`_goes_with_next`: heading lines, comments above code) that end pieces
         ``first..last``, where some piece before them does not and they are no more than
-        :data:`STACKED_HEADINGS`, or before a lead-in that ends them (see :meth:`_leads_in`).
+        :data:`STACKED_HEADINGS`, or before a lead-in or title that ends them (see
+        :meth:`_leads_in`) where the pieces before it are no runt.
         Pieces that ``lead_test`` tells stay where moving them leaves a runt (under
         :data:`RUNT_SHARE` of the budget) before them (Go's ``type (`` alone; or the first of
         them stay with it, as many as it takes), or where they would be one alone, too large
         to share a chunk with the piece after them (a one-line comment above a definition
         that fills a chunk); heading lines always move."""
-        top = last - 1 if last > first and self._leads_in(last) else last
+        top = last
+        if last > first and self._leads_in(last):
+            # (measured: a tokenizer may count the pieces before it fewer than their estimate)
+            left = self.measurer.count(self.spans[first][0], self.spans[last - 1][1])
+            top = last - 1 if RUNT_SHARE * left >= self.budget else last
         end = top
         while end >= first and top - end < STACKED_HEADINGS and self._goes_with_next(end):
             end -= 1
@@ -645,10 +650,10 @@ class _Packer:
         return self.sizes[first] + self.prefix[last + 1] - self.prefix[first + 1]
 
     def _leads_in(self, index: int) -> bool:
-        """Whether piece ``index`` is a lead-in (:func:`looks_like_lead_in`) that fits in a
-        chunk with the piece after it and the overlap (else it might be a chunk of its
-        own): it goes with that piece."""
-        if not looks_like_lead_in(self.text, *self.spans[index]):
+        """Whether piece ``index`` is a lead-in or, in prose, a title (:func:`looks_like_lead`)
+        that fits in a chunk with the piece after it and the overlap (else it might be a
+        chunk of its own): it goes with that piece."""
+        if not looks_like_lead(self.text, *self.spans[index], titles=self.search.punctuation):
             return False
         return self.sizes[index] + self.joined[index + 1] + self.overlap <= self.budget
 

@@ -28,12 +28,12 @@ from ..boundaries.levels import Level
 from ..boundaries.linebreaks import CLOSING, forbidden_run, punctuation_forbids
 from ..boundaries.paragraphs import (
     HEADING_MOST_CHARS,
-    LEAD_IN_ENDS,
     STACKED_HEADINGS,
     heading_hint,
     looks_like_heading,
-    looks_like_lead_in,
+    looks_like_lead,
     may_hold_headings,
+    may_lead,
 )
 from ..boundaries.separators import SeparatorLevel, is_line_feeds, line_endings
 from ..chunk import SizedSpan, Span, after_whitespace, before_whitespace
@@ -203,10 +203,11 @@ class RecursiveScan:
             limit = start + budget
             end = region_end if region_end <= limit else self._chunk_end(separator, pos, limit)
             if not (parents or self.one_piece) and pos < end < region_end:
-                if text[end - 1] in LEAD_IN_ENDS:  # (then the headings before it)
+                whole = end
+                if may_lead(text[end - 1], titles=self.search.punctuation):  # (then headings)
                     end = self._before_lead_in(separator, pos, end, region_end)
                 if self.hashes:
-                    end = self._before_headings(separator, pos, end, region_end)
+                    end = self._before_headings(separator, pos, end, region_end, whole)
             if (
                 pos < end < region_end
                 and RUNT_SHARE * (end - pos) < budget
@@ -258,14 +259,17 @@ class RecursiveScan:
             previous = (separator, pos, content_start, end)
             pos = skip_run(end)
 
-    def _before_headings(self, separator: str, pos: int, end: int, region_end: int) -> int:
+    def _before_headings(
+        self, separator: str, pos: int, end: int, region_end: int, whole: int
+    ) -> int:
         """The end of the chunk of pieces from ``pos`` to ``end`` without the heading lines
         it ends with, where a piece before them is not one and they are no more than
         :data:`STACKED_HEADINGS` (the general path's rule: a heading goes with what follows
-        it). Where the chunk is such headings only and the piece after them must be split,
-        :class:`_JoinedSpace` hands the text to the general path, which packs them with its
-        parts (the next level may cut a heading otherwise: at its words)."""
-        text, last_end, stripped = self.text, end, 0
+        it); else ``whole``, its end before a lead-in was taken off it (headings alone keep
+        theirs). Where the chunk is such headings only and the piece after them must be
+        split, :class:`_JoinedSpace` hands the text to the general path, which packs them
+        with its parts (the next level may cut a heading otherwise: at its words)."""
+        text, last_end, stripped = self.text, whole, 0
         while True:
             line = max(pos, text.rfind("\n", pos, end) + 1)
             if self.carriage_returns:
@@ -288,12 +292,17 @@ class RecursiveScan:
             return last_end
 
     def _before_lead_in(self, separator: str, pos: int, end: int, region_end: int) -> int:
-        """The end of the chunk of pieces from ``pos`` to ``end`` without the lead-in it
-        ends with (:func:`looks_like_lead_in`), where a piece comes before it and it fits in
-        a chunk with the piece after it and the overlap (the general path's rule)."""
+        """The end of the chunk of pieces from ``pos`` to ``end`` without the lead-in or
+        title it ends with (:func:`looks_like_lead`), where pieces that are no runt come before
+        it and it fits in a chunk with the piece after it and the overlap (the general path's
+        rule)."""
         piece_start = self._piece_start(separator, pos, end)
-        if piece_start <= pos or not looks_like_lead_in(self.text, piece_start, end):
+        if piece_start <= pos or not looks_like_lead(
+            self.text, piece_start, end, titles=self.search.punctuation
+        ):
             return end
+        if RUNT_SHARE * (self._run_start(piece_start) - pos) < self.budget:
+            return end  # (what is before it would be a runt)
         following_end = self._cut_after(separator, self._run_end(end), region_end)[0]
         if following_end - piece_start + self.overlap > self.budget:
             return end  # (with all the overlap: else it might be a chunk of its own)
