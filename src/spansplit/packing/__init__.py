@@ -77,11 +77,12 @@ class Structure:
     the kinds of start overlap may take, best first (sentences, clauses, words), each
     looked for anywhere after the previous chunk's start. ``punctuation``: cuts follow
     the line-breaking rules for punctuation (UAX #14: no chunk starts with closing or
-    ends with opening punctuation); off for source code, where a line may end with ``{``
-    and the next start with ``}``. ``overlap_fences`` (ascending offsets) are never
-    crossed by overlap: a chunk's overlap starts at or after the last of them at or before
-    its new text, so a chunk that starts at one repeats nothing before it (a Markdown
-    section's heading). No overlap starts inside one of ``overlap_blocks`` (spans,
+    ends with opening punctuation), and a title goes with the paragraph after it
+    (:func:`~spansplit.boundaries.paragraphs.looks_like_title`); off for source code, where a
+    line may end with ``{`` and the next start with ``}``. ``overlap_fences`` (ascending
+    offsets) are never crossed by overlap: a chunk's overlap starts at or after the last of
+    them at or before its new text, so a chunk that starts at one repeats nothing before it
+    (a Markdown section's heading). No overlap starts inside one of ``overlap_blocks`` (spans,
     ascending and apart) that ends where the chunk before ends or earlier: a fenced code
     block's last lines, then its closing fence, would open the chunk. ``chunk_starts`` (ascending
     offsets) start a chunk wherever a piece of the top level starts at one: no chunk holds
