@@ -190,6 +190,20 @@ def test_symbol_paths_in_other_languages(language: str, size: int, path: tuple[s
     assert path in {tuple(c.metadata["symbols"]) for c in chunks}
 
 
+def test_a_ruby_singleton_class_adds_no_symbol() -> None:
+    # "class << self" opens the class's own methods: Predictor.from_table, not a path through
+    # a "<< self"; "class << obj" opens obj's.
+    needs_grammar("ruby")
+    paths = {tuple(c.metadata["symbols"]) for c in split_code(sample("code.rb"), "ruby", 100)}
+    assert ("Tides", "Predictor", "from_table") in paths
+    assert not any("<< self" in path for path in paths)
+    text = "class Log\n  class << STDOUT\n    def note(x) = puts(x)\n  end\nend\n"
+    chunks = split_code(text, "ruby", 30)
+    assert [c.metadata["symbols"] for c in chunks if "def note" in c.text] == [
+        ["Log", "STDOUT", "note"]
+    ]
+
+
 @pytest.mark.parametrize("language", list(SAMPLES))
 def test_comments_decorators_and_attributes_stay_with_their_definition(language: str) -> None:
     needs_grammar(language)
