@@ -308,9 +308,9 @@ TITLE_MOST_CHARS = 100
 def looks_like_title(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` (blank lines around it aside) is a plain-text title: one
     line of at most :data:`TITLE_MOST_CHARS` standing as a paragraph of its own before more
-    text, with a letter or digit, no markup or code
-    and no sentence or clause punctuation at its end ("第五章　离开", "Chapter Five"):
-    what a reader expects to lead the text after it, not to end a chunk."""
+    text, with a letter or digit, no markup or code and no sentence or clause punctuation
+    at its end ("第五章　离开", "Chapter Five"): what a reader expects to lead the text
+    after it, not to end a chunk."""
     if end - start > TITLE_MOST_CHARS:
         return False
     line = text[start:end].rstrip(_BLANK).lstrip("\r\n")
