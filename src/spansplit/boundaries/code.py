@@ -564,8 +564,8 @@ def definition_name(node: Node, language: CodeLanguage) -> tuple[str, ...] | Non
         trait = _text(node.child_by_field_name("trait"))
         name = f"{trait} for {type_name}" if trait else type_name
     elif rule == "singleton":  # Ruby's "class << self": its methods are the class's own
-        value = _text(node.child_by_field_name("value"))
-        return () if value in (None, "self") else (value,)  # ("class << obj": obj's)
+        receiver = _text(node.child_by_field_name("value"))
+        return () if receiver in (None, "self") else (receiver,)  # ("class << obj": obj's)
     elif rule == "companion":
         name = _text(node.child_by_field_name("name")) or "Companion"
     elif rule == "operator":  # C#: "operator+", a conversion "operator decimal" (as C++)
