@@ -2425,11 +2425,38 @@ def test_dense_code_is_parsed_a_window_at_a_time(monkeypatch: pytest.MonkeyPatch
         budget = 512 if length else 2000
         splitter = CodeSplitter("python", budget, overlap, length=length)
         check_chunks(text, splitter.split(text), splitter)
-        assert len(parsed) > 4 and max(parsed) < 33_000  # 8K-16K, the last with a short rest
+        assert len(parsed) > 4 and max(parsed) < 33_000  # 8K-12K, the last with a short rest
     parsed.clear()
     real = sample("code.py") * 40
     CodeSplitter("python", 2000).split(real)
     assert parsed[-1] == len(real)  # parsed on from its sample, whole
+
+
+def test_the_samples_tree_is_freed_before_the_next_window_is_parsed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The sample's tree is the first window's: a window's tree is the most memory a
+    # window takes (a few megabytes of one-letter statements), so no two are held at once.
+    needs_grammar("python")
+    first: list[object] = []
+    references: list[int] = []  # to the first tree, as each later window is parsed
+    real_parse = code_boundaries.parse
+
+    def parse(part: str, language: object, start: object = None) -> object:
+        if first:
+            references.append(sys.getrefcount(first[0]))
+        tree = real_parse(part, language, start)  # type: ignore[arg-type]
+        if not first:
+            first.append(tree)
+        return tree
+
+    monkeypatch.setattr(code_boundaries, "parse", parse)
+    text = "a\n\n" * 40_000
+    splitter = CodeSplitter("python", 2000, 200)
+    check_chunks(text, splitter.split(text), splitter)
+    assert len(references) >= 3
+    # held by ``first`` and getrefcount's own argument only
+    assert references == [2] * len(references)
 
 
 def test_a_window_that_does_not_resume_as_the_whole_text_packs_is_packed_whole(

@@ -771,6 +771,14 @@ LINE_DEPTH = 256
 """Enclosing syntax nodes looked at to name the definitions that hold a piece of a line."""
 
 
+def _may_be_header(unit: Unit) -> bool:
+    """Whether ``unit`` may be a signature (see ``SyntaxLevel._is_header``), alone or
+    joined with what follows it: not where its first node is a named one that no
+    definition owns (a statement: most units)."""
+    items = unit.items
+    return bool(items) and (items[0].owner is not None or not items[0].named)
+
+
 def _one_line(unit: Unit) -> bool:
     """Whether ``unit`` is one line of nodes (not two units joined): such a line has no
     parts of whole lines, as the nodes on it make one unit again down to the leaves, so
@@ -941,7 +949,8 @@ class SyntaxLevel:
                     ]
                 unit.children = self._units(items)
             for child in unit.children:
-                if not _one_line(child):  # (a unit of one line has no parts to look up)
+                # (a unit of one line has no parts to look up: see _one_line)
+                if child.first != child.last or child.joined or child.attached:
                     self._register(child)
         return unit.children
 
@@ -1159,6 +1168,7 @@ class SyntaxLevel:
         language = self.language
         comments, prefixes = language.comments, language.prefixes
         special, rows, closures = self._special_kinds, self.row_starts, self._closures
+        row_count, text_end = len(rows), len(self.text)
         for group in groups:
             lead = group[0].type
             if (
@@ -1173,7 +1183,8 @@ class SyntaxLevel:
                 # (most units: one statement or expression, as _unit makes it; a
                 # declaration that binds no function is one)
                 first, last = group[0].first, group[0].last
-                unit = Unit(rows[first], self._row_end(last), first, last, lead, (), group)
+                end = rows[last + 1] if last + 1 < row_count else text_end
+                unit = Unit(rows[first], end, first, last, lead, (), group)
             else:
                 unit = self._unit(group)
             if (lead in comments or lead in prefixes) and self._is_prefix(group):
@@ -1187,16 +1198,18 @@ class SyntaxLevel:
                     self._lead_after_header(units, pending, comments=True)
                     units.append(self._leading(pending.pop(0)))
                 continue
-            if pending and unit.first == pending[-1].last + 1:
-                unit = self._attach(pending, unit)
-            else:
-                self._lead_after_header(units, pending, comments=True)
-                units += map(self._leading, pending)  # (a section's comment, a blank line below)
-            pending = []
-            if units and self._follows_header(unit, units[-1]):
-                unit = self._join(units.pop(), unit)
-            else:
-                self._lead_after_header(units, [unit])
+            if pending:
+                if unit.first == pending[-1].last + 1:
+                    unit = self._attach(pending, unit)
+                else:
+                    self._lead_after_header(units, pending, comments=True)
+                    units += map(self._leading, pending)  # (a section's comment: blank below)
+                pending = []
+            if units and _may_be_header(units[-1]):
+                if self._follows_header(unit, units[-1]):
+                    unit = self._join(units.pop(), unit)
+                else:
+                    self._lead_after_header(units, [unit])
             units.append(unit)
         return units + pending
 
@@ -1341,7 +1354,7 @@ class SyntaxLevel:
         definitions it groups), goes with its first definition."""
         items = before.items
         return (
-            bool(items)
+            _may_be_header(before)  # (most often settles it)
             and (
                 (not unit.name and unit.attached is None)
                 or (
@@ -1349,7 +1362,6 @@ class SyntaxLevel:
                     and all(item.owner is not None and not item.named for item in items)
                 )
             )
-            and (items[0].owner is not None or not items[0].named)  # (most often settles it)
             and before.attached is None
             and all(item.owner is not None or not item.named for item in items)
             and (unit.first == before.last + 1 or self.text[before.end : unit.start].isspace())

@@ -76,9 +76,9 @@ windows: code of many tiny statements, whose tree takes up to 190 bytes a code p
 Other code is parsed whole: its tree takes about 20 bytes a code point, and windows cost
 time where a definition outgrows one (parsed again, twice as long)."""
 
-WINDOW_BUDGETS = 8
+WINDOW_BUDGETS = 6
 """Budgets a window holds at least (a budget counted as that many code points): enough
-chunks to resume after one."""
+chunks to resume after one, few enough that a window's tree stays a few megabytes."""
 
 Describe = Callable[[int, int], tuple[list[str], list[str]]]
 """Where the chunk ``text[start:end]`` lies: its symbol path and node kinds."""
@@ -227,16 +227,18 @@ class CodeSplitter(BudgetedSplitter):
         if sample is None:
             return self._packed(text, self.structure, self.length.measurer(text)), None
         sample_end, tree = sample
+        del sample
         if (
             tree is not None
             and len(text) > WINDOW_CHARS
             and sample_end < len(text)
             and tree.root_node.child_count > WINDOW_MIN_NODES
         ):
-            windowed = self._windows(text, sample_end, tree)
+            handed, tree = [tree], None  # (the first window takes it, and frees it)
+            windowed = self._windows(text, sample_end, handed)
             if windowed is not None:
                 return windowed
-            tree = None  # (a window did not resume as the whole text packs: parsed whole)
+            # (a window did not resume as the whole text packs: parsed whole)
         return self._whole(text, tree_from_sample(text, self.info, sample_end, tree))
 
     def _whole(self, text: str, tree: Tree) -> tuple[list[SizedSpan], Describe]:
@@ -268,7 +270,7 @@ class CodeSplitter(BudgetedSplitter):
         return spans
 
     def _windows(
-        self, text: str, first_end: int, first_tree: Tree
+        self, text: str, first_end: int, first_tree: list[Tree]
     ) -> tuple[list[SizedSpan], Describe] | None:
         """The chunks of a long text, a window of about :data:`WINDOW_CHARS` parsed and
         packed at a time, so that memory is bounded by a window's syntax tree (tree-sitter
@@ -276,24 +278,25 @@ class CodeSplitter(BudgetedSplitter):
         ``None`` where a window did not resume as the whole text packs (see below).
 
         Each window ends after a line that starts at the first column; the first is the
-        sample :func:`code_sample` parsed. All windows measure with one measurer of the
-        whole text (a tokenizer's estimates are those of the whole text). A window's chunks
-        are taken up to one that starts a top-level piece of the window (not one of its
-        last two, which the window's end may have cut, nor after a syntax error), where the
-        next window starts (:meth:`_resumption`). Where that chunk repeats nothing of the
-        one before, the whole text's packing starts it just as freshly. Where it starts with
-        the end of the one before (overlap), the next window must make it and the chunk
-        after it as this one did, and then goes on as the whole text's packing does (from
-        equal chunks, it plans the same); else ``None``. A window with no such chunk (a
-        definition longer than the window, statements all overlapped by a tokenizer's
-        count) is parsed again twice as long, and the rest of the text at once after two
-        such tries."""
+        sample :func:`code_sample` parsed, whose tree ``first_tree`` hands over (taken out
+        of it, so that it is freed with the first window). All windows measure with one
+        measurer of the whole text (a tokenizer's estimates are those of the whole text). A
+        window's chunks are taken up to one that starts a top-level piece of the window (not
+        one of its last two, which the window's end may have cut, nor after a syntax error),
+        where the next window starts (:meth:`_resumption`). Where that chunk repeats nothing
+        of the one before, the whole text's packing starts it just as freshly. Where it
+        starts with the end of the one before (overlap), the next window must make it and
+        the chunk after it as this one did, and then goes on as the whole text's packing
+        does (from equal chunks, it plans the same); else ``None``. A window with no such
+        chunk (a definition longer than the window, statements all overlapped by a
+        tokenizer's count) is parsed again twice as long, and the rest of the text at once
+        after two such tries."""
         whole = self.length.measurer(text)
         spans: list[SizedSpan] = []
         described: dict[Span, tuple[list[str], list[str]]] = {}
         least = max(WINDOW_CHARS, WINDOW_BUDGETS * self.chunk_size)
         start, end, size = 0, first_end, least
-        tree: Tree | None = first_tree
+        tree: Tree | None = first_tree.pop()  # (no reference left here once it is done with)
         scope: tuple[str, ...] = ()
         expected: list[SizedSpan] = []  # the chunks the window must start with
         shared: list[_NodePlace] = []  # the top-level nodes it must start with
