@@ -2425,7 +2425,7 @@ def test_dense_code_is_parsed_a_window_at_a_time(monkeypatch: pytest.MonkeyPatch
         budget = 512 if length else 2000
         splitter = CodeSplitter("python", budget, overlap, length=length)
         check_chunks(text, splitter.split(text), splitter)
-        assert len(parsed) > 4 and max(parsed) < 33_000  # 8K-12K, the last with a short rest
+        assert len(parsed) > 4 and max(parsed) < 33_000  # 8K-16K, the last with a short rest
     parsed.clear()
     real = sample("code.py") * 40
     CodeSplitter("python", 2000).split(real)
@@ -2455,8 +2455,8 @@ def test_the_samples_tree_is_freed_before_the_next_window_is_parsed(
     splitter = CodeSplitter("python", 2000, 200)
     check_chunks(text, splitter.split(text), splitter)
     assert len(references) >= 3
-    # held by ``first`` and getrefcount's own argument only
-    assert references == [2] * len(references)
+    # as after the split: held by ``first`` alone
+    assert references == [sys.getrefcount(first[0])] * len(references)
 
 
 def test_a_window_that_does_not_resume_as_the_whole_text_packs_is_packed_whole(

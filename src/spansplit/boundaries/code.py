@@ -774,7 +774,8 @@ LINE_DEPTH = 256
 def _may_be_header(unit: Unit) -> bool:
     """Whether ``unit`` may be a signature (see ``SyntaxLevel._is_header``), alone or
     joined with what follows it: not where its first node is a named one that no
-    definition owns (a statement: most units)."""
+    definition owns (a statement: most units), nor where it holds no nodes of its own (a
+    definition with the comments above it attached)."""
     items = unit.items
     return bool(items) and (items[0].owner is not None or not items[0].named)
 
