@@ -950,8 +950,7 @@ class SyntaxLevel:
                     ]
                 unit.children = self._units(items)
             for child in unit.children:
-                # (a unit of one line has no parts to look up: see _one_line)
-                if child.first != child.last or child.joined or child.attached:
+                if not _one_line(child):  # (a unit of one line has no parts to look up)
                     self._register(child)
         return unit.children
 
@@ -1169,7 +1168,6 @@ class SyntaxLevel:
         language = self.language
         comments, prefixes = language.comments, language.prefixes
         special, rows, closures = self._special_kinds, self.row_starts, self._closures
-        row_count, text_end = len(rows), len(self.text)
         for group in groups:
             lead = group[0].type
             if (
@@ -1184,8 +1182,7 @@ class SyntaxLevel:
                 # (most units: one statement or expression, as _unit makes it; a
                 # declaration that binds no function is one)
                 first, last = group[0].first, group[0].last
-                end = rows[last + 1] if last + 1 < row_count else text_end
-                unit = Unit(rows[first], end, first, last, lead, (), group)
+                unit = Unit(rows[first], self._row_end(last), first, last, lead, (), group)
             else:
                 unit = self._unit(group)
             if (lead in comments or lead in prefixes) and self._is_prefix(group):
