@@ -78,6 +78,10 @@ def gc_paused(function: Callable[_P, _R]) -> Callable[_P, _R]:
     return paused
 
 
+_MADE: SizedSpan = (0, 0, 0)
+"""What :func:`make_chunks` leaves in a list of spans in place of each span it has used."""
+
+
 def make_chunks(
     text: str,
     spans: Iterable[SizedSpan],
@@ -95,6 +99,8 @@ def make_chunks(
     ``metadata`` is one mapping per span, for structure-aware splitters, or a function of
     a span's start and end that makes it as its chunk is made (a chunk keeps a copy: made
     all first, the mappings were held twice, 18 times the text in chunks of 24 characters).
+    A list of ``spans`` is used up: each entry is dropped once its chunk is made (kept to
+    the end, the tuples took four times the text in chunks of 24 characters).
     """
     spans = spans if isinstance(spans, list) else list(spans)
     lines = LineIndex(text).spans_lines((start, end) for start, end, _ in spans)
@@ -104,26 +110,29 @@ def make_chunks(
     for position in range(1, len(spans)):
         if starts[position] == spans[position - 1][1]:
             starts[position] = spans[position - 1][1]
-    return [
-        Chunk(
-            text[start:end],
-            starts[position],
-            end,
-            first_index + position,
-            first,
-            last,
-            size,
-            kinds[position],
-            source,
-            position in oversized,
-            None
-            if metadata is None
-            else metadata(start, end)
-            if callable(metadata)
-            else metadata[position],
+    chunks: list[Chunk] = []
+    for position, ((start, end, size), (first, last)) in enumerate(zip(spans, lines)):
+        chunks.append(
+            Chunk(
+                text[start:end],
+                starts[position],
+                end,
+                first_index + position,
+                first,
+                last,
+                size,
+                kinds[position],
+                source,
+                position in oversized,
+                None
+                if metadata is None
+                else metadata(start, end)
+                if callable(metadata)
+                else metadata[position],
+            )
         )
-        for position, ((start, end, size), (first, last)) in enumerate(zip(spans, lines))
-    ]
+        spans[position] = _MADE  # (its tuple is freed as its chunk is made)
+    return chunks
 
 
 class Splitter(ABC):
