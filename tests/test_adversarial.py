@@ -60,6 +60,7 @@ HOSTILE = [
     " \u0600",  # a Prepend character last, after a space: no whitespace run ends the text
     "ab\n\u0600",
     "\u0301a b",  # a mark first: no whitespace run starts the text
+    "l\n\no\u0600 \x85t",  # a chunk ending at a sentence end before the space it holds
 ]
 
 SEPARATORS: list[tuple[list[str], bool]] = [
@@ -270,6 +271,11 @@ CLOSING_TEXTS = [
     "他说：「好。」然后走了！真的？是的，对。" * 3,
     "第一段没有标点的很长的一句话" * 3 + "。\n\n（注释）第二段！",
     "Well… he said (quietly). Then: “no!” And 『书名』、另一本。",
+    # no break opportunity before the closing marks after a space: cut by clusters, where a
+    # cut at the space put 」 first once trimmed (found by a review)
+    "ab 」”x",
+    "「ab 」”cd ef gh",
+    "I 」”x and so on 」”y",
 ]
 
 
@@ -331,7 +337,7 @@ def test_code_chunks_of_one_deep_line_take_linear_work(monkeypatch: pytest.Monke
     from spansplit.packing import pieces
 
     walked = counted(monkeypatch, SyntaxLevel, "_covers")
-    looked = counted(monkeypatch, pieces, "forbidden_at")
+    looked = counted(monkeypatch, pieces._TrimmedEdges, "forbid")
     work = []
     for size in (50_000, 200_000):
         walked[0] = looked[0] = 0

@@ -1215,6 +1215,11 @@ def test_page_numbers_and_a_bad_document_named_or_skipped(caplog: pytest.LogCapt
     ]
     assert "page_start" not in nodes[0].get_content(MetadataMode.EMBED)
     assert "skipped b.pdf" in caplog.text
+    # without a file name, by its source (as LangChain's names documents), else its id
+    sourced = Document(text="bad\x00text", metadata={"source": "c.txt"}, doc_id="c")
+    bare = Document(text="bad\x00text", doc_id="d")
+    assert lenient.get_nodes_from_documents([sourced, bare]) == []
+    assert "skipped c.txt" in caplog.text and "skipped d:" in caplog.text
 
 
 # -- settings changed after construction ------------------------------------------------

@@ -74,17 +74,24 @@ def trim_span(text: str, start: int, end: int) -> Span:
         ):
             first -= 1
         start = first
-    if end > start and text[end - 1].isspace():
-        last = before_whitespace(text, start, end)
-        if (
-            last > start
-            and text[last - 1] >= FIRST_PREPEND
-            and PREPEND.match(text, last - 1)
-            and not CONTROL_CHAR.match(text, last)
-        ):
-            last += 1
-        end = last
-    return start, end
+    return start, trimmed_end(text, start, end)
+
+
+def trimmed_end(text: str, start: int, end: int) -> int:
+    """The end of ``text[start:end]`` without trailing whitespace, but the space that a
+    Prepend character before it holds in its grapheme cluster (UAX #29 GB9b): the end
+    :func:`trim_span` gives, which never cuts a cluster."""
+    if end <= start or not text[end - 1].isspace():
+        return end
+    last = before_whitespace(text, start, end)
+    if (
+        last > start
+        and text[last - 1] >= FIRST_PREPEND
+        and PREPEND.match(text, last - 1)
+        and not CONTROL_CHAR.match(text, last)
+    ):
+        last += 1
+    return last
 
 
 @dataclass(frozen=True, slots=True, init=False)

@@ -118,14 +118,6 @@ _CLAUSE_END = regex.compile(
 )
 
 
-def forbidden_at(text: str, position: int) -> bool:
-    """Whether a cut right at ``position`` puts closing punctuation first or opening
-    punctuation last (spaces aside from neither)."""
-    return bool(CLOSING.match(text, position)) or (
-        position > 0 and OPENING.match(text, position - 1) is not None
-    )
-
-
 def forbidden_cuts(
     text: str, spans: Sequence[Span], punctuation: bool = True, trimmed: bool = False
 ) -> list[int]:

@@ -28,7 +28,14 @@ from ..boundaries.paragraphs import (
     looks_like_lead,
 )
 from ..boundaries.sentences import SentenceStarts
-from ..chunk import SizedSpan, Span, after_whitespace, before_whitespace, trim_span
+from ..chunk import (
+    SizedSpan,
+    Span,
+    after_whitespace,
+    before_whitespace,
+    trim_span,
+    trimmed_end,
+)
 from ..errors import InconsistentLengthError
 from ..sizing.base import CodePoints, LengthFunction, TextMeasurer, Utf8Bytes, Utf16Units
 from .pieces import Pieces, hard_cut
@@ -803,7 +810,7 @@ class _Packer:
                 for s in starts(text, piece_start + 1, piece_end)
                 if piece_start < s < piece_end and not _opens_with_closing(text, s, piece_end)
             ]
-            cuts = [before_whitespace(text, piece_start, s) for s in found]
+            cuts = [trimmed_end(text, piece_start, s) for s in found]
             # The latest cut that keeps the chunk within the budget.
             low = _fitting_count(cuts, lambda cut: measured(cut) <= budget)
             for index in range(low - 1, -1, -1):
@@ -870,10 +877,7 @@ class _Packer:
             inside = bisect_left(starts, piece_end)
             if first == inside or looks_like_code(self.text, piece_start, piece_end):
                 continue  # code is cut between its pieces, not at its "sentences"
-            ends = {
-                k: before_whitespace(self.text, piece_start, starts[k])
-                for k in range(first, inside)
-            }
+            ends = {k: trimmed_end(self.text, piece_start, starts[k]) for k in range(first, inside)}
             # The last sentence end in the piece that keeps the chunk within the budget.
             in_piece = [ends[k] for k in range(first, inside)]
             low = first + _fitting_count(in_piece, lambda end: count(start, end) <= budget)

@@ -17,7 +17,7 @@ import regex
 
 from ..boundaries.graphemes import cluster_ends, cuts_inside_clusters, first_cluster_end
 from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
-from ..boundaries.linebreaks import break_opportunities, forbidden_at, glue
+from ..boundaries.linebreaks import break_opportunities, glue, punctuation_forbids
 from ..boundaries.paragraphs import (
     STACKED_HEADINGS,
     fence_line,
@@ -25,7 +25,14 @@ from ..boundaries.paragraphs import (
     looks_like_heading,
     next_line,
 )
-from ..chunk import FIRST_PREPEND, SizedSpan, Span, before_whitespace, trim_span
+from ..chunk import (
+    FIRST_PREPEND,
+    SizedSpan,
+    Span,
+    after_whitespace,
+    before_whitespace,
+    trim_span,
+)
 from ..errors import ChunkTooLargeError
 from ..sizing.base import LengthFunction, TextMeasurer
 
@@ -486,6 +493,7 @@ def _cut(
     # A CRLF pair counts as one in the even share, as an LF does: the same lines with
     # other line endings are cut at the same places (a cut never falls inside a pair).
     pairs = text.count("\r\n", start, end) if parts else 0
+    edges = _TrimmedEdges(text, end)
     while pos < end:
         cut, size = _longest_fitting_prefix(text, pos, end, budget, length)
         if cut == pos:
@@ -505,7 +513,7 @@ def _cut(
             # The opportunities in (pos, cut]: break_opportunities reads the text around
             # its region, so a window gives the positions the whole piece would.
             found = break_opportunities(text, pos, cut + 1) if opportunities else []
-            chosen = _best_cut(found, text, pos, cut, target, inner, skip_blank)
+            chosen = _best_cut(found, text, pos, cut, target, inner, skip_blank, edges)
             if chosen != cut:
                 cut, size = chosen, length.count(text[pos:chosen])
         if pairs:
@@ -536,7 +544,8 @@ def _best_cut(
     longest: int,
     target: float,
     inner: bool,
-    trimmed: bool = False,
+    trimmed: bool,
+    edges: _TrimmedEdges,
 ) -> int:
     """Where a part from ``pos`` that fits up to ``longest`` ends: among the opportunities
     in the later half of ``(pos, longest]`` (a CRLF pair counting as one; in all of it
@@ -546,7 +555,9 @@ def _best_cut(
     short of ``longest`` (even parts), for ``trimmed`` parts the start of a run of spaces
     that reaches past it (:func:`_spaces_reached`), or with ``inner``, the place after a
     hyphen, a dash or a slash nearest to ``target`` (:func:`_inner_breaks`), or the
-    grapheme-cluster boundary nearest to it."""
+    grapheme-cluster boundary nearest to it; where a part as long as fits would put closing
+    punctuation first or opening punctuation last, the latest boundary before that does not
+    (:func:`_latest_allowed`)."""
     scale = _unit_scale(text, pos, longest)
     half = (scale(longest) if scale else longest - pos) // 2
     low = bisect_right(opportunities, _after_units(text, pos, half) if scale else pos + half)
@@ -569,12 +580,56 @@ def _best_cut(
         return _nearest(
             bounds,
             target,
-            lambda b: b == longest or not forbidden_at(text, b),
+            lambda b: b == longest or not edges.forbid(pos, b),
             scale,
         )
+    elif edges.forbid(pos, longest):
+        return _latest_allowed(text, pos, longest, edges)
     else:
         return longest
     return _nearest(candidates, target, lambda _: True, scale)
+
+
+def _latest_allowed(text: str, pos: int, longest: int, edges: _TrimmedEdges) -> int:
+    """The latest grapheme-cluster boundary in the :data:`CUTS_TRIED_BACK` code points before
+    ``longest`` where a part from ``pos`` may end (see :class:`_TrimmedEdges`); ``longest``
+    where there is none (a longer run of closing marks is cut anyway)."""
+    candidates = range(max(pos + 1, longest - CUTS_TRIED_BACK), longest)
+    inside = set(cuts_inside_clusters(text, candidates))
+    for cut in reversed(candidates):
+        if cut not in inside and not edges.forbid(pos, cut):
+            return cut
+    return longest
+
+
+CUTS_TRIED_BACK = 16
+"""How far back from the end of a part as long as fits :func:`_latest_allowed` looks."""
+
+
+class _TrimmedEdges:
+    """Whether a cut inside a piece that ends at ``end`` puts closing punctuation first or
+    opening punctuation last once the whitespace around it is trimmed (as :func:`glue`
+    reads pieces: ``"ab"`` and ``" 」x"`` cannot part). The run of whitespace around the
+    last cut asked about is kept, so that the cuts inside a long run read it once."""
+
+    __slots__ = ("end", "run", "text")
+
+    def __init__(self, text: str, end: int) -> None:
+        self.text, self.end = text, end
+        self.run = (-1, -1, -1)  # a part's start, and the whitespace around a cut in it
+
+    def forbid(self, pos: int, cut: int) -> bool:
+        """Whether the part from ``pos`` may not end at ``cut``."""
+        text = self.text
+        start, last, first = self.run
+        if not (start == pos and last <= cut <= first):
+            last, first = cut, cut
+            if cut > pos and text[cut - 1].isspace():
+                last = before_whitespace(text, pos, cut)
+            if cut < self.end and text[cut].isspace():
+                first = after_whitespace(text, cut, self.end)
+            self.run = (pos, last, first)
+        return punctuation_forbids(text, last, first, pos, self.end)
 
 
 def _spaces_reached(text: str, pos: int, longest: int) -> list[int]:
@@ -589,7 +644,7 @@ def _spaces_reached(text: str, pos: int, longest: int) -> list[int]:
     run_start = longest
     while run_start > pos and text[run_start - 1] in " \t":
         run_start -= 1
-    if run_start <= pos or run_start == run_end or forbidden_at(text, run_end):
+    if run_start <= pos or run_start == run_end or punctuation_forbids(text, run_start, run_end):
         return []
     if cuts_inside_clusters(text, [run_start]):  # (a prepended mark holds the space after it)
         return []

@@ -332,7 +332,9 @@ class SpanNodeParser(TextSplitter):
             try:
                 parsed.extend(self._nodes_from(node))
             except (InvalidInputError, ChunkTooLargeError) as error:  # the text, not settings
-                name = str(node.metadata.get("file_name") or node.ref_doc_id or node.node_id)
+                metadata = node.metadata
+                name = metadata.get("file_name") or metadata.get("source")
+                name = str(name or node.ref_doc_id or node.node_id)
                 failure = DocumentError(node.node_id, error, name)
                 if self.on_error == "raise":
                     raise failure from error
