@@ -1512,6 +1512,8 @@ class SyntaxLevel:
                     return self._in_line(inner, start, end)  # (minified: a line of them)
                 self._push_sole_definition(inner)
                 path, kinds = descent.result()
+                if inner.joined is not None and descent.units[-1] is inner:
+                    kinds = self._joined_kinds(inner) or kinds
                 if not inner.name and _one_line(inner) and len(inner.items) == 1:
                     # One node that holds a definition of the whole line (a class body of
                     # one method on one line, ``def m(self): return 1``): named by it.
@@ -1671,6 +1673,19 @@ class SyntaxLevel:
         low = self._byte(line.byte, row_start, start)
         high = self._byte(low, start, end)
         return line, low, high, bisect_right(line.item_starts, low) - 1
+
+    def _joined_kinds(self, unit: Unit) -> list[str]:
+        """The kinds of the units ``unit`` was joined from (a signature and the statements
+        after it), in order and without repeats, but comments and prefixes (decorators):
+        a chunk that holds a signature and its first statement holds both kinds of node."""
+        language, kinds, parts = self.language, [], [unit]
+        while parts:
+            part = parts.pop()
+            if part.joined is not None:
+                parts += reversed(part.joined)
+            elif part.kind and part.kind not in language.comments | language.prefixes:
+                kinds.append(part.kind)
+        return list(dict.fromkeys(kinds))
 
     def _partly_held_kind(self, unit: Unit, start: int, end: int) -> list[str] | None:
         """For ``[start, end)`` of the one-line ``unit`` of one node that holds only part of
@@ -1839,14 +1854,16 @@ class _Descent:
 
 def _shared_scope(names: list[tuple[str, ...]]) -> tuple[str, ...]:
     """The scope that every one of several definitions' names lies in (``("P", "f")`` and
-    ``("P", "g")``: ``("P",)``; with the type ``("P",)`` too, the same); none where one of
-    them is not a definition."""
+    ``("P", "g")``: ``("P",)``; with the type ``("P",)`` too, the same; ``("P", "f")`` twice,
+    an overload: ``("P",)`` too); none where one of them is not a definition."""
     if len(names) < 2 or not all(names):
         return ()
     shortest = min(len(name) for name in names)
     shared = 0
     while shared < shortest and len({name[shared] for name in names}) == 1:
         shared += 1
+    if all(len(name) == shared for name in names):
+        shared -= 1  # two definitions of one name (overloads, a getter and its setter)
     return names[0][:shared]
 
 
