@@ -305,6 +305,35 @@ def test_closing_punctuation_never_starts_a_chunk(text: str, length: str | None)
     assert [c.text for c in chunks] == ["字字字字字字", "字字字字。下一句。"]
 
 
+def test_a_sentence_end_after_an_opening_bracket_ends_no_chunk() -> None:
+    """UAX #29 reads 「 as closing and ends the sentence after "。「 "; a chunk that packing
+    ended there for its overlap ended with the bracket (found by a review)."""
+    text = "一二三\n\n四五六七八九十一二三。「 OpenAI"
+    for splitter in (
+        RecursiveSplitter(20, 6),
+        spansplit.SentenceSplitter(20, 6),
+        spansplit.ParagraphSplitter(20, 6),
+        RecursiveSplitter.from_preset("cjk", 20, chunk_overlap=6),
+    ):
+        chunks = splitter.split(text)
+        check_chunks(text, chunks, 20, overlap=6)
+        assert not any(c.text.rstrip().endswith("「") for c in chunks), splitter
+
+
+def test_the_last_chunk_starts_at_the_sentence_its_left_out_neighbour_started() -> None:
+    """A chunk left out as its neighbours hold its text (a sentence and the last line after
+    it): the last chunk, whose overlap had to start after that chunk's start, a character
+    into its sentence, starts at the sentence (found by a review on trpl-zh-cn)."""
+    text = (
+        "是否可能为负数。换句话说，这个数字是需要带符号像我们在纸上写数字：当符号有意义时，数字前面"
+        "会带上加号或减号；但如果可以安全地假定它是正数，通常就不会写加号。有符号数使用[二进制补码"
+        "（two’s complement）][twos-complement]表示。\n每"
+    )
+    chunks = RecursiveSplitter(128, 78).split(text)
+    check_chunks(text, chunks, 128, overlap=78)
+    assert [c.start for c in chunks] == [0, text.index("有符号数")]
+
+
 def base64_line(size: int) -> str:
     """One line without spaces (minified code, base64): Python parses it as one deeply
     nested expression."""

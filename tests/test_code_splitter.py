@@ -1252,7 +1252,8 @@ def test_a_chunk_of_a_signature_and_its_first_statement_holds_both_kinds() -> No
     """A signature joined with its first statement, held whole by a chunk, gives the kinds
     of both (it gave the definition's alone, though the same chunk cut shorter gave both)."""
     needs_grammar("python")
-    text = "def f(a):\n    if a:\n        return 1\n    x = a * 2\n    y = x * 3\n    return x + y\n"
+    text = "def f(a):\n    if a:\n        return 1\n"
+    text += "    x = a * 2\n    y = x * 3\n    return x + y\n"
     first = CodeSplitter("python", 50).split(text)[0]
     assert first.text == "def f(a):\n    if a:\n        return 1\n"
     assert first.metadata["node_kinds"] == ["function_definition", "if_statement"]

@@ -185,6 +185,14 @@ def punctuation_forbids(
     ASCII counts: hard-wrapped CJK and typographic quotes still hold together, while code
     keeps its lines (``{`` ending one, ``}`` or ``.method()`` starting the next)."""
     high = len(text) if high is None else high
+    before, after = text[last - 1 : last] if last > low else "", text[first : first + 1]
+    if (
+        before.isascii()
+        and after.isascii()
+        and before not in _ASCII_OPENING
+        and (first >= high or after not in _ASCII_CLOSING)
+    ):
+        return False  # (most cuts: ASCII on both sides, read without a pattern)
     opening = last > low and OPENING.match(text, last - 1) is not None
     closing = first < high and CLOSING.match(text, first) is not None
     if not (opening or closing):
@@ -193,6 +201,11 @@ def punctuation_forbids(
         return True
     return (opening and not text[last - 1].isascii()) or (closing and not text[first].isascii())
 
+
+_ASCII_OPENING = frozenset(c for c in map(chr, range(128)) if OPENING.match(c))
+_ASCII_CLOSING = frozenset(c for c in map(chr, range(128)) if CLOSING.match(c))
+"""The ASCII characters :data:`OPENING` and :data:`CLOSING` match (alone: no ASCII quotation
+mark opens or closes by its context)."""
 
 _EDGE_REACH = 8
 """How far past a piece's edge :func:`forbidden_cuts` looks for its first (last) character

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import accumulate, pairwise
+from typing import Protocol
 
 from ..boundaries.blocks import fenced_blocks
 from ..boundaries.levels import (
@@ -260,9 +261,15 @@ _BLANK_LINE = re.compile(r"(?:\r\n|\r(?!\n)|\n)[^\S\r\n]*(?:\r\n|\r|\n)")
 one line ending, never a CR and an LF, as in
 :func:`~spansplit.boundaries.separators.line_endings`)."""
 
-Reach = Callable[[SizedSpan, SizedSpan], "SizedSpan | None"]
-"""The chunk ``after`` (second) with an overlap reaching back into ``before`` (first), where
-one fits; ``None`` where none does (see :func:`_overlap_reach`)."""
+
+class Reach(Protocol):
+    """The chunk ``after`` with an overlap reaching back into ``before``, where one fits;
+    ``None`` where none does (see :func:`_overlap_reach`). With ``sentence``, from a
+    sentence start only, and none where ``after`` starts a sentence already."""
+
+    def __call__(
+        self, before: SizedSpan, after: SizedSpan, *, sentence: bool = False
+    ) -> SizedSpan | None: ...
 
 
 def without_repeated(
@@ -285,7 +292,10 @@ def without_repeated(
     ``strip_whitespace``, trimmed). Where its neighbours would only meet inside a
     paragraph, ``reach`` gives the next chunk an overlap from the one before, where one
     fits, so that they share text as overlapping chunks do (a chunk that starts a
-    paragraph, a chapter's title, starts there). The chunk before is the last one kept, so
+    paragraph, a chapter's title, starts there); where the next chunk's overlap had to start
+    after the start of the chunk that goes, and inside a sentence, ``reach`` gives it one
+    from a sentence start instead where one fits (the sentence that chunk started, not a
+    word into it). The chunk before is the last one kept, so
     a run of such chunks goes as far as the chunks kept either side of it still meet. A
     chunk whose new text ends with a heading line and lies in the next chunk goes whatever
     its size: it would end with that heading (and overlap across a heading repeats text of
@@ -329,6 +339,13 @@ def without_repeated(
             starts_paragraph = _BLANK_LINE.search(text, before[1], following) is not None
             if reach is not None and following >= before[1] and not starts_paragraph:
                 chunks[index + 1] = reach(before, after) or after
+            elif reach is not None and before[0] < chunk[0] < following < before[1]:
+                # The next one's overlap had to start after this one's start (a word into
+                # the sentence this one starts): chosen again from the chunk before, it may
+                # start earlier, where that fits.
+                found = reach(before, after, sentence=True)
+                if found is not None and found[0] < following:
+                    chunks[index + 1] = found
             continue
         kept.append(chunk)
     kept.append(chunks[-1])
@@ -404,7 +421,7 @@ def _overlap_reach(
     )
     fences = structure.overlap_fences
 
-    def reach(before: SizedSpan, after: SizedSpan) -> SizedSpan | None:
+    def reach(before: SizedSpan, after: SizedSpan, *, sentence: bool = False) -> SizedSpan | None:
         floor = before[0]
         fence = bisect_right(fences, after[0]) - 1
         if fence >= 0:
@@ -415,7 +432,9 @@ def _overlap_reach(
         # A chunk that starts a sentence takes a sentence as overlap or none (it reads well
         # as it is); one that starts inside a sentence, a clause or words as well.
         starts_sentence = bool(search.sentence_starts(after[0], after[0] + 1))
-        find = search.at_sentence if starts_sentence else search.ranked
+        if sentence and starts_sentence:
+            return None
+        find = search.at_sentence if starts_sentence or sentence else search.ranked
         start, _ = find(floor, before[1], room)
         if start is None or not holds_content(text, start, before[1]):
             return None
