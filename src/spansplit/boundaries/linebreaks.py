@@ -159,7 +159,7 @@ def forbidden_cuts(
         suspects.update(m.start() for m in _EDGE_LAST.finditer(lasts))
         for index in sorted(suspects):
             (a, b), (c, d) = spans[index], spans[index + 1]
-            if _punctuation_joins(text, a, b, c, d):
+            if punctuation_joins(text, a, b, c, d):
                 found.add(index + 1)
     return sorted(found)
 
@@ -168,7 +168,7 @@ _LINE_ENDING = re.compile(r"[\n\r\v\f\x85\u2028\u2029]")
 """A character that ends a line (UAX #14 classes BK, CR, LF and NL)."""
 
 
-def _punctuation_joins(text: str, a: int, b: int, c: int, d: int) -> bool:
+def punctuation_joins(text: str, a: int, b: int, c: int, d: int) -> bool:
     """Whether the cut between pieces ``[a, b)`` and ``[c, d)`` is one the punctuation
     rules forbid (:func:`punctuation_forbids`, spaces at the pieces' edges aside)."""
     return punctuation_forbids(

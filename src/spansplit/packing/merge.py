@@ -19,7 +19,7 @@ import regex
 
 from ..boundaries.graphemes import cuts_inside_clusters
 from ..boundaries.levels import LeadTest, Level, StartsLevel
-from ..boundaries.linebreaks import CLOSING, glue, punctuation_forbids
+from ..boundaries.linebreaks import CLOSING, glue, punctuation_joins
 from ..boundaries.paragraphs import (
     STACKED_HEADINGS,
     inside_heading,
@@ -179,14 +179,6 @@ def _opens_with_closing(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` starts with closing punctuation once trimmed."""
     start = after_whitespace(text, start, end)
     return start < end and CLOSING.match(text, start) is not None
-
-
-def _parts_at(text: str, position: int, low: int, high: int) -> bool:
-    """Whether a chunk in ``text[low:high]`` may end before ``position`` and the next start
-    there: no closing punctuation first nor opening punctuation last once trimmed (a
-    sentence end after ``。「 `` is none, where UAX #29 reads the bracket as closing)."""
-    last, first = before_whitespace(text, low, position), after_whitespace(text, position, high)
-    return not punctuation_forbids(text, last, first, low, high)
 
 
 _UNIT_PER_CODE_POINT = (CodePoints, Utf8Bytes, Utf16Units)
@@ -816,7 +808,8 @@ class _Packer:
             found = [
                 s
                 for s in starts(text, piece_start + 1, piece_end)
-                if piece_start < s < piece_end and _parts_at(text, s, piece_start, piece_end)
+                if piece_start < s < piece_end
+                and not punctuation_joins(text, piece_start, s, s, piece_end)
             ]
             cuts = [trimmed_end(text, piece_start, s) for s in found]
             # The latest cut that keeps the chunk within the budget.
@@ -893,8 +886,8 @@ class _Packer:
                 end = ends[k]
                 if end <= least or (last == plan.last and too_short(end)):
                     break
-                if not _parts_at(self.text, starts[k], piece_start, piece_end):
-                    continue
+                if punctuation_joins(self.text, piece_start, starts[k], starts[k], piece_end):
+                    continue  # (UAX #29 ends a sentence after "。「 ", reading 「 as closing)
                 overlap, overlap_size = overlap_for(k - 1, end)
                 if overlap is None:
                     continue

@@ -609,14 +609,16 @@ CUTS_TRIED_BACK = 16
 class _TrimmedEdges:
     """Whether a cut inside a piece that ends at ``end`` puts closing punctuation first or
     opening punctuation last once the whitespace around it is trimmed (as :func:`glue`
-    reads pieces: ``"ab"`` and ``" 」x"`` cannot part). The run of whitespace around the
-    last cut asked about is kept, so that the cuts inside a long run read it once."""
+    reads pieces: ``"ab"`` and ``" 」x"`` cannot part). The whitespace around the last cut
+    asked about is kept (in the part, and ahead of it), so that the cuts of a long run of
+    it (tabs, no-break spaces, which no separator splits) read it once, not once a part."""
 
-    __slots__ = ("end", "run", "text")
+    __slots__ = ("ahead", "end", "run", "text")
 
     def __init__(self, text: str, end: int) -> None:
         self.text, self.end = text, end
         self.run = (-1, -1, -1)  # a part's start, and the whitespace around a cut in it
+        self.ahead = (-1, -1)  # whitespace, and where it ends (any part)
 
     def forbid(self, pos: int, cut: int) -> bool:
         """Whether the part from ``pos`` may not end at ``cut``."""
@@ -627,7 +629,10 @@ class _TrimmedEdges:
             if cut > pos and text[cut - 1].isspace():
                 last = before_whitespace(text, pos, cut)
             if cut < self.end and text[cut].isspace():
-                first = after_whitespace(text, cut, self.end)
+                low, first = self.ahead
+                if not low <= cut <= first:
+                    first = after_whitespace(text, cut, self.end)
+                    self.ahead = (cut, first)
             self.run = (pos, last, first)
         return punctuation_forbids(text, last, first, pos, self.end)
 
