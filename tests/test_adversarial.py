@@ -27,6 +27,7 @@ import spansplit
 from spansplit import ChunkTooLargeError, RecursiveSplitter
 from spansplit.boundaries.blocks import block_layout, fenced_blocks
 from spansplit.boundaries.graphemes import CLUSTER
+from spansplit.boundaries.markdown import MarkdownLayout
 from spansplit.boundaries.paragraphs import paragraph_spans
 from spansplit.boundaries.words import word_spans
 from spansplit.chunk import trim_span
@@ -413,9 +414,11 @@ BLANK_FLOODS = ["\n" * 300_000, "\r\n" * 150_000, " \t\n" * 100_000, "x" + "\n" 
 def test_blank_floods_take_little_memory(text: str) -> None:
     """Blank lines are no pieces: the paragraph patterns kept state for every blank line
     of a run (0.9 GB for five million), and the sentence level made a piece of each; the
-    Markdown layout's line starts took 8 bytes a line, and a list of the lines 8 more."""
+    Markdown layout's line starts took 8 bytes a line, and a list of the lines 8 more,
+    then an array of them 4 bytes a line (6 times the text): now none is made."""
     limit = 8 * sys.getsizeof(text)
     spansplit.MarkdownSplitter(100).split("a\n" * 5000)  # imports (numpy's too) made first
+    assert peak_memory(lambda: MarkdownLayout(text)) < sys.getsizeof(text) // 2
     assert peak_memory(lambda: paragraph_spans(text)) < limit
     assert peak_memory(lambda: spansplit.split_paragraphs(text, 100)) < limit
     assert peak_memory(lambda: spansplit.MarkdownSplitter(100).split(text)) < limit

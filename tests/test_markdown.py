@@ -18,7 +18,13 @@ from conftest import ROOT, corpus_path, sample
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markdown_judge import Verdict, judge
-from support import check_chunks, corpus_cases, memory_beyond_result, toy_tokens
+from support import (
+    check_chunks,
+    corpus_cases,
+    line_ending_ends,
+    memory_beyond_result,
+    toy_tokens,
+)
 
 from spansplit import (
     Chunk,
@@ -391,11 +397,15 @@ def _blocks_both_ways(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
 
 
 def assert_blocks_nest(text: str) -> None:
-    """Every block lies within the block holding it, and the blocks one holds follow one
-    another without overlapping (each placed on whole lines)."""
-    tree = MarkdownLayout(text).tree
+    """Every block lies on whole lines within the block holding it, and the blocks one holds
+    follow one another without overlapping."""
+    layout = MarkdownLayout(text)
+    tree, body_start = layout.tree, layout.body_start
     starts, ends = tree.starts, tree.ends
+    boundaries = {0, body_start, len(text), *line_ending_ends(text)}
     for block in range(len(tree.kinds)):
+        assert starts[block] in boundaries and ends[block] in boundaries, block
+        assert body_start <= starts[block], block
         parent = tree.parents[block]
         assert starts[parent] <= starts[block] <= ends[block] <= ends[parent], block
         kids = list(tree.children(block))

@@ -371,19 +371,12 @@ class MarkdownLayout:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        # 4 bytes a line (a list takes 36: 36 MB for a megabyte of blank lines), kept only
-        # while the text is parsed: a code block's lines are found by scanning it
-        line_starts = line_ending_ends(text)
-        if line_starts and line_starts[-1] == len(text):
-            line_starts.pop()  # the end of the text is not a line start
-        line_starts.insert(0, 0)
         self.lines = LineWalker(text)
         base = 1 if text.startswith("\ufeff") else 0
         matter = FRONT_MATTER.match(text, base)
         self.front_matter: Span | None = (base, matter.end()) if matter else None
         self.body_start = matter.end() if matter else base
-        self.tree, heading_blocks = _parse(text, self.body_start, line_starts)
-        del line_starts
+        self.tree, heading_blocks = _parse(text, self.body_start)
         self.root = Block(self.tree, 0)
         tree = self.tree
         self.headings = Sections(tree, len(text))
@@ -954,12 +947,9 @@ def _parser() -> Any:
     )
 
 
-def _parse(
-    text: str, start: int, line_starts: array[int], inside_blocks: bool = True
-) -> tuple[BlockTree, array[int]]:
+def _parse(text: str, start: int, inside_blocks: bool = True) -> tuple[BlockTree, array[int]]:
     """The document ``text[start:]`` as a tree of blocks (pulldown-cmark), each block's
-    span widened to whole lines of ``text`` (whose line starts are ``line_starts``), and
-    the indices of its headings in order.
+    span widened to whole lines of ``text``, and the indices of its headings in order.
 
     A long document is parsed about :data:`STRETCH_CHARS` code points at a time (the
     parser holds every event of what it is given, 32 bytes each): each stretch keeps its
@@ -1076,11 +1066,11 @@ def _parse(
             lists_cut.setdefault(going_on[-1], []).append(inside.first_dropped)
         size = STRETCH_CHARS
     if lists_cut and not _lists_agree(tree, lists_cut):
-        return _parse(text, start, line_starts, inside_blocks=False)
+        return _parse(text, start, inside_blocks=False)
     if reading.linked and len(stretches) > 1:
         _relink(reading, body, stretches)
     tree.afters[0] = len(tree.kinds)
-    _to_whole_lines(tree, body, start, line_starts, len(text))
+    _to_whole_lines(tree, body, start)
     return tree, reading.headings
 
 
@@ -1410,48 +1400,43 @@ def _before_line_markers(data: bytes, end: int) -> int:
     return line if line < end and not data[line:end].strip(b" \t>") else end
 
 
-def _to_whole_lines(
-    tree: BlockTree, body: str, base: int, line_starts: array[int], size: int
-) -> None:
+def _to_whole_lines(tree: BlockTree, body: str, base: int) -> None:
     """Turn every block's UTF-8 byte range in ``body`` (which starts at code point
     ``base`` of the text) into whole lines of the text, in code points (the document's
     span is the text's already).
 
     The lines of ``body`` (lone CRs made LF) are the text's lines from ``base`` on, so a
-    byte offset is placed by the line it falls in: where ``body`` is ASCII, the text's
-    line that holds code point ``base + offset``; else the line found among the lines'
-    byte starts."""
+    byte offset is placed by the body's line it falls in: where ``body`` is ASCII, found
+    around the offset itself (no array of every line: 4 bytes a line were 4 times a
+    megabyte of blank lines); else among the lines' byte starts."""
     count = len(tree.kinds)
     if count == 1:
         return
-    data = body.encode("utf-8")
     np = optional_numpy() if count > VECTOR_MIN_BLOCKS else None
-    if len(data) == len(body):
+    if body.isascii():
         if np is not None:
-            _whole_lines_vectorised(np, tree, None, base, line_starts, size)
+            _ascii_whole_lines_vectorised(np, tree, body, base)
         else:
-            _ascii_to_whole_lines(tree, body, base, line_starts, size)
+            _ascii_to_whole_lines(tree, body, base)
         return
-    following = bisect_right(line_starts, base)  # the text's first line start after base
-    body_line_count = len(line_starts) - following + 1  # the end of the text is no start
+    data = body.encode("utf-8")
+    line_starts = _body_line_starts(body, base)
     if np is not None:
         # every line of the body ends in LF (a lone CR was made LF)
         after_newlines = np.flatnonzero(np.frombuffer(data, np.uint8) == ord("\n")) + 1
-        body_lines = np.append(0, after_newlines)[:body_line_count].astype(tree.starts.typecode)
-        _whole_lines_vectorised(np, tree, body_lines, base, line_starts, size)
+        body_lines = np.append(0, after_newlines)[: len(line_starts)].astype(tree.starts.typecode)
+        _whole_lines_vectorised(np, tree, body_lines, base, line_starts, base + len(body))
         return
     # bytes.splitlines breaks at LF, CRLF and CR only, as CommonMark does
     byte_starts = array("q", accumulate(map(len, data.splitlines(keepends=True)), initial=0))
     del data
-    if len(byte_starts) > body_line_count:
+    if len(byte_starts) > len(line_starts):
         byte_starts.pop()  # the end of the text is not a line start
+    size = base + len(body)
 
     def line(index: int) -> int:
         """The code point where line ``index`` of ``body`` starts (``size``: none)."""
-        if index == 0:
-            return base
-        at = following + index - 1
-        return line_starts[at] if at < len(line_starts) else size
+        return line_starts[index] if index < len(line_starts) else size
 
     # Most offsets are line starts themselves (nine in ten in documentation): found by a
     # look-up where blocks are many for the lines, the others by binary search.
@@ -1467,6 +1452,16 @@ def _to_whole_lines(
         ends[block] = line(bisect_left(byte_starts, ends[block]) if found is None else found)
 
 
+def _body_line_starts(body: str, base: int) -> array[int]:
+    """Where each line of ``body`` starts, as code points of the text (``body`` starts at
+    ``base``; the end of the text is not a line start)."""
+    ends = line_ending_ends(body)  # (a lone CR was made LF)
+    if ends and ends[-1] == len(body):
+        ends.pop()
+    ends.insert(0, 0)
+    return array(ends.typecode, (base + end for end in ends)) if base else ends
+
+
 def _whole_lines_vectorised(
     np: ModuleType,
     tree: BlockTree,
@@ -1477,14 +1472,13 @@ def _whole_lines_vectorised(
 ) -> None:
     """:func:`_to_whole_lines` by numpy, a batch of blocks at a time: each offset is placed
     among the body's line starts in bytes (``body_lines``, an ascending integer array
-    starting at 0; ``None`` where the body is ASCII, its offsets then being the text's code
-    points less ``base``). The batches keep numpy's arrays small beside the tree."""
+    starting at 0), whose code points in the text are ``line_starts``. The batches keep
+    numpy's arrays small beside the tree."""
     lines = np.frombuffer(line_starts, dtype=line_starts.typecode)
     last_line = len(lines) - 1
-    shift = bisect_right(line_starts, base) - 1  # body line k: text line k + shift
 
     def line_start(index: Any) -> Any:
-        """Where each line ``index`` of the text starts; the text's end past the last."""
+        """Where each line ``index`` of the body starts; the text's end past the last."""
         return np.where(index <= last_line, lines[np.minimum(index, last_line)], size)
 
     all_starts = np.frombuffer(tree.starts, dtype=tree.starts.typecode)
@@ -1492,44 +1486,87 @@ def _whole_lines_vectorised(
     for first in range(1, len(all_starts), _VECTOR_BATCH):
         batch = slice(first, first + _VECTOR_BATCH)
         # Searched for in the type of what they are searched in (else numpy converts that)
-        starts, ends = all_starts[batch], all_ends[batch]
-        if body_lines is None:  # the text's own lines, at code point base + offset
-            starts = (starts + base).astype(lines.dtype)
-            ends = (ends + base).astype(lines.dtype)
-            starts = np.maximum(lines[lines.searchsorted(starts, side="right") - 1], base)
-            ends = np.where(ends > base, line_start(lines.searchsorted(ends)), base)
+        starts = body_lines.searchsorted(all_starts[batch], side="right") - 1
+        ends = body_lines.searchsorted(all_ends[batch])
+        all_starts[batch] = np.where(starts > 0, line_start(starts), base)
+        all_ends[batch] = np.where(ends > 0, line_start(ends), base)
+
+
+class _AsciiLines:
+    """The line around an offset of an ASCII body whose lines all end in LF, read from the
+    body itself; offsets mostly come in order, and a line read once is not read again (a
+    megabyte-long line holding many blocks is read once, not once a block)."""
+
+    __slots__ = ("_after", "_asked", "_body", "_last", "_line", "_read_to")
+
+    def __init__(self, body: str) -> None:
+        self._body = body
+        self._last = len(body) - 1  # (the end of the body is not a line start)
+        self._line = self._read_to = 0  # every offset in [_line, _read_to] is on line _line
+        self._asked, self._after = 0, -1  # no LF in [_asked, _after); -1: nothing asked yet
+
+    def start(self, position: int) -> int:
+        """Where the line holding ``position`` starts (at the body's end: the last line)."""
+        position = min(position, self._last)
+        if position < self._line:
+            self._line = self._body.rfind("\n", 0, position) + 1
+        elif position > self._read_to:
+            found = self._body.rfind("\n", self._read_to, position)
+            if found >= 0:
+                self._line = found + 1
         else:
-            starts = body_lines.searchsorted(starts, side="right") - 1
-            ends = body_lines.searchsorted(ends)
-            starts = np.where(starts > 0, line_start(starts + shift), base)
-            ends = np.where(ends > 0, line_start(ends + shift), base)
-        all_starts[batch] = starts
-        all_ends[batch] = ends
+            return self._line
+        self._read_to = position
+        return self._line
+
+    def next_start(self, position: int) -> int:
+        """The first line start at or after ``position`` (the body's length where none)."""
+        if position <= 0:
+            return 0
+        if not self._asked <= position - 1 <= self._after:
+            found = self._body.find("\n", position - 1)
+            self._asked, self._after = position - 1, found if found >= 0 else self._last + 1
+        return min(self._after + 1, self._last + 1)
 
 
-def _ascii_to_whole_lines(
-    tree: BlockTree, body: str, base: int, line_starts: Sequence[int], size: int
-) -> None:
+def _ascii_to_whole_lines(tree: BlockTree, body: str, base: int) -> None:
     """:func:`_to_whole_lines` where a byte offset of ``body`` is code point ``base +
-    offset`` of the text: an offset at a line start (most are) is kept as it is, without
-    a search."""
-    text_end = base + len(body)
+    offset`` of the text, one block at a time."""
+    lines = _AsciiLines(body)
     starts, ends = tree.starts, tree.ends
-
-    def at_line_start(position: int) -> bool:
-        # body's lines are the text's, each ending in LF (a lone CR made LF, CRLF kept)
-        return body[position - base - 1] == "\n"
-
     for block in range(1, len(starts)):
-        position = starts[block] + base
-        if position > base and not (position < text_end and at_line_start(position)):
-            position = max(base, line_starts[bisect_right(line_starts, position) - 1])
-        starts[block] = position
-        position = ends[block] + base
-        if position > base and not (position < text_end and at_line_start(position)):
-            found = bisect_left(line_starts, position)
-            position = line_starts[found] if found < len(line_starts) else size
-        ends[block] = position
+        starts[block] = base + lines.start(starts[block])
+        ends[block] = base + lines.next_start(ends[block])
+
+
+def _ascii_whole_lines_vectorised(np: ModuleType, tree: BlockTree, body: str, base: int) -> None:
+    """:func:`_ascii_to_whole_lines` by numpy, a batch of blocks at a time: the lines are
+    found in the stretch of the body from the batch's first start to the end of the line
+    of its last; an end past that stretch (a container's) is placed one at a time."""
+    lines = _AsciiLines(body)
+    size = len(body)
+    all_starts = np.frombuffer(tree.starts, dtype=tree.starts.typecode)
+    all_ends = np.frombuffer(tree.ends, dtype=tree.ends.typecode)
+    for first in range(1, len(all_starts), _VECTOR_BATCH):
+        batch = slice(first, first + _VECTOR_BATCH)
+        starts, ends = all_starts[batch].astype(np.int64), all_ends[batch].astype(np.int64)
+        low = lines.start(int(starts.min()))
+        high = lines.next_start(int(starts.max()) + 1)
+        found = line_ending_ends(body[low:high])
+        line_starts = np.empty(len(found) + 1, np.int64)
+        line_starts[0] = low
+        line_starts[1:] = np.frombuffer(found, dtype=found.typecode)
+        line_starts[1:] += low
+        if line_starts[-1] == size:
+            line_starts = line_starts[:-1]  # the end of the body is not a line start
+        placed = line_starts.searchsorted(ends)
+        new_ends = line_starts[np.minimum(placed, len(line_starts) - 1)]
+        new_ends[placed == len(line_starts)] = size
+        far = np.flatnonzero(ends > high) if high < size else ()
+        for at in far[np.argsort(ends[far], kind="stable")] if len(far) else ():
+            new_ends[at] = lines.next_start(int(ends[at]))  # (in order: each line read once)
+        all_starts[batch] = line_starts[line_starts.searchsorted(starts, side="right") - 1] + base
+        all_ends[batch] = new_ends + base
 
 
 class Sections(Sequence[Heading]):
