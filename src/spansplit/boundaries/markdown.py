@@ -227,26 +227,47 @@ parser's events for it are held at once, outside Python's heap)."""
 
 class HeadingTexts:
     """Each heading's text as rendered, by its block's index: the indices ascending in one
-    array and the texts in a list beside it (a dict took 42 bytes a heading: ten times a
-    megabyte of one-letter headings)."""
+    array and the texts in a list beside it while the document is read (a dict took 42
+    bytes a heading: ten times a megabyte of one-letter headings), then, once it is read
+    (:meth:`pack`), in one string and an array of where each ends (a string object a
+    heading took about 65 bytes: 1.6 times a changelog's text)."""
 
-    __slots__ = ("blocks", "texts")
+    __slots__ = ("_ends", "_joined", "blocks", "texts")
 
     def __init__(self, typecode: str) -> None:
         self.blocks = array(typecode)
-        self.texts: list[str] = []
+        self.texts: list[str] | None = []  # None once packed
+        self._joined = ""
+        self._ends = array(typecode)
 
     def __setitem__(self, block: int, text: str) -> None:
+        if self.texts is None:
+            raise RuntimeError("the heading texts are packed: a text cannot be set now")
         put_sorted(self.blocks, self.texts, block, text)  # (read in document order)
 
     def get(self, block: int, default: str = "") -> str:
         at = bisect_left(self.blocks, block)
-        return self.texts[at] if at < len(self.blocks) and self.blocks[at] == block else default
+        if at == len(self.blocks) or self.blocks[at] != block:
+            return default
+        if self.texts is not None:
+            return self.texts[at]
+        return self._joined[self._ends[at - 1] if at else 0 : self._ends[at]]
 
     def truncate(self, count: int) -> None:
         """Drop the texts of every block from index ``count`` on."""
         at = bisect_left(self.blocks, count)
-        del self.blocks[at:], self.texts[at:]
+        del self.blocks[at:]
+        if self.texts is not None:
+            del self.texts[at:]
+        else:
+            del self._ends[at:]
+
+    def pack(self) -> None:
+        """Keep the texts in one string from now on (no text is set after)."""
+        if self.texts is not None:
+            self._joined = "".join(self.texts)
+            self._ends = array(self._ends.typecode, accumulate(map(len, self.texts)))
+            self.texts = None
 
 
 class BlockTree:
@@ -1070,6 +1091,7 @@ def _parse(text: str, start: int, inside_blocks: bool = True) -> tuple[BlockTree
     if reading.linked and len(stretches) > 1:
         _relink(reading, body, stretches)
     tree.afters[0] = len(tree.kinds)
+    tree.texts.pack()
     _to_whole_lines(tree, body, start)
     return tree, reading.headings
 
