@@ -1621,6 +1621,8 @@ class Sections(Sequence[Heading]):
             self.starts.append(start)
             self.title_ends.append(tree.ends[block])
             self.ends.append(size)
+        if len(self.blocks) == len(tree.texts.blocks):
+            self.blocks = tree.texts.blocks  # every heading opens a section: the same indices
 
     def __len__(self) -> int:
         return len(self.blocks)
