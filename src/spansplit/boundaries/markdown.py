@@ -413,6 +413,8 @@ class MarkdownLayout:
         del heading_blocks
         self.heading_starts: Sequence[int] = self.headings.starts  # ascending
         self._section_levels: dict[tuple[int, int, int], int | None] = {}  # see section_level
+        self._paths: dict[int, tuple[array[int], array[int]]] = {}  # see _path_down
+        self._whole_paths: dict[tuple[int, frozenset[int]], list[tuple[int, int, int]]] = {}
 
     @property
     def heading_lines(self) -> list[Span]:
@@ -531,14 +533,33 @@ class MarkdownLayout:
         the document to the last block starting at or before ``start``, the last before
         one that does not reach ``end`` (the parser may give a block an end past its
         parent's: a quote in a list item, after an empty item of its own list)."""
-        tree = self.tree
-        ends, holder = tree.ends, 0
-        last = max(bisect_right(tree.starts, start) - 1, 0)
-        for block in reversed(tree.ancestry(last)[:-1]):
-            if ends[block] < end:
-                break
-            holder = block
-        return holder
+        path, earliest_ends = self._path_down(max(bisect_right(self.tree.starts, start) - 1, 0))
+        reaching = bisect_right(earliest_ends, -end)  # (negated: ascending)
+        return path[reaching - 1] if reaching else 0
+
+    def _path_down(self, last: int) -> tuple[array[int], array[int]]:
+        """The blocks from the document's child down to block ``last``, and for each the
+        earliest end of the blocks down to it, negated (ascending): remembered for the last
+        few blocks, as positions are asked about one after another (a path 10,000 quotes
+        deep was walked for each: quadratic in the depth)."""
+        found = self._paths.get(last)
+        if found is None:
+            tree = self.tree
+            ends, parents = tree.ends, tree.parents
+            path = array(tree.starts.typecode)
+            block = last
+            while block > 0:
+                path.append(block)
+                block = parents[block]
+            path.reverse()
+            earliest_ends, earliest = array("q"), len(self.text) + 1
+            for block in path:
+                earliest = min(earliest, ends[block])
+                earliest_ends.append(-earliest)
+            if len(self._paths) > 16:
+                self._paths.clear()
+            found = self._paths[last] = (path, earliest_ends)
+        return found
 
     def holders(self, start: int, end: int) -> Iterator[Block]:
         """The blocks whose span holds all of ``[start, end)``, the document first."""
@@ -791,8 +812,9 @@ class MarkdownLayout:
     def inside_one_unit(self, start: int, end: int) -> bool:
         """Whether all of ``[start, end)`` lies inside one block that is not cut where it
         fits, past the start of its first line's text."""
-        kinds, ancestry = self.tree.kinds, self.tree.ancestry(self._holder(start, end))
-        return self.inside_unit(start) and any(kinds[block] in _UNITS for block in ancestry)
+        return self.inside_unit(start) and bool(
+            self._whole_on_path(self._holder(start, end), _UNITS)
+        )
 
     def overlap_may_start(self, pos: int) -> bool:
         """Whether overlap may start at ``pos`` (and packing may end a chunk or cut a piece
@@ -831,24 +853,34 @@ class MarkdownLayout:
     def _inside(self, pos: int, whole_kinds: frozenset[int]) -> bool:
         """Whether ``pos`` lies inside a block of ``whole_kinds``, past the start of its
         first line's text."""
-        tree, text = self.tree, self.text
-        kinds, starts, ends = tree.kinds, tree.starts, tree.ends
+        text, starts = self.text, self.tree.starts
         # Down from the document to the last block that starts at or before pos, while
         # each holds pos strictly inside (most paths hold no such block: done at once).
-        path, block, parents = [], bisect_right(starts, pos) - 1, tree.parents
-        whole = False
-        while block > 0:
-            path.append(block)
-            whole = whole or kinds[block] in whole_kinds
-            block = parents[block]
-        if not whole:
-            return False
-        for block in reversed(path):
-            if not starts[block] < pos < ends[block]:
+        for block, low, high in self._whole_on_path(bisect_right(starts, pos) - 1, whole_kinds):
+            if not low < pos < high:
                 return False
-            if kinds[block] in whole_kinds and text[starts[block] : pos].strip():
+            if text[starts[block] : pos].strip():
                 return True
         return False
+
+    def _whole_on_path(self, last: int, whole_kinds: frozenset[int]) -> list[tuple[int, int, int]]:
+        """The blocks of ``whole_kinds`` from the document down to block ``last``, each
+        with the latest start and the earliest end of the blocks down to it (inclusive),
+        remembered for the last few paths: positions are asked about one after another,
+        and a path 10,000 quotes deep was walked for each (quadratic in the depth)."""
+        key = (last, whole_kinds)
+        found = self._whole_paths.get(key)
+        if found is None:
+            kinds, starts, ends = self.tree.kinds, self.tree.starts, self.tree.ends
+            found, low, high = [], -1, len(self.text) + 1
+            for block in self._path_down(last)[0]:
+                low, high = max(low, starts[block]), min(high, ends[block])
+                if kinds[block] in whole_kinds:
+                    found.append((block, low, high))
+            if len(self._whole_paths) > 64:
+                self._whole_paths.clear()
+            self._whole_paths[key] = found
+        return found
 
     def overlap_fences(self, fits: Fits | None = None) -> Sequence[int]:
         """Offsets that overlap never reaches back across (see
@@ -1337,7 +1369,7 @@ def _add_events(
     latest: deque[tuple[int, int]] = deque(maxlen=_BLOCKS_TRIED)
     heading_text: list[str] | None = None
     linked = False  # the heading being read holds a link, an image, a footnote reference or [
-    data: bytes | None = None  # markdown's UTF-8, where a container's end is checked
+    markers: _LineMarkers | None = None  # on markdown's UTF-8, made where a container ends
     events: Iterable[tuple[Any, Any]]
     parser = _parser()
     try:
@@ -1368,8 +1400,8 @@ def _add_events(
                 depth = len(holders) - 1
                 if depth < len(going_on) and kind == tree.kinds[going_on[depth]]:
                     block = going_on[depth]  # more of a quote or list already added
-                    data = markdown.encode("utf-8") if data is None else data
-                    tree.ends[block] = byte_base + _before_line_markers(data, where["end"])
+                    markers = _LineMarkers(markdown.encode()) if markers is None else markers
+                    tree.ends[block] = byte_base + markers.before(where["end"])
                     holders.append(block)
                     opened.append(block)
                     going_on = going_on if depth + 1 < len(going_on) else ()
@@ -1379,8 +1411,8 @@ def _add_events(
                 latest.append((len(tree.kinds), byte_base + where["start"]))
             end = where["end"]
             if kind in _CONTAINERS:
-                data = markdown.encode("utf-8") if data is None else data
-                end = _before_line_markers(data, end)
+                markers = _LineMarkers(markdown.encode()) if markers is None else markers
+                end = markers.before(end)
             block = add(kind, byte_base + where["start"], byte_base + end, holders[-1])
             if kind == _HEADING:
                 marks[block] = int(tag["Heading"]["level"][1:])
@@ -1414,12 +1446,40 @@ def _add_events(
     return latest
 
 
-def _before_line_markers(data: bytes, end: int) -> int:
-    """``end``, or the start of its line where only quote markers and spaces come before it
-    there: pulldown-cmark ends a list inside a quote past the ``> `` of the line after a
-    blank line of the quote, which would widen it to that whole line (the next block's)."""
-    line = data.rfind(b"\n", 0, end) + 1
-    return line if line < end and not data[line:end].strip(b" \t>") else end
+class _LineMarkers:
+    """Container ends in one parse's UTF-8 text moved back before the quote markers that
+    start their line: pulldown-cmark ends a list inside a quote past the ``> `` of the line
+    after a blank line of the quote, which would widen it to that whole line (the next
+    block's). The line last found and a run of markers are read once, not once a container
+    (a line of 100,000 nested quotes was read 100,000 times: 46 s for 200 KB)."""
+
+    __slots__ = ("_data", "_high", "_line", "_low", "_plain_to")
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+        self._line = self._plain_to = 0  # no line ending in data[_line:_plain_to]
+        self._low = self._high = -1  # data[_low:_high] are markers, on the line at _line
+
+    def before(self, end: int) -> int:
+        """``end``, or the start of its line where only quote markers and spaces come
+        before it there."""
+        if not self._low <= end <= self._high:
+            data, line = self._data, self._line
+            if end > self._plain_to and data.find(b"\n", self._plain_to, end) < 0:
+                self._plain_to = end
+            elif not line <= end <= self._plain_to:
+                line = self._line = data.rfind(b"\n", 0, end) + 1
+                self._plain_to = end
+            low, size = end, 256
+            while low > line:  # back over the markers before end, a growing stretch at a time
+                stretch = max(line, low - size)
+                kept = len(data[stretch:low].rstrip(b" \t>"))
+                low = stretch + kept
+                if kept:
+                    break
+                size *= 4
+            self._low, self._high = low, end
+        return self._line if self._line == self._low < end else end
 
 
 def _to_whole_lines(tree: BlockTree, body: str, base: int) -> None:
