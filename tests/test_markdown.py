@@ -1701,6 +1701,25 @@ def test_a_deep_path_is_walked_once_for_the_positions_asked_about_on_it(
     assert reads[0] < 3 * 10_000
 
 
+def test_a_line_of_thousands_of_nested_quotes_is_not_one_word() -> None:
+    """A quote's markers go with the word after them, so that no part ends on them; a line
+    of 5,000 nested quotes was then one word of 10,000 code points, and at 500,000 its
+    words were all read at once (60 times the text). Markers join the word after them
+    up to about a thousand code points of them; the short quotes are as they were."""
+    text = "> " * 5_000 + "x"
+    layout = MarkdownLayout(text)
+    words = markdown_boundaries.WordLevel(layout)(text, 0, len(text))
+    assert max(end - start for start, end in words) <= 1_100
+    assert words[-1][1] == len(text) and text[words[-1][0] : words[-1][0] + 2] == "> "
+    assert all(text[start:end].strip("> ") == "" for start, end in words[:-1])
+    short = "> > quoted words\n"
+    assert markdown_boundaries.WordLevel(MarkdownLayout(short))(short, 0, len(short)) == [
+        (0, 11),
+        (11, 17),
+    ]
+    check_chunks(text, MarkdownSplitter(300, 50).split(text), 300)
+
+
 def test_heading_texts_are_kept_in_one_string_once_the_document_is_read() -> None:
     """A heading's text was a string object of its own (about 65 bytes each: a changelog's
     layout held 3.3 times its text, 1.6 of it heading texts); once read, the texts are one

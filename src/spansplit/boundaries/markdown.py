@@ -169,15 +169,26 @@ _LIST_MARKER = re.compile(r"[ \t>]*(?:[-+*]|[0-9]{1,9}[.)])\s*")
 """A list item's marker, with the quote markers and indentation before it on its line."""
 
 
+_GLUED_MARKERS_CHARS = 1 << 10
+"""The most code points of quote markers joined to the word after them: a line of 500,000
+nested quotes was one part, its words all read at once (60 times the text)."""
+
+
 def _after_quote_markers(text: str, words: list[Span]) -> list[tuple[int, int, int]]:
     """``words`` with each that is only a quote's markers (``>``, a blank line of a quote)
-    joined to the word after it, so that no part ends on one: each as its start, the
-    start of its own word after such markers, and its end."""
+    joined to the word after it, so that no part ends on one (unless the markers run on for
+    more than :data:`_GLUED_MARKERS_CHARS`): each as its start, the start of its own word
+    after such markers, and its end."""
     joined: list[tuple[int, int, int]] = []
     pending: int | None = None  # where the markers before the next word start
+    markers_end = 0  # where the last of them ends
     for first, last in words:
         if text[first] == ">" and _QUOTE_MARKERS.fullmatch(text, first, last) is not None:
+            if pending is not None and last - pending > _GLUED_MARKERS_CHARS:
+                joined.append((pending, pending, markers_end))  # (a part of markers alone)
+                pending = None
             pending = first if pending is None else pending
+            markers_end = last
             continue
         joined.append((first if pending is None else pending, first, last))
         pending = None
