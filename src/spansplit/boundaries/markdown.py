@@ -398,6 +398,32 @@ class Heading:
     parent: int  # index of the enclosing section's heading, -1 for none
 
 
+_PATHS_KEPT = 1 << 16
+"""The most blocks on the paths :meth:`MarkdownLayout._path_down` keeps (a path as deep as a
+line of nested quotes is kept alone)."""
+
+
+class _PathDown(NamedTuple):
+    """The blocks from the document's child down to one block, and for each the latest
+    start and the earliest end of the blocks down to it (the earliest negated: ascending);
+    where blocks of a set of kinds are on it (:meth:`whole`)."""
+
+    blocks: array[int]
+    latest_starts: array[int]
+    earliest_ends: array[int]
+    kinds_at: dict[frozenset[int], array[int]]
+
+    def whole(self, kinds: bytearray, whole_kinds: frozenset[int]) -> array[int]:
+        """Where on the path the blocks of ``whole_kinds`` are, top down (``kinds``: the
+        tree's)."""
+        found = self.kinds_at.get(whole_kinds)
+        if found is None:
+            found = self.kinds_at[whole_kinds] = array(
+                "I", (at for at, block in enumerate(self.blocks) if kinds[block] in whole_kinds)
+            )
+        return found
+
+
 class MarkdownLayout:
     """The blocks and sections of one text, and the lookups the levels and metadata need."""
 
@@ -424,8 +450,8 @@ class MarkdownLayout:
         del heading_blocks
         self.heading_starts: Sequence[int] = self.headings.starts  # ascending
         self._section_levels: dict[tuple[int, int, int], int | None] = {}  # see section_level
-        self._paths: dict[int, tuple[array[int], array[int]]] = {}  # see _path_down
-        self._whole_paths: dict[tuple[int, frozenset[int]], list[tuple[int, int, int]]] = {}
+        self._paths: dict[int, _PathDown] = {}  # see _path_down
+        self._paths_kept = 0
 
     @property
     def heading_lines(self) -> list[Span]:
@@ -544,32 +570,35 @@ class MarkdownLayout:
         the document to the last block starting at or before ``start``, the last before
         one that does not reach ``end`` (the parser may give a block an end past its
         parent's: a quote in a list item, after an empty item of its own list)."""
-        path, earliest_ends = self._path_down(max(bisect_right(self.tree.starts, start) - 1, 0))
-        reaching = bisect_right(earliest_ends, -end)  # (negated: ascending)
-        return path[reaching - 1] if reaching else 0
+        path = self._path_down(max(bisect_right(self.tree.starts, start) - 1, 0))
+        reaching = bisect_right(path.earliest_ends, -end)  # (negated: ascending)
+        return path.blocks[reaching - 1] if reaching else 0
 
-    def _path_down(self, last: int) -> tuple[array[int], array[int]]:
-        """The blocks from the document's child down to block ``last``, and for each the
-        earliest end of the blocks down to it, negated (ascending): remembered for the last
-        few blocks, as positions are asked about one after another (a path 10,000 quotes
-        deep was walked for each: quadratic in the depth)."""
+    def _path_down(self, last: int) -> _PathDown:
+        """The path from the document's child down to block ``last`` (see
+        :class:`_PathDown`), remembered for the last 16 blocks while they hold at most
+        :data:`_PATHS_KEPT` blocks in all, as positions are asked about one after another
+        (a path 10,000 quotes deep was walked for each: quadratic in the depth)."""
         found = self._paths.get(last)
         if found is None:
             tree = self.tree
-            ends, parents = tree.ends, tree.parents
-            path = array(tree.starts.typecode)
+            starts, ends, parents = tree.starts, tree.ends, tree.parents
+            found = _PathDown(array(starts.typecode), array("q"), array("q"), {})
             block = last
             while block > 0:
-                path.append(block)
+                found.blocks.append(block)
                 block = parents[block]
-            path.reverse()
-            earliest_ends, earliest = array("q"), len(self.text) + 1
-            for block in path:
-                earliest = min(earliest, ends[block])
-                earliest_ends.append(-earliest)
-            if len(self._paths) > 16:
+            found.blocks.reverse()
+            latest, earliest = -1, len(self.text) + 1
+            for block in found.blocks:
+                latest, earliest = max(latest, starts[block]), min(earliest, ends[block])
+                found.latest_starts.append(latest)
+                found.earliest_ends.append(-earliest)
+            self._paths_kept += len(found.blocks)
+            if self._paths_kept > _PATHS_KEPT or len(self._paths) >= 16:
                 self._paths.clear()
-            found = self._paths[last] = (path, earliest_ends)
+                self._paths_kept = len(found.blocks)
+            self._paths[last] = found
         return found
 
     def holders(self, start: int, end: int) -> Iterator[Block]:
@@ -823,9 +852,8 @@ class MarkdownLayout:
     def inside_one_unit(self, start: int, end: int) -> bool:
         """Whether all of ``[start, end)`` lies inside one block that is not cut where it
         fits, past the start of its first line's text."""
-        return self.inside_unit(start) and bool(
-            self._whole_on_path(self._holder(start, end), _UNITS)
-        )
+        path = self._path_down(self._holder(start, end))
+        return self.inside_unit(start) and bool(path.whole(self.tree.kinds, _UNITS))
 
     def overlap_may_start(self, pos: int) -> bool:
         """Whether overlap may start at ``pos`` (and packing may end a chunk or cut a piece
@@ -867,31 +895,13 @@ class MarkdownLayout:
         text, starts = self.text, self.tree.starts
         # Down from the document to the last block that starts at or before pos, while
         # each holds pos strictly inside (most paths hold no such block: done at once).
-        for block, low, high in self._whole_on_path(bisect_right(starts, pos) - 1, whole_kinds):
-            if not low < pos < high:
+        path = self._path_down(bisect_right(starts, pos) - 1)
+        for at in path.whole(self.tree.kinds, whole_kinds):
+            if not path.latest_starts[at] < pos < -path.earliest_ends[at]:
                 return False
-            if text[starts[block] : pos].strip():
+            if text[starts[path.blocks[at]] : pos].strip():
                 return True
         return False
-
-    def _whole_on_path(self, last: int, whole_kinds: frozenset[int]) -> list[tuple[int, int, int]]:
-        """The blocks of ``whole_kinds`` from the document down to block ``last``, each
-        with the latest start and the earliest end of the blocks down to it (inclusive),
-        remembered for the last few paths: positions are asked about one after another,
-        and a path 10,000 quotes deep was walked for each (quadratic in the depth)."""
-        key = (last, whole_kinds)
-        found = self._whole_paths.get(key)
-        if found is None:
-            kinds, starts, ends = self.tree.kinds, self.tree.starts, self.tree.ends
-            found, low, high = [], -1, len(self.text) + 1
-            for block in self._path_down(last)[0]:
-                low, high = max(low, starts[block]), min(high, ends[block])
-                if kinds[block] in whole_kinds:
-                    found.append((block, low, high))
-            if len(self._whole_paths) > 64:
-                self._whole_paths.clear()
-            self._whole_paths[key] = found
-        return found
 
     def overlap_fences(self, fits: Fits | None = None) -> Sequence[int]:
         """Offsets that overlap never reaches back across (see
