@@ -46,6 +46,7 @@ from spansplit.boundaries import markdown as markdown_boundaries
 from spansplit.boundaries.markdown import Heading, HeadingTexts, MarkdownLayout
 from spansplit.boundaries.words import word_spans
 from spansplit.corpus import SplitterByFileType
+from spansplit.lines import line_ending_ends as line_ending_ends_of_lines
 
 pytest.importorskip("pyromark")
 
@@ -1732,6 +1733,31 @@ def _layout_and_memory_held(text: str) -> tuple[MarkdownLayout, int]:
         tracemalloc.stop()
 
 
+def test_a_long_line_of_many_blocks_is_read_once_to_place_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """numpy places the blocks a batch at a time; each batch read the lines from its first
+    block's line start to its last block's line end, so a line holding many batches (3,000
+    nested quotes, 300 batches) was read once a batch. Now each batch reads the stretch
+    between its first and last starts, and the line around them is found once."""
+    read = [0]
+
+    def counted(text: str) -> Any:
+        read[0] += len(text)
+        return line_ending_ends_of_lines(text)
+
+    text = "> " * 3_000 + "x\n" + "> b\n" * 100
+    with monkeypatch.context() as patch:
+        patch.setattr(markdown_boundaries, "VECTOR_MIN_BLOCKS", 0)
+        patch.setattr(markdown_boundaries, "_VECTOR_BATCH", 10)
+        patch.setattr(markdown_boundaries, "line_ending_ends", counted)
+        vectorised = _blocks(text)
+    assert read[0] < 2 * len(text)
+    with monkeypatch.context() as patch:
+        patch.setattr(markdown_boundaries, "optional_numpy", lambda: None)
+        assert _blocks(text) == vectorised
+
+
 def test_heading_texts_are_kept_in_one_string_once_the_document_is_read() -> None:
     """A heading's text was a string object of its own (about 65 bytes each: a changelog's
     layout held 3.3 times its text, 1.6 of it heading texts); once read, the texts are one
@@ -1765,6 +1791,7 @@ def test_a_run_of_headings_keeps_their_block_indices_once() -> None:
     text = "# a\n## b\n" * 20_000
     layout, held = _layout_and_memory_held(text)
     assert [(h.level, h.text) for h in layout.headings[:3]] == [(1, "a"), (2, "b"), (1, "a")]
+    assert layout.headings.blocks is layout.tree.texts.blocks
     assert held < 11 * len(text)
     nested = MarkdownLayout("# a\n\n> ## quoted\n\n## b\n")
     assert [h.text for h in nested.headings] == ["a", "b"]

@@ -398,9 +398,12 @@ class Heading:
     parent: int  # index of the enclosing section's heading, -1 for none
 
 
-_PATHS_KEPT = 1 << 16
-"""The most blocks on the paths :meth:`MarkdownLayout._path_down` keeps (a path as deep as a
-line of nested quotes is kept alone)."""
+_PATHS_KEPT = 16
+"""The most paths :meth:`MarkdownLayout._path_down` keeps."""
+
+_PATH_BLOCKS_KEPT = 1 << 14
+"""The most blocks on the paths it keeps, in all (a path as deep as a line of nested quotes
+is kept alone)."""
 
 
 class _PathDown(NamedTuple):
@@ -440,7 +443,7 @@ class MarkdownLayout:
         self.headings = Sections(tree, len(text))
         # The lines of every heading (in containers too), ascending: see WordLevel. Where
         # every heading opens a section, those are the sections' arrays (not copied).
-        if len(heading_blocks) == len(self.headings):
+        if self.headings.holds_every_heading:
             self._heading_line_starts = self.headings.starts
             self._heading_line_ends = self.headings.title_ends
         else:
@@ -576,9 +579,10 @@ class MarkdownLayout:
 
     def _path_down(self, last: int) -> _PathDown:
         """The path from the document's child down to block ``last`` (see
-        :class:`_PathDown`), remembered for the last 16 blocks while they hold at most
-        :data:`_PATHS_KEPT` blocks in all, as positions are asked about one after another
-        (a path 10,000 quotes deep was walked for each: quadratic in the depth)."""
+        :class:`_PathDown`), remembered for the last :data:`_PATHS_KEPT` blocks while they
+        hold at most :data:`_PATH_BLOCKS_KEPT` blocks in all, as positions are asked about
+        one after another (a path 10,000 quotes deep was walked for each: quadratic in the
+        depth)."""
         found = self._paths.get(last)
         if found is None:
             tree = self.tree
@@ -595,7 +599,7 @@ class MarkdownLayout:
                 found.latest_starts.append(latest)
                 found.earliest_ends.append(-earliest)
             self._paths_kept += len(found.blocks)
-            if self._paths_kept > _PATHS_KEPT or len(self._paths) >= 16:
+            if self._paths_kept > _PATH_BLOCKS_KEPT or len(self._paths) >= _PATHS_KEPT:
                 self._paths.clear()
                 self._paths_kept = len(found.blocks)
             self._paths[last] = found
@@ -1643,9 +1647,11 @@ def _ascii_to_whole_lines(tree: BlockTree, body: str, base: int) -> None:
 
 
 def _ascii_whole_lines_vectorised(np: ModuleType, tree: BlockTree, body: str, base: int) -> None:
-    """:func:`_ascii_to_whole_lines` by numpy, a batch of blocks at a time: the lines are
-    found in the stretch of the body from the batch's first start to the end of the line
-    of its last; an end past that stretch (a container's) is placed one at a time."""
+    """:func:`_ascii_to_whole_lines` by numpy, a batch of blocks at a time: the line starts
+    between the batch's first and last starts are found in that stretch of the body, the
+    line around them by :class:`_AsciiLines` (a long line holding many batches is read
+    once, not once a batch); an end past the last start's line (a container's) is placed
+    one at a time."""
     lines = _AsciiLines(body)
     size = len(body)
     all_starts = np.frombuffer(tree.starts, dtype=tree.starts.typecode)
@@ -1653,15 +1659,14 @@ def _ascii_whole_lines_vectorised(np: ModuleType, tree: BlockTree, body: str, ba
     for first in range(1, len(all_starts), _VECTOR_BATCH):
         batch = slice(first, first + _VECTOR_BATCH)
         starts, ends = all_starts[batch].astype(np.int64), all_ends[batch].astype(np.int64)
-        low = lines.start(int(starts.min()))
-        high = lines.next_start(int(starts.max()) + 1)
-        found = line_ending_ends(body[low:high])
-        line_starts = np.empty(len(found) + 1, np.int64)
-        line_starts[0] = low
-        line_starts[1:] = np.frombuffer(found, dtype=found.typecode)
-        line_starts[1:] += low
-        if line_starts[-1] == size:
-            line_starts = line_starts[:-1]  # the end of the body is not a line start
+        low, high = int(starts.min()), int(starts.max())
+        inside = line_ending_ends(body[low:high])  # line starts in (low, high]
+        line_starts = np.empty(len(inside) + 2, np.int64)
+        line_starts[0] = lines.start(low)
+        line_starts[1:-1] = np.frombuffer(inside, dtype=inside.typecode)
+        line_starts[1:-1] += low
+        high = line_starts[-1] = lines.next_start(high + 1)
+        line_starts = line_starts[line_starts < size]  # the end of the body is no line start
         placed = line_starts.searchsorted(ends)
         new_ends = line_starts[np.minimum(placed, len(line_starts) - 1)]
         new_ends[placed == len(line_starts)] = size
@@ -1702,8 +1707,9 @@ class Sections(Sequence[Heading]):
             self.starts.append(start)
             self.title_ends.append(tree.ends[block])
             self.ends.append(size)
-        if len(self.blocks) == len(tree.texts.blocks):
-            self.blocks = tree.texts.blocks  # every heading opens a section: the same indices
+        self.holds_every_heading = len(self.blocks) == len(tree.texts.blocks)  # (all have texts)
+        if self.holds_every_heading:  # every heading opens a section: its block, kept once
+            self.blocks = tree.texts.blocks
 
     def __len__(self) -> int:
         return len(self.blocks)
