@@ -439,6 +439,21 @@ def test_a_flood_of_fence_lines_takes_little_memory() -> None:
     assert peak_memory(lambda: block_layout(text)) < 8 * sys.getsizeof(text)
 
 
+@pytest.mark.parametrize("marker", ["- ", "* ", "_ "])
+def test_a_line_of_nested_list_markers_takes_little_memory(marker: str) -> None:
+    """A line of markers could be a thematic break (``- - -``) until its last character:
+    the pattern for one repeated a group per marker and kept every repetition to backtrack
+    over (paging blocks and the Markdown preset, which reads the same layout, 60 times the
+    text); a rule is now read with no group repeated."""
+    text = marker * 100_000 + "x\n"
+    limit = 8 * sys.getsizeof(text)
+    assert [block.kind for block in spansplit.split_blocks(text, 10**6)] == ["text"]
+    assert peak_memory(lambda: block_layout(text)) < limit
+    assert peak_memory(lambda: spansplit.split_blocks(text, 2_000)) < limit
+    rule = marker * 100_000 + "\n"
+    assert [block.kind for block in spansplit.split_blocks(rule + "x\n", 10**7)] == ["rule"]
+
+
 def test_a_long_run_of_spaces_takes_little_memory() -> None:
     """A word's spaces are matched a run at a time: repeating a group once per space made
     the regex module keep state per space (100 MB for a million)."""

@@ -248,6 +248,11 @@ def test_thematic_breaks_start_blocks() -> None:
         ("- - -\nc\n", "rule"),
         ("_ _ _ _\nd\n**\ne\n", "rule"),
     ]
+    # Three of one character, spaces and tabs between and after, up to three spaces before.
+    for rule in ["   * * *", "-\t-\t- \t", "___", "- - - -\r"]:  # (the last ends in CRLF)
+        assert [b.kind for b in split_blocks(f"a\n\n{rule}\nb\n", 1000)] == ["text", "rule"]
+    for other in ["    ***", "* - *", "- - - x", "**", "- -", "*** *x"]:
+        assert [b.kind for b in split_blocks(f"a\n\n{other}\nb\n", 1000)] != ["text", "rule"]
 
 
 def test_dashes_under_a_paragraph_line_are_a_setext_underline() -> None:
