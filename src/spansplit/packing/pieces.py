@@ -202,8 +202,9 @@ def _trim_spans(text: str, spans: list[Span], wanted: set[int]) -> tuple[list[Sp
     for index in edged:
         start, end = spans[index]
         # Most are a piece that ends in a few whitespace characters (a line ending, a
-        # blank line): its trimmed end is read off a short window at C speed.
-        window = text[end - _TAIL : end] if end - start > _TAIL else ""
+        # blank line, a word's space): its trimmed end is read off a short window (the
+        # whole of a short piece) at C speed.
+        window = text[max(start, end - _TAIL) : end]
         content = window.rstrip()
         if content and content[-1] < FIRST_PREPEND and not text[start].isspace():
             kept[index] = (start, end - len(window) + len(content))
