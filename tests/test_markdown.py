@@ -1585,6 +1585,23 @@ def test_a_list_items_marker_stays_with_its_first_words(marker: str, loose: bool
         assert all(w and w != [number] for w in words)
 
 
+def test_a_nested_items_bullet_is_not_left_at_the_end_of_a_chunk() -> None:
+    # A line cut at its words could end a chunk on the next item's bullet (found in a
+    # table of contents of the corpus: a chunk ending "\n    -", another that was "-"
+    # alone). Markers are now joined to the word after them, as a quote's are.
+    text = (
+        "- [Modules](ch07-00-modules.md)\n"
+        "    - [将模块拆分成多个文件](ch07-05-separating-modules-into-different-files.md)\n"
+        "    - [改进模块性](ch12-03-improving-error-handling-and-modularity.md)\n"
+    )
+    assert [c.text for c in split_markdown(text, 64)] == [
+        "- [Modules](ch07-00-modules.md)",
+        "- [将模块拆分成多个文",
+        "件](ch07-05-separating-modules-into-different-files.md)",
+        "- [改进模块性](ch12-03-improving-error-handling-and-modularity.md)",
+    ]
+
+
 @pytest.mark.parametrize(
     "block",
     [
@@ -1651,6 +1668,22 @@ class _CountedBytes(bytes):
         return found
 
 
+def test_a_line_of_nested_blocks_reaches_the_parser_once(given_lengths: list[int]) -> None:
+    """A stretch far from a blank line is first parsed up to a line about twice its size
+    on, to look for a line inside a quote or list to end it at; where that line is the
+    stretch's last (one line of 100,000 nested list items), that parse is the stretch's
+    own, and it was made twice. It is now kept, and only where the probe stops short of
+    the stretch's end is the stretch parsed again."""
+    line = "- " * 100_000 + "x\n"
+    layout = MarkdownLayout(line)
+    assert given_lengths == [len(line)]
+    assert layout.tree.kinds.count(markdown_boundaries._ITEM) == 100_000
+    given_lengths.clear()
+    lines = line + "- y\n" * 3  # (items of the outermost list)
+    assert len(list(MarkdownLayout(lines).root.children)) == 1
+    assert given_lengths == [len(line), len(lines)]  # (the probe found no line to cut at)
+
+
 def test_quote_markers_before_a_container_end_are_read_once_a_run() -> None:
     """A container's end moves back to its line's start where only quote markers come
     before it there. Each end read the line back to its start: a line of 100,000 nested
@@ -1700,6 +1733,41 @@ def test_a_deep_path_is_walked_once_for_the_positions_asked_about_on_it(
     chunks = MarkdownSplitter(2000, 200).split(text)
     check_chunks(text, chunks, 2000)
     assert reads[0] < 3 * 10_000
+
+
+def test_a_position_deep_in_a_line_of_nested_items_is_placed_without_reading_back() -> None:
+    """Whether a position lies inside an item past its first text read the text from the
+    item's start to the position: on one line of nested items, every position was read
+    back to the line's start (quadratic: 1 MB took 6-13 s a MB with overlap). Now the item
+    is read up to its first text."""
+    read = [0]
+
+    class CountedText(str):
+        def __getitem__(self, index: Any) -> Any:
+            found = super().__getitem__(index)
+            read[0] += len(found)
+            return found
+
+    text = CountedText("- " * 5_000 + "x\n")
+    layout = MarkdownLayout(text)
+    read[0] = 0
+    positions = range(1, len(text) - 1, 7)
+    assert all(layout.inside_unit(position) for position in positions)
+    assert read[0] < 4 * len(positions)
+
+
+def test_a_long_path_is_read_by_numpy_as_without_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The latest starts and earliest ends down a path of more than ``VECTOR_MIN_BLOCKS``
+    blocks are accumulated by numpy (a million nested list items: 0.4 s in Python)."""
+    text = "> - a\n>   > b\n" + "- " * 300 + "c\n  - d\n\n> " * 3 + "e\n"
+    layout = MarkdownLayout(text)
+    lasts = range(1, len(layout.tree.kinds))
+    monkeypatch.setattr(markdown_boundaries, "VECTOR_MIN_BLOCKS", 0)
+    vectorised = [layout._path_down(last) for last in lasts]
+    layout._paths.clear()
+    monkeypatch.setattr(markdown_boundaries, "optional_numpy", lambda: None)
+    assert [layout._path_down(last) for last in lasts] == vectorised
+    assert max(len(path.blocks) for path in vectorised) >= 600
 
 
 def test_a_line_of_thousands_of_nested_quotes_is_not_one_word() -> None:
