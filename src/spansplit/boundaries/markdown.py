@@ -599,18 +599,19 @@ class MarkdownLayout:
                 blocks.append(block)
                 block = parents[block]
             blocks.reverse()
+            signed = "i" if starts.typecode == "I" else "q"  # (offsets below 2**30 or not)
             np = optional_numpy() if len(blocks) > VECTOR_MIN_BLOCKS else None
             if np is None:
-                latest = array("q", accumulate(map(starts.__getitem__, blocks), max))
-                earliest = array("q", map(neg, accumulate(map(ends.__getitem__, blocks), min)))
+                latest = array(signed, accumulate(map(starts.__getitem__, blocks), max))
+                earliest = array(signed, map(neg, accumulate(map(ends.__getitem__, blocks), min)))
             else:  # (a path of a million nested list items: 0.4 s, else 0.01 s)
                 down = np.frombuffer(blocks, dtype=blocks.typecode)
 
                 def on_path(column: array[int]) -> Any:
-                    return np.frombuffer(column, dtype=column.typecode)[down].astype(np.int64)
+                    return np.frombuffer(column, dtype=column.typecode)[down].astype(signed)
 
-                latest = array("q", np.maximum.accumulate(on_path(starts)).tobytes())
-                earliest = array("q", (-np.minimum.accumulate(on_path(ends))).tobytes())
+                latest = array(signed, np.maximum.accumulate(on_path(starts)).tobytes())
+                earliest = array(signed, (-np.minimum.accumulate(on_path(ends))).tobytes())
             found = _PathDown(blocks, latest, earliest, {})
             self._paths_kept += len(found.blocks)
             if self._paths_kept > _PATH_BLOCKS_KEPT or len(self._paths) >= _PATHS_KEPT:
@@ -1409,8 +1410,9 @@ def _add_events(
     top-level blocks added."""
     tree, headings = reading.tree, reading.headings
     add, afters, marks = tree.add, tree.afters, tree.marks
-    holders = [0]  # the blocks open, outermost first
-    opened: list[int] = []  # for every Start not yet ended: its block, or -1
+    # (arrays: a line of 500,000 nested items held a list and an int object a level, 44x)
+    holders = array("q", [0])  # the blocks open, outermost first
+    opened = array("q")  # for every Start not yet ended: its block, or -1
     latest: deque[tuple[int, int]] = deque(maxlen=_BLOCKS_TRIED)
     heading_text: list[str] | None = None
     linked = False  # the heading being read holds a link, an image, a footnote reference or [
