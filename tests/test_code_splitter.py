@@ -270,11 +270,25 @@ def test_a_long_whitespace_run_inside_a_line_is_in_no_chunk(
     splitter = CodeSplitter("python", size, length=length, fallback=fallback)  # type: ignore[arg-type]
     chunks = splitter.split(text)
     check_chunks(text, chunks, splitter)
-    assert not any(run[: code_splitter.BLANK_RUN_CHARS] in chunk.text for chunk in chunks)
+    assert not any(run[: code_boundaries.BLANK_RUN_CHARS] in chunk.text for chunk in chunks)
     assert "".join("".join(chunk.text.split()) for chunk in chunks) == "".join(text.split())
-    kept = " " * (code_splitter.BLANK_RUN_CHARS - 1)
+    kept = " " * (code_boundaries.BLANK_RUN_CHARS - 1)
     short = text.replace(run, kept)
     assert kept in "".join(chunk.text for chunk in splitter.split(short))
+
+
+@pytest.mark.parametrize("fallback", ["error", "separators"])
+def test_one_long_line_of_words_is_read_a_window_at_a_time(fallback: str) -> None:
+    # Prose given as code (or a long line of code over budget) is cut at its words: they
+    # were all read at once, a list of every word of a megabyte's line (43 times the text).
+    if fallback == "error":
+        needs_grammar("python")
+    text = "- " + "Words of one long line, and more of them. " * 12_000 + "\n"
+    splitter = CodeSplitter("python", 2_000, 200, fallback=fallback)  # type: ignore[arg-type]
+    splitter.split(text[:60_000])
+    chunks = splitter.split(text)
+    check_chunks(text, chunks, splitter)
+    assert peak_memory(lambda: splitter.split(text)) < 8 * sys.getsizeof(text)
 
 
 def test_a_missing_closing_brace_at_the_end_is_no_piece() -> None:

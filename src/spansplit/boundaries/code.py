@@ -33,6 +33,7 @@ from ..errors import GrammarUnavailableError
 from ..lines import LINE_ENDING, line_ending_ends, lone_crs_as_lf
 from .code_languages import CodeLanguage
 from .levels import Level
+from .words import word_spans
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser, Point, Tree
@@ -79,6 +80,29 @@ _ACCESSORS = frozenset({"getter", "setter", "willset_didset_block"})
 ``didSet {}``; Swift's computed property has a ``computed_value`` field)."""
 
 _LITERAL_NAMES = frozenset({"init", "deinit", "subscript", "constructor", "this[]"})
+
+
+BLANK_RUN_CHARS = 256
+"""Whitespace after a word, inside a line, that leaves the word level's pieces (see
+:func:`code_words`)."""
+
+
+def code_words(text: str, start: int, end: int) -> list[Span]:
+    """The words of a line over budget, each with the spaces after it (:func:`word_spans`),
+    but a run of at least :data:`BLANK_RUN_CHARS` whitespace characters after a word is
+    in no piece: cut into budgets, it would only make chunks of spaces alone, which are
+    dropped, after measuring each of them. Packing reads it a window at a time (a line of
+    a megabyte: its words held at once took 43 times the text)."""
+    kept: list[Span] = []
+    for first, last in word_spans(text, start, end):
+        if last - first >= BLANK_RUN_CHARS and text[last - 1].isspace():
+            content = before_whitespace(text, first, last)
+            if last - content >= BLANK_RUN_CHARS:
+                if content > first:
+                    kept.append((first, content))
+                continue
+        kept.append((first, last))
+    return kept
 
 
 def _install_hint(language: CodeLanguage) -> str:

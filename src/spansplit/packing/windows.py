@@ -20,7 +20,7 @@ from itertools import chain
 from typing import TYPE_CHECKING
 
 from ..boundaries.blocks import MarkdownCuts
-from ..boundaries.code import WholeLines
+from ..boundaries.code import WholeLines, code_words
 from ..boundaries.levels import Level, cut_anywhere, is_recursive, splits
 from ..boundaries.linebreaks import ClauseLevel
 from ..boundaries.markdown import (
@@ -98,7 +98,7 @@ def _is_local(level: Level) -> bool:
             SectionCuts,
             WordLevel,
         ),
-    ) or (level in (paragraph_spans, word_spans))
+    ) or (level in (paragraph_spans, word_spans, code_words))
 
 
 def _settled(level: Level, text: str, start: int, stop: int) -> bool:

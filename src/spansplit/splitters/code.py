@@ -39,6 +39,7 @@ from ..boundaries.code import (
     SyntaxLevel,
     WholeLines,
     code_sample,
+    code_words,
     grammar_available,
     is_blank,
     load_parser,
@@ -47,7 +48,6 @@ from ..boundaries.code import (
 from ..boundaries.code_languages import CodeLanguage, get_language
 from ..boundaries.levels import Level
 from ..boundaries.separators import LINE_LEVEL, SeparatorLevel, separator_levels
-from ..boundaries.words import word_spans
 from ..chunk import Chunk, SizedSpan, Span, after_whitespace, before_whitespace
 from ..errors import InvalidParameterError
 from ..lines import LINE_ENDING
@@ -86,28 +86,6 @@ Describe = Callable[[int, int], tuple[list[str], list[str]]]
 
 FENCE_DEPTH = 1
 """How deep the definitions go that overlap never crosses (1: top-level ones)."""
-
-BLANK_RUN_CHARS = 256
-"""Whitespace after a word, inside a line, that leaves the word level's pieces (see
-:func:`code_words`)."""
-
-
-def code_words(text: str, start: int, end: int) -> list[Span]:
-    """The words of a line over budget, each with the spaces after it (:func:`word_spans`),
-    but a run of at least :data:`BLANK_RUN_CHARS` whitespace characters after a word is
-    in no piece: cut into budgets, it would only make chunks of spaces alone, which are
-    dropped, after measuring each of them."""
-    kept: list[Span] = []
-    for first, last in word_spans(text, start, end):
-        if last - first >= BLANK_RUN_CHARS and text[last - 1].isspace():
-            content = before_whitespace(text, first, last)
-            if last - content >= BLANK_RUN_CHARS:
-                if content > first:
-                    kept.append((first, content))
-                continue
-        kept.append((first, last))
-    return kept
-
 
 _FINE_SEPARATORS = frozenset({r"\n", "\n", " ", ""})
 """The separators of a table that cut lines and words: :data:`LINES` and words instead."""
