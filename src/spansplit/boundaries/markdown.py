@@ -170,32 +170,39 @@ _LIST_MARKER = re.compile(r"[ \t>]*(?:[-+*]|[0-9]{1,9}[.)])\s*")
 """A list item's marker, with the quote markers and indentation before it on its line."""
 
 
-_MARKER_WORD = re.compile(r"[>\s]*|(?:[-+*]|[0-9]{1,9}[.)])\s+")
+_MARKER_WORD = re.compile(r"[>\s]*|[-+*]\s+")
 """A word that is only a container's markers: a quote's (``>``, a blank line of a quote)
-or a list item's (``-``, ``1.``) with the space after it."""
+or a list item's bullet (``-``, ``+``, ``*``) with the space after it. (A number such as
+``1.`` is not one: in a sentence, "Chapter 13) says" may be cut after it.)"""
 
 _GLUED_MARKERS_CHARS = 1 << 10
 """The most code points of markers joined to the word after them: a line of 500,000
 nested quotes was one part, its words all read at once (60 times the text)."""
 
 
-def _after_markers(text: str, words: list[Span]) -> list[tuple[int, int, int]]:
+def _after_markers(
+    text: str, words: list[Span], fits: Fits | None = None
+) -> list[tuple[int, int, int]]:
     """``words`` with each that is only markers (:data:`_MARKER_WORD`) joined to the word
     after it, so that no part ends on a quote's ``>`` or a list item's bullet (unless the
-    markers run on for more than :data:`_GLUED_MARKERS_CHARS`; a line of nested list items
-    was also a part a bullet, 500,000 a megabyte): each as its start, the start of its own
-    word after such markers, and its end."""
+    markers run on for more than :data:`_GLUED_MARKERS_CHARS`, or, ``fits`` telling, the
+    word fits alone and not with them: then they are a part of their own; a line of
+    nested list items was a part a bullet, 500,000 a megabyte): each as its start, the
+    start of its own word after such markers, and its end."""
     joined: list[tuple[int, int, int]] = []
     pending: int | None = None  # where the markers before the next word start
     markers_end = 0  # where the last of them ends
     for first, last in words:
-        if text[first] in ">-+*0123456789" and _MARKER_WORD.fullmatch(text, first, last):
+        if text[first] in ">-+*" and _MARKER_WORD.fullmatch(text, first, last):
             if pending is not None and last - pending > _GLUED_MARKERS_CHARS:
                 joined.append((pending, pending, markers_end))  # (a part of markers alone)
                 pending = None
             pending = first if pending is None else pending
             markers_end = last
             continue
+        if pending is not None and _apart(fits, pending, first, last):
+            joined.append((pending, pending, markers_end))
+            pending = None
         joined.append((first if pending is None else pending, first, last))
         pending = None
     if pending is not None:
@@ -1897,7 +1904,9 @@ class WordLevel:
         inside = self.layout.in_heading_lines
         glued: list[Span] = []
         joins = False  # the last word is a heading's: the next word joins it
-        for word_start, own_start, word_end in _after_markers(text, word_spans(text, start, end)):
+        for word_start, own_start, word_end in _after_markers(
+            text, word_spans(text, start, end), self.fits
+        ):
             heading = inside(own_start)
             if joins and (heading or not _apart(self.fits, glued[-1][0], word_start, word_end)):
                 glued[-1] = (glued[-1][0], word_end)
