@@ -3,7 +3,7 @@
 Each family is a text no tuned benchmark has: one line without spaces (minified code,
 base64), URL paths, floods of blank lines, CR-only lines, combining marks, emoji ZWJ
 sequences, CJK without punctuation, deep Markdown nesting (40 quotes and 40 lists a line,
-and quotes nested on one line), a long whitespace run, words
+quotes or lists nested on one line, a list item of one long line), a long whitespace run, words
 longer than the budget, log lines (one paragraph with no sentence end), a block of a
 megabyte after a heading and a paragraph (a quotation), and prose with a tiny budget or an
 overlap near the budget. Each
@@ -99,6 +99,8 @@ FAMILIES: dict[str, Callable[[float], str]] = {
     "heading run": lambda mb: _repeat("# a\n## b\n", mb),
     "fence lines": lambda mb: _repeat("```\n", mb),
     "nested quotes on one line": lambda mb: _repeat("> ", mb)[:-2] + "x\n",
+    "nested lists on one line": lambda mb: _repeat("- ", mb)[:-2] + "x\n",
+    "one long list item": lambda mb: "- " + _repeat(" ".join(PROSE.split()) + " ", mb) + "\n",
     "prose": lambda mb: _repeat(PROSE + "\n\n", mb),
 }
 
