@@ -418,6 +418,9 @@ _PATH_BLOCKS_KEPT = 1 << 14
 """The most blocks on the paths it keeps, in all (a path as deep as a line of nested quotes
 is kept alone)."""
 
+_SHORT_PATH_BLOCKS = 16
+"""Paths down to a block that :meth:`MarkdownLayout._inside` walks as they are, not kept."""
+
 
 class _PathDown(NamedTuple):
     """The blocks from the document's child down to one block, and for each the latest
@@ -917,12 +920,29 @@ class MarkdownLayout:
 
     def _inside(self, pos: int, whole_kinds: frozenset[int]) -> bool:
         """Whether ``pos`` lies inside a block of ``whole_kinds``, past the start of its
-        first line's text."""
-        text, starts = self.text, self.tree.starts
-        # Down from the document to the last block that starts at or before pos, while
-        # each holds pos strictly inside (most paths hold no such block: done at once).
-        path = self._path_down(bisect_right(starts, pos) - 1)
-        for at in path.whole(self.tree.kinds, whole_kinds):
+        first line's text: down from the document to the last block that starts at or
+        before ``pos``, while each holds ``pos`` strictly inside. A path of at most
+        :data:`_SHORT_PATH_BLOCKS` is walked as it is (each of 125,000 fenced blocks asked
+        about made a path of arrays: 2 s a MB), a deeper one read from :meth:`_path_down`."""
+        tree, text = self.tree, self.text
+        kinds, starts, ends, parents = tree.kinds, tree.starts, tree.ends, tree.parents
+        last = bisect_right(starts, pos) - 1
+        path = self._paths.get(last)
+        up: list[int] = []
+        block = last if path is None else -1
+        while block > 0 and len(up) < _SHORT_PATH_BLOCKS:
+            up.append(block)
+            block = parents[block]
+        if path is None and block <= 0:
+            for block in reversed(up):
+                if not starts[block] < pos < ends[block]:
+                    return False
+                if kinds[block] in whole_kinds and after_whitespace(text, starts[block], pos) < pos:
+                    return True  # (read up to its first text, not to pos: a long item)
+            return False
+        if path is None:
+            path = self._path_down(last)
+        for at in path.whole(kinds, whole_kinds):
             if not path.latest_starts[at] < pos < -path.earliest_ends[at]:
                 return False
             if after_whitespace(text, starts[path.blocks[at]], pos) < pos:
