@@ -419,7 +419,8 @@ _PATH_BLOCKS_KEPT = 1 << 14
 is kept alone)."""
 
 _SHORT_PATH_BLOCKS = 16
-"""Paths down to a block that :meth:`MarkdownLayout._inside` walks as they are, not kept."""
+"""Paths down to a block that are walked as they are, not made into arrays and kept (see
+:meth:`MarkdownLayout._short_path`)."""
 
 
 class _PathDown(NamedTuple):
@@ -589,9 +590,35 @@ class MarkdownLayout:
         the document to the last block starting at or before ``start``, the last before
         one that does not reach ``end`` (the parser may give a block an end past its
         parent's: a quote in a list item, after an empty item of its own list)."""
-        path = self._path_down(max(bisect_right(self.tree.starts, start) - 1, 0))
+        last = max(bisect_right(self.tree.starts, start) - 1, 0)
+        short = self._short_path(last)
+        if short is not None:
+            ends, holder = self.tree.ends, 0
+            for block in short:
+                if ends[block] < end:
+                    break
+                holder = block
+            return holder
+        path = self._path_down(last)
         reaching = bisect_right(path.earliest_ends, -end)  # (negated: ascending)
         return path.blocks[reaching - 1] if reaching else 0
+
+    def _short_path(self, last: int) -> list[int] | None:
+        """The path from the document's child down to block ``last``, top down, where it
+        holds at most :data:`_SHORT_PATH_BLOCKS` blocks and :meth:`_path_down` does not
+        keep it already: walked as it is, not made into arrays (each of 125,000 fenced
+        blocks asked about made a path of arrays: 2 s a MB)."""
+        if last in self._paths:
+            return None
+        parents, block = self.tree.parents, last
+        up: list[int] = []
+        while block > 0:
+            if len(up) == _SHORT_PATH_BLOCKS:
+                return None
+            up.append(block)
+            block = parents[block]
+        up.reverse()
+        return up
 
     def _path_down(self, last: int) -> _PathDown:
         """The path from the document's child down to block ``last`` (see
@@ -881,8 +908,12 @@ class MarkdownLayout:
     def inside_one_unit(self, start: int, end: int) -> bool:
         """Whether all of ``[start, end)`` lies inside one block that is not cut where it
         fits, past the start of its first line's text."""
-        path = self._path_down(self._holder(start, end))
-        return self.inside_unit(start) and bool(path.whole(self.tree.kinds, _UNITS))
+        holder, kinds = self._holder(start, end), self.tree.kinds
+        short = self._short_path(holder)
+        if short is not None:
+            return any(kinds[block] in _UNITS for block in short) and self.inside_unit(start)
+        path = self._path_down(holder)
+        return self.inside_unit(start) and bool(path.whole(kinds, _UNITS))
 
     def overlap_may_start(self, pos: int) -> bool:
         """Whether overlap may start at ``pos`` (and packing may end a chunk or cut a piece
@@ -921,27 +952,20 @@ class MarkdownLayout:
     def _inside(self, pos: int, whole_kinds: frozenset[int]) -> bool:
         """Whether ``pos`` lies inside a block of ``whole_kinds``, past the start of its
         first line's text: down from the document to the last block that starts at or
-        before ``pos``, while each holds ``pos`` strictly inside. A path of at most
-        :data:`_SHORT_PATH_BLOCKS` is walked as it is (each of 125,000 fenced blocks asked
-        about made a path of arrays: 2 s a MB), a deeper one read from :meth:`_path_down`."""
+        before ``pos``, while each holds ``pos`` strictly inside (a short path walked as
+        it is, see :meth:`_short_path`)."""
         tree, text = self.tree, self.text
-        kinds, starts, ends, parents = tree.kinds, tree.starts, tree.ends, tree.parents
+        kinds, starts, ends = tree.kinds, tree.starts, tree.ends
         last = bisect_right(starts, pos) - 1
-        path = self._paths.get(last)
-        up: list[int] = []
-        block = last if path is None else -1
-        while block > 0 and len(up) < _SHORT_PATH_BLOCKS:
-            up.append(block)
-            block = parents[block]
-        if path is None and block <= 0:
-            for block in reversed(up):
+        short = self._short_path(last)
+        if short is not None:
+            for block in short:
                 if not starts[block] < pos < ends[block]:
                     return False
                 if kinds[block] in whole_kinds and after_whitespace(text, starts[block], pos) < pos:
                     return True  # (read up to its first text, not to pos: a long item)
             return False
-        if path is None:
-            path = self._path_down(last)
+        path = self._path_down(last)
         for at in path.whole(kinds, whole_kinds):
             if not path.latest_starts[at] < pos < -path.earliest_ends[at]:
                 return False
