@@ -1700,16 +1700,20 @@ class SyntaxLevel:
 
     def _joined_kinds(self, unit: Unit) -> list[str]:
         """The kinds of the units ``unit`` was joined from (a signature and the statements
-        after it), in order and without repeats, but comments and prefixes (decorators):
-        a chunk that holds a signature and its first statement holds both kinds of node."""
-        language, kinds, parts = self.language, [], [unit]
+        after it), in order and without repeats, but comments and prefixes (decorators)
+        where there are others: a chunk that holds a signature and its first statement
+        holds both kinds of node, one of a decorator and a comment both of theirs."""
+        language, parts = self.language, [unit]
+        kinds: list[str] = []
+        lead_kinds: list[str] = []  # of the comments and prefixes
         while parts:
             part = parts.pop()
             if part.joined is not None:
                 parts += reversed(part.joined)
-            elif part.kind and part.kind not in language.comments | language.prefixes:
-                kinds.append(part.kind)
-        return list(dict.fromkeys(kinds))
+            elif part.kind:
+                leads = part.kind in language.comments or part.kind in language.prefixes
+                (lead_kinds if leads else kinds).append(part.kind)
+        return list(dict.fromkeys(kinds or lead_kinds))
 
     def _partly_held_kind(self, unit: Unit, start: int, end: int) -> list[str] | None:
         """For ``[start, end)`` of the one-line ``unit`` of one node that holds only part of
