@@ -208,6 +208,28 @@ def chunks_size(chunks: list[Any]) -> int:
     return total
 
 
+def _warm_counting_threads(length: object) -> None:
+    """Have every thread of the counting pool make its copy of a tiktoken encoding (a
+    barrier keeps each task on a thread of its own)."""
+    import threading
+
+    from spansplit.sizing import tiktoken as tiktoken_sizing
+
+    if not isinstance(length, tiktoken_sizing.TiktokenLength):
+        return
+    workers = length.workers()
+    if workers < 2:
+        return
+    barrier = threading.Barrier(workers)
+
+    def copy() -> None:
+        length._thread_encoding()  # (the first call on a thread makes its copy)
+        barrier.wait(timeout=10)
+
+    for future in [tiktoken_sizing._pool().submit(copy) for _ in range(workers)]:
+        future.result()
+
+
 def worker(family: str, setting: str, splitter_name: str, length: str, megabytes: float) -> None:
     """One measurement in this (fresh) process; prints one JSON line."""
     text = FAMILIES[family](megabytes)
@@ -216,9 +238,13 @@ def worker(family: str, setting: str, splitter_name: str, length: str, megabytes
         splitter = make_splitter(splitter_name, setting, length)
         # What a process does once, before its first long text, is not memory of the text:
         # loading the tokenizer and the grammar, importing numpy, starting the counting
-        # threads. A short text of the same family does most of it; numpy, which only a
-        # long enough text needs (about 11 MB once), is imported here.
+        # threads and their copies of the tokenizer (about 13 MB each for cl100k_base,
+        # made by each thread the first time it counts). A short text of the same family
+        # does most of it; the counting threads are warmed here (a short split may count
+        # on the calling thread alone); numpy, which only a long enough text needs (about
+        # 11 MB once), is imported here.
         splitter.split(FAMILIES[family](WARM_UP_MEGABYTES))
+        _warm_counting_threads(splitter.length)
         from spansplit.lines import optional_numpy
 
         optional_numpy()
