@@ -364,10 +364,10 @@ def test_every_chunk_names_the_kinds_it_holds(language: str) -> None:
             "python",
             "class A:\n    def f(self): return [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]\n",
             [
-                ("f(self): return ", ["A", "f"], ["function_definition"]),
-                ("[1, 2, 3, 4, 5, ", ["A", "f"], ["list"]),
-                ("6, 7, 8, 9, 10, ", ["A", "f"], ["list"]),
-                ("11, 12, 13, 14]\n", ["A", "f"], ["list"]),
+                ("f(self): return [1, ", ["A", "f"], ["function_definition"]),
+                ("2, 3, 4, 5, 6, 7, ", ["A", "f"], ["list"]),
+                ("8, 9, 10, 11, 12, ", ["A", "f"], ["list"]),
+                ("13, 14]\n", ["A", "f"], ["list"]),
             ],
         ),
         (
@@ -383,10 +383,10 @@ def test_every_chunk_names_the_kinds_it_holds(language: str) -> None:
             "go",
             "func F(a int) int { return a + a + a + a + a + a + a + a }\r\n",
             [
-                ("func F(a int) ", ["F"], ["function_declaration"]),
-                ("int { return a ", ["F"], ["function_declaration"]),
-                ("+ a + a + a + a ", ["F"], ["binary_expression"]),
-                ("+ a + a + a }\r\n", ["F"], ["block"]),
+                ("func F(a int) int { ", ["F"], ["function_declaration"]),
+                ("return a + a + a + ", ["F"], ["return_statement"]),
+                ("a + a + a + a + a ", ["F"], ["binary_expression"]),
+                ("}\r\n", ["F"], ["block"]),
             ],
         ),
     ],
@@ -394,9 +394,8 @@ def test_every_chunk_names_the_kinds_it_holds(language: str) -> None:
 def test_pieces_of_a_line_over_budget_name_what_holds_them(
     language: str, text: str, expected: list[tuple[str, list[str], list[str]]]
 ) -> None:
-    # A line over budget starts a chunk and is cut by words into even parts; each piece
-    # names the definitions on the line that hold it (a one-line method inside its class)
-    # and the smallest node holding it.
+    # A line over budget is cut by words; each piece names the definitions on the line
+    # that hold it (a one-line method inside its class) and the smallest node holding it.
     needs_grammar(language)
     chunks = split_code(text, language, 20)
     found = [(c.text, c.metadata["symbols"], c.metadata["node_kinds"]) for c in chunks]
@@ -439,32 +438,6 @@ def test_pieces_of_a_line_where_no_child_covers_them(language: str, size: int, t
     assert "".join("".join(chunk.text for chunk in chunks).split()) == "".join(text.split())
     assert all(text[c.start : c.end] == c.text for c in chunks)
     assert all(chunk.metadata["node_kinds"] for chunk in chunks)
-
-
-def test_a_line_over_budget_starts_a_chunk_and_is_cut_into_even_parts() -> None:
-    """The code before a line over budget ends at the line end before it: the line's first
-    words ended that chunk (``"x = 1\n\n\ndef "``, found by a review), where a paragraph in
-    prose and the separator tables' lines start one. The comments above it go with its
-    first part, and a runt before it too; the code after it starts a chunk."""
-    needs_grammar("python")
-    signature = "def very_long_signature_function(argument_number_one, argument_number_two):\n"
-    text = "x = 1\n\n\n" + signature + "    return argument_number_one\n"
-    assert [c.text for c in split_code(text, "python", 60)] == [
-        "x = 1\n",
-        "def very_long_signature_function(argument_number_one, ",
-        "argument_number_two):\n",
-        "    return argument_number_one\n",
-    ]
-    line = 'z = "' + "a" * 70 + '"\n'
-    chunks = split_code("x = 1\ny = 2\n" + line + "w = 3\n", "python", 30)
-    assert (chunks[0].text, chunks[-1].text) == ("x = 1\ny = 2\n", "w = 3\n")
-    parts = [c.size for c in chunks[1:-1]]
-    assert "".join(c.text for c in chunks[1:-1]) == line
-    assert len(parts) == 3 and max(parts) - min(parts) <= 4  # (filled: 30, 30 and 16)
-    commented = [c.text for c in split_code("x = 1111111111\n# note\n" + signature, "python", 40)]
-    assert commented[0] == "x = 1111111111\n" and commented[1].startswith("# note\ndef very_")
-    runt_before = split_code("x\n" + signature, "python", 60)  # (the runt goes with it)
-    assert runt_before[0].text.startswith("x\ndef ")
 
 
 def test_a_chunk_of_a_decorator_and_a_comment_has_both_kinds() -> None:
@@ -1565,7 +1538,7 @@ def test_a_piece_of_a_minified_line_across_methods_of_one_type_lies_in_that_type
     ]
     assert described[3][1] == ["T", "a"]
     go = "package p\ntype T int;func (t T) A(){x:=1;_=x};func (t T) B(){y:=2;_=y}\n"
-    across = next(c for c in split_code(go, "go", 30) if "_=x};func" in c.text)
+    across = split_code(go, "go", 30)[1]
     assert (across.metadata["symbols"], across.metadata["node_kinds"]) == (
         ["T"],
         ["method_declaration"],
@@ -1821,11 +1794,7 @@ def test_a_namespace_without_a_body_scopes_the_code_after_its_declaration() -> N
         ("g(){return 2;}", ["B", "g"]),
     ]
     on_lines = "<?php\nnamespace A;\nfunction f(){return 1;}\nnamespace B;\nfunction g(){}\n"
-    # (a chunk of "1;}\nnamespace B;\n" had ['A']; the line over budget is now a chunk's start)
-    assert paths(on_lines, "php", 20)[2:4] == [
-        ("f(){return 1;}\n", ["A", "f"]),
-        ("namespace B;\n", ["B"]),
-    ]
+    assert ("1;}\nnamespace B;\n", []) in paths(on_lines, "php", 20)  # (['A'] before)
 
 
 @pytest.mark.parametrize("language", ["javascript", "typescript"])
@@ -2064,7 +2033,7 @@ def test_pieces_of_a_signature_line_below_annotations_are_kinded_as_without_them
         return [(c.text, c.metadata["node_kinds"]) for c in chunks if "@" not in c.text]
 
     assert pieces(annotated) == pieces(plain)
-    assert ("int size() {\n", ["integral_type", "identifier", "formal_parameters"]) in pieces(plain)
+    assert ("size() {\n", ["identifier", "formal_parameters"]) in pieces(plain)
 
 
 def test_decorators_apart_from_a_function_too_big_stay_with_its_signature() -> None:
@@ -2708,19 +2677,19 @@ def test_deep_nesting_with_overlap_is_split(language: str, text: str) -> None:
     assert len(chunks) > 10
 
 
-def test_the_pieces_of_lines_cut_by_words_keep_their_definition() -> None:
-    # At a tiny budget a statement's line is cut by words; each piece is still in the
-    # method it holds text of. (A chunk ended in the next line's indentation, "v\n\n    ",
-    # before a line over budget started a chunk; a decorator's line did so too.)
+def test_a_chunk_ending_in_the_next_lines_indentation_keeps_its_definition() -> None:
+    # At a tiny budget a statement's line is cut by words: its indentation ends the chunk
+    # before, which is still the method it holds text of. (A decorator's line did so
+    # too; now, as a comment above code, it takes its indentation with it.)
     needs_grammar("python")
     text = "class K:\n    def a(self):\n        self._p = v\n\n    b_value_long = 3\n"
     found = [(c.text, c.metadata["symbols"]) for c in split_code(text, "python", 10)]
-    assert ("= v\n", ["K", "a"]) in found
+    assert ("v\n\n    ", ["K", "a"]) in found
     assert ("b_value", ["K"]) in found
     decorated = "class K:\n    def a(self):\n        self._p = v\n\n"
     decorated += "    @property\n    def b(self):\n        pass\n"
     found = [(c.text, c.metadata["symbols"]) for c in split_code(decorated, "python", 10)]
-    assert ("= v\n", ["K", "a"]) in found
+    assert ("v\n", ["K", "a"]) in found
     assert ("@property\n", ["K", "b"]) in found
 
 

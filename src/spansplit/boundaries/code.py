@@ -1700,9 +1700,10 @@ class SyntaxLevel:
 
     def _joined_kinds(self, unit: Unit) -> list[str]:
         """The kinds of the units ``unit`` was joined from (a signature and the statements
-        after it), in order and without repeats, but comments and prefixes (decorators)
-        where there are others: a chunk that holds a signature and its first statement
-        holds both kinds of node, one of a decorator and a comment both of theirs."""
+        after it), in order and without repeats, leaving out comments and prefixes
+        (decorators) unless nothing else is there: a chunk that holds a signature and its
+        first statement holds both kinds of node, and one of a decorator and the comment
+        below it holds ``decorator`` and ``comment``."""
         language, parts = self.language, [unit]
         kinds: list[str] = []
         lead_kinds: list[str] = []  # of the comments and prefixes

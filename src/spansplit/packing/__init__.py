@@ -72,10 +72,7 @@ class Structure:
     ``levels`` split a region at one structure each, coarsest first. With ``isolate``,
     the pieces of a piece that had to be split never share a chunk with the pieces around
     it (LangChain's recursive splitting; seed 003's paragraphs), and they are packed into
-    chunks of even size; ``isolated_levels`` do so for the pieces of the levels named only
-    (and the cuts after the last level, where it is one of them): a line of code over
-    budget starts a chunk, while a definition over budget shares chunks with its
-    neighbours. ``overlap_level`` gives the starts that overlap may take inside
+    chunks of even size. ``overlap_level`` gives the starts that overlap may take inside
     the last piece of a chunk when no whole piece fits; by default the coarsest of
     ``levels`` that splits that piece. ``overlap_boundaries``, where given, replace both:
     the kinds of start overlap may take, best first (sentences, clauses, words), each
@@ -103,7 +100,6 @@ class Structure:
 
     levels: tuple[Level, ...]
     isolate: bool = False
-    isolated_levels: tuple[Level, ...] = ()
     overlap_level: Level | None = None
     overlap_boundaries: tuple[StartsLevel, ...] = ()
     punctuation: bool = True
@@ -113,10 +109,6 @@ class Structure:
     heading_lines: bool = True
     lead_pieces: LeadTest | None = None
     code: bool = False
-
-    def isolates(self, level: Level) -> bool:
-        """Whether the pieces of a piece that ``level`` splits are isolated."""
-        return self.isolate or level in self.isolated_levels
 
     @property
     def slides(self) -> bool:
@@ -238,14 +230,10 @@ def _chunks(
     if chunks is None:
 
         def whole(top: list[Span] | None, rest: Sequence[Level]) -> list[SizedSpan]:
-            split_by = None
+            one_piece = False
             if top is None:
-                top, rest, split_by = _top_level(text, structure.levels, start, end)
-            one_piece = (
-                split_by is not None
-                and structure.isolates(split_by)
-                and _one_line(text, start, end)
-            )
+                top, rest, one_piece = _top_level(text, structure.levels, start, end)
+                one_piece = one_piece and _one_line(text, start, end)
             return _general(
                 text,
                 top,
@@ -467,22 +455,21 @@ def _size_after(text: str, start: int, end: int, length: LengthFunction) -> int:
 
 def _top_level(
     text: str, levels: Sequence[Level], start: int, end: int
-) -> tuple[list[Span], Sequence[Level], Level | None]:
+) -> tuple[list[Span], Sequence[Level], bool]:
     """The pieces of the region at the coarsest level that splits it, the levels after
-    that one (a recursive level stays), and that level where a coarser one found the
-    region one piece (a text that is one paragraph: its pieces are those of a piece that
-    had to be split); the region rarely fits, so it is not measured."""
+    that one (a recursive level stays), and whether a coarser level found the region one
+    piece (a text that is one paragraph: its pieces are those of a piece that had to be
+    split); the region rarely fits, so it is not measured."""
     for index, level in enumerate(levels):
         if cut_anywhere(level) is not None:
-            return [(start, end)], levels[index:], None  # cut where the budget says
+            return [(start, end)], levels[index:], False  # cut where the budget says
         occurs = getattr(level, "occurs", None)
         if occurs is not None and not occurs(text, start, end):
             continue
         parts = level(text, start, end)
         if splits(parts, start, end):
-            rest = levels[index if is_recursive(level) else index + 1 :]
-            return parts, rest, level if index > 0 else None
-    return [(start, end)], (), None
+            return parts, levels[index if is_recursive(level) else index + 1 :], index > 0
+    return [(start, end)], (), False
 
 
 def _general(
@@ -497,9 +484,8 @@ def _general(
     one_piece: bool = False,
     lead: int | None = None,
 ) -> list[SizedSpan]:
-    """The general path: :func:`fit` then :func:`merge`. With ``one_piece``, ``top`` are
-    the pieces of one piece that had to be split, isolated (see ``Structure.isolates``):
-    packed evenly;
+    """The general path: :func:`fit` then :func:`merge`. With ``one_piece`` (and
+    ``isolate``), ``top`` are the pieces of one piece that had to be split, packed evenly;
     ``lead`` as :func:`pack` has it."""
     budget, length, trim = config.chunk_size, config.length, config.strip_whitespace
     pieces = fit(
@@ -510,7 +496,6 @@ def _general(
         levels,
         breaks=starting_at(top, structure.chunk_starts),
         isolate=structure.isolate,
-        isolated_levels=structure.isolated_levels,
         trim=trim,
         punctuation=structure.punctuation,
         headings=structure.heading_lines,
@@ -519,7 +504,7 @@ def _general(
         top_lead=lead,
         overlap=config.chunk_overlap if overlap and structure.slides else 0,
     )
-    if one_piece:
+    if one_piece and structure.isolate:
         pieces.balanced.append((0, len(pieces.spans)))
     whole = _whole_if_it_fits(text, pieces, budget, length)
     if whole is not None:

@@ -557,8 +557,6 @@ class _Packer:
         # chunk (inside a piece that had to be split, its parts are evened out instead).
         if last + 1 < run_end and not self._in_balanced(first):
             last = self._before_leading(first, last)
-        elif run_end in self.run_starts and not self._in_balanced(first):
-            last = self._before_lead_pieces(first, last)
         run_start: int | None = None
         led = False
         leads: tuple[int, ...] = ()
@@ -599,44 +597,18 @@ class _Packer:
 
     def _leads_run(self, first: int, last: int, run_end: int) -> bool:
         """Whether pieces ``first..last``, a chunk that ends where the parts of a piece that
-        had to be split begin (``run_end``), lead those parts: a runt (under
-        :data:`RUNT_SHARE` of the budget) or a few pieces that ``lead_test`` tells (the
-        comments above a line of code over budget), and not the last of another such
-        piece's parts (they may be the first of its parts: a chapter's introduction before
-        its first section that had to be split); the structure may ask for those parts to
-        start a chunk (a Markdown section) all the same."""
+        had to be split begin (``run_end``), are a runt: under :data:`RUNT_SHARE` of the
+        budget, and not the last of another such piece's parts (they may be the first of
+        its parts: a chapter's introduction before its first section that had to be split);
+        the structure may ask for those parts to start a chunk (a Markdown section) all
+        the same."""
         return (
             last + 1 == run_end < len(self.spans)
             and run_end not in self.starts
             and not self._goes_with_next(run_end)  # (a section's: the runt ends the one before)
             and run_end in self.run_starts
             and run_end not in self.run_ends
-            and (
-                RUNT_SHARE * self._span_size(first, run_end - 1) < self.budget
-                or self._all_lead(first, run_end)
-            )
-        )
-
-    def _before_lead_pieces(self, first: int, last: int) -> int:
-        """``last``, or the last piece before the pieces that ``lead_test`` tells that end
-        pieces ``first..last`` (at most :data:`STACKED_HEADINGS`), where the pieces before
-        them are no runt: those then lead the parts of the piece after them that had to be
-        split (see :meth:`_leads_run`)."""
-        end = last
-        while end >= first and last - end < STACKED_HEADINGS and self._all_lead(end, end + 1):
-            end -= 1
-        if end < first or end == last or RUNT_SHARE * self._span_size(first, end) < self.budget:
-            return last
-        return end
-
-    def _all_lead(self, first: int, end: int) -> bool:
-        """Whether pieces ``first..end - 1`` are at most :data:`STACKED_HEADINGS` pieces
-        that ``lead_test`` tells (comments above code)."""
-        test = self.lead_test
-        return (
-            test is not None
-            and end - first <= STACKED_HEADINGS
-            and all(test(self.text, *self.spans[k]) for k in range(first, end))
+            and RUNT_SHARE * self._span_size(first, run_end - 1) < self.budget
         )
 
     def _alone(self, index: int) -> int:

@@ -75,7 +75,6 @@ def fit(
     *,
     breaks: Sequence[int] = (),
     isolate: bool = False,
-    isolated_levels: Sequence[Level] = (),
     trim: bool = False,
     punctuation: bool = True,
     headings: bool = False,
@@ -90,9 +89,7 @@ def fit(
     boundary inside it is skipped); after the last level the piece is hard-cut at
     grapheme-cluster boundaries. ``breaks`` are indices into ``spans`` of pieces that must
     start a chunk. With ``isolate``, the pieces of a split piece never share a chunk with
-    its neighbours (LangChain's recursive behaviour); ``isolated_levels`` isolate only the
-    pieces of a piece split by one of them, or cut after the last level where that is one
-    of them (a line of code over budget, cut at its words). With ``trim`` (for splitters whose
+    its neighbours (LangChain's recursive behaviour). With ``trim`` (for splitters whose
     chunks are trimmed), pieces lose their surrounding whitespace before they are measured,
     so whitespace that trimming removes never counts against the budget, and blank pieces
     are dropped. With ``punctuation``, pieces are joined across every cut that line
@@ -111,17 +108,7 @@ def fit(
     out = Pieces(
         trimmed=trim, measurer=measurer or length.measurer(text), lead=lead, top_lead=top_lead
     )
-    rules = _Rules(
-        budget,
-        length,
-        levels,
-        isolate,
-        tuple(isolated_levels),
-        trim,
-        punctuation,
-        overlap,
-        headings,
-    )
+    rules = _Rules(budget, length, levels, isolate, trim, punctuation, overlap, headings)
     # Pieces nest as deeply as the structure does (a list in a list in a quote ...): the
     # regions being split are a stack, not a recursion, so no depth is too deep.
     stack = [frame] if (frame := _open(text, list(spans), 0, set(breaks), out, rules)) else []
@@ -138,9 +125,8 @@ def fit(
         _append_fitting(frame, k, out, rules)
         if k < len(frame.spans):
             frame.done = k + 1
-            first_part = len(out.spans)
-            child, split_by = _refine(text, frame.spans[k], frame.level, out, rules)
-            frame.refining = (k, first_part, split_by)
+            frame.refining = (k, len(out.spans))
+            child = _refine(text, frame.spans[k], frame.level, out, rules)
             if child is not None:
                 stack.append(child)
     return out
@@ -166,7 +152,6 @@ class _Rules:
     length: LengthFunction
     levels: Sequence[Level]
     isolate: bool
-    isolated_levels: tuple[Level, ...]
     trim: bool
     punctuation: bool
     overlap: int = 0
@@ -187,8 +172,7 @@ class _Frame:
     stops: list[int]
     next: int = 0  # the next index into stops
     done: int = 0  # pieces before this one are placed
-    # the piece being split, its first part's index in out, the level that split it
-    refining: tuple[int, int, int] | None = None
+    refining: tuple[int, int] | None = None  # piece being split, its first index in out
 
 
 _SPACE = re.compile(r"\s")  # the characters str.isspace accepts (both use Py_UNICODE_ISSPACE)
@@ -305,17 +289,12 @@ def _append_fitting(frame: _Frame, stop: int, out: Pieces, rules: _Rules) -> Non
 
 def _close(text: str, frame: _Frame, out: Pieces, rules: _Rules) -> None:
     """Mark the breaks around the pieces that the piece of ``frame`` being split became;
-    where they start a chunk, the heading lines just before them go with them (where the
-    level that split it isolates its pieces, their chunks are evened out apart from the
-    pieces around them: a heading was left a chunk alone), and so do the fences of a code
-    block around them."""
+    where they start a chunk, the heading lines just before them go with them (with
+    ``isolate`` their chunks are evened out apart from the pieces around them: a heading was
+    left a chunk alone), and so do the fences of a code block around them."""
     assert frame.refining is not None
-    k, first, split_by = frame.refining
+    k, first = frame.refining
     frame.refining = None
-    levels = rules.levels
-    isolated = rules.isolate or (
-        split_by < len(levels) and levels[split_by] in rules.isolated_levels
-    )
     # The runs closed last lie inside this piece (its own pieces split further): the run
     # before them, if any, must end before the heading for it to move.
     before = len(out.balanced)
@@ -324,7 +303,7 @@ def _close(text: str, frame: _Frame, out: Pieces, rules: _Rules) -> None:
     moved = 0
     while (
         rules.headings
-        and (isolated or k in frame.wanted)
+        and (rules.isolate or k in frame.wanted)
         and first > 0
         and moved < STACKED_HEADINGS
         and (not before or out.balanced[before - 1][1] < first)
@@ -337,18 +316,18 @@ def _close(text: str, frame: _Frame, out: Pieces, rules: _Rules) -> None:
     # A fence line on the line before opens the block (one with an info string, or the
     # region's first line): it goes with the code's first part.
     opening = None
-    if isolated and k > 0 and next_line(text, frame.spans[k - 1][1], frame.spans[k][0]):
+    if rules.isolate and k > 0 and next_line(text, frame.spans[k - 1][1], frame.spans[k][0]):
         opening = fence_line(text, *frame.spans[k - 1])
     fenced = opening is not None and (k == 1 or opening[1] != "")
     if fenced and not moved and (not before or out.balanced[before - 1][1] < first):
         out.breaks.discard(first)
         out.starts.discard(first)
         first -= 1
-    if k in frame.wanted or isolated:
+    if k in frame.wanted or rules.isolate:
         out.breaks.add(first)
     if k in frame.wanted:
         out.starts.add(first)
-    if isolated:
+    if rules.isolate:
         if _closes_fence(text, frame, k, opening if fenced else None, rules):
             _append_fitting(frame, k + 2, out, rules)  # the closing fence: with the last
             frame.done = k + 2
@@ -390,20 +369,14 @@ def _closes_fence(
     )
 
 
-def _refine(
-    text: str, span: Span, level: int, out: Pieces, rules: _Rules
-) -> tuple[_Frame | None, int]:
+def _refine(text: str, span: Span, level: int, out: Pieces, rules: _Rules) -> _Frame | None:
     """Split one piece that is over budget with the next level that finds a boundary in it
     (a recursive level, such as nested sections, is tried again on its own parts): the
     frame of its parts, to be placed next; or, after the last level, its hard cuts,
-    appended to ``out`` at once (``None``); and the index of the level that split it, or
-    of the last that found no boundary in it before the hard cuts (``len(levels)`` where
-    none was tried: a piece of the last level)."""
+    appended to ``out`` at once (``None``)."""
     levels, budget, length = rules.levels, rules.budget, rules.length
     opportunities = True
-    tried = len(levels)
     while level < len(levels):
-        tried = level
         cuts = cut_anywhere(levels[level])
         if cuts is not None:
             opportunities = cuts
@@ -412,7 +385,7 @@ def _refine(
         following = level if is_recursive(levels[level]) else level + 1
         level += 1
         if splits(parts, *span):
-            return _open(text, parts, following, set(), out, rules, glued=True), level - 1
+            return _open(text, parts, following, set(), out, rules, glued=True)
     cut_parts: list[SizedSpan] | None = None
     if opportunities is False and 0 < rules.overlap < budget:
         # A sliding window (see fit's overlap): the first part as long as fits, the others
@@ -452,7 +425,7 @@ def _refine(
         out.sizes.append(size)
         if not length.additive:
             out.joined.append(size)
-    return None, tried
+    return None
 
 
 def hard_cut(

@@ -156,15 +156,14 @@ def _level_pieces(level: Level, text: str, start: int, end: int) -> Iterator[lis
 
 def _top_level(
     text: str, levels: Sequence[Level], start: int, end: int
-) -> tuple[Iterator[list[Span]], Sequence[Level], Level | None]:
+) -> tuple[Iterator[list[Span]], Sequence[Level], bool]:
     """As the general path's top level: the pieces of the coarsest level that splits the
     region, in batches (read a window at a time where the level allows it), the levels
-    after it, and that level where the batches are windows (else one batch holds them
-    all: ``None``)."""
+    after it, and whether the batches are windows (else one batch holds them all)."""
     for index, level in enumerate(levels):
         rest = levels[index if is_recursive(level) else index + 1 :]
         if cut_anywhere(level) is not None:
-            return iter([[(start, end)]]), levels[index:], None  # cut where the budget says
+            return iter([[(start, end)]]), levels[index:], False  # cut where the budget says
         occurs = getattr(level, "occurs", None)
         if occurs is not None and not occurs(text, start, end):
             continue
@@ -176,7 +175,7 @@ def _top_level(
             if _edges_only(text, parts, start, end):
                 start, end = parts[0]
             elif splits(parts, start, end):
-                return iter([parts]), rest, None
+                return iter([parts]), rest, False
             continue
         batches = _level_pieces(level, text, start, end)
         head: list[Span] = []
@@ -186,12 +185,12 @@ def _top_level(
                 if len(head) > 1:
                     break
         except _NotLocal:
-            return iter([level(text, start, end)]), rest, None
+            return iter([level(text, start, end)]), rest, False
         if _edges_only(text, head, start, end):
             start, end = head[0]
         elif splits(head, start, end):
-            return chain([head], batches), rest, levels[index]
-    return iter([[(start, end)]]), (), None
+            return chain([head], batches), rest, True
+    return iter([[(start, end)]]), (), False
 
 
 def _edges_only(text: str, parts: list[Span], start: int, end: int) -> bool:
@@ -216,10 +215,10 @@ def pack_windows(
     they can be (see the module's docstring), else by ``whole``: the general path given the
     top level's pieces and the levels after it (``None``: to be found again)."""
     stream, rest, windowed = _top_level(text, structure.levels, start, end)
-    if windowed is None:
+    if not windowed:
         return whole(next(stream), rest)
     starts_chunk: set[int] = set()  # where a piece must start a chunk (see _opened)
-    stream = _opened(text, structure, stream, rest, starts_chunk)
+    stream = _opened(text, structure.levels, stream, rest, starts_chunk, structure.isolate)
     trim = config.strip_whitespace
     chunks: list[SizedSpan] = []
     pending: list[Span] = []  # top-level pieces from the one the next window starts with
@@ -267,7 +266,6 @@ def pack_windows(
             breaks=[k for k, (piece, _) in enumerate(pending) if piece in starts_chunk]
             + starting_at(pending, structure.chunk_starts),
             isolate=structure.isolate,
-            isolated_levels=structure.isolated_levels,
             trim=trim,
             punctuation=structure.punctuation,
             headings=structure.heading_lines,
@@ -325,30 +323,30 @@ def pack_windows(
 
 def _opened(
     text: str,
-    structure: Structure,
+    levels: Sequence[Level],
     stream: Iterator[list[Span]],
     rest: Sequence[Level],
     starts_chunk: set[int],
+    isolate: bool,
 ) -> Iterator[list[Span]]:
     """The batches of top-level pieces of ``stream``, with each piece longer than
     :data:`LONG_PIECE_CHARS` read as its own pieces instead, a window at a time, where
-    the structure's levels read it so (a heading and a quote of a megabyte were packed with every
+    ``levels`` read it so (a heading and a quote of a megabyte were packed with every
     piece of the quote held at once). Its pieces are split further by ``rest`` (the
     levels after the top level) where they are over the budget: the levels after theirs,
     preceded by coarser ones that found no boundary in the long piece. Where the general
-    path isolates the pieces of the level that split it (``Structure.isolates``), the
-    first of its pieces and the piece after it start a chunk: their offsets are added to
-    ``starts_chunk`` before they are handed over; the pieces of a piece so long are not
-    evened then, as a window holds only some of them, so the chunks differ from the
-    general path's there."""
+    path isolates a piece that had to be split (``isolate``), the first of its pieces and
+    the piece after it start a chunk: their offsets are added to ``starts_chunk`` before
+    they are handed over; the pieces of a piece so long are not evened then, as a window
+    holds only some of them, so the chunks differ from the general path's there."""
     mark = False  # whether the next piece follows a piece read as its own pieces
     for batch in stream:
         run: list[Span] = []
         for piece in batch:
-            inner, found, windowed = None, rest, None
+            inner, found, windowed = None, rest, False
             if piece[1] - piece[0] > LONG_PIECE_CHARS:
-                inner, found, windowed = _top_level(text, structure.levels, *piece)
-            if inner is None or windowed is None or not _finer(found, rest):
+                inner, found, windowed = _top_level(text, levels, *piece)
+            if inner is None or not windowed or not _finer(found, rest):
                 if mark:
                     starts_chunk.add(piece[0])
                     mark = False
@@ -358,7 +356,7 @@ def _opened(
                 yield run
                 run = []
             first = next(inner)
-            if structure.isolates(windowed):
+            if isolate:
                 starts_chunk.add(first[0][0])
                 mark = True
             yield first

@@ -177,10 +177,7 @@ class CodeSplitter(BudgetedSplitter):
 
     def syntax_structure(self, syntax: SyntaxLevel) -> Structure:
         """The levels for one parsed text: its syntax, then lines, then words; overlap
-        stays inside a definition (a chunk that starts at one repeats nothing before it).
-        A line over budget starts a chunk and is cut into even parts, as a paragraph is in
-        prose, while the parts of a definition over budget are packed with the code around
-        them."""
+        stays inside a definition (a chunk that starts at one repeats nothing before it)."""
         fences = (
             sorted({definition.start for definition in syntax.definitions(FENCE_DEPTH)})
             if self.chunk_overlap
@@ -188,7 +185,6 @@ class CodeSplitter(BudgetedSplitter):
         )
         return Structure(
             (syntax, LINES, code_words),
-            isolated_levels=(code_words,),
             overlap_level=LINES,
             punctuation=False,
             overlap_fences=fences,
