@@ -213,9 +213,9 @@ def _warm_counting_threads(length: object) -> None:
     barrier keeps each task on a thread of its own)."""
     import threading
 
-    from spansplit.sizing import tiktoken as tiktoken_sizing
+    from spansplit.sizing.tiktoken import TiktokenLength
 
-    if not isinstance(length, tiktoken_sizing.TiktokenLength):
+    if not isinstance(length, TiktokenLength):
         return
     workers = length.workers()
     if workers < 2:
@@ -226,7 +226,7 @@ def _warm_counting_threads(length: object) -> None:
         length._thread_encoding()  # (the first call on a thread makes its copy)
         barrier.wait(timeout=10)
 
-    for future in [tiktoken_sizing._pool().submit(copy) for _ in range(workers)]:
+    for future in [length.in_background(copy) for _ in range(workers)]:
         future.result()
 
 
