@@ -30,7 +30,11 @@ from spansplit import (
     split_paragraphs,
 )
 from spansplit.boundaries.linebreaks import break_opportunities
-from spansplit.boundaries.paragraphs import looks_like_lead_in, looks_like_title
+from spansplit.boundaries.paragraphs import (
+    looks_like_heading,
+    looks_like_lead_in,
+    looks_like_title,
+)
 from spansplit.chunk import after_whitespace, before_whitespace, trim_span
 from spansplit.errors import ChunkTooLargeError, InconsistentLengthError
 from spansplit.packing import (
@@ -974,6 +978,27 @@ def test_a_title_is_a_line_of_its_own_with_no_punctuation_at_its_end() -> None:
     assert not title("End.\n\nr[expr.operand-order]\n\nMore.", "r[expr.operand-order]")
     assert not title("End.\n\n- an item\n\nMore.", "- an item")  # a list's item
     assert not title('x = 1\n\n"""\n\ny = 2', '"""')  # no letter or digit
+    # Blank space before it on its line: a title after a blank line, or from the text's start.
+    assert title("End.\n\n   Chapter One\n\nIt began.", "Chapter One")
+    assert title(" " * 16 + "Chapter One\n\nIt began.", "Chapter One")
+    assert not title("x" + " " * 16 + "Chapter One\n\nIt began.", "Chapter One")
+    assert not title("End.\n\nSo Chapter One\n\nIt began.", "Chapter One")  # a line's words
+
+
+def test_a_heading_line_starts_its_line_indented_at_most_three_spaces() -> None:
+    def heading(text: str, line: str) -> bool:
+        start = text.index(line)
+        return looks_like_heading(text, start, start + len(line))
+
+    assert heading("# Install\n\nRun it.", "# Install")
+    assert heading("Text.\n\n   ## Install\n\nRun it.", "## Install")
+    assert heading("Text.\r\n\r\n## Install\r\n\r\nRun it.", "## Install")
+    assert heading("Text.\n\nInstall\n=======\n\nRun it.", "Install")  # (setext)
+    assert heading("Text.\n\nInstall\n=======\n\nRun it.", "=======")
+    assert not heading("Text.\n\n    ## Install\n\nRun it.", "## Install")  # (code)
+    assert not heading("Text.\n\n\t## Install\n\nRun it.", "## Install")
+    assert not heading("Run it with # Install\n\nmore.", "# Install")  # inside a line
+    assert not heading("Run it, Install\n=======\n\nmore.", "Install")  # a line's word
 
 
 def _runts_joined(

@@ -180,7 +180,7 @@ def looks_like_heading(text: str, start: int, end: int) -> bool:
     over a line of ``=`` or ``-``), or either line of one. Indented at most three spaces:
     what a reader expects to lead the text after it, never to end a chunk. A ``#``
     inside a line (a word cut from it) or indented further (code) is none."""
-    if end - start > HEADING_MOST_CHARS:
+    if end - start > HEADING_MOST_CHARS or not _may_start_line(text, start, 3):
         return False
     lead = text[start : start + 8].lstrip(_BLANK)[:1]
     if lead not in ("#", "=", "-") and not _UNDERLINE_LINE.search(
@@ -267,6 +267,20 @@ def next_line(text: str, end: int, start: int) -> bool:
     return endings == 1 and not gap.strip(" \t>\r\n")
 
 
+def _may_start_line(text: str, position: int, indent: int) -> bool:
+    """A quick test: ``False`` where ``position`` holds a character that is not blank and
+    more than ``indent`` spaces and tabs, or anything but them, lie between it and the
+    line ending (or the text's start) before it: a word inside a line, which starts no
+    heading or title."""
+    if text[position : position + 1] in ("", " ", "\t", "\r", "\n"):
+        return True  # (blank lines may come first: the full test reads past them)
+    head = text[max(0, position - indent - 1) : position]
+    body = head.rstrip(" \t")
+    if body:
+        return body[-1] in "\r\n"
+    return len(head) <= indent or len(head) == position  # (or back to the text's start)
+
+
 def _line_start(text: str, position: int) -> int:
     """Where the line holding ``position`` starts, looking back at most a heading's length
     (-1 where it starts further back)."""
@@ -311,7 +325,7 @@ def looks_like_title(text: str, start: int, end: int) -> bool:
     text, with a letter or digit, no markup or code and no sentence or clause punctuation
     at its end ("第五章　离开", "Chapter Five"): what a reader expects to lead the text
     after it, not to end a chunk."""
-    if end - start > TITLE_MOST_CHARS:
+    if end - start > TITLE_MOST_CHARS or not _may_start_line(text, start, 15):
         return False
     line = text[start:end].rstrip(_BLANK).lstrip("\r\n")
     if not line or line[-1] in _TITLE_NOT_ENDING or _LINES.search(line) is not None:

@@ -476,8 +476,9 @@ class _Packer:
     def run(self, after: Plan | None = None) -> tuple[list[SizedSpan], list[Plan | None]]:
         """Plan chunks ahead in batches and measure each batch at once (a tokenizer counts a
         batch in parallel); a chunk over budget is shrunk and planning resumes after it,
-        the plans after it being discarded. The batch halves at each shrink and doubles
-        after a batch without one, so text where most chunks shrink discards few plans.
+        the plans after it being discarded. The batch starts again at one plan after a
+        shrink and doubles after a batch without one, so text where many chunks shrink
+        (a budget of a few tokens) discards few plans.
         Measured spans are remembered, so a re-plan that meets the same chunk again does not
         measure it twice."""
         chunks: list[SizedSpan] = []
@@ -516,7 +517,7 @@ class _Packer:
                             chunks.append((start, end, size))
                             chunk_plans.append(None)
                     plan = self._after(fixed)
-                    batch = max(1, batch // 4)  # the doubling above undone, then halved
+                    batch = 1
                     break
                 if end > start:
                     chunks.append((start, end, size))
